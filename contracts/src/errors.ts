@@ -1,0 +1,81 @@
+/**
+ * The §8 error catalogue: one stable code per error, one HTTP status each (DECISIONS.md "Errors").
+ * `message` is the English text; the web app translates by code, never by this text.
+ */
+const catalogue = {
+  // generic
+  validationException: [400, 'Please fill in all required fields'],
+  unauthorizedException: [401, 'Authentication required'],
+  accessDeniedException: [403, 'Access denied'],
+  optionUnavailableException: [403, 'Functionality unavailable'],
+  notFoundException: [404, 'Not found'],
+  tooManyRequestsException: [429, 'Too many requests'],
+  unknownException: [500, 'Unknown error'],
+  fileUploadException: [400, 'File create or upload failure'],
+  pictureTooBigException: [413, 'Picture is too big'],
+  // identity
+  invalidCredentialsException: [401, 'Invalid credentials'],
+  emailNotFoundException: [404, 'Specified email not found'],
+  recoveryLinkExpiredException: [
+    400,
+    'The recovery link is outdated and does not work. Try again recovery attempt.',
+  ],
+  loginTicketExpiredException: [401, 'The login attempt has expired, log in again'],
+  totpMandatoryException: [400, 'Two-factor code is required'],
+  totpInvalidException: [401, 'The code entered is incorrect'],
+  totpBadFormatException: [400, 'The code must be 6 digits'],
+  totpAlreadyEnabledException: [409, 'Two-factor authentication is already enabled'],
+  totpNotEnabledException: [409, 'Two-factor authentication is not enabled'],
+  totpNotGeneratedException: [409, 'Generate a two-factor secret first'],
+  wrongCurrentPasswordException: [400, 'Current password is incorrect'],
+  // not found
+  accountNotFoundException: [404, 'Account not found'],
+  organizationNotFoundException: [404, 'Organization not found'],
+  roleNotFoundException: [404, 'Role not found'],
+  teamNotFoundException: [404, 'Team not found'],
+  imageNotFoundException: [404, 'Image not found'],
+  chatNotFoundException: [404, 'Chat not found'],
+  channelNotFoundException: [404, 'Channel not found'],
+  messageNotFoundException: [404, 'Message not found'],
+  categoryNotFoundException: [404, 'Category not found'],
+  profileNotFoundException: [404, 'Profile not found'],
+  // already exists
+  emailAlreadyExistsException: [409, 'Email already exists'],
+  phoneAlreadyExistsException: [409, 'Phone already exists'],
+  accountLoginAlreadyExistsException: [409, 'Account login already exists'],
+  roleNameAlreadyExistsException: [409, 'Role name already exists'],
+  teamNameAlreadyExistsException: [409, 'Team name already exists'],
+  organizationLoginAlreadyExistsException: [409, 'Organisation login already exists'],
+  channelAlreadyExistsException: [409, 'Channel already exists'],
+  // roles
+  immutableRoleUpdateException: [409, 'Immutable role cannot be updated'],
+  roleInUseException: [409, 'The role is assigned to users'],
+  // licences and chats
+  allLicencesTakenException: [409, 'All operator licences are taken'],
+  cannotTransferException: [409, 'Cannot transfer the chat'],
+  deactivatedChannelException: [409, 'Cannot send to a deactivated channel'],
+  closeWithoutCategoryException: [409, 'Cannot close the chat without a category'],
+  chatClosedException: [409, 'The chat is closed'],
+  chatAlreadyTakenException: [409, 'The chat has already been taken'],
+} as const satisfies Record<string, readonly [number, string]>;
+
+export type ErrorCode = keyof typeof catalogue;
+
+export const ERRORS: Record<ErrorCode, { status: number; message: string }> = Object.fromEntries(
+  Object.entries(catalogue).map(([code, [status, message]]) => [code, { status, message }]),
+) as Record<ErrorCode, { status: number; message: string }>;
+
+export const ERROR_CODES = Object.keys(catalogue) as ErrorCode[];
+
+export type ErrorBody = {
+  code: ErrorCode;
+  entity: null;
+  error: {
+    code: ErrorCode;
+    message: string;
+    fields?: Record<string, string>;
+    details?: Record<string, unknown>;
+  };
+};
+
+export type OkBody<T> = { code: 'ok'; entity: T; error: null };

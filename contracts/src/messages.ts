@@ -1,0 +1,27 @@
+/**
+ * Field messages of §5, word for word. The server sends these strings as field errors; the web app
+ * uses them as translation keys, so both locales show the spec's text.
+ */
+export const FIELD_MESSAGES = {
+  invalidPasswordFormat: 'Invalid password format',
+  passwordIncorrect: 'Password specified incorrectly',
+  passwordsDoNotMatch: 'Passwords do not match',
+  invalidEmailFormat: 'Invalid email format',
+  emailIncorrect: 'Email specified incorrectly',
+  nameIncorrect: 'Name specified incorrectly',
+  phoneIncorrect: 'Phone number specified incorrectly',
+  timeIncorrect: 'Time specified incorrectly',
+  timeSetIncorrectly: 'Time set incorrectly',
+  descriptionIncorrect: 'Description specified incorrectly',
+  quantityIncorrect: 'Quantity specified incorrectly',
+  roleIncorrect: 'Role specified incorrectly',
+  teamIncorrect: 'Team specified incorrectly',
+  rightsIncorrect: 'Rights specified incorrectly',
+  codeIncorrect: 'The code must be 6 digits',
+  requiredFields: 'Please fill in all required fields',
+  incorrectValue: 'Incorrect value entered',
+  languageIncorrect: 'Language specified incorrectly',
+  distributionIncorrect: 'Distribution method specified incorrectly',
+  valueIncorrect: 'Value specified incorrectly',
+} as const;
+export type FieldMessage = (typeof FIELD_MESSAGES)[keyof typeof FIELD_MESSAGES];

@@ -1,0 +1,46 @@
+import { z } from 'zod';
+import { LIMITS, PASSWORD_PATTERN, TOTP_PATTERN } from '../limits.ts';
+import { FIELD_MESSAGES as M } from '../messages.ts';
+
+const loginEmail = z
+  .string()
+  .trim()
+  .max(LIMITS.emailMax, M.invalidEmailFormat)
+  .pipe(z.email(M.invalidEmailFormat));
+/** Login only checks the shape loosely so an old password still works; the strict rule applies when setting one. */
+const loginPassword = z
+  .string()
+  .min(1, M.invalidPasswordFormat)
+  .max(LIMITS.passwordMax, M.invalidPasswordFormat);
+export const strongPassword = (message: string) => z.string().regex(PASSWORD_PATTERN, message);
+export const totpCode = z.string().trim().regex(TOTP_PATTERN, M.codeIncorrect);
+
+export const loginSchema = z.object({ email: loginEmail, password: loginPassword });
+export const twoFactorLoginSchema = z.object({ ticket: z.string().min(1), code: totpCode });
+export const toggleTwoFactorSchema = z.object({ enabled: z.boolean(), totpCode: z.string().trim() });
+export const recoveryRequestSchema = z.object({ email: loginEmail });
+export const recoveryCheckSchema = z.object({ token: z.string().min(1) });
+export const recoveryResetSchema = z
+  .object({
+    token: z.string().min(1),
+    password: strongPassword(M.invalidPasswordFormat),
+    repeatPassword: z.string(),
+  })
+  .refine((v) => v.password === v.repeatPassword, {
+    path: ['repeatPassword'],
+    message: M.passwordsDoNotMatch,
+  });
+export const passwordChangeSchema = z
+  .object({
+    oldPassword: z.string().min(1, M.invalidPasswordFormat),
+    password: strongPassword(M.passwordIncorrect),
+    repeatPassword: z.string(),
+  })
+  .refine((v) => v.password === v.repeatPassword, {
+    path: ['repeatPassword'],
+    message: M.passwordsDoNotMatch,
+  });
+export const logoutSchema = z.object({ token: z.string().optional() });
+
+export type LoginInput = z.infer<typeof loginSchema>;
+export type LoginResult = { token: string } | { twoFactorRequired: true; ticket: string };

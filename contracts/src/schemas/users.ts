@@ -1,0 +1,106 @@
+import { z } from 'zod';
+import { LIMITS, PHONE_PATTERN } from '../limits.ts';
+import { FIELD_MESSAGES as M } from '../messages.ts';
+import { strongPassword } from './auth.ts';
+
+export const LANGUAGES = ['eng', 'rus'] as const;
+export type Language = (typeof LANGUAGES)[number];
+export const PRESENCE = ['online', 'break', 'offline'] as const;
+export type Presence = (typeof PRESENCE)[number];
+
+const name = z.string().trim().min(1, M.nameIncorrect).max(LIMITS.userNameMax, M.nameIncorrect);
+const email = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .max(LIMITS.emailMax, M.emailIncorrect)
+  .pipe(z.email(M.emailIncorrect));
+/** Empty string and null both mean "no phone". */
+const phone = z
+  .union([z.literal(''), z.null(), z.string().trim().regex(PHONE_PATTERN, M.phoneIncorrect)])
+  .transform((v) => (v ? v : null));
+const breakTimeout = z
+  .number(M.timeIncorrect)
+  .int(M.timeIncorrect)
+  .min(LIMITS.breakTimeoutMin, M.timeIncorrect)
+  .max(LIMITS.breakTimeoutMax, M.timeIncorrect)
+  .nullable();
+const uuid = (message: string) => z.uuid(message);
+
+export const userCreateSchema = z
+  .object({
+    name,
+    email,
+    phone: phone.optional().default(null),
+    roleId: uuid(M.roleIncorrect),
+    teamIds: z.array(uuid(M.teamIncorrect), M.teamIncorrect).default([]),
+    breakTimeoutMinutes: breakTimeout.optional().default(null),
+    password: strongPassword(M.passwordIncorrect),
+    repeatPassword: z.string(),
+    active: z.boolean().default(true),
+    language: z.enum(LANGUAGES, M.languageIncorrect).optional(),
+  })
+  .refine((v) => v.password === v.repeatPassword, {
+    path: ['repeatPassword'],
+    message: M.passwordsDoNotMatch,
+  });
+
+export const userUpdateSchema = z
+  .object({
+    name: name.optional(),
+    email: email.optional(),
+    phone: phone.optional(),
+    roleId: uuid(M.roleIncorrect).optional(),
+    teamIds: z.array(uuid(M.teamIncorrect), M.teamIncorrect).optional(),
+    breakTimeoutMinutes: breakTimeout.optional(),
+    password: strongPassword(M.passwordIncorrect).optional(),
+    repeatPassword: z.string().optional(),
+    active: z.boolean().optional(),
+    language: z.enum(LANGUAGES, M.languageIncorrect).optional(),
+  })
+  .refine((v) => v.password === undefined || v.password === v.repeatPassword, {
+    path: ['repeatPassword'],
+    message: M.passwordsDoNotMatch,
+  });
+
+/** PATCH auth/acc/update: what a user may change of their own account. */
+export const accountUpdateSchema = z.object({
+  name: name.optional(),
+  phone: phone.optional(),
+  breakTimeoutMinutes: breakTimeout.optional(),
+  language: z.enum(LANGUAGES, M.languageIncorrect).optional(),
+});
+
+export const userListQuerySchema = z.object({
+  search: z.string().trim().max(255).optional(),
+  team: z.uuid(M.teamIncorrect).optional(),
+  limit: z.coerce.number().int().min(1).max(500).default(100),
+  offset: z.coerce.number().int().min(0).default(0),
+});
+
+export type UserDto = {
+  id: string;
+  organisationId: string;
+  name: string;
+  email: string;
+  phone: string | null;
+  photoUrl: string | null;
+  role: { id: string; name: string; builtIn: string | null };
+  teams: { id: string; name: string }[];
+  breakTimeoutMinutes: number | null;
+  language: Language;
+  active: boolean;
+  presence: Presence;
+  twoFactorEnabled: boolean;
+  lastActivityAt: string | null;
+  createdAt: string;
+};
+
+export type UserShortDto = { id: string; name: string; email: string; photoUrl: string | null };
+
+/** The §7 identity answer of GET auth/user. */
+export type CurrentUserDto = UserDto & {
+  rights: string[];
+  options: string[];
+  organisation: { id: string; name: string; login: string; language: Language };
+};

@@ -1,0 +1,53 @@
+// Runs every test file with Node's test runner (through tsx for TypeScript):
+// unit and integration tests first, then the browser tests in e2e/.
+// Under CI=true a browser test that cannot run is a failure, never a silent skip.
+import { spawnSync } from 'node:child_process';
+import { readdirSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+
+const root = new URL('..', import.meta.url).pathname;
+const only = process.argv.find((a) => a.startsWith('--only='))?.slice(7);
+const filter = process.argv.find((a) => a.startsWith('--grep='))?.slice(7);
+
+function find(dir, pattern, out = []) {
+  for (const name of readdirSync(dir)) {
+    if (name === 'node_modules' || name === 'dist' || name.startsWith('.')) continue;
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) find(path, pattern, out);
+    else if (pattern.test(name)) out.push(relative(root, path));
+  }
+  return out;
+}
+
+const suites = {
+  unit: ['contracts', 'server', 'web/src', 'widget'].flatMap((d) => {
+    try {
+      return find(join(root, d), /\.test\.tsx?$/);
+    } catch {
+      return [];
+    }
+  }),
+  e2e: find(join(root, 'e2e'), /\.spec\.ts$/),
+};
+
+let failed = false;
+for (const [name, files] of Object.entries(suites)) {
+  if (only && only !== name) continue;
+  const selected = filter ? files.filter((f) => f.includes(filter)) : files;
+  if (!selected.length) continue;
+  console.log(`\n▶ ${name}: ${selected.length} file(s)`);
+  const res = spawnSync(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      '--test',
+      '--test-reporter=spec',
+      `--test-concurrency=${name === 'e2e' ? 1 : 2}`,
+      ...selected,
+    ],
+    { stdio: 'inherit', cwd: root, env: { ...process.env, NODE_ENV: 'test' } },
+  );
+  if (res.status !== 0) failed = true;
+}
+process.exit(failed ? 1 : 0);

@@ -1,0 +1,19 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from './config.ts';
+import type { Db } from './db/index.ts';
+import type { Clock } from './lib/clock.ts';
+import type { Mailer } from './lib/mailer.ts';
+import type { Storage } from './lib/storage.ts';
+import type { EventBus } from './realtime/bus.ts';
+
+/** What every module reaches through: configuration, the database and the shared services. */
+export type AppContext = {
+  config: Config;
+  db: Db;
+  clock: Clock;
+  mailer: Mailer;
+  storage: Storage;
+  log: FastifyBaseLogger;
+  /** Committed events to every instance (see realtime/). */
+  bus: EventBus;
+};

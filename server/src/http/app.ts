@@ -1,0 +1,59 @@
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import multipart from '@fastify/multipart';
+import fastifyStatic from '@fastify/static';
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { AppContext } from '../context.ts';
+import { modules } from '../modules/index.ts';
+import { AppError } from './errors.ts';
+import { registerOpenApi } from './openapi.ts';
+
+const webDist = resolve(dirname(fileURLToPath(import.meta.url)), '../../../web/dist');
+
+/** Builds the HTTP server: error mapping, every module's routes, OpenAPI and the web app. */
+export async function buildHttp(app: AppContext, fastify: FastifyInstance): Promise<FastifyInstance> {
+  fastify.setErrorHandler((err: Error & { statusCode?: number; code?: string }, req, reply) => {
+    if (err instanceof AppError) return reply.status(err.status).send(err.body());
+    if (err.code === 'FST_REQ_FILE_TOO_LARGE' || err.statusCode === 413) {
+      return reply.status(413).send(new AppError('pictureTooBigException').body());
+    }
+    if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
+      // Malformed JSON, wrong content type and the like: the client's mistake, said as a validation error.
+      return reply.status(400).send(new AppError('validationException', { _: err.message }).body());
+    }
+    req.log.error({ err }, 'unhandled error');
+    return reply.status(500).send(new AppError('unknownException').body());
+  });
+  fastify.setNotFoundHandler((req, reply) => {
+    if (req.url.startsWith('/api/') || req.method !== 'GET' || !existsSync(join(webDist, 'index.html'))) {
+      return reply.status(404).send(new AppError('notFoundException').body());
+    }
+    // Client-side routes of the single-page app: the app decides what is not found.
+    return reply.type('text/html').sendFile('index.html', webDist, { maxAge: 0 });
+  });
+
+  await fastify.register(multipart, { limits: { fileSize: 25 * 1024 * 1024, files: 1 } });
+  for (const register of modules) await register(fastify, app);
+  registerOpenApi(fastify);
+
+  if (existsSync(webDist)) {
+    await fastify.register(fastifyStatic, {
+      root: webDist,
+      wildcard: false,
+      setHeaders(res, path) {
+        const immutable = path.includes(`${join(webDist, 'assets')}`);
+        res.setHeader('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
+      },
+    });
+  }
+  return fastify;
+}
+
+export function createFastify(logLevel: string): FastifyInstance {
+  return Fastify({
+    logger: { level: logLevel },
+    trustProxy: true,
+    bodyLimit: 1024 * 1024,
+  });
+}

@@ -1,0 +1,71 @@
+import type { PlanOption, Right } from '@smartconnect/contracts';
+import type { FastifyRequest } from 'fastify';
+import type { AppContext } from '../context.ts';
+import { maybe } from '../db/index.ts';
+import { hashToken } from '../lib/crypto.ts';
+import { AppError } from './errors.ts';
+
+export type AuthContext = {
+  userId: string;
+  organisationId: string;
+  sessionId: string;
+  roleId: string;
+  rights: Set<Right>;
+  options: Set<PlanOption>;
+};
+
+type SessionRow = {
+  session_id: string;
+  user_id: string;
+  organisation_id: string;
+  role_id: string;
+  rights: Right[];
+  options: PlanOption[];
+  last_used_at: Date;
+};
+
+/** Reads the bearer token (or `?token=` for websockets), and answers 401 unless it is a live session of an active user. */
+export async function authenticate(app: AppContext, req: FastifyRequest): Promise<AuthContext> {
+  const token = bearerToken(req);
+  if (!token) throw new AppError('unauthorizedException');
+  return authenticateToken(app, token);
+}
+
+export function bearerToken(req: FastifyRequest): string | undefined {
+  const header = req.headers.authorization;
+  if (header?.startsWith('Bearer ')) return header.slice(7).trim() || undefined;
+  const q = (req.query as Record<string, unknown> | undefined)?.token;
+  return typeof q === 'string' && q ? q : undefined;
+}
+
+export async function authenticateToken(app: AppContext, token: string): Promise<AuthContext> {
+  const row = await maybe<SessionRow>(
+    app.db,
+    `select s.id as session_id, s.last_used_at, u.id as user_id, u.organisation_id, u.role_id, r.rights, o.options
+       from sessions s
+       join users u on u.id = s.user_id
+       join roles r on r.id = u.role_id
+       join organisations o on o.id = u.organisation_id
+      where s.token_hash = $1 and s.revoked_at is null and u.active and o.status = 'active'`,
+    [hashToken(token)],
+  );
+  if (!row) throw new AppError('unauthorizedException');
+  const now = app.clock.now();
+  // Activity is written at most once a minute per session, not on every call.
+  if (now.getTime() - new Date(row.last_used_at).getTime() > 60_000) {
+    await app.db.query('update sessions set last_used_at = $2 where id = $1', [row.session_id, now]);
+    await app.db.query('update users set last_activity_at = $2 where id = $1', [row.user_id, now]);
+  }
+  return {
+    userId: row.user_id,
+    organisationId: row.organisation_id,
+    sessionId: row.session_id,
+    roleId: row.role_id,
+    rights: new Set(row.rights),
+    options: new Set(row.options),
+  };
+}
+
+/** Organisation filter for reads: RIGHT_OBSERVER (platform staff) reads every organisation. */
+export const readScope = (auth: AuthContext): string | null =>
+  auth.rights.has('RIGHT_OBSERVER') ? null : auth.organisationId;

@@ -1,0 +1,213 @@
+import {
+  accountUpdateSchema,
+  loginSchema,
+  logoutSchema,
+  passwordChangeSchema,
+  recoveryCheckSchema,
+  recoveryRequestSchema,
+  recoveryResetSchema,
+  toggleTwoFactorSchema,
+  twoFactorLoginSchema,
+} from '@smartconnect/contracts';
+import { z } from 'zod';
+import { bearerToken } from '../../http/auth.ts';
+import { definePublicRoute, defineRoute } from '../../http/route.ts';
+import { readJpegUpload } from '../files/service.ts';
+import type { ModuleRoutes } from '../index.ts';
+import { presentUserShort } from '../users/presenter.ts';
+import { searchShort, updateUser } from '../users/queries.ts';
+import { getUser, replacePhoto } from '../users/service.ts';
+import * as S from './service.ts';
+
+const tags = ['identity'];
+
+export const authRoutes: ModuleRoutes = (fastify, app) => {
+  definePublicRoute(
+    fastify,
+    app,
+    {
+      method: 'POST',
+      url: '/api/auth/login',
+      access: 'public',
+      summary: 'Log in with e-mail and password',
+      tags,
+      body: loginSchema,
+    },
+    async ({ body, req }) => S.login(app, body.email, body.password, req.ip),
+  );
+  definePublicRoute(
+    fastify,
+    app,
+    {
+      method: 'POST',
+      url: '/api/auth/login/two-factor',
+      access: 'public',
+      summary: 'Second login step: the ticket and a 6-digit authenticator code',
+      tags,
+      body: twoFactorLoginSchema,
+    },
+    async ({ body }) => S.loginTwoFactor(app, body.ticket, body.code),
+  );
+  defineRoute(
+    fastify,
+    app,
+    {
+      method: 'GET',
+      url: '/api/auth/user',
+      access: 'user',
+      summary: 'The current user with role, rights and plan options',
+      tags,
+      query: z.object({ pwa: z.enum(['true', 'false']).optional(), token: z.string().optional() }),
+    },
+    async ({ auth, query }) =>
+      S.currentUser(app, auth, query.pwa === undefined ? undefined : query.pwa === 'true'),
+  );
+  defineRoute(
+    fastify,
+    app,
+    {
+      method: 'POST',
+      url: '/api/auth/generate',
+      access: 'user',
+      summary: 'New two-factor secret with otpauth URI and QR image',
+      tags,
+    },
+    async ({ auth }) => S.generateTwoFactor(app, auth),
+  );
+  defineRoute(
+    fastify,
+    app,
+    {
+      method: 'PATCH',
+      url: '/api/auth/toggle',
+      access: 'user',
+      summary: 'Enable or disable two-factor login',
+      tags,
+      body: toggleTwoFactorSchema,
+    },
+    async ({ auth, body }) => S.toggleTwoFactor(app, auth, body.enabled, body.totpCode),
+  );
+  defineRoute(
+    fastify,
+    app,
+    {
+      method: 'PATCH',
+      url: '/api/auth/acc/update',
+      access: 'user',
+      summary: 'Update own account',
+      tags,
+      body: accountUpdateSchema,
+    },
+    async ({ auth, body }) => {
+      await updateUser(app.db, auth.organisationId, auth.userId, body);
+      return S.currentUser(app, auth);
+    },
+  );
+  defineRoute(
+    fastify,
+    app,
+    {
+      method: 'PUT',
+      url: '/api/auth/acc/photo',
+      access: 'user',
+      summary: 'Upload own photo (JPEG, at most 200 KB)',
+      tags,
+    },
+    async ({ auth, req }) => {
+      const data = await readJpegUpload(req);
+      await replacePhoto(app, await getUser(app, auth.organisationId, auth.userId), data);
+      return S.currentUser(app, auth);
+    },
+  );
+  defineRoute(
+    fastify,
+    app,
+    { method: 'DELETE', url: '/api/auth/acc/photo', access: 'user', summary: 'Remove own photo', tags },
+    async ({ auth }) => {
+      await replacePhoto(app, await getUser(app, auth.organisationId, auth.userId), null);
+      return S.currentUser(app, auth);
+    },
+  );
+  defineRoute(
+    fastify,
+    app,
+    {
+      method: 'POST',
+      url: '/api/auth/acc/passwordChange',
+      access: 'user',
+      summary: 'Change own password; revokes every token and returns a new one',
+      tags,
+      body: passwordChangeSchema,
+    },
+    async ({ auth, body }) => S.changePassword(app, auth, body.oldPassword, body.password),
+  );
+  defineRoute(
+    fastify,
+    app,
+    {
+      method: 'GET',
+      url: '/api/acc/user/short',
+      access: 'user',
+      summary: 'Short user search by name in own organisation',
+      tags,
+      query: z.object({ name: z.string().trim().max(255).default('') }),
+    },
+    async ({ auth, query }) =>
+      (await searchShort(app.db, auth.organisationId, query.name)).map(presentUserShort),
+  );
+  defineRoute(
+    fastify,
+    app,
+    {
+      method: 'POST',
+      url: '/api/auth/acc/logout',
+      access: 'user',
+      summary: 'Log out: revoke the token',
+      tags,
+      body: logoutSchema,
+    },
+    async ({ auth, body, req }) => {
+      await S.logout(app, auth, body.token, bearerToken(req)!);
+      return { loggedOut: true };
+    },
+  );
+  definePublicRoute(
+    fastify,
+    app,
+    {
+      method: 'POST',
+      url: '/api/auth/recovery',
+      access: 'public',
+      summary: 'Send a password recovery link',
+      tags,
+      body: recoveryRequestSchema,
+    },
+    async ({ body, req }) => S.requestRecovery(app, body.email, req.ip),
+  );
+  definePublicRoute(
+    fastify,
+    app,
+    {
+      method: 'GET',
+      url: '/api/auth/recovery/:token',
+      access: 'public',
+      summary: 'Whether a recovery link is still valid',
+      tags,
+      params: recoveryCheckSchema,
+    },
+    async ({ params }) => S.checkRecovery(app, params.token),
+  );
+  definePublicRoute(
+    fastify,
+    app,
+    {
+      method: 'POST',
+      url: '/api/auth/recovery/reset',
+      access: 'public',
+      summary: 'Set a new password with a recovery link',
+      tags,
+      body: recoveryResetSchema,
+    },
+    async ({ body }) => S.resetPassword(app, body.token, body.password),
+  );
+};

@@ -1,0 +1,21 @@
+import { definePublicRoute } from '../../http/route.ts';
+import type { ModuleRoutes } from '../index.ts';
+
+export const healthRoutes: ModuleRoutes = (fastify, app) => {
+  definePublicRoute(
+    fastify,
+    app,
+    {
+      method: 'GET',
+      url: '/api/health',
+      access: 'public',
+      raw: true,
+      summary: 'Liveness and database kind',
+      tags: ['system'],
+    },
+    async () => {
+      await app.db.query('select 1');
+      return { status: 'ok', database: app.db.kind };
+    },
+  );
+};

@@ -1,0 +1,80 @@
+import { randomBytes } from 'node:crypto';
+import { PLAN_OPTIONS } from '@smartconnect/contracts';
+import type { AppContext } from '../../context.ts';
+import { hashPassword } from '../../lib/password.ts';
+import { insertTeam } from '../teams/queries.ts';
+import { insertUser, setUserTeams } from '../users/queries.ts';
+import { countOrganisations, insertOrganisation } from './queries.ts';
+
+/** A password that meets §5: upper and lower case, a digit and a special character. */
+export function generatePassword(): string {
+  return `Sc-${randomBytes(9).toString('base64url').replace(/[-_]/g, 'x')}7!`;
+}
+
+/**
+ * First start on an empty database: the "Demo" organisation with an Administrator, a Supervisor,
+ * two Operators and two teams. Their passwords are printed once. Later starts change nothing.
+ */
+export async function seedDemo(app: AppContext): Promise<void> {
+  const people = [
+    { key: 'ADMINISTRATOR', name: 'Demo Administrator', email: app.config.adminEmail ?? 'admin@demo.local' },
+    { key: 'SUPERVISOR', name: 'Sofia Supervisor', email: 'supervisor@demo.local' },
+    { key: 'OPERATOR', name: 'Oleg Operator', email: 'operator1@demo.local' },
+    { key: 'OPERATOR', name: 'Olga Operator', email: 'operator2@demo.local' },
+  ] as const;
+  const credentials = people.map((p, i) => ({
+    ...p,
+    password: i === 0 && app.config.adminPassword ? app.config.adminPassword : generatePassword(),
+  }));
+  const hashes = await Promise.all(credentials.map((c) => hashPassword(c.password)));
+  const seeded = await app.db.tx(async (q) => {
+    if (app.db.kind === 'postgres') await q.query('select pg_advisory_xact_lock(4242002)');
+    if ((await countOrganisations(q)) > 0) return false;
+    const org = await insertOrganisation(q, {
+      login: 'demo',
+      name: 'Demo',
+      adminEmail: credentials[0].email,
+      options: [...PLAN_OPTIONS],
+    });
+    const sales = await insertTeam(q, org.id, {
+      name: 'Sales',
+      description: 'New customers and orders',
+      distributionMethod: 'round_robin',
+      dialogLimit: 10,
+    });
+    const support = await insertTeam(q, org.id, {
+      name: 'Support',
+      description: 'Questions of existing customers',
+      distributionMethod: 'least_loaded',
+      dialogLimit: 10,
+      autoCloseMinutes: 24 * 60,
+    });
+    for (const [i, c] of credentials.entries()) {
+      const id = await insertUser(q, {
+        organisationId: org.id,
+        roleId: org.roles[c.key],
+        name: c.name,
+        email: c.email,
+        phone: null,
+        passwordHash: hashes[i],
+        breakTimeoutMinutes: c.key === 'OPERATOR' ? 15 : null,
+        language: 'eng',
+        active: true,
+      });
+      const teams =
+        c.key === 'ADMINISTRATOR'
+          ? []
+          : c.key === 'SUPERVISOR'
+            ? [sales, support]
+            : i === 2
+              ? [sales]
+              : [support];
+      await setUserTeams(q, org.id, id, teams);
+    }
+    return true;
+  });
+  if (!seeded) return;
+  const lines = credentials.map((c) => `  ${c.key.padEnd(13)} ${c.email.padEnd(26)} ${c.password}`);
+  // Printed once, on the console, so the person who started the server can log in.
+  console.log(`\nDemo organisation created. Sign in at ${app.config.publicUrl} with:\n${lines.join('\n')}\n`);
+}

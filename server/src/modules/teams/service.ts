@@ -1,0 +1,62 @@
+import type { teamCreateSchema, teamUpdateSchema } from '@smartconnect/contracts';
+import type { z } from 'zod';
+import type { AppContext } from '../../context.ts';
+import type { Queryable } from '../../db/index.ts';
+import type { AuthContext } from '../../http/auth.ts';
+import { AppError } from '../../http/errors.ts';
+import * as Q from './queries.ts';
+
+async function checkMembers(q: Queryable, orgId: string, ids: string[]) {
+  const unique = [...new Set(ids)];
+  if ((await Q.countUsersInOrg(q, orgId, unique)) !== unique.length) {
+    throw new AppError('validationException', { memberIds: 'Value specified incorrectly' });
+  }
+  return unique;
+}
+
+export async function getTeam(app: AppContext, scope: string | null, id: string) {
+  const team = await Q.findTeam(app.db, scope, id);
+  if (!team) throw new AppError('teamNotFoundException');
+  return team;
+}
+
+/** Creates a team with a name unique in the organisation and members of the same organisation. */
+export async function createTeam(
+  app: AppContext,
+  auth: AuthContext,
+  input: z.output<typeof teamCreateSchema>,
+) {
+  const id = await app.db.tx(async (q) => {
+    if (await Q.nameTaken(q, auth.organisationId, input.name))
+      throw new AppError('teamNameAlreadyExistsException');
+    const { memberIds, ...fields } = input;
+    const teamId = await Q.insertTeam(q, auth.organisationId, fields);
+    await Q.setMembers(q, auth.organisationId, teamId, await checkMembers(q, auth.organisationId, memberIds));
+    return teamId;
+  });
+  return getTeam(app, auth.organisationId, id);
+}
+
+export async function updateTeam(
+  app: AppContext,
+  auth: AuthContext,
+  id: string,
+  input: z.output<typeof teamUpdateSchema>,
+) {
+  await getTeam(app, auth.organisationId, id);
+  await app.db.tx(async (q) => {
+    if (input.name && (await Q.nameTaken(q, auth.organisationId, input.name, id))) {
+      throw new AppError('teamNameAlreadyExistsException');
+    }
+    const { memberIds, ...fields } = input;
+    await Q.updateTeam(q, auth.organisationId, id, fields);
+    if (memberIds)
+      await Q.setMembers(q, auth.organisationId, id, await checkMembers(q, auth.organisationId, memberIds));
+  });
+  return getTeam(app, auth.organisationId, id);
+}
+
+export async function deleteTeam(app: AppContext, auth: AuthContext, id: string) {
+  await getTeam(app, auth.organisationId, id);
+  await Q.deleteTeam(app.db, auth.organisationId, id);
+}

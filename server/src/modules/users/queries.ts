@@ -1,0 +1,193 @@
+import type { Language, Presence } from '@smartconnect/contracts';
+import { maybe, one, type Queryable } from '../../db/index.ts';
+
+export type UserRow = {
+  id: string;
+  organisation_id: string;
+  name: string;
+  email: string;
+  phone: string | null;
+  photo_key: string | null;
+  break_timeout_minutes: number | null;
+  language: Language;
+  active: boolean;
+  presence: Presence;
+  totp_enabled: boolean;
+  last_activity_at: Date | null;
+  created_at: Date;
+  role_id: string;
+  role_name: string;
+  role_built_in: string | null;
+  role_rights: string[];
+  teams: { id: string; name: string }[];
+};
+
+const select = `
+  select u.id, u.organisation_id, u.name, u.email, u.phone, u.photo_key, u.break_timeout_minutes, u.language,
+         u.active, u.presence, u.totp_enabled, u.last_activity_at, u.created_at,
+         r.id as role_id, r.name as role_name, r.built_in as role_built_in, r.rights as role_rights,
+         coalesce((select json_agg(json_build_object('id', t.id, 'name', t.name) order by t.name)
+                     from team_members m join teams t on t.id = m.team_id where m.user_id = u.id), '[]'::json) as teams
+    from users u join roles r on r.id = u.role_id`;
+
+export type UserFilter = {
+  scope: string | null;
+  search?: string;
+  teamId?: string;
+  limit: number;
+  offset: number;
+};
+
+/** Users of one organisation (or all, for a null scope), by name, optionally of one team. */
+export async function listUsers(q: Queryable, f: UserFilter): Promise<{ rows: UserRow[]; total: number }> {
+  const where = `where ($1::uuid is null or u.organisation_id = $1)
+      and ($2::text is null or u.name ilike '%' || $2 || '%' or u.email ilike '%' || $2 || '%')
+      and ($3::uuid is null or exists (select 1 from team_members m where m.user_id = u.id and m.team_id = $3))`;
+  const params = [f.scope, f.search || null, f.teamId ?? null];
+  const rows = await q.query<UserRow>(`${select} ${where} order by u.name, u.id limit $4 offset $5`, [
+    ...params,
+    f.limit,
+    f.offset,
+  ]);
+  const { total } = await one<{ total: number }>(
+    q,
+    `select count(*)::int as total from users u ${where}`,
+    params,
+  );
+  return { rows, total };
+}
+
+export const findUser = (q: Queryable, scope: string | null, id: string) =>
+  maybe<UserRow>(q, `${select} where u.id = $1 and ($2::uuid is null or u.organisation_id = $2)`, [
+    id,
+    scope,
+  ]);
+
+export type UserInsert = {
+  organisationId: string;
+  roleId: string;
+  name: string;
+  email: string;
+  phone: string | null;
+  passwordHash: string;
+  breakTimeoutMinutes: number | null;
+  language: Language;
+  active: boolean;
+};
+
+export async function insertUser(q: Queryable, u: UserInsert): Promise<string> {
+  const row = await one<{ id: string }>(
+    q,
+    `insert into users (organisation_id, role_id, name, email, phone, password_hash, break_timeout_minutes, language, active)
+     values ($1, $2, $3, $4, $5, $6, $7, $8, $9) returning id`,
+    [
+      u.organisationId,
+      u.roleId,
+      u.name,
+      u.email,
+      u.phone,
+      u.passwordHash,
+      u.breakTimeoutMinutes,
+      u.language,
+      u.active,
+    ],
+  );
+  return row.id;
+}
+
+const columns = {
+  name: 'name',
+  email: 'email',
+  phone: 'phone',
+  roleId: 'role_id',
+  breakTimeoutMinutes: 'break_timeout_minutes',
+  language: 'language',
+  active: 'active',
+  passwordHash: 'password_hash',
+  photoKey: 'photo_key',
+  presence: 'presence',
+} as const;
+export type UserPatch = Partial<Record<keyof typeof columns, unknown>>;
+
+export async function updateUser(
+  q: Queryable,
+  organisationId: string,
+  id: string,
+  patch: UserPatch,
+): Promise<void> {
+  const sets: string[] = [];
+  const params: unknown[] = [id, organisationId];
+  for (const [key, column] of Object.entries(columns)) {
+    const value = patch[key as keyof UserPatch];
+    if (value === undefined) continue;
+    params.push(value);
+    sets.push(`${column} = $${params.length}`);
+  }
+  if (!sets.length) return;
+  await q.query(
+    `update users set ${sets.join(', ')}, updated_at = now() where id = $1 and organisation_id = $2`,
+    params,
+  );
+}
+
+/** Replaces a user's teams with the given ones, which must belong to the same organisation. */
+export async function setUserTeams(q: Queryable, organisationId: string, userId: string, teamIds: string[]) {
+  await q.query('delete from team_members where user_id = $1 and organisation_id = $2', [
+    userId,
+    organisationId,
+  ]);
+  if (!teamIds.length) return;
+  await q.query(
+    `insert into team_members (organisation_id, team_id, user_id)
+     select $1, t.id, $2 from teams t where t.organisation_id = $1 and t.id = any($3::uuid[])`,
+    [organisationId, userId, teamIds],
+  );
+}
+
+export async function countTeamsInOrg(
+  q: Queryable,
+  organisationId: string,
+  teamIds: string[],
+): Promise<number> {
+  const row = await one<{ n: number }>(
+    q,
+    'select count(*)::int as n from teams where organisation_id = $1 and id = any($2::uuid[])',
+    [organisationId, teamIds],
+  );
+  return row.n;
+}
+
+export const findRoleInOrg = (q: Queryable, organisationId: string, roleId: string) =>
+  maybe<{ id: string; rights: string[] }>(
+    q,
+    'select id, rights from roles where id = $1 and organisation_id = $2',
+    [roleId, organisationId],
+  );
+
+export const emailTaken = async (q: Queryable, email: string, exceptId?: string) =>
+  !!(await maybe(q, 'select 1 from users where email = $1 and id is distinct from $2', [
+    email,
+    exceptId ?? null,
+  ]));
+
+export const phoneTaken = async (q: Queryable, organisationId: string, phone: string, exceptId?: string) =>
+  !!(await maybe(
+    q,
+    'select 1 from users where organisation_id = $1 and phone = $2 and id is distinct from $3',
+    [organisationId, phone, exceptId ?? null],
+  ));
+
+export async function revokeUserSessions(q: Queryable, userId: string, exceptSessionId?: string) {
+  await q.query(
+    'update sessions set revoked_at = now() where user_id = $1 and revoked_at is null and id is distinct from $2',
+    [userId, exceptSessionId ?? null],
+  );
+}
+
+export const searchShort = (q: Queryable, organisationId: string, name: string) =>
+  q.query<{ id: string; name: string; email: string; photo_key: string | null }>(
+    `select id, name, email, photo_key from users
+      where organisation_id = $1 and active and ($2 = '' or name ilike '%' || $2 || '%')
+      order by name limit 20`,
+    [organisationId, name],
+  );

@@ -1,0 +1,125 @@
+import type { userCreateSchema, userUpdateSchema } from '@smartconnect/contracts';
+import type { z } from 'zod';
+import type { AppContext } from '../../context.ts';
+import type { Queryable } from '../../db/index.ts';
+import type { AuthContext } from '../../http/auth.ts';
+import { AppError } from '../../http/errors.ts';
+import { hashPassword } from '../../lib/password.ts';
+import { removeFile, saveFile } from '../files/service.ts';
+import { assertCanGrant, assertNotSelf } from './policy.ts';
+import * as Q from './queries.ts';
+
+type CreateInput = z.output<typeof userCreateSchema>;
+type UpdateInput = z.output<typeof userUpdateSchema>;
+
+async function checkRole(q: Queryable, auth: AuthContext, roleId: string) {
+  const role = await Q.findRoleInOrg(q, auth.organisationId, roleId);
+  if (!role) throw new AppError('validationException', { roleId: 'Role specified incorrectly' });
+  assertCanGrant(auth, role.rights);
+}
+
+async function checkTeams(q: Queryable, organisationId: string, teamIds: string[]) {
+  const unique = [...new Set(teamIds)];
+  if ((await Q.countTeamsInOrg(q, organisationId, unique)) !== unique.length) {
+    throw new AppError('validationException', { teamIds: 'Team specified incorrectly' });
+  }
+  return unique;
+}
+
+async function checkUnique(
+  q: Queryable,
+  orgId: string,
+  email?: string,
+  phone?: string | null,
+  exceptId?: string,
+) {
+  if (email && (await Q.emailTaken(q, email, exceptId))) throw new AppError('emailAlreadyExistsException');
+  if (phone && (await Q.phoneTaken(q, orgId, phone, exceptId)))
+    throw new AppError('phoneAlreadyExistsException');
+}
+
+/** Creates a user of the caller's organisation with a role the caller may grant and teams of the same organisation. */
+export async function createUser(app: AppContext, auth: AuthContext, input: CreateInput) {
+  const passwordHash = await hashPassword(input.password);
+  const id = await app.db.tx(async (q) => {
+    await checkRole(q, auth, input.roleId);
+    const teamIds = await checkTeams(q, auth.organisationId, input.teamIds);
+    await checkUnique(q, auth.organisationId, input.email, input.phone);
+    const org = await q.query<{ language: 'eng' | 'rus' }>(
+      'select language from organisations where id = $1',
+      [auth.organisationId],
+    );
+    const userId = await Q.insertUser(q, {
+      organisationId: auth.organisationId,
+      roleId: input.roleId,
+      name: input.name,
+      email: input.email,
+      phone: input.phone,
+      passwordHash,
+      breakTimeoutMinutes: input.breakTimeoutMinutes,
+      language: input.language ?? org[0]?.language ?? 'eng',
+      active: input.active,
+    });
+    await Q.setUserTeams(q, auth.organisationId, userId, teamIds);
+    return userId;
+  });
+  return getUser(app, auth.organisationId, id);
+}
+
+export async function getUser(app: AppContext, scope: string | null, id: string) {
+  const row = await Q.findUser(app.db, scope, id);
+  if (!row) throw new AppError('accountNotFoundException');
+  return row;
+}
+
+/** Updates a user of the caller's organisation; deactivation and a password change revoke the user's tokens. */
+export async function updateUser(app: AppContext, auth: AuthContext, id: string, input: UpdateInput) {
+  const current = await getUser(app, auth.organisationId, id);
+  if (input.active === false || (input.roleId && input.roleId !== current.role_id)) assertNotSelf(auth, id);
+  // Editing a user who holds rights the caller lacks would let the caller take over that account.
+  assertCanGrant(auth, current.role_rights);
+  const passwordHash = input.password ? await hashPassword(input.password) : undefined;
+  await app.db.tx(async (q) => {
+    if (input.roleId) await checkRole(q, auth, input.roleId);
+    await checkUnique(q, auth.organisationId, input.email, input.phone, id);
+    await Q.updateUser(q, auth.organisationId, id, {
+      name: input.name,
+      email: input.email,
+      phone: input.phone,
+      roleId: input.roleId,
+      breakTimeoutMinutes: input.breakTimeoutMinutes,
+      language: input.language,
+      active: input.active,
+      passwordHash,
+    });
+    if (input.teamIds)
+      await Q.setUserTeams(
+        q,
+        auth.organisationId,
+        id,
+        await checkTeams(q, auth.organisationId, input.teamIds),
+      );
+    if (input.active === false || passwordHash) await Q.revokeUserSessions(q, id);
+    if (input.active === false) await Q.updateUser(q, auth.organisationId, id, { presence: 'offline' });
+  });
+  return getUser(app, auth.organisationId, id);
+}
+
+/** Moves a user between teams (AUTHORITY_TEAMS_UPDATE: "change user team"). */
+export async function setTeams(app: AppContext, auth: AuthContext, id: string, teamIds: string[]) {
+  await getUser(app, auth.organisationId, id);
+  await app.db.tx(async (q) =>
+    Q.setUserTeams(q, auth.organisationId, id, await checkTeams(q, auth.organisationId, teamIds)),
+  );
+  return getUser(app, auth.organisationId, id);
+}
+
+/** Swaps a user's photo for new bytes (or none) and drops the old file. */
+export async function replacePhoto(app: AppContext, user: Q.UserRow, data: Buffer | null) {
+  await app.db.tx(async (q) => {
+    const key = data ? await saveFile(app, q, user.organisation_id, data, 'image/jpeg') : null;
+    await Q.updateUser(q, user.organisation_id, user.id, { photoKey: key });
+    await removeFile(app, q, user.photo_key);
+  });
+  return getUser(app, user.organisation_id, user.id);
+}

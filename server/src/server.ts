@@ -1,0 +1,47 @@
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import type { Config } from './config.ts';
+import type { AppContext } from './context.ts';
+import { type Db, openPglite, openPostgres } from './db/index.ts';
+import { migrate } from './db/migrate.ts';
+import { buildHttp, createFastify } from './http/app.ts';
+import { type Clock, systemClock } from './lib/clock.ts';
+import { createMailer, type Mailer } from './lib/mailer.ts';
+import { diskStorage } from './lib/storage.ts';
+import { seedDemo } from './modules/organisations/seed.ts';
+import { type EventBus, localBus } from './realtime/bus.ts';
+
+export type Server = { fastify: FastifyInstance; app: AppContext; close(): Promise<void> };
+export type ServerOptions = { db?: Db; clock?: Clock; mailer?: Mailer; bus?: EventBus };
+
+export async function openDatabase(config: Config): Promise<Db> {
+  return config.databaseUrl ? openPostgres(config.databaseUrl) : openPglite(join(config.dataDir, 'pglite'));
+}
+
+/** Boot order: database -> migrations -> seed -> HTTP. Does not listen; the caller decides where. */
+export async function createServer(config: Config, options: ServerOptions = {}): Promise<Server> {
+  const fastify = createFastify(config.logLevel);
+  const db = options.db ?? (await openDatabase(config));
+  await migrate(db);
+  const app: AppContext = {
+    config,
+    db,
+    clock: options.clock ?? systemClock,
+    mailer: options.mailer ?? createMailer(config.smtpUrl, config.mailFrom, fastify.log),
+    storage: diskStorage(join(config.dataDir, 'files')),
+    log: fastify.log,
+    bus: options.bus ?? localBus(),
+  };
+  if (config.seedDemo) await seedDemo(app);
+  await buildHttp(app, fastify);
+  await fastify.ready();
+  return {
+    fastify,
+    app,
+    async close() {
+      await fastify.close();
+      await app.bus.close();
+      await db.close();
+    },
+  };
+}

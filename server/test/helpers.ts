@@ -1,0 +1,171 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { BUILT_IN_ROLES, type BuiltInRole, PLAN_OPTIONS, type PlanOption } from '@smartconnect/contracts';
+import { loadConfig } from '../src/config.ts';
+import type { Db } from '../src/db/index.ts';
+import { type Clock, ManualClock } from '../src/lib/clock.ts';
+import type { Mail, Mailer } from '../src/lib/mailer.ts';
+import { hashPassword } from '../src/lib/password.ts';
+import { insertOrganisation } from '../src/modules/organisations/queries.ts';
+import { insertUser, setUserTeams } from '../src/modules/users/queries.ts';
+import { createServer, type Server } from '../src/server.ts';
+import { freshDatabase } from './db.ts';
+
+// biome-ignore lint/suspicious/noExplicitAny: tests read answers of many shapes
+export type Call = { status: number; body: any };
+
+/** A client of the HTTP API as a user of it would call it: real requests to a listening server. */
+export class Api {
+  constructor(
+    readonly baseUrl: string,
+    readonly token?: string,
+  ) {}
+  as(token: string | undefined): Api {
+    return new Api(this.baseUrl, token);
+  }
+  async call(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<Call> {
+    const init: RequestInit = { method, headers: { ...headers } };
+    if (this.token) (init.headers as Record<string, string>).authorization = `Bearer ${this.token}`;
+    if (body instanceof FormData || body instanceof Uint8Array || typeof body === 'string') {
+      init.body = body as BodyInit;
+    } else if (body !== undefined) {
+      (init.headers as Record<string, string>)['content-type'] = 'application/json';
+      init.body = JSON.stringify(body);
+    }
+    const res = await fetch(this.baseUrl + path, init);
+    const text = await res.text();
+    let parsed: unknown = text;
+    try {
+      parsed = text ? JSON.parse(text) : null;
+    } catch {}
+    return { status: res.status, body: parsed };
+  }
+  get = (path: string) => this.call('GET', path);
+  post = (path: string, body?: unknown) => this.call('POST', path, body ?? {});
+  patch = (path: string, body?: unknown) => this.call('PATCH', path, body ?? {});
+  put = (path: string, body?: unknown) => this.call('PUT', path, body ?? {});
+  delete = (path: string) => this.call('DELETE', path);
+}
+
+export type TestServer = Server & {
+  url: string;
+  api: Api;
+  clock: ManualClock;
+  mails: Mail[];
+  db: Db;
+  dataDir: string;
+  databaseUrl?: string;
+};
+
+/** Starts a real server on a random port with its own empty database, a controllable clock and a mail sink. */
+export async function startTestServer(
+  opts: { clock?: Clock; env?: Record<string, string> } = {},
+): Promise<TestServer> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'sc-test-'));
+  const fresh = await freshDatabase();
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'warn',
+    SEED_DEMO: 'false',
+    SECRET_KEY: 'test-secret-key-test-secret-key-0123456789',
+    PUBLIC_URL: 'http://localhost:3000',
+    ...opts.env,
+  });
+  const clock = (opts.clock as ManualClock) ?? new ManualClock();
+  const mails: Mail[] = [];
+  const mailer: Mailer = {
+    async send(m) {
+      mails.push(m);
+    },
+  };
+  const server = await createServer(config, { db: fresh.db, clock, mailer });
+  await server.fastify.listen({ port: 0, host: '127.0.0.1' });
+  const address = server.fastify.server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  const url = `http://127.0.0.1:${port}`;
+  return {
+    ...server,
+    url,
+    api: new Api(url),
+    clock,
+    mails,
+    db: fresh.db,
+    dataDir,
+    databaseUrl: fresh.url,
+    async close() {
+      await server.close();
+      await fresh.drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+let seq = 0;
+const unique = () =>
+  `${Date.now().toString(36)}${(seq++).toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+export const TEST_PASSWORD = 'Passw0rd!';
+
+export type TestUser = { id: string; email: string; password: string; token: string; api: Api };
+export type TestOrg = {
+  id: string;
+  roles: Record<BuiltInRole, string>;
+  admin: TestUser;
+  /** Adds a user with a built-in role or a role id, in the given teams, logged in. */
+  user(opts?: { role?: BuiltInRole | string; teams?: string[]; name?: string }): Promise<TestUser>;
+};
+
+/** A new organisation with an Administrator, logged in through the API. */
+export async function createOrganisation(
+  s: TestServer,
+  opts: { options?: PlanOption[] } = {},
+): Promise<TestOrg> {
+  const login = `org-${unique()}`;
+  const org = await s.app.db.tx((q) =>
+    insertOrganisation(q, {
+      login,
+      name: `Org ${login}`,
+      adminEmail: `admin@${login}.test`,
+      options: opts.options ?? [...PLAN_OPTIONS],
+    }),
+  );
+  const hash = await hashPassword(TEST_PASSWORD);
+  const user: TestOrg['user'] = async (o = {}) => {
+    const role = o.role ?? 'OPERATOR';
+    const roleId = (BUILT_IN_ROLES as readonly string[]).includes(role)
+      ? org.roles[role as BuiltInRole]
+      : role;
+    const email = `${(o.name ?? role).toLowerCase().replace(/[^a-z0-9]/g, '')}-${unique()}@${login}.test`;
+    const id = await s.app.db.tx(async (q) => {
+      const userId = await insertUser(q, {
+        organisationId: org.id,
+        roleId,
+        name: o.name ?? `User ${email}`,
+        email,
+        phone: null,
+        passwordHash: hash,
+        breakTimeoutMinutes: null,
+        language: 'eng',
+        active: true,
+      });
+      await setUserTeams(q, org.id, userId, o.teams ?? []);
+      return userId;
+    });
+    const token = await loginToken(s.api, email, TEST_PASSWORD);
+    return { id, email, password: TEST_PASSWORD, token, api: s.api.as(token) };
+  };
+  const admin = await user({ role: 'ADMINISTRATOR', name: 'Admin' });
+  return { id: org.id, roles: org.roles, admin, user };
+}
+
+export async function loginToken(api: Api, email: string, password: string): Promise<string> {
+  const res = await api.post('/api/auth/login', { email, password });
+  if (res.status !== 200 || !res.body.entity.token)
+    throw new Error(`login failed: ${JSON.stringify(res.body)}`);
+  return res.body.entity.token;
+}
