@@ -33,7 +33,7 @@ export class Api {
     const init: RequestInit = { method, headers: { ...headers } };
     if (this.token) (init.headers as Record<string, string>).authorization = `Bearer ${this.token}`;
     if (body instanceof FormData || body instanceof Uint8Array || typeof body === 'string') {
-      init.body = body as BodyInit;
+      init.body = body as RequestInit['body'];
     } else if (body !== undefined) {
       (init.headers as Record<string, string>)['content-type'] = 'application/json';
       init.body = JSON.stringify(body);

@@ -50,10 +50,19 @@ export async function buildHttp(app: AppContext, fastify: FastifyInstance): Prom
   return fastify;
 }
 
+/** Every route fastify knows, as registered; a test checks each is declared with its access. */
+export const collectedRoutes = new WeakMap<FastifyInstance, { method: string; url: string }[]>();
+
 export function createFastify(logLevel: string): FastifyInstance {
-  return Fastify({
+  const fastify = Fastify({
     logger: { level: logLevel },
     trustProxy: true,
     bodyLimit: 1024 * 1024,
   });
+  const routes: { method: string; url: string }[] = [];
+  collectedRoutes.set(fastify, routes);
+  fastify.addHook('onRoute', (r) => {
+    for (const method of [r.method].flat()) routes.push({ method, url: r.url });
+  });
+  return fastify;
 }

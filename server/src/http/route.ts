@@ -94,7 +94,10 @@ function register<B, Q, P>(
   spec: RouteSpec<B, Q, P>,
   handler: Handler<B, Q, P, AuthContext | null>,
 ): void {
-  routeRegistry.push(spec as unknown as RegisteredRoute);
+  // One registry per process: several servers in one test process register the same routes once.
+  if (!routeRegistry.some((r) => r.method === spec.method && r.url === spec.url)) {
+    routeRegistry.push(spec as unknown as RegisteredRoute);
+  }
   fastify.route({
     method: spec.method,
     url: spec.url,

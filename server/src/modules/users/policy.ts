@@ -7,7 +7,31 @@ export function assertCanGrant(auth: AuthContext, rights: readonly string[]): vo
   if (rights.some((r) => !auth.rights.has(r as Right))) throw new AppError('accessDeniedException');
 }
 
-/** A user cannot deactivate or demote themselves out of the account-control right by accident. */
+/** Rights that give power over other people's accounts, data or money. */
+const ADMINISTRATIVE: readonly Right[] = [
+  'RIGHT_ACCOUNT_CONTROL',
+  'AUTHORITY_ROLE_MODIFY',
+  'AUTHORITY_TEAMS_UPDATE',
+  'AUTHORITY_SERVICE_ACCOUNT',
+  'AUTHORITY_INTEGRATION',
+  'AUTHORITY_FINANCE',
+  'AUTHORITY_ALL_CHATS',
+  'AUTHORITY_ALL_STAT',
+  'RIGHT_OBSERVER',
+];
+
+/**
+ * Editing an account (its password, e-mail, photo) is taking it over: allowed only when the target
+ * holds no administrative right the caller lacks. Operators' working rights do not count.
+ */
+export function assertCanManage(auth: AuthContext, targetRights: readonly string[]): void {
+  assertCanGrant(
+    auth,
+    targetRights.filter((r) => ADMINISTRATIVE.includes(r as Right)),
+  );
+}
+
+/** A user cannot deactivate themselves or change their own role. */
 export function assertNotSelf(auth: AuthContext, userId: string): void {
   if (auth.userId === userId) throw new AppError('accessDeniedException');
 }

@@ -4,7 +4,7 @@ import { readScope } from '../../http/auth.ts';
 import { defineRoute } from '../../http/route.ts';
 import { readJpegUpload } from '../files/service.ts';
 import type { ModuleRoutes } from '../index.ts';
-import { assertCanGrant } from './policy.ts';
+import { assertCanManage } from './policy.ts';
 import { presentUser } from './presenter.ts';
 import * as Q from './queries.ts';
 import { createUser, getUser, replacePhoto, setTeams, updateUser } from './service.ts';
@@ -121,7 +121,7 @@ export const userRoutes: ModuleRoutes = (fastify, app) => {
     },
     async ({ auth, params, req }) => {
       const user = await getUser(app, auth.organisationId, params.id);
-      assertCanGrant(auth, user.role_rights);
+      assertCanManage(auth, user.role_rights);
       return presentUser(await replacePhoto(app, user, await readJpegUpload(req)));
     },
   );
@@ -139,7 +139,7 @@ export const userRoutes: ModuleRoutes = (fastify, app) => {
     },
     async ({ auth, params }) => {
       const user = await getUser(app, auth.organisationId, params.id);
-      assertCanGrant(auth, user.role_rights);
+      assertCanManage(auth, user.role_rights);
       return presentUser(await replacePhoto(app, user, null));
     },
   );

@@ -6,7 +6,7 @@ import type { AuthContext } from '../../http/auth.ts';
 import { AppError } from '../../http/errors.ts';
 import { hashPassword } from '../../lib/password.ts';
 import { removeFile, saveFile } from '../files/service.ts';
-import { assertCanGrant, assertNotSelf } from './policy.ts';
+import { assertCanGrant, assertCanManage, assertNotSelf } from './policy.ts';
 import * as Q from './queries.ts';
 
 type CreateInput = z.output<typeof userCreateSchema>;
@@ -77,7 +77,7 @@ export async function updateUser(app: AppContext, auth: AuthContext, id: string,
   const current = await getUser(app, auth.organisationId, id);
   if (input.active === false || (input.roleId && input.roleId !== current.role_id)) assertNotSelf(auth, id);
   // Editing a user who holds rights the caller lacks would let the caller take over that account.
-  assertCanGrant(auth, current.role_rights);
+  assertCanManage(auth, current.role_rights);
   const passwordHash = input.password ? await hashPassword(input.password) : undefined;
   await app.db.tx(async (q) => {
     if (input.roleId) await checkRole(q, auth, input.roleId);

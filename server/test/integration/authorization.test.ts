@@ -1,0 +1,168 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { ASSIGNABLE_RIGHTS, type Right } from '@smartconnect/contracts';
+import { collectedRoutes } from '../../src/http/app.ts';
+import { type RegisteredRoute, routeRegistry } from '../../src/http/route.ts';
+import { insertRole } from '../../src/modules/roles/queries.ts';
+import { createOrganisation, startTestServer, type TestOrg, type TestServer } from '../helpers.ts';
+
+const ZERO = '00000000-0000-7000-8000-000000000000';
+const concretePath = (url: string) => url.replace(/:[A-Za-z]+/g, ZERO);
+
+async function roleWith(s: TestServer, org: TestOrg, name: string, rights: Right[]) {
+  return s.app.db.tx((q) => insertRole(q, org.id, { name, description: name, rights }));
+}
+
+describe('authorization', () => {
+  let s: TestServer;
+  before(async () => {
+    s = await startTestServer();
+  });
+  after(() => s.close());
+
+  test('every HTTP route is declared through defineRoute with its access, or is a known page', () => {
+    const declared = new Set(routeRegistry.map((r) => `${r.method} ${r.url}`));
+    const known = /^(HEAD|GET) (\/api\/openapi\.json|\/api\/docs|\/\*|\/)$/;
+    const undeclared: string[] = [];
+    for (const r of collectRoutes(s)) {
+      if (
+        !declared.has(`${r.method} ${r.url}`) &&
+        !known.test(`${r.method} ${r.url}`) &&
+        r.method !== 'HEAD'
+      ) {
+        undeclared.push(`${r.method} ${r.url}`);
+      }
+    }
+    assert.deepEqual(undeclared, [], 'routes must be registered with defineRoute/definePublicRoute');
+    for (const r of routeRegistry) assert.ok(r.access, `${r.method} ${r.url} declares no access`);
+  });
+
+  test('every route with a right: 403 without it, not 403 with only it', async () => {
+    const org = await createOrganisation(s);
+    const guarded = routeRegistry.filter(
+      (r): r is RegisteredRoute & { access: { right: Right } } =>
+        typeof r.access === 'object' && 'right' in r.access,
+    );
+    assert.ok(guarded.length >= 10, 'the matrix covers the guarded routes');
+    const users = new Map<Right, { without: TestOrg['admin']; only: TestOrg['admin'] }>();
+    for (const right of new Set(guarded.map((r) => r.access.right))) {
+      const without = await org.user({
+        role: await roleWith(
+          s,
+          org,
+          `no ${right}`.slice(0, 32),
+          ASSIGNABLE_RIGHTS.filter((x) => x !== right),
+        ),
+      });
+      const only = await org.user({ role: await roleWith(s, org, `only ${right}`.slice(0, 32), [right]) });
+      users.set(right, { without, only });
+    }
+    for (const r of guarded) {
+      const { without, only } = users.get(r.access.right)!;
+      const path = concretePath(r.url);
+      const denied = await without.api.call(
+        r.method,
+        path,
+        r.method === 'GET' || r.method === 'DELETE' ? undefined : {},
+      );
+      assert.equal(denied.status, 403, `${r.method} ${r.url} without ${r.access.right}`);
+      assert.equal(denied.body.code, 'accessDeniedException');
+      const allowed = await only.api.call(
+        r.method,
+        path,
+        r.method === 'GET' || r.method === 'DELETE' ? undefined : {},
+      );
+      assert.notEqual(
+        allowed.status,
+        403,
+        `${r.method} ${r.url} with ${r.access.right}: ${JSON.stringify(allowed.body)}`,
+      );
+      assert.notEqual(allowed.status, 401);
+    }
+  });
+
+  test('every signed-in route refuses a request without a token', async () => {
+    for (const r of routeRegistry.filter((x) => x.access !== 'public' && x.access !== 'custom')) {
+      const res = await s.api.call(
+        r.method,
+        concretePath(r.url),
+        r.method === 'GET' || r.method === 'DELETE' ? undefined : {},
+      );
+      assert.equal(res.status, 401, `${r.method} ${r.url}`);
+      assert.equal(res.body.code, 'unauthorizedException');
+    }
+  });
+
+  test('routes needing a plan option refuse an organisation without it', async () => {
+    const optioned = routeRegistry.filter(
+      (r) => typeof r.access === 'object' && 'option' in r.access && r.access.option,
+    );
+    const org = await createOrganisation(s, { options: [] });
+    for (const r of optioned) {
+      const res = await org.admin.api.call(
+        r.method,
+        concretePath(r.url),
+        r.method === 'GET' ? undefined : {},
+      );
+      assert.equal(res.status, 403, `${r.method} ${r.url}`);
+      assert.equal(res.body.code, 'optionUnavailableException');
+    }
+  });
+
+  test('an operator cannot manage users, teams or roles', async () => {
+    const org = await createOrganisation(s);
+    const op = await org.user({ role: 'OPERATOR' });
+    const checks = [
+      await op.api.post('/api/users', {}),
+      await op.api.patch(`/api/users/${org.admin.id}`, { name: 'x' }),
+      await op.api.post(`/api/users/${org.admin.id}/deactivate`),
+      await op.api.post('/api/teams', { name: 'T', description: 'D' }),
+      await op.api.post('/api/roles', { name: 'R', description: 'D', rights: [] }),
+    ];
+    for (const res of checks) assert.equal(res.body.code, 'accessDeniedException');
+    assert.equal((await op.api.get('/api/users')).status, 200);
+  });
+
+  test('nobody grants rights they do not hold', async () => {
+    const org = await createOrganisation(s);
+    const hr = await org.user({
+      role: await roleWith(s, org, 'HR', ['RIGHT_ACCOUNT_CONTROL', 'AUTHORITY_ROLE_MODIFY']),
+    });
+    const makeAdmin = await hr.api.post('/api/users', {
+      name: 'Sneaky',
+      email: `sneaky-${Date.now()}@x.test`,
+      roleId: org.roles.ADMINISTRATOR,
+      password: 'Passw0rd!',
+      repeatPassword: 'Passw0rd!',
+    });
+    assert.equal(makeAdmin.body.code, 'accessDeniedException');
+    const role = await hr.api.post('/api/roles', {
+      name: 'Finance',
+      description: 'x',
+      rights: ['AUTHORITY_FINANCE'],
+    });
+    assert.equal(role.body.code, 'accessDeniedException');
+    const editAdmin = await hr.api.patch(`/api/users/${org.admin.id}`, {
+      password: 'Passw0rd!x',
+      repeatPassword: 'Passw0rd!x',
+    });
+    assert.equal(editAdmin.body.code, 'accessDeniedException');
+    const op = await org.user({ role: 'OPERATOR' });
+    assert.equal((await hr.api.patch(`/api/users/${op.id}`, { name: 'Renamed' })).status, 200);
+  });
+
+  test('RIGHT_OBSERVER is not assignable to a customer role', async () => {
+    const org = await createOrganisation(s);
+    const res = await org.admin.api.post('/api/roles', {
+      name: 'Observer',
+      description: 'x',
+      rights: ['RIGHT_OBSERVER'],
+    });
+    assert.equal(res.status, 400);
+    assert.equal(res.body.error.fields['rights.0'], 'Rights specified incorrectly');
+  });
+});
+
+function collectRoutes(s: TestServer): { method: string; url: string }[] {
+  return collectedRoutes.get(s.fastify) ?? [];
+}
