@@ -84,7 +84,11 @@ export async function startTestServer(
       mails.push(m);
     },
   };
-  const server = await createServer(config, { db: fresh.db, clock, mailer });
+  const server = await createServer(config, {
+    db: fresh.db,
+    clock,
+    mailer: opts.realMailer ? undefined : mailer,
+  });
   await server.fastify.listen({ port: 0, host: '127.0.0.1' });
   const address = server.fastify.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;

@@ -1,0 +1,92 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { PLAN_OPTIONS } from '@smartconnect/contracts';
+import { hashPassword } from '../../src/lib/password.ts';
+import { insertOrganisation } from '../../src/modules/organisations/queries.ts';
+import { insertUser } from '../../src/modules/users/queries.ts';
+import { createOrganisation, loginToken, startTestServer, type TestServer } from '../helpers.ts';
+
+describe('tenant isolation', () => {
+  let s: TestServer;
+  before(async () => {
+    s = await startTestServer();
+  });
+  after(() => s.close());
+
+  test('a user of organisation B gets 404 for every object of A', async () => {
+    const a = await createOrganisation(s);
+    const b = await createOrganisation(s);
+    const aUser = await a.user({ name: 'Alice A' });
+    const aTeam = (await a.admin.api.post('/api/teams', { name: 'A team', description: 'A' })).body.entity;
+    const aRole = (await a.admin.api.post('/api/roles', { name: 'A role', description: 'A', rights: [] }))
+      .body.entity;
+    const B = b.admin.api;
+    const attempts: [string, Promise<{ status: number; body: { code: string } }>, string][] = [
+      ['get user', B.get(`/api/users/${aUser.id}`), 'accountNotFoundException'],
+      ['patch user', B.patch(`/api/users/${aUser.id}`, { name: 'Owned' }), 'accountNotFoundException'],
+      ['deactivate user', B.post(`/api/users/${aUser.id}/deactivate`), 'accountNotFoundException'],
+      ['user teams', B.put(`/api/users/${aUser.id}/teams`, { teamIds: [] }), 'accountNotFoundException'],
+      ['user photo', B.delete(`/api/users/${aUser.id}/photo`), 'accountNotFoundException'],
+      ['get team', B.get(`/api/teams/${aTeam.id}`), 'teamNotFoundException'],
+      ['patch team', B.patch(`/api/teams/${aTeam.id}`, { name: 'Owned' }), 'teamNotFoundException'],
+      ['delete team', B.delete(`/api/teams/${aTeam.id}`), 'teamNotFoundException'],
+      ['get role', B.get(`/api/roles/${aRole.id}`), 'roleNotFoundException'],
+      ['patch role', B.patch(`/api/roles/${aRole.id}`, { name: 'Owned' }), 'roleNotFoundException'],
+      ['delete role', B.delete(`/api/roles/${aRole.id}`), 'roleNotFoundException'],
+    ];
+    for (const [what, call, code] of attempts) {
+      const res = await call;
+      assert.equal(res.status, 404, what);
+      assert.equal(res.body.code, code, what);
+    }
+    // A's objects are untouched and B's lists do not show them.
+    assert.equal((await a.admin.api.get(`/api/users/${aUser.id}`)).body.entity.name, 'Alice A');
+    assert.equal((await a.admin.api.get(`/api/teams/${aTeam.id}`)).body.entity.name, 'A team');
+    const bUsers = (await B.get('/api/users')).body.entity.items.map((u: { id: string }) => u.id);
+    assert.ok(!bUsers.includes(aUser.id));
+    const bTeams = (await B.get('/api/teams')).body.entity.items.map((t: { id: string }) => t.id);
+    assert.ok(!bTeams.includes(aTeam.id));
+    const bRoles = (await B.get('/api/roles')).body.entity.items.map((r: { id: string }) => r.id);
+    assert.ok(!bRoles.includes(aRole.id));
+    // B cannot put A's users into its own team.
+    const bTeam = await B.post('/api/teams', { name: 'B team', description: 'B', memberIds: [aUser.id] });
+    assert.equal(bTeam.body.error.fields.memberIds, 'Value specified incorrectly');
+  });
+
+  test('RIGHT_OBSERVER (platform staff) reads every organisation', async () => {
+    const a = await createOrganisation(s);
+    const platform = await s.app.db.tx((q) =>
+      insertOrganisation(q, {
+        login: `platform-${Date.now()}`,
+        name: 'Platform',
+        adminEmail: 'p@x.test',
+        options: [...PLAN_OPTIONS],
+        isPlatform: true,
+      }),
+    );
+    const email = `staff-${Date.now()}@platform.test`;
+    const hash = await hashPassword('Passw0rd!');
+    await s.app.db.tx((q) =>
+      insertUser(q, {
+        organisationId: platform.id,
+        roleId: platform.roles.ADMINISTRATOR,
+        name: 'Staff',
+        email,
+        phone: null,
+        passwordHash: hash,
+        breakTimeoutMinutes: null,
+        language: 'eng',
+        active: true,
+      }),
+    );
+    const staff = s.api.as(await loginToken(s.api, email, 'Passw0rd!'));
+    assert.ok((await staff.get('/api/auth/user')).body.entity.rights.includes('RIGHT_OBSERVER'));
+    const seen = await staff.get(`/api/users/${a.admin.id}`);
+    assert.equal(seen.status, 200);
+    const all = (await staff.get('/api/users?limit=500')).body.entity.items.map((u: { id: string }) => u.id);
+    assert.ok(all.includes(a.admin.id));
+    // Observing is reading: changes stay inside the observer's own organisation.
+    const change = await staff.patch(`/api/users/${a.admin.id}`, { name: 'Changed' });
+    assert.equal(change.status, 404);
+  });
+});

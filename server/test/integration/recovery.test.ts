@@ -1,0 +1,113 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import {
+  createOrganisation,
+  loginToken,
+  startTestServer,
+  TEST_PASSWORD,
+  type TestServer,
+} from '../helpers.ts';
+import { startSmtpSink } from '../smtp-sink.ts';
+
+/** The recovery token out of a received mail (quoted-printable soft breaks undone). */
+function tokenFrom(raw: string): string {
+  const text = raw.replace(/=\r?\n/g, '').replace(/=3D/g, '=');
+  const m = text.match(/\/restore\?token=([A-Za-z0-9_-]+)/);
+  assert.ok(m, `no link in mail:\n${raw}`);
+  return m[1];
+}
+
+describe('password recovery over real SMTP', () => {
+  let s: TestServer;
+  let sink: Awaited<ReturnType<typeof startSmtpSink>>;
+  before(async () => {
+    sink = await startSmtpSink();
+    s = await startTestServer({ realMailer: true, env: { SMTP_URL: sink.url } });
+  });
+  after(async () => {
+    await s.close();
+    await sink.close();
+  });
+
+  test('unknown e-mail: Specified email not found', async () => {
+    const res = await s.api.post('/api/auth/recovery', { email: 'nobody@nowhere.test' });
+    assert.equal(res.status, 404);
+    assert.equal(res.body.code, 'emailNotFoundException');
+    assert.equal(res.body.error.message, 'Specified email not found');
+    const bad = await s.api.post('/api/auth/recovery', { email: 'nope' });
+    assert.equal(bad.body.error.fields.email, 'Invalid email format');
+  });
+
+  test('link by mail sets a new password once, and revokes old tokens', async () => {
+    const org = await createOrganisation(s);
+    const res = await s.api.post('/api/auth/recovery', { email: org.admin.email });
+    assert.equal(res.status, 200);
+    assert.equal(res.body.entity.email, org.admin.email);
+    const mail = sink.mails.find((m) => m.to.includes(org.admin.email));
+    assert.ok(mail, 'the mail arrived at the SMTP server');
+    const token = tokenFrom(mail.raw);
+    assert.equal((await s.api.get(`/api/auth/recovery/${token}`)).status, 200);
+
+    const weak = await s.api.post('/api/auth/recovery/reset', {
+      token,
+      password: 'weak',
+      repeatPassword: 'weak',
+    });
+    assert.equal(weak.body.error.fields.password, 'Invalid password format');
+    const mismatch = await s.api.post('/api/auth/recovery/reset', {
+      token,
+      password: 'N3w-pass!!',
+      repeatPassword: 'x',
+    });
+    assert.equal(mismatch.body.error.fields.repeatPassword, 'Passwords do not match');
+
+    const ok = await s.api.post('/api/auth/recovery/reset', {
+      token,
+      password: 'N3w-pass!!',
+      repeatPassword: 'N3w-pass!!',
+    });
+    assert.equal(ok.status, 200);
+    assert.equal((await org.admin.api.get('/api/auth/user')).status, 401);
+    await loginToken(s.api, org.admin.email, 'N3w-pass!!');
+    assert.equal(
+      (await s.api.post('/api/auth/login', { email: org.admin.email, password: TEST_PASSWORD })).status,
+      401,
+    );
+
+    const again = await s.api.post('/api/auth/recovery/reset', {
+      token,
+      password: 'An0ther-pass!',
+      repeatPassword: 'An0ther-pass!',
+    });
+    assert.equal(again.body.code, 'recoveryLinkExpiredException');
+  });
+
+  test('an expired link gives the outdated message', async () => {
+    const org = await createOrganisation(s);
+    await s.api.post('/api/auth/recovery', { email: org.admin.email });
+    const token = tokenFrom(sink.mails.filter((m) => m.to.includes(org.admin.email)).at(-1)!.raw);
+    s.clock.advance(61 * 60_000);
+    const check = await s.api.get(`/api/auth/recovery/${token}`);
+    assert.equal(check.status, 400);
+    assert.equal(check.body.code, 'recoveryLinkExpiredException');
+    assert.equal(
+      check.body.error.message,
+      'The recovery link is outdated and does not work. Try again recovery attempt.',
+    );
+    const reset = await s.api.post('/api/auth/recovery/reset', {
+      token,
+      password: 'N3w-pass!!',
+      repeatPassword: 'N3w-pass!!',
+    });
+    assert.equal(reset.body.code, 'recoveryLinkExpiredException');
+    await loginToken(s.api, org.admin.email, TEST_PASSWORD);
+  });
+
+  test('recovery requests are rate-limited', async () => {
+    const org = await createOrganisation(s);
+    const codes = [];
+    for (let i = 0; i < 6; i++)
+      codes.push((await s.api.post('/api/auth/recovery', { email: org.admin.email })).status);
+    assert.deepEqual(codes, [200, 200, 200, 200, 200, 429]);
+  });
+});

@@ -1,0 +1,45 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { seedDemo } from '../../src/modules/organisations/seed.ts';
+import { loginToken, startTestServer, type TestServer } from '../helpers.ts';
+
+describe('demo seed', () => {
+  let s: TestServer;
+  const printed: string[] = [];
+  const log = console.log;
+  before(async () => {
+    console.log = (...args: unknown[]) => printed.push(args.join(' '));
+    s = await startTestServer({
+      env: { SEED_DEMO: 'true', ADMIN_EMAIL: 'boss@demo.test', ADMIN_PASSWORD: 'B0ss-pass!' },
+    });
+    console.log = log;
+  });
+  after(() => s.close());
+
+  test('first start creates Demo with four people and two teams, printing their passwords once', async () => {
+    const admin = s.api.as(await loginToken(s.api, 'boss@demo.test', 'B0ss-pass!'));
+    const me = (await admin.get('/api/auth/user')).body.entity;
+    assert.equal(me.organisation.name, 'Demo');
+    assert.equal(me.options.length, 15);
+    const users = (await admin.get('/api/users')).body.entity.items;
+    assert.deepEqual(users.map((u: { role: { builtIn: string } }) => u.role.builtIn).sort(), [
+      'ADMINISTRATOR',
+      'OPERATOR',
+      'OPERATOR',
+      'SUPERVISOR',
+    ]);
+    assert.equal((await admin.get('/api/teams')).body.entity.total, 2);
+    const out = printed.join('\n');
+    const line = out.split('\n').find((l) => l.includes('operator1@demo.local'));
+    assert.ok(line, out);
+    await loginToken(s.api, 'operator1@demo.local', line.trim().split(/\s+/).at(-1)!);
+  });
+
+  test('a later start does not seed again or overwrite', async () => {
+    printed.length = 0;
+    await seedDemo({ ...s.app, config: { ...s.app.config, adminPassword: 'Other-pass1!' } });
+    const orgs = await s.app.db.query<{ n: number }>('select count(*)::int as n from organisations');
+    assert.equal(orgs[0].n, 1);
+    await loginToken(s.api, 'boss@demo.test', 'B0ss-pass!');
+  });
+});
