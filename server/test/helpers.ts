@@ -65,7 +65,7 @@ export type TestServer = Server & {
 
 /** Starts a real server on a random port with its own empty database, a controllable clock and a mail sink. */
 export async function startTestServer(
-  opts: { clock?: Clock; env?: Record<string, string> } = {},
+  opts: { clock?: Clock; env?: Record<string, string>; realMailer?: boolean } = {},
 ): Promise<TestServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'sc-test-'));
   const fresh = await freshDatabase();

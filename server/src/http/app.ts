@@ -6,6 +6,7 @@ import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.ts';
 import { modules } from '../modules/index.ts';
+import { realtimeRoutes } from '../realtime/routes.ts';
 import { AppError } from './errors.ts';
 import { registerOpenApi } from './openapi.ts';
 
@@ -35,6 +36,7 @@ export async function buildHttp(app: AppContext, fastify: FastifyInstance): Prom
 
   await fastify.register(multipart, { limits: { fileSize: 25 * 1024 * 1024, files: 1 } });
   for (const register of modules) await register(fastify, app);
+  await realtimeRoutes(fastify, app);
   registerOpenApi(fastify);
 
   if (existsSync(webDist)) {

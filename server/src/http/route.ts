@@ -48,6 +48,9 @@ export type Handler<B, Q, P, A> = (ctx: {
   app: AppContext;
 }) => Promise<unknown>;
 
+/** What a module exports to register its routes; modules/index.ts lists them. */
+export type ModuleRoutes = (fastify: FastifyInstance, app: AppContext) => void | Promise<void>;
+
 export type RegisteredRoute = RouteSpec<Schema, Schema, Schema>;
 export const routeRegistry: RegisteredRoute[] = [];
 

@@ -1,5 +1,4 @@
-import type { FastifyInstance } from 'fastify';
-import type { AppContext } from '../context.ts';
+import type { ModuleRoutes } from '../http/route.ts';
 import { authRoutes } from './auth/routes.ts';
 import { fileRoutes } from './files/routes.ts';
 import { healthRoutes } from './health/routes.ts';
@@ -7,7 +6,7 @@ import { roleRoutes } from './roles/routes.ts';
 import { teamRoutes } from './teams/routes.ts';
 import { userRoutes } from './users/routes.ts';
 
-export type ModuleRoutes = (fastify: FastifyInstance, app: AppContext) => void | Promise<void>;
+export type { ModuleRoutes } from '../http/route.ts';
 
 /** Every module's routes; a new domain adds one line here. */
 export const modules: ModuleRoutes[] = [

@@ -11,12 +11,10 @@ import {
 } from '@smartconnect/contracts';
 import { z } from 'zod';
 import { bearerToken } from '../../http/auth.ts';
-import { definePublicRoute, defineRoute } from '../../http/route.ts';
+import { definePublicRoute, defineRoute, type ModuleRoutes } from '../../http/route.ts';
 import { readJpegUpload } from '../files/service.ts';
-import type { ModuleRoutes } from '../index.ts';
 import { presentUserShort } from '../users/presenter.ts';
-import { searchShort, updateUser } from '../users/queries.ts';
-import { getUser, replacePhoto } from '../users/service.ts';
+import { getUser, replacePhoto, searchUsersShort, updateOwnAccount } from '../users/service.ts';
 import * as S from './service.ts';
 
 const tags = ['identity'];
@@ -99,7 +97,7 @@ export const authRoutes: ModuleRoutes = (fastify, app) => {
       body: accountUpdateSchema,
     },
     async ({ auth, body }) => {
-      await updateUser(app.db, auth.organisationId, auth.userId, body);
+      await updateOwnAccount(app, auth, body);
       return S.currentUser(app, auth);
     },
   );
@@ -153,7 +151,7 @@ export const authRoutes: ModuleRoutes = (fastify, app) => {
       query: z.object({ name: z.string().trim().max(255).default('') }),
     },
     async ({ auth, query }) =>
-      (await searchShort(app.db, auth.organisationId, query.name)).map(presentUserShort),
+      (await searchUsersShort(app, auth.organisationId, query.name)).map(presentUserShort),
   );
   defineRoute(
     fastify,

@@ -6,8 +6,7 @@ import { decryptSecret, encryptSecret, hashToken, randomToken } from '../../lib/
 import { hashPassword, verifyPassword } from '../../lib/password.ts';
 import { assertUnder, hit, type Limit } from '../../lib/rate-limit.ts';
 import { presentUser } from '../users/presenter.ts';
-import { revokeUserSessions } from '../users/queries.ts';
-import { getUser } from '../users/service.ts';
+import { getUser, revokeSessions } from '../users/service.ts';
 import * as Q from './queries.ts';
 import { assertTotp, newTotpSecret, totpEnrolment } from './totp.ts';
 
@@ -149,7 +148,7 @@ export async function changePassword(
   const hash = await hashPassword(password);
   await app.db.tx(async (q) => {
     await Q.setPassword(q, auth.userId, hash);
-    await revokeUserSessions(q, auth.userId);
+    await revokeSessions(q, auth.userId);
   });
   return { token: await openSession(app, user) };
 }
@@ -210,7 +209,7 @@ export async function resetPassword(app: AppContext, token: string, password: st
     const t = await liveRecoveryTicket(app, q, token);
     await Q.useTicket(q, t.id, app.clock.now());
     await Q.setPassword(q, t.user_id, hash);
-    await revokeUserSessions(q, t.user_id);
+    await revokeSessions(q, t.user_id);
   });
   return { reset: true };
 }

@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { maybe } from '../../db/index.ts';
 import { AppError } from '../../http/errors.ts';
-import { definePublicRoute } from '../../http/route.ts';
-import type { ModuleRoutes } from '../index.ts';
+import { definePublicRoute, type ModuleRoutes } from '../../http/route.ts';
 
 export const fileRoutes: ModuleRoutes = (fastify, app) => {
   // Raw JPEG bodies for avatar uploads without multipart.

@@ -1,5 +1,4 @@
-import { definePublicRoute } from '../../http/route.ts';
-import type { ModuleRoutes } from '../index.ts';
+import { definePublicRoute, type ModuleRoutes } from '../../http/route.ts';
 
 export const healthRoutes: ModuleRoutes = (fastify, app) => {
   definePublicRoute(

@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { PLAN_OPTIONS } from '@smartconnect/contracts';
 import type { AppContext } from '../../context.ts';
 import { hashPassword } from '../../lib/password.ts';
-import { insertTeam } from '../teams/queries.ts';
-import { insertUser, setUserTeams } from '../users/queries.ts';
+import { addTeam } from '../teams/service.ts';
+import { addUser } from '../users/service.ts';
 import { countOrganisations, insertOrganisation } from './queries.ts';
 
 /** A password that meets §5: upper and lower case, a digit and a special character. */
@@ -36,13 +36,13 @@ export async function seedDemo(app: AppContext): Promise<void> {
       adminEmail: credentials[0].email,
       options: [...PLAN_OPTIONS],
     });
-    const sales = await insertTeam(q, org.id, {
+    const sales = await addTeam(q, org.id, {
       name: 'Sales',
       description: 'New customers and orders',
       distributionMethod: 'round_robin',
       dialogLimit: 10,
     });
-    const support = await insertTeam(q, org.id, {
+    const support = await addTeam(q, org.id, {
       name: 'Support',
       description: 'Questions of existing customers',
       distributionMethod: 'least_loaded',
@@ -50,7 +50,15 @@ export async function seedDemo(app: AppContext): Promise<void> {
       autoCloseMinutes: 24 * 60,
     });
     for (const [i, c] of credentials.entries()) {
-      const id = await insertUser(q, {
+      const teams =
+        c.key === 'ADMINISTRATOR'
+          ? []
+          : c.key === 'SUPERVISOR'
+            ? [sales, support]
+            : i === 2
+              ? [sales]
+              : [support];
+      await addUser(q, {
         organisationId: org.id,
         roleId: org.roles[c.key],
         name: c.name,
@@ -60,16 +68,8 @@ export async function seedDemo(app: AppContext): Promise<void> {
         breakTimeoutMinutes: c.key === 'OPERATOR' ? 15 : null,
         language: 'eng',
         active: true,
+        teamIds: teams,
       });
-      const teams =
-        c.key === 'ADMINISTRATOR'
-          ? []
-          : c.key === 'SUPERVISOR'
-            ? [sales, support]
-            : i === 2
-              ? [sales]
-              : [support];
-      await setUserTeams(q, org.id, id, teams);
     }
     return true;
   });

@@ -6,8 +6,7 @@ import {
   roleUpdateSchema,
 } from '@smartconnect/contracts';
 import { readScope } from '../../http/auth.ts';
-import { defineRoute } from '../../http/route.ts';
-import type { ModuleRoutes } from '../index.ts';
+import { defineRoute, type ModuleRoutes } from '../../http/route.ts';
 import { listRoles } from './queries.ts';
 import { createRole, deleteRole, getRole, presentRole, updateRole } from './service.ts';
 

@@ -1,7 +1,6 @@
 import { idParams, teamCreateSchema, teamListQuerySchema, teamUpdateSchema } from '@smartconnect/contracts';
 import { readScope } from '../../http/auth.ts';
-import { defineRoute } from '../../http/route.ts';
-import type { ModuleRoutes } from '../index.ts';
+import { defineRoute, type ModuleRoutes } from '../../http/route.ts';
 import { presentTeam } from './presenter.ts';
 import { listTeams } from './queries.ts';
 import { createTeam, deleteTeam, getTeam, updateTeam } from './service.ts';

@@ -60,3 +60,7 @@ export async function deleteTeam(app: AppContext, auth: AuthContext, id: string)
   await getTeam(app, auth.organisationId, id);
   await Q.deleteTeam(app.db, auth.organisationId, id);
 }
+
+/** Adds a team without an acting user's checks: for bootstrapping an organisation (seed, provisioning). */
+export const addTeam = (q: Queryable, organisationId: string, fields: Q.TeamFields) =>
+  Q.insertTeam(q, organisationId, fields);

@@ -1,9 +1,8 @@
 import { idParams, userCreateSchema, userListQuerySchema, userUpdateSchema } from '@smartconnect/contracts';
 import { z } from 'zod';
 import { readScope } from '../../http/auth.ts';
-import { defineRoute } from '../../http/route.ts';
+import { defineRoute, type ModuleRoutes } from '../../http/route.ts';
 import { readJpegUpload } from '../files/service.ts';
-import type { ModuleRoutes } from '../index.ts';
 import { assertCanManage } from './policy.ts';
 import { presentUser } from './presenter.ts';
 import * as Q from './queries.ts';

@@ -1,4 +1,4 @@
-import type { userCreateSchema, userUpdateSchema } from '@smartconnect/contracts';
+import type { accountUpdateSchema, userCreateSchema, userUpdateSchema } from '@smartconnect/contracts';
 import type { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import type { Queryable } from '../../db/index.ts';
@@ -122,4 +122,30 @@ export async function replacePhoto(app: AppContext, user: Q.UserRow, data: Buffe
     await removeFile(app, q, user.photo_key);
   });
   return getUser(app, user.organisation_id, user.id);
+}
+
+/** PATCH auth/acc/update: the caller's own name, phone, break timeout and language. */
+export async function updateOwnAccount(
+  app: AppContext,
+  auth: AuthContext,
+  input: z.output<typeof accountUpdateSchema>,
+) {
+  await app.db.tx(async (q) => {
+    await checkUnique(q, auth.organisationId, undefined, input.phone, auth.userId);
+    await Q.updateUser(q, auth.organisationId, auth.userId, input);
+  });
+}
+
+export const searchUsersShort = (app: AppContext, organisationId: string, name: string) =>
+  Q.searchShort(app.db, organisationId, name);
+
+/** Revokes every token of a user (or all but one), inside the caller's transaction. */
+export const revokeSessions = Q.revokeUserSessions;
+
+/** Adds a user without an acting user's checks: for bootstrapping an organisation (seed, provisioning). */
+export async function addUser(q: Queryable, input: Q.UserInsert & { teamIds: string[] }): Promise<string> {
+  const { teamIds, ...user } = input;
+  const id = await Q.insertUser(q, user);
+  await Q.setUserTeams(q, user.organisationId, id, teamIds);
+  return id;
 }
