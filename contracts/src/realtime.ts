@@ -13,11 +13,38 @@ export const REALTIME_EVENT_TYPES = [
 ] as const;
 export type RealtimeEventType = (typeof REALTIME_EVENT_TYPES)[number];
 
-/** Who may receive an event, always within its organisation: listed users, members of listed teams, holders of a right. */
-export type Audience = { userIds?: string[]; teamIds?: string[]; rights?: string[] };
+/**
+ * Who may receive an event, always within its organisation: listed users, members of listed teams,
+ * holders of a right, or (`all`) every user of the organisation. An empty audience reaches nobody.
+ */
+export type Audience = { userIds?: string[]; teamIds?: string[]; rights?: string[]; all?: boolean };
 
+/**
+ * The websocket protocol of `GET /api/realtime?token=<token>[&lastEventId=<id>]`:
+ * - `hello` first: `id` is the cursor to keep (the given lastEventId on a resume, else the current end
+ *   of the log); payload `{userId, resumed, instanceId}`.
+ * - then, on a resume, every event after lastEventId that the user may see, in id order, then live events.
+ *   Every event frame's `id` is the event's id: keep the last one and reconnect with it as lastEventId.
+ * - `resync` instead of the replay when the gap cannot be filled (`reason`: unknown, expired, too_many):
+ *   refetch the screens' data, keep `id` as the new cursor; live events follow.
+ * - the client may send the text `ping` at any time; the server answers `{type: "pong"}`.
+ * A bad or revoked token is refused with HTTP 401 before the upgrade; a session revoked later closes
+ * the socket with code REALTIME_CLOSE.unauthorized.
+ */
 export type RealtimeFrame<P = unknown> = {
   id: string;
-  type: RealtimeEventType | 'resync' | 'hello';
+  type: RealtimeEventType | 'resync' | 'hello' | 'pong';
   payload: P;
 };
+
+export type RealtimeResyncReason = 'unknown' | 'expired' | 'too_many';
+
+/** Close codes of the realtime socket. Reconnect (with lastEventId) after every one but `unauthorized`. */
+export const REALTIME_CLOSE = {
+  goingAway: 1001,
+  internalError: 1011,
+  /** The session was revoked or the user deactivated: sign in again. */
+  unauthorized: 4001,
+  /** The client read too slowly; reconnect and resume. */
+  slowConsumer: 4008,
+} as const;

@@ -10,6 +10,7 @@ import { createMailer, type Mailer } from './lib/mailer.ts';
 import { diskStorage } from './lib/storage.ts';
 import { seedDemo } from './modules/organisations/seed.ts';
 import { type EventBus, localBus } from './realtime/bus.ts';
+import { redisBus } from './realtime/redis-bus.ts';
 
 export type Server = { fastify: FastifyInstance; app: AppContext; close(): Promise<void> };
 export type ServerOptions = { db?: Db; clock?: Clock; mailer?: Mailer; bus?: EventBus };
@@ -30,7 +31,11 @@ export async function createServer(config: Config, options: ServerOptions = {}):
     mailer: options.mailer ?? createMailer(config.smtpUrl, config.mailFrom, fastify.log),
     storage: diskStorage(join(config.dataDir, 'files')),
     log: fastify.log,
-    bus: options.bus ?? localBus(),
+    bus:
+      options.bus ??
+      (config.redisUrl
+        ? await redisBus(config.redisUrl, config.databaseUrl ?? config.dataDir, fastify.log)
+        : localBus()),
   };
   if (config.seedDemo) await seedDemo(app);
   await buildHttp(app, fastify);

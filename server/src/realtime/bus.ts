@@ -13,11 +13,18 @@ export type StoredEvent = {
 export type EventBus = {
   publish(events: StoredEvent[]): Promise<void>;
   subscribe(handler: (event: StoredEvent) => void): () => void;
+  /**
+   * Announces event ids that were taken by a transaction that then rolled back, so readers that deliver
+   * in id order stop waiting for them. Optional: without it readers find out by a timeout.
+   */
+  discard?(ids: string[]): Promise<void>;
+  onDiscard?(handler: (ids: string[]) => void): () => void;
   close(): Promise<void>;
 };
 
 export function localBus(): EventBus {
   const handlers = new Set<(e: StoredEvent) => void>();
+  const discardHandlers = new Set<(ids: string[]) => void>();
   return {
     async publish(events) {
       for (const e of events) for (const h of handlers) h(e);
@@ -26,8 +33,16 @@ export function localBus(): EventBus {
       handlers.add(handler);
       return () => handlers.delete(handler);
     },
+    async discard(ids) {
+      for (const h of discardHandlers) h(ids);
+    },
+    onDiscard(handler) {
+      discardHandlers.add(handler);
+      return () => discardHandlers.delete(handler);
+    },
     async close() {
       handlers.clear();
+      discardHandlers.clear();
     },
   };
 }

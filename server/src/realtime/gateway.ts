@@ -1,0 +1,335 @@
+import { randomUUID } from 'node:crypto';
+import { type Audience, REALTIME_CLOSE, type RealtimeFrame } from '@smartconnect/contracts';
+import type { WebSocket } from 'ws';
+import type { AppContext } from '../context.ts';
+import type { AuthContext } from '../http/auth.ts';
+import type { StoredEvent } from './bus.ts';
+import { PresenceTracker } from './presence.ts';
+import * as Q from './queries.ts';
+import { Sequencer } from './sequencer.ts';
+
+export type GatewayOptions = {
+  /** Protocol-level ping; a socket that has not answered the previous ping by the next one is dropped. */
+  pingMs: number;
+  /** How often sessions, rights and teams of live sockets are re-read (revoked tokens are closed). */
+  revalidateMs: number;
+  /** Poll for events the bus did not bring (lost Redis messages, writers without a bus). */
+  catchUpMs: number;
+  /** Events older than this are pruned; a resume from before them gets `resync`. */
+  retentionMs: number;
+  pruneEveryMs: number;
+  /** A resume that would replay more than this many events gets `resync` instead. */
+  maxReplay: number;
+  /** A socket whose unsent buffer exceeds this is closed (slow consumer); it resumes on reconnect. */
+  maxBufferedBytes: number;
+  offlineGraceMs: number;
+  presenceHeartbeatMs: number;
+  gapCheckMs: number;
+  gapTimeoutMs: number;
+  /** Delivered ids remembered to drop a second copy (from the bus and the log both). */
+  recentSize: number;
+};
+
+export const DEFAULT_GATEWAY_OPTIONS: GatewayOptions = {
+  pingMs: 25_000,
+  revalidateMs: 15_000,
+  catchUpMs: 1_000,
+  retentionMs: 24 * 3600_000,
+  pruneEveryMs: 3600_000,
+  maxReplay: 5_000,
+  maxBufferedBytes: 4 * 1024 * 1024,
+  offlineGraceMs: 30_000,
+  presenceHeartbeatMs: 10_000,
+  gapCheckMs: 100,
+  gapTimeoutMs: 5_000,
+  recentSize: 100_000,
+};
+
+type Connection = {
+  id: string;
+  socket: WebSocket;
+  userId: string;
+  organisationId: string;
+  sessionId: string;
+  rights: Set<string>;
+  teams: Set<string>;
+  /** While a resume replays from the database, live frames wait here. */
+  pending: { id: number; frame: string }[] | null;
+  alive: boolean;
+};
+
+const frameOf = (e: StoredEvent): string =>
+  `{"id":"${e.id}","type":"${e.type}","payload":${JSON.stringify(e.payload ?? null)}}`;
+
+function matches(c: Connection, a: Audience): boolean {
+  if (a.all) return true;
+  if (a.userIds?.includes(c.userId)) return true;
+  if (a.teamIds) for (const t of a.teamIds) if (c.teams.has(t)) return true;
+  if (a.rights) for (const r of a.rights) if (c.rights.has(r)) return true;
+  return false;
+}
+
+/**
+ * The websocket gateway of one instance: holds its sockets per organisation, delivers each committed
+ * event (in id order, see Sequencer) to the sockets whose user it concerns, and resumes reconnecting
+ * sockets from the event log without loss or duplicates.
+ */
+export class Gateway {
+  readonly instanceId = randomUUID();
+  readonly options: GatewayOptions;
+  readonly presence: PresenceTracker;
+  readonly #byOrg = new Map<string, Set<Connection>>();
+  readonly #timers: NodeJS.Timeout[] = [];
+  #sequencer!: Sequencer;
+  #unsubscribe: (() => void)[] = [];
+  #closing = false;
+  delivered = 0;
+
+  constructor(
+    private readonly app: AppContext,
+    options: Partial<GatewayOptions> = {},
+  ) {
+    this.options = { ...DEFAULT_GATEWAY_OPTIONS, ...options };
+    this.presence = new PresenceTracker(app, this.instanceId, {
+      graceMs: this.options.offlineGraceMs,
+      heartbeatMs: this.options.presenceHeartbeatMs,
+      staleMs: this.options.presenceHeartbeatMs * 3,
+    });
+  }
+
+  get watermark(): number {
+    return this.#sequencer.watermark;
+  }
+
+  get connections(): number {
+    let n = 0;
+    for (const set of this.#byOrg.values()) n += set.size;
+    return n;
+  }
+
+  async start(): Promise<void> {
+    const { bus, db } = this.app;
+    const early: StoredEvent[] = [];
+    const earlyDiscards: string[][] = [];
+    // Subscribe before reading the log's end, so that nothing commits unseen in between.
+    this.#unsubscribe.push(
+      bus.subscribe((e) => (this.#sequencer ? this.#sequencer.accept(e) : early.push(e))),
+    );
+    if (bus.onDiscard)
+      this.#unsubscribe.push(
+        bus.onDiscard((ids) => (this.#sequencer ? this.#sequencer.discard(ids) : earlyDiscards.push(ids))),
+      );
+    const start = await Q.maxEventId(db);
+    this.#sequencer = new Sequencer(
+      start,
+      (e) => this.#deliver(e),
+      { between: (after, before, limit) => Q.eventsBetween(db, after, before - 1, limit) },
+      this.options,
+      (err) => this.app.log.warn({ err }, 'realtime sequencer error'),
+    );
+    for (const e of early) this.#sequencer.accept(e);
+    for (const ids of earlyDiscards) this.#sequencer.discard(ids);
+    this.presence.start();
+    this.#every(this.options.pingMs, () => this.#ping());
+    this.#every(this.options.revalidateMs, () => this.revalidate());
+    this.#every(this.options.catchUpMs, () => this.#catchUp());
+    this.#every(this.options.pruneEveryMs, () => this.prune());
+  }
+
+  #every(ms: number, fn: () => unknown): void {
+    const t = setInterval(() => {
+      Promise.resolve()
+        .then(fn)
+        .catch((err) => this.app.log.warn({ err }, 'realtime background task failed'));
+    }, ms);
+    t.unref();
+    this.#timers.push(t);
+  }
+
+  async #catchUp(): Promise<void> {
+    // Only when the bus has been quiet: a busy bus is evidently working.
+    if (Date.now() - this.#sequencer.lastArrival < this.options.catchUpMs) return;
+    await this.#sequencer.catchUp();
+  }
+
+  #deliver(e: StoredEvent): void {
+    const conns = this.#byOrg.get(e.organisationId);
+    if (!conns) return;
+    let frame: string | undefined;
+    for (const c of conns) {
+      if (!matches(c, e.audience ?? {})) continue;
+      frame ??= frameOf(e);
+      if (c.pending) c.pending.push({ id: Number(e.id), frame });
+      else this.#send(c, frame);
+    }
+  }
+
+  #send(c: Connection, frame: string): void {
+    if (c.socket.readyState !== c.socket.OPEN) return;
+    if (c.socket.bufferedAmount > this.options.maxBufferedBytes) {
+      c.socket.close(REALTIME_CLOSE.slowConsumer, 'too far behind, reconnect to resume');
+      return;
+    }
+    this.delivered++;
+    c.socket.send(frame);
+  }
+
+  #sendFrame(c: Connection, frame: RealtimeFrame): void {
+    this.#send(c, JSON.stringify(frame));
+  }
+
+  /** Takes a freshly upgraded, authenticated socket: registers it, replays from lastEventId, then goes live. */
+  async accept(socket: WebSocket, auth: AuthContext, lastEventId: string | undefined): Promise<void> {
+    if (this.#closing) {
+      socket.close(REALTIME_CLOSE.goingAway, 'server shutting down');
+      return;
+    }
+    const c: Connection = {
+      id: randomUUID(),
+      socket,
+      userId: auth.userId,
+      organisationId: auth.organisationId,
+      sessionId: auth.sessionId,
+      rights: new Set(auth.rights),
+      teams: new Set(),
+      pending: [],
+      alive: true,
+    };
+    socket.on('pong', () => {
+      c.alive = true;
+    });
+    socket.on('message', (data) => {
+      // Application-level keep-alive for browsers, which cannot send protocol pings.
+      const text = data.toString();
+      if (text === 'ping' || text.includes('"ping"'))
+        this.#sendFrame(c, { id: '', type: 'pong', payload: null });
+    });
+    socket.on('close', () => this.#remove(c));
+    socket.on('error', () => undefined);
+    try {
+      c.teams = new Set(await Q.userTeamIds(this.app.db, c.userId));
+      if (socket.readyState !== socket.OPEN) return;
+      const set = this.#byOrg.get(c.organisationId) ?? new Set<Connection>();
+      this.#byOrg.set(c.organisationId, set);
+      set.add(c);
+      void this.presence.opened(c.organisationId, c.userId);
+      await this.#resume(c, lastEventId);
+    } catch (err) {
+      this.app.log.warn({ err }, 'realtime socket setup failed');
+      socket.close(REALTIME_CLOSE.internalError, 'internal error');
+    }
+  }
+
+  async #resume(c: Connection, lastEventId: string | undefined): Promise<void> {
+    const hello = (id: number, resumed: boolean) =>
+      this.#sendFrame(c, {
+        id: String(id),
+        type: 'hello',
+        payload: { userId: c.userId, resumed, instanceId: this.instanceId },
+      });
+    let skipUpTo = 0;
+    const goLive = (replayed: Set<number>) => {
+      const pending = c.pending ?? [];
+      c.pending = null;
+      for (const p of pending) if (!replayed.has(p.id) && p.id > skipUpTo) this.#send(c, p.frame);
+    };
+    const resync = (reason: string, at: number) => {
+      this.#sendFrame(c, { id: String(at), type: 'resync', payload: { reason } });
+      goLive(new Set());
+    };
+
+    let watermark = this.#sequencer.watermark;
+    if (lastEventId === undefined || lastEventId === '') {
+      hello(watermark, false);
+      goLive(new Set());
+      return;
+    }
+    if (!/^\d{1,15}$/.test(lastEventId)) return resync('unknown', watermark);
+    const cursor = Number(lastEventId);
+    if (cursor > watermark) {
+      // The client saw events this instance has not sequenced yet (it was connected elsewhere).
+      if (cursor > (await Q.maxEventId(this.app.db))) return resync('unknown', watermark);
+      await this.#sequencer.catchUp(10_000);
+      watermark = this.#sequencer.watermark;
+      if (cursor > watermark) return resync('unknown', watermark);
+      // Frames buffered meanwhile up to the cursor were delivered to this client by the other instance.
+      skipUpTo = cursor;
+    }
+    if (cursor < (await Q.prunedThrough(this.app.db))) return resync('expired', watermark);
+    const events = await Q.organisationEventsBetween(
+      this.app.db,
+      c.organisationId,
+      cursor,
+      watermark,
+      this.options.maxReplay + 1,
+    );
+    if (events.length > this.options.maxReplay) return resync('too_many', watermark);
+    hello(cursor, true);
+    const replayed = new Set<number>();
+    for (const e of events) {
+      if (!matches(c, e.audience ?? {})) continue;
+      replayed.add(Number(e.id));
+      this.#send(c, frameOf(e));
+    }
+    goLive(replayed);
+  }
+
+  #remove(c: Connection): void {
+    const set = this.#byOrg.get(c.organisationId);
+    if (!set?.delete(c)) return;
+    if (!set.size) this.#byOrg.delete(c.organisationId);
+    void this.presence.closed(c.organisationId, c.userId);
+  }
+
+  #ping(): void {
+    for (const set of this.#byOrg.values())
+      for (const c of set) {
+        if (!c.alive) {
+          c.socket.terminate();
+          continue;
+        }
+        c.alive = false;
+        c.socket.ping();
+      }
+  }
+
+  /** Re-reads every live socket's session, rights and teams: closes revoked ones, updates the rest. */
+  async revalidate(): Promise<void> {
+    const all = [...this.#byOrg.values()].flatMap((s) => [...s]);
+    if (!all.length) return;
+    const states = await Q.sessionStates(this.app.db, [...new Set(all.map((c) => c.sessionId))]);
+    const bySession = new Map(states.map((s) => [s.session_id, s]));
+    for (const c of all) {
+      const s = bySession.get(c.sessionId);
+      if (!s?.valid) {
+        c.socket.close(REALTIME_CLOSE.unauthorized, 'session ended');
+        this.#remove(c);
+        continue;
+      }
+      c.rights = new Set(s.rights ?? []);
+      c.teams = new Set(s.team_ids ?? []);
+    }
+  }
+
+  /** Deletes events older than the retention, in batches. */
+  async prune(now = new Date()): Promise<number> {
+    const before = new Date(now.getTime() - this.options.retentionMs);
+    let total = 0;
+    for (;;) {
+      const n = await Q.pruneEvents(this.app.db, before, 5_000);
+      total += n;
+      if (n < 5_000) return total;
+    }
+  }
+
+  async stop(): Promise<void> {
+    this.#closing = true;
+    for (const t of this.#timers) clearInterval(t);
+    for (const u of this.#unsubscribe) u();
+    this.#sequencer?.close();
+    for (const set of this.#byOrg.values())
+      for (const c of set) c.socket.close(REALTIME_CLOSE.goingAway, 'server shutting down');
+    this.#byOrg.clear();
+    await this.presence.stop();
+  }
+}

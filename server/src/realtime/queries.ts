@@ -1,0 +1,194 @@
+import type { Audience, RealtimeEventType } from '@smartconnect/contracts';
+import { maybe, one, type Queryable } from '../db/index.ts';
+import type { StoredEvent } from './bus.ts';
+
+type EventRow = {
+  id: string;
+  organisation_id: string;
+  type: RealtimeEventType;
+  payload: unknown;
+  audience: Audience;
+  created_at: Date | string;
+};
+
+const EVENT_COLUMNS = 'id::text as id, organisation_id, type, payload, audience, created_at';
+
+const toEvent = (r: EventRow): StoredEvent => ({
+  id: r.id,
+  organisationId: r.organisation_id,
+  type: r.type,
+  payload: r.payload,
+  audience: r.audience ?? {},
+  createdAt: new Date(r.created_at).toISOString(),
+});
+
+export type NewEvent = {
+  organisationId: string;
+  type: RealtimeEventType;
+  payloadJson: string;
+  audience: Audience;
+};
+
+/** Inserts the events of one transaction in one statement; ids come back in insertion order. */
+export async function insertEvents(
+  q: Queryable,
+  events: NewEvent[],
+): Promise<{ id: string; createdAt: string }[]> {
+  const params: unknown[] = [];
+  const values = events.map((e, i) => {
+    params.push(e.organisationId, e.type, e.payloadJson, JSON.stringify(e.audience));
+    const n = i * 4;
+    return `($${n + 1}, $${n + 2}, $${n + 3}::jsonb, $${n + 4}::jsonb)`;
+  });
+  const rows = await q.query<{ id: string; created_at: Date | string }>(
+    `insert into events (organisation_id, type, payload, audience) values ${values.join(', ')} returning id::text, created_at`,
+    params,
+  );
+  return rows.map((r) => ({ id: r.id, createdAt: new Date(r.created_at).toISOString() }));
+}
+
+/** The highest event id committed so far (0 on an empty log). */
+export async function maxEventId(q: Queryable): Promise<number> {
+  const row = await one<{ max: string | null }>(q, 'select max(id)::text as max from events');
+  return row.max ? Number(row.max) : 0;
+}
+
+/** Committed events with ids in (after, upTo], every organisation, in id order. */
+export async function eventsBetween(q: Queryable, after: number, upTo: number | null, limit: number) {
+  const rows = await q.query<EventRow>(
+    `select ${EVENT_COLUMNS} from events where id > $1 and ($2::bigint is null or id <= $2) order by id limit $3`,
+    [after, upTo, limit],
+  );
+  return rows.map(toEvent);
+}
+
+/** One organisation's events with ids in (after, upTo], in id order: what a resuming socket missed. */
+export async function organisationEventsBetween(
+  q: Queryable,
+  organisationId: string,
+  after: number,
+  upTo: number,
+  limit: number,
+) {
+  const rows = await q.query<EventRow>(
+    `select ${EVENT_COLUMNS} from events where organisation_id = $1 and id > $2 and id <= $3 order by id limit $4`,
+    [organisationId, after, upTo, limit],
+  );
+  return rows.map(toEvent);
+}
+
+export async function prunedThrough(q: Queryable): Promise<number> {
+  const row = await maybe<{ value: string }>(
+    q,
+    "select value::text as value from realtime_state where key = 'events_pruned_through'",
+  );
+  return row ? Number(row.value) : 0;
+}
+
+/** Deletes up to `batch` events older than `before` (oldest first) and raises the pruned-through mark. */
+export async function pruneEvents(q: Queryable, before: Date, batch: number): Promise<number> {
+  const rows = await q.query<{ max: string | null; n: string }>(
+    `with gone as (
+       delete from events where id in (select id from events where created_at < $1 order by id limit $2) returning id
+     ), mark as (
+       update realtime_state set value = greatest(value, (select coalesce(max(id), 0) from gone))
+        where key = 'events_pruned_through'
+     )
+     select max(id)::text as max, count(*)::text as n from gone`,
+    [before, batch],
+  );
+  return Number(rows[0]?.n ?? 0);
+}
+
+export type SessionState = {
+  session_id: string;
+  valid: boolean;
+  rights: string[] | null;
+  team_ids: string[] | null;
+};
+
+/** For live sockets: is each session still usable, and the user's current rights and teams. */
+export async function sessionStates(q: Queryable, sessionIds: string[]): Promise<SessionState[]> {
+  return q.query<SessionState>(
+    `select s.id as session_id,
+            (s.revoked_at is null and u.active and o.status = 'active') as valid,
+            r.rights,
+            array(select tm.team_id::text from team_members tm where tm.user_id = u.id) as team_ids
+       from sessions s
+       join users u on u.id = s.user_id
+       join roles r on r.id = u.role_id
+       join organisations o on o.id = u.organisation_id
+      where s.id = any($1::uuid[])`,
+    [sessionIds],
+  );
+}
+
+export async function userTeamIds(q: Queryable, userId: string): Promise<string[]> {
+  const rows = await q.query<{ team_id: string }>(
+    'select team_id::text as team_id from team_members where user_id = $1',
+    [userId],
+  );
+  return rows.map((r) => r.team_id);
+}
+
+/** Records this instance's live socket count for a user (0 removes the row). */
+export async function setInstanceSockets(
+  q: Queryable,
+  instanceId: string,
+  organisationId: string,
+  userId: string,
+  sockets: number,
+): Promise<void> {
+  if (sockets > 0) {
+    await q.query(
+      `insert into realtime_presence (instance_id, organisation_id, user_id, sockets, seen_at)
+       values ($1, $2, $3, $4, now())
+       on conflict (instance_id, user_id) do update set sockets = excluded.sockets, seen_at = now()`,
+      [instanceId, organisationId, userId, sockets],
+    );
+  } else {
+    await q.query('delete from realtime_presence where instance_id = $1 and user_id = $2', [
+      instanceId,
+      userId,
+    ]);
+  }
+}
+
+/** Marks every row of this instance as alive. */
+export async function touchInstance(q: Queryable, instanceId: string): Promise<void> {
+  await q.query('update realtime_presence set seen_at = now() where instance_id = $1', [instanceId]);
+}
+
+export async function hasLiveSockets(q: Queryable, userId: string): Promise<boolean> {
+  const row = await one<{ live: boolean }>(
+    q,
+    'select exists (select 1 from realtime_presence where user_id = $1) as live',
+    [userId],
+  );
+  return row.live;
+}
+
+/**
+ * Removes rows of instances that stopped heartbeating; returns the users left without any live socket
+ * anywhere who are not already offline. Each stale row is deleted by exactly one instance.
+ */
+export async function reapStalePresence(
+  q: Queryable,
+  staleSeconds: number,
+): Promise<{ organisation_id: string; user_id: string }[]> {
+  return q.query(
+    `with gone as (
+       delete from realtime_presence where seen_at < now() - make_interval(secs => $1) returning organisation_id, user_id
+     )
+     select distinct g.organisation_id, g.user_id from gone g
+       join users u on u.id = g.user_id
+      where u.presence <> 'offline'
+        and not exists (select 1 from realtime_presence p where p.user_id = g.user_id and p.seen_at >= now() - make_interval(secs => $1))`,
+    [staleSeconds],
+  );
+}
+
+export async function userPresence(q: Queryable, userId: string): Promise<string | undefined> {
+  const row = await maybe<{ presence: string }>(q, 'select presence from users where id = $1', [userId]);
+  return row?.presence;
+}

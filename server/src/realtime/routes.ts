@@ -1,0 +1,47 @@
+import websocket from '@fastify/websocket';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { AppContext } from '../context.ts';
+import { type AuthContext, authenticate } from '../http/auth.ts';
+import { Gateway, type GatewayOptions } from './gateway.ts';
+
+const gateways = new WeakMap<AppContext, Gateway>();
+const authOf = new WeakMap<FastifyRequest, AuthContext>();
+
+/** The gateway serving this app's sockets (tests reach it to run its periodic work on demand). */
+export function realtimeGateway(app: AppContext): Gateway | undefined {
+  return gateways.get(app);
+}
+
+/**
+ * `GET /api/realtime?token=<token>[&lastEventId=<id>]`: one socket per browser tab. The token is checked
+ * before the upgrade (401 when bad); the gateway then replays from lastEventId and streams live events.
+ */
+export async function realtimeRoutes(
+  fastify: FastifyInstance,
+  app: AppContext,
+  options: Partial<GatewayOptions> = {},
+): Promise<void> {
+  const gateway = new Gateway(app, options);
+  await gateway.start();
+  gateways.set(app, gateway);
+  fastify.addHook('onClose', async () => {
+    await gateway.stop();
+  });
+  await fastify.register(websocket, { options: { maxPayload: 64 * 1024 } });
+  fastify.get(
+    '/api/realtime',
+    {
+      websocket: true,
+      preValidation: async (req) => {
+        authOf.set(req, await authenticate(app, req));
+      },
+    },
+    (socket, req) => {
+      const auth = authOf.get(req);
+      if (!auth) return socket.close(1011, 'not authenticated');
+      const q = req.query as Record<string, unknown>;
+      const last = typeof q.lastEventId === 'string' ? q.lastEventId : undefined;
+      void gateway.accept(socket, auth, last);
+    },
+  );
+}

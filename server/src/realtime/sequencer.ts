@@ -1,0 +1,157 @@
+import type { StoredEvent } from './bus.ts';
+
+export type SequencerOptions = {
+  /** After this long with a hole below a held event, look the hole up in the database. */
+  gapCheckMs: number;
+  /** A hole still empty after this long belongs to a crashed or very long transaction: step over it. */
+  gapTimeoutMs: number;
+  /** How many delivered ids are remembered to drop a second copy of one (bus and database both). */
+  recentSize: number;
+};
+
+export type SequencerSource = {
+  /** Committed events with ids in (after, before), in id order, at most `limit`. */
+  between(after: number, before: number, limit: number): Promise<StoredEvent[]>;
+};
+
+/**
+ * Turns events arriving in publication order (which under concurrent transactions is not id order)
+ * into one stream in id order. `watermark` is the id up to which every event has been delivered or is
+ * known never to commit; a socket that joins at the watermark and replays (its cursor, watermark] from
+ * the database therefore misses nothing and sees nothing twice.
+ */
+export class Sequencer {
+  watermark: number;
+  readonly #held = new Map<number, StoredEvent>();
+  readonly #discarded = new Set<number>();
+  readonly #recent = new Set<number>();
+  readonly #recentOrder: number[] = [];
+  #recentHead = 0;
+  #gapSince = 0;
+  #timer: NodeJS.Timeout | undefined;
+  #checking = false;
+  #closed = false;
+  lastArrival = 0;
+
+  constructor(
+    start: number,
+    private readonly deliver: (event: StoredEvent) => void,
+    private readonly source: SequencerSource,
+    private readonly options: SequencerOptions,
+    private readonly onError: (err: unknown) => void = () => undefined,
+  ) {
+    this.watermark = start;
+  }
+
+  get held(): number {
+    return this.#held.size;
+  }
+
+  /** An event from the bus or the database, in any order, possibly twice. */
+  accept(event: StoredEvent): void {
+    this.lastArrival = Date.now();
+    const id = Number(event.id);
+    if (id <= this.watermark) {
+      // Late: a transaction stepped over as dead (or in flight at start-up) committed after all.
+      if (this.#recent.has(id) || this.#discarded.has(id)) return;
+      this.#emit(id, event);
+      return;
+    }
+    if (this.#held.has(id)) return;
+    this.#held.set(id, event);
+    this.#advance();
+  }
+
+  /** Ids whose transaction rolled back. */
+  discard(ids: string[]): void {
+    for (const raw of ids) {
+      const id = Number(raw);
+      if (id > this.watermark) this.#discarded.add(id);
+    }
+    this.#advance();
+  }
+
+  #emit(id: number, event: StoredEvent): void {
+    this.#remember(id);
+    try {
+      this.deliver(event);
+    } catch (err) {
+      this.onError(err);
+    }
+  }
+
+  #remember(id: number): void {
+    const size = this.options.recentSize;
+    if (this.#recentOrder.length < size) this.#recentOrder.push(id);
+    else {
+      this.#recent.delete(this.#recentOrder[this.#recentHead]);
+      this.#recentOrder[this.#recentHead] = id;
+      this.#recentHead = (this.#recentHead + 1) % size;
+    }
+    this.#recent.add(id);
+  }
+
+  #advance(): void {
+    const before = this.watermark;
+    for (;;) {
+      const next = this.watermark + 1;
+      const event = this.#held.get(next);
+      if (event) {
+        this.#held.delete(next);
+        this.watermark = next;
+        this.#emit(next, event);
+      } else if (this.#discarded.has(next)) {
+        this.#discarded.delete(next);
+        this.watermark = next;
+      } else break;
+    }
+    // How long the watermark has been stuck below a held event.
+    if (!this.#held.size) this.#gapSince = 0;
+    else if (this.watermark !== before || !this.#gapSince) this.#gapSince = Date.now();
+    if (this.#held.size && !this.#timer && !this.#closed) {
+      this.#timer = setTimeout(() => this.#checkGap(), this.options.gapCheckMs);
+      this.#timer.unref();
+    }
+  }
+
+  async #checkGap(): Promise<void> {
+    this.#timer = undefined;
+    if (this.#checking || this.#closed || !this.#held.size) return;
+    this.#checking = true;
+    try {
+      const found = await this.source.between(this.watermark, this.#firstHeld(), 10_000);
+      for (const e of found) this.accept(e);
+      if (this.#held.size && this.#gapSince && Date.now() - this.#gapSince >= this.options.gapTimeoutMs) {
+        // Step over every still-missing id below the first held event.
+        const stop = this.#firstHeld();
+        for (let id = this.watermark + 1; id < stop; id++) this.#discarded.add(id);
+        this.#advance();
+      }
+    } catch (err) {
+      this.onError(err);
+    } finally {
+      this.#checking = false;
+      if (this.#held.size && !this.#timer && !this.#closed) {
+        this.#timer = setTimeout(() => this.#checkGap(), this.options.gapCheckMs);
+        this.#timer.unref();
+      }
+    }
+  }
+
+  #firstHeld(): number {
+    let min = Number.POSITIVE_INFINITY;
+    for (const id of this.#held.keys()) if (id < min) min = id;
+    return min;
+  }
+
+  /** Takes in whatever committed after the watermark that the bus has not brought (lost pub/sub messages). */
+  async catchUp(limit = 1000): Promise<void> {
+    const found = await this.source.between(this.watermark, Number.MAX_SAFE_INTEGER, limit);
+    for (const e of found) this.accept(e);
+  }
+
+  close(): void {
+    this.#closed = true;
+    if (this.#timer) clearTimeout(this.#timer);
+  }
+}

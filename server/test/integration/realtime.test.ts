@@ -1,0 +1,249 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { Audience, RealtimeEventType } from '@smartconnect/contracts';
+import { withEvents } from '../../src/realtime/emit.ts';
+import { insertEvents } from '../../src/realtime/queries.ts';
+import { realtimeGateway } from '../../src/realtime/routes.ts';
+import { createOrganisation, startTestServer, type TestOrg, type TestServer } from '../helpers.ts';
+import { RealtimeClient } from './realtime-client.ts';
+
+let s: TestServer;
+const clients: RealtimeClient[] = [];
+before(async () => {
+  s = await startTestServer();
+});
+after(async () => {
+  for (const c of clients) c.close();
+  await s.close();
+});
+
+const connect = async (token: string, lastEventId?: string) => {
+  const c = await RealtimeClient.connect(s.url, token, lastEventId);
+  clients.push(c);
+  return c;
+};
+
+/** Emits events as domain code does: in a transaction, published after commit. */
+const emit = (org: string, type: RealtimeEventType, payload: Record<string, unknown>, audience: Audience) =>
+  withEvents(s.app, async (_q, e) => {
+    await e(org, type, payload, audience);
+  });
+
+async function team(org: TestOrg, name: string): Promise<string> {
+  const res = await org.admin.api.post('/api/teams', { name, description: name });
+  assert.equal(res.status, 200, JSON.stringify(res.body));
+  return res.body.entity.id;
+}
+
+const ALL = ['AUTHORITY_ALL_CHATS'];
+
+describe('realtime gateway', () => {
+  test('refuses a missing or bad token with 401 before the upgrade', async () => {
+    await assert.rejects(RealtimeClient.connect(s.url, 'not-a-token'), /HTTP 401/);
+    const org = await createOrganisation(s);
+    const op = await org.user();
+    const c = await connect(op.token);
+    assert.equal(c.frames[0].type, 'hello');
+    assert.equal(c.frames[0].payload.userId, op.id);
+    assert.match(c.frames[0].id, /^\d+$/);
+  });
+
+  test('each user receives only what the audience allows: own chats, own teams, all chats, own organisation', async () => {
+    const orgA = await createOrganisation(s);
+    const orgB = await createOrganisation(s);
+    const [tx, ty, tb] = [await team(orgA, 'X'), await team(orgA, 'Y'), await team(orgB, 'B')];
+    const opX = await orgA.user({ teams: [tx] });
+    const opY = await orgA.user({ teams: [ty] });
+    const sup = await orgA.user({ role: 'SUPERVISOR' });
+    const opB = await orgB.user({ teams: [tb] });
+    const supB = await orgB.user({ role: 'SUPERVISOR' });
+    const [cX, cY, cSup, cB, cSupB] = await Promise.all(
+      [opX, opY, sup, opB, supB].map((u) => connect(u.token)),
+    );
+
+    await emit(orgA.id, 'chat.assigned', { n: 'own-x' }, { userIds: [opX.id], rights: ALL });
+    await emit(orgA.id, 'chat.created', { n: 'waiting-x' }, { teamIds: [tx], rights: ALL });
+    await emit(orgA.id, 'chat.created', { n: 'waiting-y' }, { teamIds: [ty], rights: ALL });
+    await emit(orgA.id, 'message.created', { n: 'own-y' }, { userIds: [opY.id] });
+    await emit(orgB.id, 'chat.created', { n: 'waiting-b' }, { teamIds: [tb], rights: ALL });
+    await emit(orgA.id, 'counters.changed', { marker: 'endA' }, { all: true });
+    await emit(orgB.id, 'counters.changed', { marker: 'endB' }, { all: true });
+    await Promise.all([cX, cY, cSup].map((c) => c.waitMarker('endA')));
+    await Promise.all([cB, cSupB].map((c) => c.waitMarker('endB')));
+
+    const names = (c: RealtimeClient) => c.events.map((f) => f.payload.n ?? f.payload.marker);
+    assert.deepEqual(names(cX), ['own-x', 'waiting-x', 'endA']);
+    assert.deepEqual(names(cY), ['waiting-y', 'own-y', 'endA']);
+    assert.deepEqual(names(cSup), ['own-x', 'waiting-x', 'waiting-y', 'endA']);
+    assert.deepEqual(names(cB), ['waiting-b', 'endB']);
+    assert.deepEqual(names(cSupB), ['waiting-b', 'endB']);
+    // Frames are {id, type, payload} with the event's id, increasing.
+    const ids = cSup.events.map((f) => Number(f.id));
+    assert.deepEqual(
+      ids,
+      [...ids].sort((a, b) => a - b),
+    );
+    assert.deepEqual(Object.keys(cSup.events[0]).sort(), ['id', 'payload', 'type']);
+  });
+
+  test('team membership changes and revoked sessions are picked up', async () => {
+    const org = await createOrganisation(s);
+    const tx = await team(org, 'X');
+    const op = await org.user();
+    const other = await org.user();
+    const c = await connect(op.token);
+    const cOther = await connect(other.token);
+    const res = await org.admin.api.patch(`/api/users/${op.id}`, { teamIds: [tx] });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    await realtimeGateway(s.app)?.revalidate();
+    await emit(org.id, 'chat.created', { marker: 'joined' }, { teamIds: [tx] });
+    await c.waitMarker('joined');
+
+    const out = await other.api.post('/api/auth/acc/logout', {});
+    assert.equal(out.status, 200, JSON.stringify(out.body));
+    await realtimeGateway(s.app)?.revalidate();
+    assert.equal(await cOther.waitClosed(), 4001);
+    await assert.rejects(RealtimeClient.connect(s.url, other.token), /HTTP 401/);
+    // The other socket is untouched.
+    assert.equal(c.closeCode, undefined);
+  });
+
+  test('answers an application ping', async () => {
+    const org = await createOrganisation(s);
+    const c = await connect((await org.user()).token);
+    c.ws.send('ping');
+    await c.waitFor((fs) => fs.some((f) => f.type === 'pong'));
+  });
+
+  test('resume after a dropped socket delivers every missed event exactly once, in order, then live ones', async () => {
+    const org = await createOrganisation(s);
+    const tx = await team(org, 'X');
+    const op = await org.user({ teams: [tx] });
+    const c1 = await connect(op.token);
+    await emit(org.id, 'chat.created', { n: 0 }, { teamIds: [tx] });
+    await c1.waitFor(() => c1.events.length === 1);
+    const cursor = c1.lastId;
+    c1.close();
+
+    for (let n = 1; n <= 10; n++) {
+      await emit(
+        org.id,
+        'message.created',
+        { n },
+        n % 3 === 0 ? { userIds: ['someone-else'] } : { teamIds: [tx] },
+      );
+    }
+    // Events keep committing while the socket reconnects: none may be lost or doubled at the switch-over.
+    const writers = Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        emit(org.id, 'message.created', { n: 11 + i }, { userIds: [op.id] }),
+      ),
+    );
+    const c2 = await connect(op.token, cursor);
+    await writers;
+    await emit(org.id, 'counters.changed', { marker: 'end' }, { all: true });
+    await c2.waitMarker('end');
+    assert.equal(c2.frames[0].type, 'hello');
+    assert.equal(c2.frames[0].payload.resumed, true);
+    assert.equal(c2.frames[0].id, cursor);
+    const got = c2.events.filter((f) => typeof f.payload.n === 'number').map((f) => f.payload.n);
+    const expected = [1, 2, 4, 5, 7, 8, 10, ...Array.from({ length: 10 }, (_, i) => 11 + i)];
+    assert.deepEqual(
+      [...got].sort((a, b) => a - b),
+      expected,
+      'each missed event once',
+    );
+    assert.equal(new Set(c2.events.map((f) => f.id)).size, c2.events.length, 'no duplicate ids');
+    const ids = c2.events.map((f) => Number(f.id));
+    assert.deepEqual(
+      ids,
+      [...ids].sort((a, b) => a - b),
+      'in id order',
+    );
+  });
+
+  test('resync when the cursor is unknown, malformed or older than the retained log', async () => {
+    const org = await createOrganisation(s);
+    const op = await org.user();
+    const fresh = await connect(op.token);
+    const end = Number(fresh.frames[0].id);
+    const future = await connect(op.token, String(end + 1_000_000));
+    assert.equal(future.frames[0].type, 'resync');
+    assert.equal(future.frames[0].payload.reason, 'unknown');
+    const bad = await connect(op.token, 'abc');
+    assert.equal(bad.frames[0].type, 'resync');
+
+    await emit(org.id, 'chat.created', { n: 'old' }, { userIds: [op.id] });
+    const gateway = realtimeGateway(s.app);
+    assert.ok(gateway);
+    // Everything is "older than the retention" a day and a half from now.
+    const pruned = await gateway.prune(new Date(Date.now() + 36 * 3600_000));
+    assert.ok(pruned >= 1);
+    const old = await connect(op.token, String(end - 1 > 0 ? end - 1 : 0));
+    assert.equal(old.frames[0].type, 'resync');
+    assert.equal(old.frames[0].payload.reason, 'expired');
+    // After a resync the socket is live.
+    await emit(org.id, 'chat.created', { marker: 'after-resync' }, { userIds: [op.id] });
+    await old.waitMarker('after-resync');
+  });
+
+  test('an id taken by a transaction that never commits holds delivery only until the gap timeout', async () => {
+    const gateway = realtimeGateway(s.app);
+    assert.ok(gateway);
+    const org = await createOrganisation(s);
+    const op = await org.user();
+    const c = await connect(op.token);
+    const saved = gateway.options.gapTimeoutMs;
+    gateway.options.gapTimeoutMs = 300;
+    try {
+      // A crashed writer: the sequence moved, no row, no announcement.
+      await s.app.db.query("select nextval('events_id_seq')");
+      const started = Date.now();
+      await emit(org.id, 'chat.created', { marker: 'after-gap' }, { userIds: [op.id] });
+      await c.waitMarker('after-gap', 5000);
+      assert.ok(Date.now() - started < 3000);
+    } finally {
+      gateway.options.gapTimeoutMs = saved;
+    }
+  });
+
+  test('events committed out of id order reach a live socket in id order, and one never published is read from the log', {
+    skip: process.env.DATABASE_URL ? false : 'needs PostgreSQL: PGlite runs one transaction at a time',
+  }, async () => {
+    const org = await createOrganisation(s);
+    const op = await org.user();
+    const c = await connect(op.token);
+    let release!: () => void;
+    const held = new Promise<void>((r) => {
+      release = r;
+    });
+    let inserted!: () => void;
+    const insertedP = new Promise<void>((r) => {
+      inserted = r;
+    });
+    // A writer that takes the lower id, commits last and never publishes (as if it crashed after commit).
+    const slow = s.app.db.tx(async (q) => {
+      await insertEvents(q, [
+        {
+          organisationId: org.id,
+          type: 'chat.created',
+          payloadJson: '{"n":"first"}',
+          audience: { userIds: [op.id] },
+        },
+      ]);
+      inserted();
+      await held;
+    });
+    await insertedP;
+    await emit(org.id, 'chat.created', { n: 'second' }, { userIds: [op.id] });
+    await new Promise((r) => setTimeout(r, 150));
+    assert.equal(c.events.length, 0, 'the higher id waits for the lower one');
+    release();
+    await slow;
+    await c.waitFor(() => c.events.length === 2);
+    assert.deepEqual(
+      c.events.map((f) => f.payload.n),
+      ['first', 'second'],
+    );
+  });
+});
