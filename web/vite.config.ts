@@ -1,8 +1,33 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { VitePWA } from 'vite-plugin-pwa';
 
 export default defineConfig({
-  plugins: [react()],
+  plugins: [
+    react(),
+    VitePWA({
+      // §4: registered at /service-worker.js with scope /; a waiting version asks to refresh.
+      filename: 'service-worker.js',
+      registerType: 'prompt',
+      injectRegister: false,
+      scope: '/',
+      manifest: {
+        name: 'SmartConnect',
+        short_name: 'SmartConnect',
+        theme_color: '#4263eb',
+        background_color: '#f8f9fa',
+        display: 'standalone',
+        start_url: '/',
+        icons: [{ src: '/favicon.svg', sizes: 'any', type: 'image/svg+xml' }],
+      },
+      workbox: {
+        navigateFallback: '/index.html',
+        navigateFallbackDenylist: [/^\/api\//, /^\/widget/],
+        globPatterns: ['**/*.{js,css,html,svg,png,woff2}'],
+        cleanupOutdatedCaches: true,
+      },
+    }),
+  ],
   server: { proxy: { '/api': { target: 'http://localhost:3000', ws: true } } },
-  build: { outDir: 'dist', sourcemap: true },
+  build: { outDir: 'dist', sourcemap: true, chunkSizeWarningLimit: 900 },
 });

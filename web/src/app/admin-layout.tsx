@@ -1,0 +1,55 @@
+import { AppShell, Burger, Group, ScrollArea } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { Suspense } from 'react';
+import { Outlet } from 'react-router';
+import { SectionLoader } from '../shared/ui/full-loader.tsx';
+import { Logo } from '../shared/ui/logo.tsx';
+import { AdminNav } from './admin-nav.tsx';
+import { PresenceToggle } from './presence-toggle.tsx';
+import { SessionProvider } from './session.tsx';
+import { UserMenu } from './user-menu.tsx';
+
+/** /admin: the profile loads first (SessionProvider), then the shell with the menu the rights allow. */
+export function AdminLayout() {
+  return (
+    <SessionProvider>
+      <Shell />
+    </SessionProvider>
+  );
+}
+
+function Shell() {
+  const [opened, { toggle, close }] = useDisclosure();
+  return (
+    <AppShell
+      header={{ height: 64 }}
+      navbar={{ width: 264, breakpoint: 'sm', collapsed: { mobile: !opened } }}
+      padding="xl"
+    >
+      <AppShell.Header px="lg">
+        <Group h="100%" justify="space-between" wrap="nowrap">
+          <Group gap="sm" wrap="nowrap">
+            <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" />
+            <Logo size="sm" />
+          </Group>
+          <Group gap="md" wrap="nowrap">
+            <PresenceToggle />
+            <UserMenu />
+          </Group>
+        </Group>
+      </AppShell.Header>
+      <AppShell.Navbar p="sm">
+        <AppShell.Section grow component={ScrollArea}>
+          <AdminNav onNavigate={close} />
+        </AppShell.Section>
+      </AppShell.Navbar>
+      <AppShell.Main>
+        <div style={{ maxWidth: 1280, margin: '0 auto' }}>
+          <Suspense fallback={<SectionLoader />}>
+            <Outlet />
+          </Suspense>
+        </div>
+      </AppShell.Main>
+    </AppShell>
+  );
+}

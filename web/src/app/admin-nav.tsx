@@ -1,0 +1,95 @@
+import { Badge, NavLink, Stack } from '@mantine/core';
+import {
+  IconActivityHeartbeat,
+  IconChartBar,
+  IconLogout,
+  IconMessages,
+  IconSettings,
+  IconUsers,
+  IconUsersGroup,
+  IconWallet,
+} from '@tabler/icons-react';
+import { useTranslation } from 'react-i18next';
+import { Link, useLocation } from 'react-router';
+import { useChatCounters } from '../features/chats/api.ts';
+import { useAccess, useLogout } from './session.tsx';
+
+const FILTERS = [
+  { filter: 'assigned', key: 'menu.inProgress' },
+  { filter: 'waiting', key: 'menu.waiting' },
+  { filter: 'closed', key: 'menu.closed' },
+] as const;
+
+/** The §2.6 main menu, showing only what the user's rights allow (§6). */
+export function AdminNav({ onNavigate }: { onNavigate: () => void }) {
+  const { t } = useTranslation();
+  const { pathname, search } = useLocation();
+  const { can } = useAccess();
+  const logout = useLogout();
+  const counters = useChatCounters();
+  const filter = new URLSearchParams(search).get('filter') ?? 'assigned';
+  const at = (prefix: string) => pathname.startsWith(prefix);
+
+  const item = (to: string, label: string, icon: React.ReactNode) => (
+    <NavLink
+      component={Link}
+      to={to}
+      label={label}
+      leftSection={icon}
+      active={at(to.replace(/\/(all|report)$/, ''))}
+      onClick={onNavigate}
+      variant="light"
+      style={{ borderRadius: 8 }}
+    />
+  );
+
+  return (
+    <Stack gap={2} component="nav" aria-label="main">
+      <NavLink
+        label={t('menu.chatCenter')}
+        leftSection={<IconMessages size={20} stroke={1.6} />}
+        defaultOpened
+        childrenOffset={34}
+        style={{ borderRadius: 8 }}
+      >
+        {FILTERS.map((f) => (
+          <NavLink
+            key={f.filter}
+            component={Link}
+            to={`/admin/chats?filter=${f.filter}`}
+            label={t(f.key)}
+            active={at('/admin/chats') && filter === f.filter}
+            onClick={onNavigate}
+            style={{ borderRadius: 8 }}
+            rightSection={
+              counters?.[f.filter] ? (
+                <Badge size="sm" variant="filled" circle={counters[f.filter] < 10}>
+                  {counters[f.filter]}
+                </Badge>
+              ) : null
+            }
+          />
+        ))}
+      </NavLink>
+      {item('/admin/reports/report', t('menu.reports'), <IconChartBar size={20} stroke={1.6} />)}
+      {can('AUTHORITY_ALL_STAT') &&
+        item('/admin/monitoring', t('menu.monitoring'), <IconActivityHeartbeat size={20} stroke={1.6} />)}
+      {(can('RIGHT_ACCOUNT_CONTROL') || can('AUTHORITY_TEAMS_UPDATE')) &&
+        item('/admin/users/all', t('menu.users'), <IconUsers size={20} stroke={1.6} />)}
+      {item('/admin/teams/all', t('menu.teams'), <IconUsersGroup size={20} stroke={1.6} />)}
+      {item('/admin/preferences', t('menu.preferences'), <IconSettings size={20} stroke={1.6} />)}
+      {can('AUTHORITY_FINANCE') &&
+        item('/admin/finance', t('menu.finance'), <IconWallet size={20} stroke={1.6} />)}
+      <NavLink
+        component="button"
+        label={t('menu.logout')}
+        leftSection={<IconLogout size={20} stroke={1.6} />}
+        onClick={() => void logout()}
+        mt="md"
+        c="dimmed"
+        style={{ borderRadius: 8 }}
+        data-testid="logout"
+      />
+    </Stack>
+  );
+}

@@ -1,0 +1,183 @@
+import { Navigate, type RouteObject } from 'react-router';
+import { ComingSoon } from '../shared/ui/coming-soon.tsx';
+import { Guard } from './guards.tsx';
+import { screen } from './lazy.ts';
+import { SectionTabs } from './section-tabs.tsx';
+
+const soon = (path: string, titleKey: string): RouteObject => ({
+  path,
+  handle: { title: titleKey },
+  element: <ComingSoon titleKey={titleKey} />,
+});
+const to = (path: string): RouteObject => ({ index: true, element: <Navigate to={path} replace /> });
+
+const reportTabs = ['report', 'common', 'dialogs', 'channels', 'employees', 'teams', 'time', 'categories'];
+const monitoringTabs = ['channels', 'teams', 'operators', 'abonents'];
+const financeTabs = ['balance', 'payments', 'billing'];
+
+/** Every route of §2.6 with the §6 guards and plan-option checks. */
+export const adminRoutes: RouteObject = {
+  path: '/admin',
+  lazy: screen(() => import('./admin-layout.tsx'), 'AdminLayout'),
+  children: [
+    { index: true, element: <Navigate to="/admin/chats?filter=assigned" replace /> },
+    {
+      path: 'chats',
+      handle: { title: 'menu.chatCenter' },
+      lazy: screen(() => import('../features/chats/chats-page.tsx'), 'ChatsPage'),
+    },
+    {
+      path: 'options',
+      handle: { title: 'pages.optionsTitle' },
+      lazy: screen(() => import('../features/public-pages/options-page.tsx'), 'OptionsPage'),
+    },
+    {
+      element: <Guard option="OPTION_EXTENDED_SEARCH" />,
+      children: [soon('expanded-search', 'menu.search')],
+    },
+    soon('support', 'menu.support'),
+    {
+      path: 'profile',
+      handle: { title: 'profile.title' },
+      lazy: screen(() => import('../features/profile/profile-layout.tsx'), 'ProfileLayout'),
+      children: [
+        to('general'),
+        { path: 'general', lazy: screen(() => import('../features/profile/general-tab.tsx'), 'GeneralTab') },
+        {
+          path: 'authentication',
+          lazy: screen(() => import('../features/profile/authentication-tab.tsx'), 'AuthenticationTab'),
+        },
+      ],
+    },
+    {
+      path: 'reports',
+      element: <SectionTabs base="/admin/reports" ns="reports" tabs={reportTabs} titleKey="menu.reports" />,
+      children: [
+        to('report'),
+        soon('report', 'reports.report'),
+        {
+          element: <Guard right="AUTHORITY_ALL_STAT" option="OPTION_STATISTIC" />,
+          children: reportTabs.slice(1).map((tab) => soon(tab, `reports.${tab}`)),
+        },
+      ],
+    },
+    {
+      path: 'users',
+      handle: { title: 'users.title' },
+      children: [
+        to('all'),
+        { path: 'all', lazy: screen(() => import('../features/users/users-page.tsx'), 'UsersPage') },
+        {
+          element: <Guard right="RIGHT_ACCOUNT_CONTROL" />,
+          children: [
+            {
+              path: 'edit',
+              lazy: screen(() => import('../features/users/user-edit-page.tsx'), 'UserEditPage'),
+            },
+            {
+              path: 'edit/:id',
+              lazy: screen(() => import('../features/users/user-edit-page.tsx'), 'UserEditPage'),
+            },
+          ],
+        },
+      ],
+    },
+    {
+      path: 'teams',
+      handle: { title: 'teams.title' },
+      children: [
+        to('all'),
+        { path: 'all', lazy: screen(() => import('../features/teams/teams-page.tsx'), 'TeamsPage') },
+      ],
+    },
+    {
+      path: 'preferences',
+      handle: { title: 'preferences.title' },
+      lazy: screen(() => import('../features/preferences/preferences-layout.tsx'), 'PreferencesLayout'),
+      children: [
+        {
+          index: true,
+          lazy: screen(() => import('../features/preferences/preferences-layout.tsx'), 'PreferencesIndex'),
+        },
+        {
+          element: <Guard right="RIGHT_OBSERVER" />,
+          children: [soon('plans', 'preferences.plans'), soon('companies', 'preferences.companies')],
+        },
+        {
+          element: <Guard right="AUTHORITY_SERVICE_ACCOUNT" />,
+          children: [
+            soon('channels', 'preferences.channels'),
+            soon('channels/*', 'preferences.channels'),
+            soon('chat-bots', 'preferences.chatBots'),
+            soon('chat-bots/bot', 'preferences.chatBots'),
+          ],
+        },
+        {
+          element: <Guard right="AUTHORITY_ROLE_MODIFY" />,
+          children: [
+            {
+              path: 'roles',
+              handle: { title: 'roles.title' },
+              lazy: screen(() => import('../features/roles/roles-page.tsx'), 'RolesPage'),
+            },
+          ],
+        },
+        {
+          element: <Guard right="AUTHORITY_PROFILE_STATUS" option="OPTION_PROFILE_STATUS" />,
+          children: [soon('statuses', 'preferences.statuses')],
+        },
+        {
+          element: <Guard right="AUTHORITY_TEAM_TEMPLATE" />,
+          children: [
+            soon('templates', 'preferences.templates'),
+            soon('templates/whats-app', 'preferences.whatsappTemplates'),
+          ],
+        },
+        {
+          element: <Guard right="AUTHORITY_INTEGRATION" />,
+          children: [soon('extensions', 'preferences.extensions')],
+        },
+        soon('black-list', 'preferences.blackList'),
+        soon('merge-contacts', 'preferences.mergeContacts'),
+        {
+          element: <Guard right="AUTHORITY_CHAT_SESSION_CATEGORY" />,
+          children: [
+            soon('categories', 'preferences.categories'),
+            soon('categories/template', 'preferences.categories'),
+            soon('categories/template/:id', 'preferences.categories'),
+          ],
+        },
+      ],
+    },
+    {
+      path: 'monitoring',
+      element: <Guard right="AUTHORITY_ALL_STAT" option="OPTION_ONLINE_MONITORING" />,
+      children: [
+        {
+          element: (
+            <SectionTabs
+              base="/admin/monitoring"
+              ns="monitoring"
+              tabs={monitoringTabs}
+              titleKey="menu.monitoring"
+            />
+          ),
+          children: [to('channels'), ...monitoringTabs.map((tab) => soon(tab, `monitoring.${tab}`))],
+        },
+      ],
+    },
+    {
+      path: 'finance',
+      element: <Guard right="AUTHORITY_FINANCE" />,
+      children: [
+        {
+          element: (
+            <SectionTabs base="/admin/finance" ns="finance" tabs={financeTabs} titleKey="menu.finance" />
+          ),
+          children: [to('balance'), ...financeTabs.map((tab) => soon(tab, `finance.${tab}`))],
+        },
+      ],
+    },
+    { path: '*', element: <Navigate to="/not-found" replace /> },
+  ],
+};

@@ -1,0 +1,41 @@
+import { Button, Group, Paper, Text, ThemeIcon } from '@mantine/core';
+import { IconWifiOff } from '@tabler/icons-react';
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { onConnectionChange, reportConnectionLost } from '../shared/api/connection.ts';
+
+/** §4 connection loss: 'No connection to the server.' with a refresh button. */
+export function ConnectionNotice() {
+  const { t } = useTranslation();
+  const [lost, setLost] = useState(false);
+  useEffect(() => {
+    const off = onConnectionChange(setLost);
+    window.addEventListener('offline', reportConnectionLost);
+    return () => {
+      off();
+      window.removeEventListener('offline', reportConnectionLost);
+    };
+  }, []);
+  if (!lost) return null;
+  return (
+    <Paper
+      role="alert"
+      shadow="lg"
+      p="sm"
+      pl="md"
+      style={{ position: 'fixed', bottom: 24, left: '50%', transform: 'translateX(-50%)', zIndex: 1100 }}
+    >
+      <Group gap="md" wrap="nowrap">
+        <ThemeIcon color="red" variant="light" radius="xl">
+          <IconWifiOff size={18} />
+        </ThemeIcon>
+        <Text size="sm" fw={500}>
+          {t('notices.connectionLost')}
+        </Text>
+        <Button size="xs" onClick={() => window.location.reload()}>
+          {t('common.refresh')}
+        </Button>
+      </Group>
+    </Paper>
+  );
+}

@@ -1,0 +1,34 @@
+import { Suspense, useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Outlet, useMatches } from 'react-router';
+import { setPageTitle } from '../shared/title.ts';
+import { FullLoader } from '../shared/ui/full-loader.tsx';
+import { ConnectionNotice } from './connection-notice.tsx';
+
+type Handle = { title?: string; icon?: string };
+
+/** Title and favicon per route (§2.1): the deepest route that names one wins; default "SmartConnect". */
+function TitleManager() {
+  const matches = useMatches();
+  const { t, i18n } = useTranslation();
+  const handle = [...matches].reverse().find((m) => (m.handle as Handle | undefined)?.title)?.handle as
+    | Handle
+    | undefined;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the language changes the translated title
+  useEffect(() => {
+    setPageTitle(handle?.title ? t(handle.title) : undefined, handle?.icon);
+  }, [handle, t, i18n.language]);
+  return null;
+}
+
+export function RootLayout() {
+  return (
+    <>
+      <TitleManager />
+      <ConnectionNotice />
+      <Suspense fallback={<FullLoader />}>
+        <Outlet />
+      </Suspense>
+    </>
+  );
+}

@@ -1,0 +1,53 @@
+import { createBrowserRouter, Navigate, type RouteObject, useParams } from 'react-router';
+import { setNavigator } from '../shared/query.ts';
+import { adminRoutes } from './admin-routes.tsx';
+import { screen } from './lazy.ts';
+import { RootLayout } from './root-layout.tsx';
+
+function PhoneConfirmationRedirect() {
+  const { token = '' } = useParams();
+  return <Navigate to={`/signup?token=${encodeURIComponent(token)}`} replace />;
+}
+
+const status = (kind: string, title: string): RouteObject => ({
+  path: `/${kind}`,
+  handle: { title },
+  lazy: screen(() => import('../features/public-pages/status-page.tsx'), 'StatusPage'),
+});
+
+const routes: RouteObject[] = [
+  {
+    element: <RootLayout />,
+    children: [
+      {
+        path: '/',
+        handle: { title: 'titles.login' },
+        lazy: screen(() => import('../features/auth/login-page.tsx'), 'LoginPage'),
+      },
+      {
+        path: '/restore',
+        handle: { title: 'titles.restore' },
+        lazy: screen(() => import('../features/auth/restore-page.tsx'), 'RestorePage'),
+      },
+      {
+        path: '/signup',
+        handle: { title: 'titles.signup' },
+        lazy: screen(() => import('../features/public-pages/signup-page.tsx'), 'SignupPage'),
+      },
+      { path: '/registration/phone-confirmation/:token', element: <PhoneConfirmationRedirect /> },
+      status('not-found', 'titles.notFound'),
+      status('service-unavailable', 'titles.serviceUnavailable'),
+      status('success', 'titles.success'),
+      status('already-used', 'titles.alreadyUsed'),
+      status('no-rights', 'titles.noRights'),
+      status('unknown-error', 'titles.unknownError'),
+      { ...status('link-action', 'titles.linkAction'), path: '/link-action/:uuid' },
+      { ...status('bot-action', 'titles.linkAction'), path: '/bot-action/:uuid' },
+      adminRoutes,
+      { path: '*', element: <Navigate to="/not-found" replace /> },
+    ],
+  },
+];
+
+export const router = createBrowserRouter(routes);
+setNavigator((to) => void router.navigate(to));

@@ -1,0 +1,70 @@
+import type { CurrentUserDto, PlanOption, Right } from '@smartconnect/contracts';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { createContext, type ReactNode, useContext, useEffect } from 'react';
+import { Navigate, useNavigate } from 'react-router';
+import { get, post } from '../shared/api/client.ts';
+import { clearToken, getToken } from '../shared/storage.ts';
+import { FullLoader } from '../shared/ui/full-loader.tsx';
+
+export const ME_KEY = ['auth', 'user'] as const;
+
+const SessionContext = createContext<CurrentUserDto | null>(null);
+
+const standalone = () => window.matchMedia?.('(display-mode: standalone)').matches ?? false;
+
+export function fetchCurrentUser(): Promise<CurrentUserDto> {
+  return get<CurrentUserDto>(`/api/auth/user?pwa=${standalone()}`);
+}
+
+/** §2.6: the admin area needs a token and loads the profile first; on failure the token goes and login shows. */
+export function SessionProvider({ children }: { children: ReactNode }) {
+  const token = getToken();
+  const navigate = useNavigate();
+  const me = useQuery({
+    queryKey: ME_KEY,
+    queryFn: fetchCurrentUser,
+    enabled: !!token,
+    retry: false,
+    staleTime: 60_000,
+    meta: { identity: true, silent: true },
+  });
+  useEffect(() => {
+    if (me.isError) {
+      clearToken();
+      navigate('/', { replace: true });
+    }
+  }, [me.isError, navigate]);
+  if (!token) return <Navigate to="/" replace />;
+  if (!me.data) return <FullLoader />;
+  return <SessionContext.Provider value={me.data}>{children}</SessionContext.Provider>;
+}
+
+export function useCurrentUser(): CurrentUserDto {
+  const user = useContext(SessionContext);
+  if (!user) throw new Error('useCurrentUser outside SessionProvider');
+  return user;
+}
+
+export function useAccess() {
+  const user = useCurrentUser();
+  return {
+    can: (right: Right) => user.rights.includes(right),
+    has: (option: PlanOption) => user.options.includes(option),
+  };
+}
+
+/** Logs out on the server (best effort), forgets the token and reloads the login page. */
+export function useLogout() {
+  const client = useQueryClient();
+  return async () => {
+    const token = getToken();
+    try {
+      if (token) await post('/api/auth/acc/logout', { token });
+    } catch {
+      // The token is dropped locally either way.
+    }
+    clearToken();
+    client.clear();
+    window.location.assign('/');
+  };
+}

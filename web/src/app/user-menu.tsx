@@ -1,0 +1,40 @@
+import { Avatar, Group, Menu, Text, UnstyledButton } from '@mantine/core';
+import { IconChevronDown, IconLogout, IconUserCircle } from '@tabler/icons-react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { useCurrentUser, useLogout } from './session.tsx';
+
+export function UserMenu() {
+  const { t } = useTranslation();
+  const user = useCurrentUser();
+  const logout = useLogout();
+  return (
+    <Menu position="bottom-end" width={220} shadow="md">
+      <Menu.Target>
+        <UnstyledButton data-testid="user-menu">
+          <Group gap={8} wrap="nowrap">
+            <Avatar src={user.photoUrl} name={user.name} color="initials" size={34} radius="xl" />
+            <div style={{ lineHeight: 1.1 }}>
+              <Text size="sm" fw={600} visibleFrom="md" lineClamp={1}>
+                {user.name}
+              </Text>
+              <Text size="xs" c="dimmed" visibleFrom="md" lineClamp={1}>
+                {user.role.name}
+              </Text>
+            </div>
+            <IconChevronDown size={14} />
+          </Group>
+        </UnstyledButton>
+      </Menu.Target>
+      <Menu.Dropdown>
+        <Menu.Label>{user.organisation.name}</Menu.Label>
+        <Menu.Item component={Link} to="/admin/profile/general" leftSection={<IconUserCircle size={16} />}>
+          {t('menu.profile')}
+        </Menu.Item>
+        <Menu.Item color="red" leftSection={<IconLogout size={16} />} onClick={() => void logout()}>
+          {t('menu.logout')}
+        </Menu.Item>
+      </Menu.Dropdown>
+    </Menu>
+  );
+}

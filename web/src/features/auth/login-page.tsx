@@ -1,0 +1,121 @@
+import { Alert, Anchor, Button, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { loginSchema } from '@smartconnect/contracts';
+import { IconAlertCircle } from '@tabler/icons-react';
+import { useMutation } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, Navigate, useNavigate } from 'react-router';
+import { isApiError } from '../../shared/api/errors.ts';
+import { showServerErrors, zodValidate } from '../../shared/form.ts';
+import { translateError } from '../../shared/i18n/index.ts';
+import { getToken, setToken } from '../../shared/storage.ts';
+import { loginCall } from './api.ts';
+import { AuthLayout } from './auth-layout.tsx';
+import { TwoFactorStep } from './two-factor-step.tsx';
+
+/** `/`: login in two steps (§2.3); a stored token goes straight to the admin area. */
+export function LoginPage() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const [ticket, setTicket] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const form = useForm({
+    mode: 'controlled',
+    initialValues: { email: '', password: '' },
+    validate: zodValidate(loginSchema),
+    validateInputOnBlur: true,
+  });
+  const login = useMutation({
+    mutationFn: loginCall,
+    meta: { form: true },
+    onSuccess: (result) => {
+      if ('token' in result) {
+        setToken(result.token);
+        navigate('/admin', { replace: true });
+      } else setTicket(result.ticket);
+    },
+    onError: (err) => {
+      if (isApiError(err) && !err.fields && err.status !== 0) setError(translateError(err.code));
+      else showServerErrors(form, err);
+    },
+  });
+
+  if (getToken()) return <Navigate to="/admin" replace />;
+
+  const restart = (message?: string) => {
+    setTicket(null);
+    setError(message ?? null);
+  };
+
+  return (
+    <AuthLayout>
+      {ticket ? (
+        <TwoFactorStep
+          ticket={ticket}
+          onDone={(token) => {
+            setToken(token);
+            navigate('/admin', { replace: true });
+          }}
+          onRestart={restart}
+        />
+      ) : (
+        <form
+          noValidate
+          onSubmit={form.onSubmit((values) => {
+            setError(null);
+            login.mutate(values);
+          })}
+        >
+          <Stack gap="lg">
+            <div>
+              <Title order={1} fz={30}>
+                {t('login.title')}
+              </Title>
+              <Text c="dimmed" mt={6}>
+                {t('login.subtitle')}
+              </Text>
+            </div>
+            {error && (
+              <Alert
+                color="red"
+                variant="light"
+                icon={<IconAlertCircle size={18} />}
+                data-testid="login-error"
+              >
+                {error}
+              </Alert>
+            )}
+            <TextInput
+              label={t('login.email')}
+              type="email"
+              autoComplete="username"
+              size="md"
+              withAsterisk
+              {...form.getInputProps('email')}
+            />
+            <PasswordInput
+              label={t('login.password')}
+              autoComplete="current-password"
+              size="md"
+              withAsterisk
+              {...form.getInputProps('password')}
+            />
+            <Anchor component={Link} to="/restore" size="sm" mt={-8}>
+              {t('login.trouble')}
+            </Anchor>
+            <Button type="submit" size="md" loading={login.isPending} fullWidth>
+              {t('login.submit')}
+            </Button>
+            <Text size="sm" c="dimmed" ta="center">
+              {t('login.noAccount')}{' '}
+              <Anchor component={Link} to="/signup">
+                {t('login.tryFree')}
+              </Anchor>
+            </Text>
+          </Stack>
+        </form>
+      )}
+    </AuthLayout>
+  );
+}

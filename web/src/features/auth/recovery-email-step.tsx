@@ -1,0 +1,88 @@
+import { Alert, Anchor, Button, Stack, Text, TextInput, ThemeIcon } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { recoveryRequestSchema } from '@smartconnect/contracts';
+import { IconClockX, IconMailCheck } from '@tabler/icons-react';
+import { useMutation } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { isApiError } from '../../shared/api/errors.ts';
+import { showServerErrors, zodValidate } from '../../shared/form.ts';
+import { translateError } from '../../shared/i18n/index.ts';
+import { recoveryRequest } from './api.ts';
+
+/** Recovery step 1: the e-mail; then 'Email sent to {email}'. */
+export function RecoveryEmailStep() {
+  const { t } = useTranslation();
+  const [sentTo, setSentTo] = useState<string | null>(null);
+  const form = useForm({
+    initialValues: { email: '' },
+    validate: zodValidate(recoveryRequestSchema),
+    validateInputOnBlur: true,
+  });
+  const send = useMutation({
+    mutationFn: (email: string) => recoveryRequest(email),
+    meta: { form: true },
+    onSuccess: (r) => setSentTo(r.email),
+    onError: (err) => {
+      if (isApiError(err) && !err.fields && err.status > 0)
+        form.setFieldError('email', translateError(err.code));
+      else showServerErrors(form, err);
+    },
+  });
+  if (sentTo)
+    return (
+      <Alert
+        color="teal"
+        variant="light"
+        icon={<IconMailCheck size={20} />}
+        title={t('restore.sentTitle')}
+        data-testid="recovery-sent"
+      >
+        <Text size="sm" fw={600}>
+          {t('restore.sent', { email: sentTo })}
+        </Text>
+        <Text size="sm" mt={4}>
+          {t('restore.sentHint')}
+        </Text>
+      </Alert>
+    );
+  return (
+    <form noValidate onSubmit={form.onSubmit((v) => send.mutate(v.email))}>
+      <Stack gap="lg">
+        <Text c="dimmed">{t('restore.emailHint')}</Text>
+        <TextInput
+          label={t('login.email')}
+          type="email"
+          size="md"
+          withAsterisk
+          autoComplete="username"
+          {...form.getInputProps('email')}
+        />
+        <Button type="submit" size="md" fullWidth loading={send.isPending}>
+          {t('restore.send')}
+        </Button>
+      </Stack>
+    </form>
+  );
+}
+
+/** The expired-link notice with its 'try again' link (§2.4). */
+export function ExpiredLink() {
+  const { t } = useTranslation();
+  return (
+    <Stack gap="md" data-testid="recovery-expired">
+      <ThemeIcon size={56} radius="md" variant="light" color="orange">
+        <IconClockX size={30} />
+      </ThemeIcon>
+      <Text fw={600}>{t('restore.expiredTitle')}</Text>
+      <Text c="dimmed">
+        {t('restore.expired')} {t('restore.tryAgainPrefix')}{' '}
+        <Anchor component={Link} to="/restore" reloadDocument fw={600}>
+          {t('restore.tryAgain')}
+        </Anchor>
+        .
+      </Text>
+    </Stack>
+  );
+}

@@ -1,0 +1,76 @@
+import { Alert, Button, PasswordInput, Stack, Text } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { recoveryResetSchema } from '@smartconnect/contracts';
+import { IconCircleCheck } from '@tabler/icons-react';
+import { useMutation } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { isApiError } from '../../shared/api/errors.ts';
+import { showServerErrors, zodValidate } from '../../shared/form.ts';
+import { recoveryReset } from './api.ts';
+import { ExpiredLink } from './recovery-email-step.tsx';
+
+/** Recovery step 2: new password and its repeat. */
+export function RecoveryPasswordStep({ token }: { token: string }) {
+  const { t } = useTranslation();
+  const [state, setState] = useState<'form' | 'done' | 'expired'>('form');
+  const form = useForm({
+    initialValues: { password: '', repeatPassword: '' },
+    validate: zodValidate(recoveryResetSchema, (v: { password: string; repeatPassword: string }) => ({
+      ...v,
+      token,
+    })),
+  });
+  const reset = useMutation({
+    mutationFn: (v: { password: string; repeatPassword: string }) => recoveryReset({ ...v, token }),
+    meta: { form: true },
+    onSuccess: () => setState('done'),
+    onError: (err) => {
+      if (isApiError(err) && (err.code === 'recoveryLinkExpiredException' || err.status === 404))
+        setState('expired');
+      else showServerErrors(form, err);
+    },
+  });
+  if (state === 'expired') return <ExpiredLink />;
+  if (state === 'done')
+    return (
+      <Alert
+        color="teal"
+        variant="light"
+        icon={<IconCircleCheck size={20} />}
+        title={t('restore.doneTitle')}
+        data-testid="recovery-done"
+      >
+        {t('restore.doneHint')}
+      </Alert>
+    );
+  return (
+    <form noValidate onSubmit={form.onSubmit((v) => reset.mutate(v))}>
+      <Stack gap="lg">
+        <div>
+          <Text fw={600}>{t('restore.newTitle')}</Text>
+          <Text c="dimmed" size="sm">
+            {t('restore.newHint')}
+          </Text>
+        </div>
+        <PasswordInput
+          label={t('restore.password')}
+          size="md"
+          withAsterisk
+          autoComplete="new-password"
+          {...form.getInputProps('password')}
+        />
+        <PasswordInput
+          label={t('restore.repeat')}
+          size="md"
+          withAsterisk
+          autoComplete="new-password"
+          {...form.getInputProps('repeatPassword')}
+        />
+        <Button type="submit" size="md" fullWidth loading={reset.isPending}>
+          {t('restore.savePassword')}
+        </Button>
+      </Stack>
+    </form>
+  );
+}

@@ -1,0 +1,62 @@
+import { Grid, NavLink, Paper } from '@mantine/core';
+import type { Right } from '@smartconnect/contracts';
+import { useTranslation } from 'react-i18next';
+import { Link, Navigate, Outlet, useLocation } from 'react-router';
+import { useAccess } from '../../app/session.tsx';
+import { PageHeader } from '../../shared/ui/page-header.tsx';
+
+/** The settings menu of §2.6, in its order; each item shows only with its §6 right. */
+const ITEMS: { path: string; key: string; right?: Right }[] = [
+  { path: 'channels', key: 'channels', right: 'AUTHORITY_SERVICE_ACCOUNT' },
+  { path: 'roles', key: 'roles', right: 'AUTHORITY_ROLE_MODIFY' },
+  { path: 'companies', key: 'companies', right: 'RIGHT_OBSERVER' },
+  { path: 'statuses', key: 'statuses', right: 'AUTHORITY_PROFILE_STATUS' },
+  { path: 'templates', key: 'templates', right: 'AUTHORITY_TEAM_TEMPLATE' },
+  { path: 'chat-bots', key: 'chatBots', right: 'AUTHORITY_SERVICE_ACCOUNT' },
+  { path: 'extensions', key: 'extensions', right: 'AUTHORITY_INTEGRATION' },
+  { path: 'black-list', key: 'blackList' },
+  { path: 'merge-contacts', key: 'mergeContacts' },
+  { path: 'categories', key: 'categories', right: 'AUTHORITY_CHAT_SESSION_CATEGORY' },
+  { path: 'plans', key: 'plans', right: 'RIGHT_OBSERVER' },
+];
+
+function useItems() {
+  const { can } = useAccess();
+  return ITEMS.filter((i) => !i.right || can(i.right));
+}
+
+export function PreferencesLayout() {
+  const { t } = useTranslation();
+  const { pathname } = useLocation();
+  const items = useItems();
+  return (
+    <>
+      <PageHeader title={t('preferences.title')} />
+      <Grid gutter="lg">
+        <Grid.Col span={{ base: 12, md: 3 }}>
+          <Paper p="xs">
+            {items.map((i) => (
+              <NavLink
+                key={i.path}
+                component={Link}
+                to={`/admin/preferences/${i.path}`}
+                label={t(`preferences.${i.key}`)}
+                active={pathname.startsWith(`/admin/preferences/${i.path}`)}
+                style={{ borderRadius: 8 }}
+              />
+            ))}
+          </Paper>
+        </Grid.Col>
+        <Grid.Col span={{ base: 12, md: 9 }}>
+          <Outlet />
+        </Grid.Col>
+      </Grid>
+    </>
+  );
+}
+
+/** /admin/preferences opens the first settings page the user may see. */
+export function PreferencesIndex() {
+  const items = useItems();
+  return <Navigate to={`/admin/preferences/${items[0]?.path ?? 'black-list'}`} replace />;
+}

@@ -1,0 +1,28 @@
+import { Tabs } from '@mantine/core';
+import { IconShieldLock, IconUser } from '@tabler/icons-react';
+import { useTranslation } from 'react-i18next';
+import { Outlet, useLocation, useNavigate } from 'react-router';
+import { PageHeader } from '../../shared/ui/page-header.tsx';
+
+/** /admin/profile: general and authentication. */
+export function ProfileLayout() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const tab = useLocation().pathname.endsWith('/authentication') ? 'authentication' : 'general';
+  return (
+    <div style={{ maxWidth: 880 }}>
+      <PageHeader title={t('profile.title')} />
+      <Tabs value={tab} onChange={(v) => v && navigate(`/admin/profile/${v}`)} mb="lg">
+        <Tabs.List>
+          <Tabs.Tab value="general" leftSection={<IconUser size={16} />}>
+            {t('profile.general')}
+          </Tabs.Tab>
+          <Tabs.Tab value="authentication" leftSection={<IconShieldLock size={16} />}>
+            {t('profile.authentication')}
+          </Tabs.Tab>
+        </Tabs.List>
+      </Tabs>
+      <Outlet />
+    </div>
+  );
+}

@@ -1,0 +1,108 @@
+import { Alert, Button, Checkbox, Drawer, Group, Stack, Text, Textarea, TextInput } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { type Right, type RoleDto, roleCreateSchema } from '@smartconnect/contracts';
+import { IconLock } from '@tabler/icons-react';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { showServerErrors, zodValidate } from '../../shared/form.ts';
+import { notifySuccess } from '../../shared/notify.ts';
+import { createRole, type RoleInput, updateRole, useAssignableRights } from './api.ts';
+
+type Props = { role: RoleDto | null; opened: boolean; onClose: () => void };
+
+/** Create or edit a custom role with the §6 rights as checkboxes; built-in roles open read-only. */
+export function RoleDrawer({ role, opened, onClose }: Props) {
+  const { t } = useTranslation();
+  const readOnly = !!role?.builtIn;
+  return (
+    <Drawer
+      opened={opened}
+      onClose={onClose}
+      title={t(readOnly ? 'roles.viewTitle' : role ? 'roles.editTitle' : 'roles.newTitle')}
+      styles={{ title: { fontWeight: 650, fontSize: 20 } }}
+    >
+      {opened && <RoleEditor key={role?.id ?? 'new'} role={role} readOnly={readOnly} onClose={onClose} />}
+    </Drawer>
+  );
+}
+
+function RoleEditor({
+  role,
+  readOnly,
+  onClose,
+}: {
+  role: RoleDto | null;
+  readOnly: boolean;
+  onClose: () => void;
+}) {
+  const { t } = useTranslation();
+  const client = useQueryClient();
+  const rights = useAssignableRights();
+  const form = useForm<RoleInput>({
+    initialValues: {
+      name: role?.name ?? '',
+      description: role?.description ?? '',
+      rights: role?.rights ?? [],
+    },
+    validate: zodValidate(roleCreateSchema),
+  });
+  const save = useMutation({
+    meta: { form: true },
+    mutationFn: (v: RoleInput) => (role ? updateRole(role.id, v) : createRole(v)),
+    onSuccess: async () => {
+      notifySuccess(t(role ? 'roles.changed' : 'roles.created'));
+      await client.invalidateQueries({ queryKey: ['roles'] });
+      onClose();
+    },
+    onError: (err) => showServerErrors(form, err),
+  });
+  const all: Right[] = rights.data?.rights ?? [];
+  const shown = readOnly ? [...new Set([...all, ...(role?.rights ?? [])])] : all;
+  return (
+    <form noValidate onSubmit={form.onSubmit((v) => save.mutate(v))}>
+      <Stack gap="md">
+        {readOnly && (
+          <Alert variant="light" color="gray" icon={<IconLock size={18} />}>
+            {t('roles.readOnly')}
+          </Alert>
+        )}
+        <TextInput label={t('roles.name')} withAsterisk disabled={readOnly} {...form.getInputProps('name')} />
+        <Textarea
+          label={t('roles.description')}
+          withAsterisk
+          autosize
+          minRows={2}
+          disabled={readOnly}
+          {...form.getInputProps('description')}
+        />
+        <Checkbox.Group label={t('roles.rights')} {...form.getInputProps('rights')}>
+          <Stack gap="xs" mt="xs">
+            {shown.map((r) => (
+              <Checkbox
+                key={r}
+                value={r}
+                disabled={readOnly}
+                label={t(`rights.${r}`)}
+                description={
+                  <Text span size="xs" c="dimmed" ff="monospace">
+                    {r}
+                  </Text>
+                }
+              />
+            ))}
+          </Stack>
+        </Checkbox.Group>
+        <Group justify="flex-end" mt="md">
+          <Button variant="default" onClick={onClose}>
+            {readOnly ? t('common.close') : t('common.cancel')}
+          </Button>
+          {!readOnly && (
+            <Button type="submit" loading={save.isPending}>
+              {role ? t('common.saveChanges') : t('common.create')}
+            </Button>
+          )}
+        </Group>
+      </Stack>
+    </form>
+  );
+}

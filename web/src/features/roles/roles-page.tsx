@@ -1,0 +1,143 @@
+import { ActionIcon, Badge, Button, Group, Paper, Table, Text, Tooltip } from '@mantine/core';
+import { modals } from '@mantine/modals';
+import type { RoleDto } from '@smartconnect/contracts';
+import { IconEye, IconPencil, IconPlus, IconShieldCheck, IconTrash } from '@tabler/icons-react';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { notifySuccess } from '../../shared/notify.ts';
+import { EmptyState } from '../../shared/ui/empty-state.tsx';
+import { SectionLoader } from '../../shared/ui/full-loader.tsx';
+import { deleteRole, useAssignableRights, useRoles } from './api.ts';
+import { RoleDrawer } from './role-drawer.tsx';
+
+/** Preferences -> Roles: built-in roles read-only, custom roles created, edited and deleted (irreversibly). */
+export function RolesPage() {
+  const { t } = useTranslation();
+  const client = useQueryClient();
+  const roles = useRoles();
+  const rights = useAssignableRights();
+  const [drawer, setDrawer] = useState<{ role: RoleDto | null } | null>(null);
+  const remove = useMutation({
+    mutationFn: (role: RoleDto) => deleteRole(role.id),
+    onSuccess: async () => {
+      notifySuccess(t('roles.deleted'));
+      await client.invalidateQueries({ queryKey: ['roles'] });
+    },
+  });
+  const confirmDelete = (role: RoleDto) =>
+    modals.openConfirmModal({
+      title: t('roles.deleteTitle'),
+      children: <Text size="sm">{t('roles.deleteText', { name: role.name })}</Text>,
+      labels: { confirm: t('common.delete'), cancel: t('common.cancel') },
+      confirmProps: { color: 'red' },
+      onConfirm: () => remove.mutate(role),
+    });
+  const total = rights.data?.rights.length ?? 0;
+  const name = (r: RoleDto) => (r.builtIn ? t(`roleNames.${r.builtIn}`, r.name) : r.name);
+
+  return (
+    <Paper p={0}>
+      <Group justify="space-between" p="md" style={{ borderBottom: '1px solid var(--mantine-color-gray-3)' }}>
+        <div>
+          <Text fw={650} size="lg">
+            {t('roles.title')}
+          </Text>
+          <Text size="sm" c="dimmed">
+            {t('roles.subtitle')}
+          </Text>
+        </div>
+        <Button leftSection={<IconPlus size={18} />} onClick={() => setDrawer({ role: null })}>
+          {t('roles.add')}
+        </Button>
+      </Group>
+      {roles.isLoading ? (
+        <SectionLoader />
+      ) : !roles.data?.length ? (
+        <EmptyState icon={<IconShieldCheck size={30} />} title={t('roles.title')} />
+      ) : (
+        <Table.ScrollContainer minWidth={640}>
+          <Table verticalSpacing="sm" horizontalSpacing="md" data-testid="roles-table">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>{t('roles.colName')}</Table.Th>
+                <Table.Th>{t('roles.colDescription')}</Table.Th>
+                <Table.Th>{t('roles.colRights')}</Table.Th>
+                <Table.Th>{t('roles.colUsers')}</Table.Th>
+                <Table.Th w={90} />
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {roles.data.map((role) => (
+                <Table.Tr
+                  key={role.id}
+                  className="sc-table-row"
+                  onClick={() => setDrawer({ role })}
+                  data-testid={`role-${role.name}`}
+                >
+                  <Table.Td>
+                    <Group gap="xs" wrap="nowrap">
+                      <Text size="sm" fw={600}>
+                        {name(role)}
+                      </Text>
+                      <Badge size="xs" variant="light" color={role.builtIn ? 'gray' : 'brand'}>
+                        {role.builtIn ? t('roles.builtIn') : t('roles.custom')}
+                      </Badge>
+                    </Group>
+                  </Table.Td>
+                  <Table.Td maw={320}>
+                    <Text size="sm" c="dimmed" lineClamp={1}>
+                      {role.description}
+                    </Text>
+                  </Table.Td>
+                  <Table.Td>{t('roles.rightsCount', { count: role.rights.length, total })}</Table.Td>
+                  <Table.Td>{role.userCount}</Table.Td>
+                  <Table.Td onClick={(e) => e.stopPropagation()}>
+                    <Group gap={4} justify="flex-end" wrap="nowrap">
+                      {role.builtIn ? (
+                        <Tooltip label={t('common.view')}>
+                          <ActionIcon
+                            variant="subtle"
+                            color="gray"
+                            aria-label={t('common.view')}
+                            onClick={() => setDrawer({ role })}
+                          >
+                            <IconEye size={18} />
+                          </ActionIcon>
+                        </Tooltip>
+                      ) : (
+                        <>
+                          <Tooltip label={t('common.edit')}>
+                            <ActionIcon
+                              variant="subtle"
+                              color="gray"
+                              aria-label={t('common.edit')}
+                              onClick={() => setDrawer({ role })}
+                            >
+                              <IconPencil size={18} />
+                            </ActionIcon>
+                          </Tooltip>
+                          <Tooltip label={t('common.delete')}>
+                            <ActionIcon
+                              variant="subtle"
+                              color="red"
+                              aria-label={t('common.delete')}
+                              onClick={() => confirmDelete(role)}
+                            >
+                              <IconTrash size={18} />
+                            </ActionIcon>
+                          </Tooltip>
+                        </>
+                      )}
+                    </Group>
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      )}
+      <RoleDrawer opened={!!drawer} role={drawer?.role ?? null} onClose={() => setDrawer(null)} />
+    </Paper>
+  );
+}

@@ -1,0 +1,166 @@
+import { ActionIcon, Alert, Button, Group, Paper, Table, Text, TextInput, Tooltip } from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import { modals } from '@mantine/modals';
+import type { TeamDto } from '@smartconnect/contracts';
+import { IconLock, IconPencil, IconPlus, IconSearch, IconTrash, IconUsersGroup } from '@tabler/icons-react';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useAccess } from '../../app/session.tsx';
+import { notifySuccess } from '../../shared/notify.ts';
+import { EmptyState } from '../../shared/ui/empty-state.tsx';
+import { SectionLoader } from '../../shared/ui/full-loader.tsx';
+import { PageHeader } from '../../shared/ui/page-header.tsx';
+import { deleteTeam, useTeams } from './api.ts';
+import { TeamDrawer } from './team-drawer.tsx';
+
+/** /admin/teams/all: list with search, add, edit side page, delete with confirmation; read-only without the right. */
+export function TeamsPage() {
+  const { t } = useTranslation();
+  const client = useQueryClient();
+  const canEdit = useAccess().can('AUTHORITY_TEAMS_UPDATE');
+  const [search, setSearch] = useState('');
+  const [debounced] = useDebouncedValue(search.trim(), 250);
+  const teams = useTeams(debounced);
+  const [drawer, setDrawer] = useState<{ team: TeamDto | null } | null>(null);
+  const remove = useMutation({
+    mutationFn: (team: TeamDto) => deleteTeam(team.id),
+    onSuccess: async () => {
+      notifySuccess(t('teams.deleted'));
+      await client.invalidateQueries({ queryKey: ['teams'] });
+    },
+  });
+  const confirmDelete = (team: TeamDto) =>
+    modals.openConfirmModal({
+      title: t('teams.deleteTitle'),
+      children: <Text size="sm">{t('teams.deleteText', { name: team.name })}</Text>,
+      labels: { confirm: t('common.delete'), cancel: t('common.cancel') },
+      confirmProps: { color: 'red' },
+      onConfirm: () => remove.mutate(team),
+    });
+  const items = teams.data ?? [];
+  const autoClose = (m: number | null) =>
+    m === null
+      ? t('teams.autoCloseNone')
+      : m % 60 === 0
+        ? t('teams.autoCloseHours', { count: m / 60 })
+        : `${m} ${t('common.minutesShort')}`;
+
+  return (
+    <>
+      <PageHeader
+        title={t('teams.title')}
+        subtitle={t('teams.subtitle')}
+        actions={
+          canEdit && (
+            <Button leftSection={<IconPlus size={18} />} onClick={() => setDrawer({ team: null })}>
+              {t('teams.add')}
+            </Button>
+          )
+        }
+      />
+      {!canEdit && (
+        <Alert
+          variant="light"
+          color="gray"
+          icon={<IconLock size={18} />}
+          mb="lg"
+          data-testid="teams-read-only"
+        >
+          {t('teams.readOnly')}
+        </Alert>
+      )}
+      <Paper p={0}>
+        <Group p="md" style={{ borderBottom: '1px solid var(--mantine-color-gray-3)' }}>
+          <TextInput
+            placeholder={t('teams.search')}
+            aria-label={t('teams.search')}
+            leftSection={<IconSearch size={16} />}
+            value={search}
+            onChange={(e) => setSearch(e.currentTarget.value)}
+            w={300}
+          />
+        </Group>
+        {teams.isLoading ? (
+          <SectionLoader />
+        ) : items.length === 0 ? (
+          <EmptyState
+            icon={<IconUsersGroup size={30} />}
+            title={debounced ? t('teams.notFound') : t('teams.empty')}
+            text={debounced ? undefined : t('teams.emptyHint')}
+          />
+        ) : (
+          <Table.ScrollContainer minWidth={760}>
+            <Table verticalSpacing="sm" horizontalSpacing="md" data-testid="teams-table">
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>{t('teams.colName')}</Table.Th>
+                  <Table.Th>{t('teams.colMembers')}</Table.Th>
+                  <Table.Th>{t('teams.colDistribution')}</Table.Th>
+                  <Table.Th>{t('teams.colDialogLimit')}</Table.Th>
+                  <Table.Th>{t('teams.colAutoClose')}</Table.Th>
+                  <Table.Th w={90} />
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {items.map((team) => (
+                  <Table.Tr
+                    key={team.id}
+                    className="sc-table-row"
+                    onClick={() => setDrawer({ team })}
+                    data-testid={`team-${team.name}`}
+                  >
+                    <Table.Td maw={320}>
+                      <Text size="sm" fw={600}>
+                        {team.name}
+                      </Text>
+                      <Text size="xs" c="dimmed" lineClamp={1}>
+                        {team.description}
+                      </Text>
+                    </Table.Td>
+                    <Table.Td>{team.memberCount}</Table.Td>
+                    <Table.Td>{t(`teams.${team.distributionMethod}`)}</Table.Td>
+                    <Table.Td>{team.dialogLimit}</Table.Td>
+                    <Table.Td>{autoClose(team.autoCloseMinutes)}</Table.Td>
+                    <Table.Td onClick={(e) => e.stopPropagation()}>
+                      {canEdit && (
+                        <Group gap={4} justify="flex-end" wrap="nowrap">
+                          <Tooltip label={t('common.edit')}>
+                            <ActionIcon
+                              variant="subtle"
+                              color="gray"
+                              aria-label={t('common.edit')}
+                              onClick={() => setDrawer({ team })}
+                            >
+                              <IconPencil size={18} />
+                            </ActionIcon>
+                          </Tooltip>
+                          <Tooltip label={t('common.delete')}>
+                            <ActionIcon
+                              variant="subtle"
+                              color="red"
+                              aria-label={t('common.delete')}
+                              onClick={() => confirmDelete(team)}
+                            >
+                              <IconTrash size={18} />
+                            </ActionIcon>
+                          </Tooltip>
+                        </Group>
+                      )}
+                    </Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
+        )}
+      </Paper>
+      <TeamDrawer
+        opened={!!drawer}
+        team={drawer?.team ?? null}
+        readOnly={!canEdit}
+        onClose={() => setDrawer(null)}
+      />
+    </>
+  );
+}

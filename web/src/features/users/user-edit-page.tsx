@@ -1,0 +1,210 @@
+import { Anchor, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { modals } from '@mantine/modals';
+import { type UserDto, userCreateSchema, userUpdateSchema } from '@smartconnect/contracts';
+import { IconArrowLeft } from '@tabler/icons-react';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { type ReactNode, useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate, useParams } from 'react-router';
+import { showServerErrors, zodValidate } from '../../shared/form.ts';
+import { notifySuccess } from '../../shared/notify.ts';
+import { AvatarDrop } from '../../shared/ui/avatar-drop.tsx';
+import { SectionLoader } from '../../shared/ui/full-loader.tsx';
+import { createUser, removePhoto, setUserActive, updateUser, uploadPhoto, useUser } from './api.ts';
+import {
+  toUserPayload,
+  UserAccessFields,
+  type UserFormValues,
+  UserMainFields,
+  UserPasswordFields,
+} from './user-form-fields.tsx';
+import { ActiveBadge } from './user-row.tsx';
+
+const EMPTY: UserFormValues = {
+  name: '',
+  email: '',
+  phone: '',
+  roleId: '',
+  teamIds: [],
+  breakTimeoutMinutes: '',
+  password: '',
+  repeatPassword: '',
+  active: true,
+  language: 'eng',
+};
+
+const fromUser = (u: UserDto): UserFormValues => ({
+  ...EMPTY,
+  name: u.name,
+  email: u.email,
+  phone: u.phone ?? '',
+  roleId: u.role.id,
+  teamIds: u.teams.map((t) => t.id),
+  breakTimeoutMinutes: u.breakTimeoutMinutes ?? '',
+  active: u.active,
+  language: u.language,
+});
+
+/** /admin/users/edit (new) and /admin/users/edit/:id: every §3 user field with the §5 messages. */
+export function UserEditPage() {
+  const { id } = useParams();
+  const user = useUser(id);
+  if (id && !user.data) return <SectionLoader />;
+  return <UserEditor key={id ?? 'new'} user={user.data} />;
+}
+
+function Section({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <Paper p="xl">
+      <Title order={4} mb="lg">
+        {title}
+      </Title>
+      {children}
+    </Paper>
+  );
+}
+
+function UserEditor({ user }: { user?: UserDto }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const client = useQueryClient();
+  const isNew = !user;
+  const [photo, setPhoto] = useState<File | null>(null);
+  const [preview, setPreview] = useState<string | null>(user?.photoUrl ?? null);
+  useEffect(() => () => void (preview?.startsWith('blob:') && URL.revokeObjectURL(preview)), [preview]);
+
+  const form = useForm<UserFormValues>({
+    initialValues: user ? fromUser(user) : EMPTY,
+    validate: zodValidate(isNew ? userCreateSchema : userUpdateSchema, (v: UserFormValues) =>
+      toUserPayload(v, isNew),
+    ),
+  });
+
+  const save = useMutation({
+    meta: { form: true },
+    mutationFn: async (values: UserFormValues) => {
+      const body = toUserPayload(values, isNew);
+      const saved = isNew ? await createUser(body) : await updateUser(user.id, body);
+      if (isNew && photo) await uploadPhoto(`/api/users/${saved.id}/photo`, photo);
+      return saved;
+    },
+    onSuccess: async () => {
+      notifySuccess(t(isNew ? 'users.created' : 'users.changed'));
+      await client.invalidateQueries({ queryKey: ['users'] });
+      navigate('/admin/users/all');
+    },
+    onError: (err) => showServerErrors(form, err),
+  });
+
+  const photoChange = useMutation({
+    mutationFn: (file: File | null) =>
+      file ? uploadPhoto(`/api/users/${user?.id}/photo`, file) : removePhoto(`/api/users/${user?.id}/photo`),
+    onSuccess: async (updated) => {
+      setPreview(
+        updated && typeof updated === 'object' && 'photoUrl' in updated
+          ? (updated as UserDto).photoUrl
+          : null,
+      );
+      notifySuccess(t('avatar.changed'));
+      await client.invalidateQueries({ queryKey: ['users'] });
+    },
+  });
+
+  const toggleActive = useMutation({
+    mutationFn: (active: boolean) => setUserActive(user!.id, active),
+    onSuccess: async (u) => {
+      notifySuccess(t(u.active ? 'users.activated' : 'users.deactivated'));
+      form.setFieldValue('active', u.active);
+      await client.invalidateQueries({ queryKey: ['users'] });
+    },
+  });
+
+  const confirmDeactivate = () =>
+    modals.openConfirmModal({
+      title: t('users.deactivateTitle'),
+      children: <Text size="sm">{t('users.deactivateText', { name: user?.name })}</Text>,
+      labels: { confirm: t('users.deactivate'), cancel: t('common.cancel') },
+      confirmProps: { color: 'red' },
+      onConfirm: () => toggleActive.mutate(false),
+    });
+
+  return (
+    <form noValidate onSubmit={form.onSubmit((v) => save.mutate(v))}>
+      <Stack gap="lg" maw={880}>
+        <Anchor component={Link} to="/admin/users/all" size="sm" c="dimmed">
+          <Group gap={4}>
+            <IconArrowLeft size={14} /> {t('users.title')}
+          </Group>
+        </Anchor>
+        <Group justify="space-between" align="center">
+          <Group gap="sm">
+            <Title order={2}>{isNew ? t('users.newTitle') : t('users.editTitle')}</Title>
+            {user && <ActiveBadge active={form.values.active} />}
+          </Group>
+          {user &&
+            (form.values.active ? (
+              <Button
+                variant="light"
+                color="red"
+                onClick={confirmDeactivate}
+                loading={toggleActive.isPending}
+              >
+                {t('users.deactivate')}
+              </Button>
+            ) : (
+              <Button
+                variant="light"
+                color="teal"
+                onClick={() => toggleActive.mutate(true)}
+                loading={toggleActive.isPending}
+              >
+                {t('users.activate')}
+              </Button>
+            ))}
+        </Group>
+        <Section title={t('users.sectionMain')}>
+          <Stack gap="lg">
+            <AvatarDrop
+              name={form.values.name}
+              photoUrl={preview}
+              busy={photoChange.isPending}
+              onFile={(file) => {
+                if (isNew) {
+                  setPhoto(file);
+                  setPreview(URL.createObjectURL(file));
+                } else photoChange.mutate(file);
+              }}
+              onRemove={() => {
+                if (isNew) {
+                  setPhoto(null);
+                  setPreview(null);
+                } else photoChange.mutate(null);
+              }}
+            />
+            <UserMainFields form={form} />
+          </Stack>
+        </Section>
+        <Section title={t('users.sectionAccess')}>
+          <UserAccessFields form={form} />
+        </Section>
+        <Section title={t('users.sectionPassword')}>
+          <UserPasswordFields form={form} isNew={isNew} />
+        </Section>
+        <Group justify="space-between">
+          <Text size="xs" c="dimmed">
+            {t('common.requiredHint')}
+          </Text>
+          <Group>
+            <Button variant="default" component={Link} to="/admin/users/all">
+              {t('common.cancel')}
+            </Button>
+            <Button type="submit" loading={save.isPending}>
+              {isNew ? t('common.create') : t('common.saveChanges')}
+            </Button>
+          </Group>
+        </Group>
+      </Stack>
+    </form>
+  );
+}

@@ -1,0 +1,130 @@
+import {
+  MultiSelect,
+  NumberInput,
+  PasswordInput,
+  Select,
+  SimpleGrid,
+  Switch,
+  TextInput,
+} from '@mantine/core';
+import type { UseFormReturnType } from '@mantine/form';
+import type { Language } from '@smartconnect/contracts';
+import { useTranslation } from 'react-i18next';
+import { useRoles } from '../roles/api.ts';
+import { useTeams } from '../teams/api.ts';
+
+export type UserFormValues = {
+  name: string;
+  email: string;
+  phone: string;
+  roleId: string;
+  teamIds: string[];
+  breakTimeoutMinutes: number | string;
+  password: string;
+  repeatPassword: string;
+  active: boolean;
+  language: Language;
+};
+
+/** Form values -> API body: empty phone/timeout mean "none"; an empty password on edit keeps the old one. */
+export function toUserPayload(v: UserFormValues, isNew: boolean) {
+  const body: Record<string, unknown> = {
+    ...v,
+    phone: v.phone.trim() === '' ? null : v.phone.trim(),
+    breakTimeoutMinutes: v.breakTimeoutMinutes === '' ? null : Number(v.breakTimeoutMinutes),
+  };
+  if (!isNew && v.password === '' && v.repeatPassword === '') {
+    delete body.password;
+    delete body.repeatPassword;
+  }
+  return body;
+}
+
+type Form = UseFormReturnType<UserFormValues>;
+
+export function UserMainFields({ form }: { form: Form }) {
+  const { t } = useTranslation();
+  return (
+    <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
+      <TextInput label={t('users.name')} withAsterisk {...form.getInputProps('name')} />
+      <TextInput label={t('users.email')} withAsterisk type="email" {...form.getInputProps('email')} />
+      <TextInput
+        label={t('users.phone')}
+        description={t('users.phoneHint')}
+        inputMode="numeric"
+        {...form.getInputProps('phone')}
+      />
+      <NumberInput
+        label={t('users.breakTimeout')}
+        description={t('users.breakTimeoutHint')}
+        allowDecimal={false}
+        allowNegative={false}
+        hideControls
+        {...form.getInputProps('breakTimeoutMinutes')}
+      />
+      <Select
+        label={t('users.language')}
+        data={[
+          { value: 'eng', label: t('languages.eng') },
+          { value: 'rus', label: t('languages.rus') },
+        ]}
+        allowDeselect={false}
+        {...form.getInputProps('language')}
+      />
+      <Switch
+        label={t('users.active')}
+        mt={{ sm: 30 }}
+        {...form.getInputProps('active', { type: 'checkbox' })}
+      />
+    </SimpleGrid>
+  );
+}
+
+export function UserAccessFields({ form }: { form: Form }) {
+  const { t } = useTranslation();
+  const roles = useRoles();
+  const teams = useTeams();
+  return (
+    <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
+      <Select
+        label={t('users.role')}
+        placeholder={t('users.rolePlaceholder')}
+        withAsterisk
+        data={(roles.data ?? []).map((r) => ({
+          value: r.id,
+          label: r.builtIn ? t(`roleNames.${r.builtIn}`, r.name) : r.name,
+        }))}
+        {...form.getInputProps('roleId')}
+      />
+      <MultiSelect
+        label={t('users.teams')}
+        placeholder={t('users.teamsPlaceholder')}
+        data={(teams.data ?? []).map((tm) => ({ value: tm.id, label: tm.name }))}
+        searchable
+        {...form.getInputProps('teamIds')}
+      />
+    </SimpleGrid>
+  );
+}
+
+export function UserPasswordFields({ form, isNew }: { form: Form; isNew: boolean }) {
+  const { t } = useTranslation();
+  return (
+    <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
+      <PasswordInput
+        label={t('users.password')}
+        withAsterisk={isNew}
+        autoComplete="new-password"
+        description={isNew ? undefined : t('users.passwordEditHint')}
+        {...form.getInputProps('password')}
+      />
+      <PasswordInput
+        label={t('users.repeatPassword')}
+        withAsterisk={isNew}
+        autoComplete="new-password"
+        description={isNew ? undefined : ' '}
+        {...form.getInputProps('repeatPassword')}
+      />
+    </SimpleGrid>
+  );
+}

@@ -1,0 +1,16 @@
+type Listener = (lost: boolean) => void;
+const listeners = new Set<Listener>();
+let lost = false;
+
+/** A fetch failed at the network level: the app shows 'No connection to the server.' with a refresh button. */
+export function reportConnectionLost(): void {
+  if (lost) return;
+  lost = true;
+  for (const l of listeners) l(true);
+}
+
+export function onConnectionChange(listener: Listener): () => void {
+  listeners.add(listener);
+  listener(lost);
+  return () => listeners.delete(listener);
+}

@@ -1,0 +1,46 @@
+import { FIELD_MESSAGES, type Language } from '@smartconnect/contracts';
+import i18next from 'i18next';
+import { initReactI18next } from 'react-i18next';
+import { LANG_KEY } from '../storage.ts';
+import { enGB } from './en-gb.ts';
+import { ruRU } from './ru-ru.ts';
+
+/** `sc-lang` values (§1, §9) and the locales they select. */
+export const LOCALES: Record<Language, string> = { eng: 'en-GB', rus: 'ru-RU' };
+
+export function storedLanguage(): Language {
+  const value = localStorage.getItem(LANG_KEY);
+  return value === 'rus' ? 'rus' : 'eng';
+}
+
+export const i18n = i18next.createInstance();
+void i18n.use(initReactI18next).init({
+  resources: { 'en-GB': { translation: enGB }, 'ru-RU': { translation: ruRU } },
+  lng: LOCALES[storedLanguage()],
+  fallbackLng: 'en-GB',
+  interpolation: { escapeValue: false },
+  returnNull: false,
+});
+document.documentElement.lang = LOCALES[storedLanguage()];
+
+/** Switches the interface language and remembers it in `sc-lang`. */
+export async function setLanguage(lang: Language): Promise<void> {
+  localStorage.setItem(LANG_KEY, lang);
+  document.documentElement.lang = LOCALES[lang];
+  await i18n.changeLanguage(LOCALES[lang]);
+}
+
+const fieldKeyByText = new Map<string, string>(Object.entries(FIELD_MESSAGES).map(([k, v]) => [v, k]));
+
+/** The spec's English field message (from zod or from the server's `error.fields`) in the current language. */
+export function translateField(message: string | undefined | null): string | undefined {
+  if (!message) return undefined;
+  const key = fieldKeyByText.get(message);
+  return key ? i18n.t(`fields.${key}`) : message;
+}
+
+/** The toast text of a §8 error code. */
+export function translateError(code: string): string {
+  const key = `errors.${code}`;
+  return i18n.exists(key) ? i18n.t(key) : i18n.t('errors.unknownException');
+}

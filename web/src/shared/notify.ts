@@ -1,0 +1,11 @@
+import { notifications } from '@mantine/notifications';
+import { translateError } from './i18n/index.ts';
+
+export function notifySuccess(message: string): void {
+  notifications.show({ color: 'teal', message, autoClose: 3000 });
+}
+
+/** A toast whose text comes from the §8 error code, never from server prose. */
+export function notifyError(code: string): void {
+  notifications.show({ id: `error-${code}`, color: 'red', message: translateError(code), autoClose: 5000 });
+}

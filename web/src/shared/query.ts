@@ -1,0 +1,49 @@
+import { MutationCache, QueryCache, QueryClient } from '@tanstack/react-query';
+import { isApiError } from './api/errors.ts';
+import { notifyError } from './notify.ts';
+
+type Navigate = (to: string) => void;
+let navigate: Navigate = (to) => window.location.assign(to);
+
+/** The router registers itself so HTTP handling can move to /no-rights and /not-found. */
+export function setNavigator(fn: Navigate): void {
+  navigate = fn;
+}
+
+export type QueryMeta = {
+  /** An identity call (§7): a 500 is ignored silently. */
+  identity?: boolean;
+  /** Errors are handled by the screen itself (optional endpoints, inline states). */
+  silent?: boolean;
+};
+
+/** §8 handling of a failed screen load: 403 -> /no-rights, 404 -> /not-found, 500 toast unless an identity call. */
+export function handleLoadError(err: unknown, meta: QueryMeta = {}): void {
+  if (meta.silent || !isApiError(err)) return;
+  if (err.status === 0 || err.status === 401) return;
+  if (err.status === 403) navigate('/no-rights');
+  else if (err.status === 404) navigate('/not-found');
+  else if (err.status < 500 || !meta.identity) notifyError(err.code);
+}
+
+/** §8 handling of a failed action: a toast from the code (forms show field errors themselves). */
+export function handleActionError(err: unknown, meta: QueryMeta & { form?: boolean } = {}): void {
+  if (meta.silent || meta.form || !isApiError(err)) return;
+  if (err.status === 0 || err.status === 401) return;
+  if (err.status >= 500 && meta.identity) return;
+  notifyError(err.code);
+}
+
+export const queryClient = new QueryClient({
+  queryCache: new QueryCache({ onError: (err, query) => handleLoadError(err, query.meta as QueryMeta) }),
+  mutationCache: new MutationCache({
+    onError: (err, _v, _c, mutation) => handleActionError(err, mutation.meta as QueryMeta),
+  }),
+  defaultOptions: {
+    queries: {
+      retry: (count, err) => (isApiError(err) && err.status > 0 && err.status < 500 ? false : count < 1),
+      refetchOnWindowFocus: false,
+      staleTime: 15_000,
+    },
+  },
+});
