@@ -1,0 +1,371 @@
+/**
+ * Ingest benchmark (`npm run bench:ingest`): drives `POST /api/channels/{id}/inbound` with N concurrent
+ * clients against an in-process server, with an operator websocket connected, on PGlite and (when
+ * reachable) PostgreSQL; measures messages/s committed and delivered, end-to-end latency (request start
+ * -> event on the operator's socket) at full and at half load, and the baseline single-row
+ * INSERT+COMMIT rate on the same database from the same process.
+ *
+ * Env: BENCH_SECONDS (default 10), BENCH_CONCURRENCY (50), BENCH_TARGETS (pglite,postgres),
+ * DATABASE_URL (admin connection of the PostgreSQL server; default postgres://postgres@127.0.0.1:5432/test).
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { Agent, request } from 'node:http';
+import { cpus, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { PLAN_OPTIONS } from '@smartconnect/contracts';
+import pg from 'pg';
+import { WebSocket } from 'ws';
+import { loadConfig } from '../server/src/config.ts';
+import { type Db, openPglite, openPostgres } from '../server/src/db/index.ts';
+import { hashPassword } from '../server/src/lib/password.ts';
+import { insertOrganisation } from '../server/src/modules/organisations/queries.ts';
+import { insertUser, setUserTeams } from '../server/src/modules/users/queries.ts';
+import { realtimeGateway } from '../server/src/realtime/routes.ts';
+import { createServer } from '../server/src/server.ts';
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 50);
+const TARGETS = (process.env.BENCH_TARGETS ?? 'pglite,postgres').split(',');
+const ADMIN_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+type Http = { status: number; body: string };
+const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY + 10 });
+
+function http(base: string, method: string, path: string, body?: unknown, token?: string): Promise<Http> {
+  const data = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
+  return new Promise((resolve, reject) => {
+    const req = request(
+      `${base}${path}`,
+      {
+        method,
+        agent,
+        headers: {
+          ...(data ? { 'content-type': 'application/json', 'content-length': data.length } : {}),
+          ...(token ? { authorization: `Bearer ${token}` } : {}),
+        },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString() }));
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end(data);
+  });
+}
+
+async function json(base: string, method: string, path: string, body?: unknown, token?: string) {
+  const res = await http(base, method, path, body, token);
+  if (res.status !== 200) throw new Error(`${method} ${path} -> ${res.status} ${res.body}`);
+  return JSON.parse(res.body) as { entity: Record<string, unknown> };
+}
+
+const pct = (sorted: number[], p: number) =>
+  sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] : Number.NaN;
+
+type Phase = {
+  label: string;
+  seconds: number;
+  sent: number;
+  committed: number;
+  failed: number;
+  delivered: number;
+  p50: number;
+  p99: number;
+  max: number;
+};
+
+type Result = {
+  target: string;
+  full: Phase;
+  half: Phase;
+  baseline: number;
+  notes: string[];
+};
+
+/** One database: a server in-process, one organisation, one operator socket, then the load phases. */
+async function runTarget(target: string): Promise<Result | undefined> {
+  let db: Db;
+  let drop = async () => undefined as void;
+  const notes: string[] = [];
+  if (target === 'postgres') {
+    const name = `sc_bench_${randomBytes(4).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: ADMIN_URL });
+    try {
+      await admin.connect();
+    } catch (err) {
+      console.log(`PostgreSQL not reachable at ${ADMIN_URL} (${(err as Error).message}); skipped.`);
+      return undefined;
+    }
+    await admin.query(`create database ${name}`);
+    const settings = await admin.query<{ name: string; setting: string }>(
+      "select name, setting from pg_settings where name in ('fsync','synchronous_commit','shared_buffers','max_connections','server_version')",
+    );
+    notes.push(settings.rows.map((r) => `${r.name}=${r.setting}`).join(' '));
+    await admin.end();
+    const url = new URL(ADMIN_URL);
+    url.pathname = `/${name}`;
+    db = await openPostgres(url.toString());
+    drop = async () => {
+      const c = new pg.Client({ connectionString: ADMIN_URL });
+      await c.connect();
+      await c.query(`drop database if exists ${name} with (force)`);
+      await c.end();
+    };
+  } else {
+    db = await openPglite(); // in memory, as the test suite uses it
+    notes.push('PGlite in memory, one connection');
+  }
+
+  const dataDir = mkdtempSync(join(tmpdir(), 'sc-bench-'));
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'error',
+    SEED_DEMO: 'false',
+    SECRET_KEY: 'bench-secret-key-bench-secret-key-0123456789',
+  });
+  const server = await createServer(config, { db });
+  await server.fastify.listen({ port: 0, host: '127.0.0.1' });
+  const address = server.fastify.server.address();
+  const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+
+  try {
+    // An organisation, an administrator, a team with manual distribution (chats wait in its queue, so
+    // every message reaches the team's operator), an API channel and the operator's socket.
+    const login = `bench-${randomBytes(3).toString('hex')}`;
+    const org = await db.tx((q) =>
+      insertOrganisation(q, {
+        login,
+        name: login,
+        adminEmail: `admin@${login}.test`,
+        options: [...PLAN_OPTIONS],
+      }),
+    );
+    const hash = await hashPassword('Passw0rd!');
+    const addUser = async (role: 'ADMINISTRATOR' | 'OPERATOR', teams: string[]) => {
+      const email = `${role.toLowerCase()}@${login}.test`;
+      await db.tx(async (q) => {
+        const id = await insertUser(q, {
+          organisationId: org.id,
+          roleId: org.roles[role],
+          name: role,
+          email,
+          phone: null,
+          passwordHash: hash,
+          breakTimeoutMinutes: null,
+          language: 'eng',
+          active: true,
+        });
+        await setUserTeams(q, org.id, id, teams);
+      });
+      const res = await json(base, 'POST', '/api/auth/login', { email, password: 'Passw0rd!' });
+      return String(res.entity.token);
+    };
+    const adminToken = await addUser('ADMINISTRATOR', []);
+    const team = await json(
+      base,
+      'POST',
+      '/api/teams',
+      { name: 'Bench', description: 'bench', distributionMethod: 'manual', dialogLimit: 999 },
+      adminToken,
+    );
+    const teamId = String(team.entity.id);
+    const operatorToken = await addUser('OPERATOR', [teamId]);
+    const channel = await json(
+      base,
+      'POST',
+      '/api/channels',
+      { type: 'api', name: 'Bench API', teamId, webhookUrl: 'http://127.0.0.1:9/hook' },
+      adminToken,
+    );
+    const channelId = String(channel.entity.id);
+    const inboundKey = String(channel.entity.inboundKey);
+
+    // The operator's socket: the time each bench message's event arrives.
+    const received = new Map<number, number>();
+    const ws = new WebSocket(`${base.replace('http', 'ws')}/api/realtime?token=${operatorToken}`);
+    await new Promise((resolve, reject) => {
+      ws.once('open', resolve);
+      ws.once('error', reject);
+    });
+    const marker = /bench:(\d+):/;
+    ws.on('message', (data) => {
+      const now = performance.now();
+      const text = data.toString();
+      if (!text.includes('"message.created"')) return;
+      const m = marker.exec(text);
+      if (m && !received.has(Number(m[1]))) received.set(Number(m[1]), now);
+    });
+
+    let seq = 0;
+    const started = new Map<number, number>();
+    const send = async (client: number): Promise<boolean> => {
+      const n = seq++;
+      const t0 = performance.now();
+      started.set(n, t0);
+      const res = await http(
+        base,
+        'POST',
+        `/api/channels/${channelId}/inbound`,
+        {
+          externalMessageId: `m-${n}`,
+          client: { externalId: `client-${client}`, name: `Client ${client}` },
+          text: `bench:${n}: hello`,
+        },
+        inboundKey,
+      );
+      return res.status === 200;
+    };
+
+    const measure = async (
+      label: string,
+      seconds: number,
+      drive: (until: number) => Promise<[number, number]>,
+    ) => {
+      const from = seq;
+      const t0 = performance.now();
+      const [ok, failed] = await drive(t0 + seconds * 1000);
+      const elapsed = (performance.now() - t0) / 1000;
+      // Let the last events arrive.
+      const to = seq;
+      const waitUntil = performance.now() + 3000;
+      while (performance.now() < waitUntil) {
+        let done = true;
+        for (let n = from; n < to; n++) if (!received.has(n)) done = false;
+        if (done) break;
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      const lat: number[] = [];
+      let delivered = 0;
+      for (let n = from; n < to; n++) {
+        const r = received.get(n);
+        if (r === undefined) continue;
+        delivered++;
+        lat.push(r - (started.get(n) ?? r));
+      }
+      lat.sort((a, b) => a - b);
+      const phase: Phase = {
+        label,
+        seconds: elapsed,
+        sent: to - from,
+        committed: ok,
+        failed,
+        delivered,
+        p50: pct(lat, 50),
+        p99: pct(lat, 99),
+        max: lat[lat.length - 1] ?? Number.NaN,
+      };
+      console.log(
+        `  ${target} ${label}: ${(ok / elapsed).toFixed(0)} msg/s committed, ${(delivered / elapsed).toFixed(0)} delivered, ` +
+          `p50 ${phase.p50.toFixed(1)} ms, p99 ${phase.p99.toFixed(1)} ms, max ${phase.max.toFixed(1)} ms, failed ${failed}`,
+      );
+      return phase;
+    };
+
+    // Closed loop: CONCURRENCY clients, each sending its next message when the previous is answered.
+    const closedLoop = async (until: number): Promise<[number, number]> => {
+      let ok = 0;
+      let failed = 0;
+      await Promise.all(
+        Array.from({ length: CONCURRENCY }, async (_, client) => {
+          while (performance.now() < until) {
+            if (await send(client).catch(() => false)) ok++;
+            else failed++;
+          }
+        }),
+      );
+      return [ok, failed];
+    };
+    // Open loop at a fixed rate, spread over the clients: latency without queueing behind our own load.
+    const openLoop =
+      (rate: number) =>
+      async (until: number): Promise<[number, number]> => {
+        let ok = 0;
+        let failed = 0;
+        const inflight: Promise<void>[] = [];
+        const t0 = performance.now();
+        let i = 0;
+        while (performance.now() < until) {
+          const due = t0 + (i * 1000) / rate;
+          const wait = due - performance.now();
+          if (wait > 1) await new Promise((r) => setTimeout(r, wait));
+          const client = i % CONCURRENCY;
+          i++;
+          inflight.push(
+            send(client).then(
+              (good) => {
+                if (good) ok++;
+                else failed++;
+              },
+              () => {
+                failed++;
+              },
+            ),
+          );
+        }
+        await Promise.all(inflight);
+        return [ok, failed];
+      };
+
+    await measure('warm-up', Math.min(3, SECONDS), closedLoop);
+    const full = await measure(`max (${CONCURRENCY} clients)`, SECONDS, closedLoop);
+    const halfRate = Math.max(1, Math.round(full.committed / full.seconds / 2));
+    const half = await measure(`half load (${halfRate} msg/s open loop)`, SECONDS, openLoop(halfRate));
+    const gateway = realtimeGateway(server.app);
+    if (gateway) notes.push(`gateway frames sent ${gateway.delivered}`);
+    ws.close();
+
+    // Baseline: single-row INSERT+COMMIT, one transaction each, same concurrency, same Db object.
+    await db.exec(
+      'create table bench_baseline (id bigserial primary key, body text not null, at timestamptz default now())',
+    );
+    let inserts = 0;
+    const bt0 = performance.now();
+    const until = bt0 + SECONDS * 1000;
+    await Promise.all(
+      Array.from({ length: CONCURRENCY }, async () => {
+        while (performance.now() < until) {
+          await db.tx((q) => q.query('insert into bench_baseline (body) values ($1)', ['x'.repeat(40)]));
+          inserts++;
+        }
+      }),
+    );
+    const baseline = inserts / ((performance.now() - bt0) / 1000);
+    console.log(`  ${target} baseline: ${baseline.toFixed(0)} single-row INSERT+COMMIT/s`);
+    return { target, full, half, baseline, notes };
+  } finally {
+    await server.close();
+    await drop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+const results: Result[] = [];
+console.log(
+  `Ingest benchmark: ${SECONDS}s per phase, ${CONCURRENCY} clients; ${cpus().length} cores (${cpus()[0]?.model}), ` +
+    `${(totalmem() / 2 ** 30).toFixed(1)} GiB, node ${process.version}`,
+);
+for (const target of TARGETS) {
+  console.log(`\n${target}:`);
+  const r = await runTarget(target);
+  if (r) results.push(r);
+}
+agent.destroy();
+
+console.log(
+  '\n| database | committed msg/s | delivered msg/s | p50 / p99 at max (ms) | half-load rate | p50 / p99 at half (ms) | baseline INSERT+COMMIT/s | ratio |',
+);
+console.log('|---|---|---|---|---|---|---|---|');
+for (const r of results) {
+  const rate = r.full.committed / r.full.seconds;
+  console.log(
+    `| ${r.target} | ${rate.toFixed(0)} | ${(r.full.delivered / r.full.seconds).toFixed(0)} | ${r.full.p50.toFixed(1)} / ${r.full.p99.toFixed(1)} | ` +
+      `${(r.half.committed / r.half.seconds).toFixed(0)} | ${r.half.p50.toFixed(1)} / ${r.half.p99.toFixed(1)} | ${r.baseline.toFixed(0)} | ${(rate / r.baseline).toFixed(2)} |`,
+  );
+}
+for (const r of results) for (const n of r.notes) console.log(`${r.target}: ${n}`);
+process.exit(0);

@@ -1,0 +1,269 @@
+import assert from 'node:assert/strict';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { PLAN_OPTIONS } from '@smartconnect/contracts';
+import { Redis } from 'ioredis';
+import pg from 'pg';
+import { type Db, openPostgres } from '../../src/db/index.ts';
+import { hashPassword } from '../../src/lib/password.ts';
+import { insertOrganisation } from '../../src/modules/organisations/queries.ts';
+import { insertUser, setUserTeams } from '../../src/modules/users/queries.ts';
+import { Api, loginToken } from '../helpers.ts';
+import { RealtimeClient } from './realtime-client.ts';
+
+/**
+ * Two server processes on one PostgreSQL and one Redis: a message ingested on instance A reaches an
+ * operator connected to instance B, and a due timer fires exactly once although both poll for it.
+ */
+const ADMIN_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const root = resolve(import.meta.dirname, '../../..');
+
+async function reachable(): Promise<string | undefined> {
+  const c = new pg.Client({ connectionString: ADMIN_URL, connectionTimeoutMillis: 2000 });
+  try {
+    await c.connect();
+    await c.end();
+  } catch (err) {
+    return `PostgreSQL not reachable at ${ADMIN_URL}: ${(err as Error).message}`;
+  }
+  const r = new Redis(REDIS_URL, { lazyConnect: true, connectTimeout: 2000, maxRetriesPerRequest: 0 });
+  r.on('error', () => undefined);
+  try {
+    await r.connect();
+    await r.ping();
+    r.disconnect();
+  } catch (err) {
+    r.disconnect();
+    return `Redis not reachable at ${REDIS_URL}: ${(err as Error).message}`;
+  }
+  return undefined;
+}
+
+const unreachable = await reachable();
+if (unreachable && process.env.CI === 'true')
+  throw new Error(`scale-out test cannot run under CI: ${unreachable}`);
+if (unreachable) console.log(`scale-out test skipped: ${unreachable}`);
+
+function freePort(): Promise<number> {
+  return new Promise((res, rej) => {
+    const srv = createServer();
+    srv.once('error', rej);
+    srv.listen(0, '127.0.0.1', () => {
+      const a = srv.address();
+      const port = typeof a === 'object' && a ? a.port : 0;
+      srv.close(() => res(port));
+    });
+  });
+}
+
+type Instance = { name: string; url: string; proc: ChildProcess; dataDir: string; output: string[] };
+
+async function startInstance(name: string, databaseUrl: string): Promise<Instance> {
+  const port = await freePort();
+  const dataDir = mkdtempSync(join(tmpdir(), `sc-scale-${name}-`));
+  const output: string[] = [];
+  const proc = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], {
+    cwd: root,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
+      DATA_DIR: dataDir,
+      DATABASE_URL: databaseUrl,
+      REDIS_URL,
+      SEED_DEMO: 'false',
+      LOG_LEVEL: 'warn',
+      SECRET_KEY: 'scale-out-secret-key-shared-by-both-instances-0123',
+      NODE_ENV: 'test',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  proc.stdout?.on('data', (d: Buffer) => output.push(d.toString()));
+  proc.stderr?.on('data', (d: Buffer) => output.push(d.toString()));
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    if (proc.exitCode !== null) throw new Error(`instance ${name} exited: ${output.join('')}`);
+    try {
+      const res = await fetch(`${url}/api/health`);
+      if (res.ok) break;
+    } catch {}
+    if (Date.now() > deadline) throw new Error(`instance ${name} did not start: ${output.join('')}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return { name, url, proc, dataDir, output };
+}
+
+async function stopInstance(i: Instance): Promise<void> {
+  if (i.proc.exitCode === null) {
+    const exited = new Promise((r) => i.proc.once('exit', r));
+    i.proc.kill('SIGTERM');
+    await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
+    if (i.proc.exitCode === null) i.proc.kill('SIGKILL');
+  }
+  rmSync(i.dataDir, { recursive: true, force: true });
+}
+
+async function until<T>(fn: () => Promise<T | undefined | false>, what: string, ms = 15_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const v = await fn();
+    if (v) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+describe('scale-out: two instances on one PostgreSQL and Redis', { skip: unreachable }, () => {
+  const dbName = `sc_scale_${randomBytes(5).toString('hex')}`;
+  let db: Db;
+  let a: Instance;
+  let b: Instance;
+  const sockets: RealtimeClient[] = [];
+
+  before(async () => {
+    const admin = new pg.Client({ connectionString: ADMIN_URL });
+    await admin.connect();
+    await admin.query(`create database ${dbName}`);
+    await admin.end();
+    const url = new URL(ADMIN_URL);
+    url.pathname = `/${dbName}`;
+    a = await startInstance('a', url.toString());
+    b = await startInstance('b', url.toString());
+    db = await openPostgres(url.toString(), 2);
+  });
+
+  after(async () => {
+    for (const s of sockets) s.close();
+    await Promise.all([a, b].filter(Boolean).map(stopInstance));
+    await db?.close();
+    const admin = new pg.Client({ connectionString: ADMIN_URL });
+    await admin.connect();
+    await admin.query(`drop database if exists ${dbName} with (force)`);
+    await admin.end();
+  });
+
+  test('a message ingested on A reaches the operator on B; a due timer fires exactly once', async () => {
+    const login = `scale-${randomBytes(3).toString('hex')}`;
+    const org = await db.tx((q) =>
+      insertOrganisation(q, {
+        login,
+        name: login,
+        adminEmail: `admin@${login}.test`,
+        options: [...PLAN_OPTIONS],
+      }),
+    );
+    const hash = await hashPassword('Passw0rd!');
+    const user = async (role: 'ADMINISTRATOR' | 'OPERATOR', teams: string[]) => {
+      const email = `${role.toLowerCase()}-${randomBytes(3).toString('hex')}@${login}.test`;
+      const id = await db.tx(async (q) => {
+        const userId = await insertUser(q, {
+          organisationId: org.id,
+          roleId: org.roles[role],
+          name: role,
+          email,
+          phone: null,
+          passwordHash: hash,
+          breakTimeoutMinutes: null,
+          language: 'eng',
+          active: true,
+        });
+        await setUserTeams(q, org.id, userId, teams);
+        return userId;
+      });
+      return { id, token: await loginToken(new Api(a.url), email, 'Passw0rd!') };
+    };
+    const admin = await user('ADMINISTRATOR', []);
+    const adminA = new Api(a.url, admin.token);
+    const team = await adminA.post('/api/teams', {
+      name: 'Support',
+      description: 'support',
+      distributionMethod: 'manual',
+      autoCloseMinutes: 1440,
+    });
+    assert.equal(team.status, 200, JSON.stringify(team.body));
+    const operator = await user('OPERATOR', [team.body.entity.id]);
+
+    // The operator's tab is connected to instance B only.
+    const onB = await RealtimeClient.connect(b.url, operator.token);
+    sockets.push(onB);
+
+    const channel = await adminA.post('/api/channels', {
+      type: 'api',
+      name: 'API',
+      teamId: team.body.entity.id,
+      webhookUrl: 'http://127.0.0.1:9/hook',
+    });
+    assert.equal(channel.status, 200, JSON.stringify(channel.body));
+    const inbound = await new Api(a.url).call(
+      'POST',
+      `/api/channels/${channel.body.entity.id}/inbound`,
+      { externalMessageId: 'ext-1', client: { externalId: 'c-1', name: 'Client One' }, text: 'hello from A' },
+      { authorization: `Bearer ${channel.body.entity.inboundKey}` },
+    );
+    assert.equal(inbound.status, 200, JSON.stringify(inbound.body));
+    await onB.waitFor(
+      (fs) =>
+        fs.some((f) => f.type === 'message.created' && JSON.stringify(f.payload).includes('hello from A')),
+      10_000,
+    );
+    assert.ok(
+      onB.frames.some((f) => f.type === 'chat.created'),
+      'the new chat in the team queue',
+    );
+
+    // The operator takes the chat on B; then its auto-close timer is made due and both instances poll.
+    const apiB = new Api(b.url, operator.token);
+    const waiting = await apiB.get('/api/chats?filter=waiting');
+    assert.equal(waiting.status, 200, JSON.stringify(waiting.body));
+    assert.equal(waiting.body.entity.items.length, 1);
+    const chatId: string = waiting.body.entity.items[0].id;
+    const taken = await apiB.post(`/api/chats/${chatId}/take`);
+    assert.equal(taken.status, 200, JSON.stringify(taken.body));
+    await onB.waitFor((fs) => fs.some((f) => f.type === 'chat.assigned'), 10_000);
+
+    const timer = await until(
+      async () =>
+        (
+          await db.query<{ id: string }>(
+            "select id from timers where kind = 'auto_close' and subject_id = $1",
+            [chatId],
+          )
+        )[0],
+      'the chat to carry an auto-close timer',
+    );
+    await db.query("update timers set due_at = now() - interval '1 second' where id = $1", [timer.id]);
+    await until(
+      async () =>
+        (await db.query<{ status: string }>('select status from chats where id = $1', [chatId]))[0]
+          ?.status === 'closed',
+      'the auto-close timer to close the chat',
+    );
+    // Give both instances several more polls to fire it a second time, if they could.
+    await new Promise((r) => setTimeout(r, 3000));
+    const history = await db.query<{ n: number }>(
+      "select count(*)::int as n from chat_history where chat_id = $1 and kind = 'auto_close'",
+      [chatId],
+    );
+    assert.equal(history[0].n, 1, 'one auto-close history row');
+    const closedEvents = await db.query<{ n: number }>(
+      "select count(*)::int as n from events where type = 'chat.closed' and payload::text like $1",
+      [`%${chatId}%`],
+    );
+    assert.equal(closedEvents[0].n, 1, 'one chat.closed event');
+    await onB.waitFor((fs) => fs.some((f) => f.type === 'chat.closed'), 10_000);
+    await new Promise((r) => setTimeout(r, 300));
+    assert.equal(onB.frames.filter((f) => f.type === 'chat.closed').length, 1, 'delivered once on B');
+    const ids = onB.events.map((f) => f.id);
+    assert.equal(new Set(ids).size, ids.length, 'no event delivered twice across instances');
+    assert.equal(a.proc.exitCode, null);
+    assert.equal(b.proc.exitCode, null);
+  });
+});
