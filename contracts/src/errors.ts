@@ -57,6 +57,8 @@ const catalogue = {
   closeWithoutCategoryException: [409, 'Cannot close the chat without a category'],
   chatClosedException: [409, 'The chat is closed'],
   chatAlreadyTakenException: [409, 'The chat has already been taken'],
+  categoryNameAlreadyExistsException: [409, 'Category name already exists'],
+  messageEditDeniedException: [403, 'Only the author can edit this message'],
 } as const satisfies Record<string, readonly [number, string]>;
 
 export type ErrorCode = keyof typeof catalogue;

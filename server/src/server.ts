@@ -5,6 +5,7 @@ import type { AppContext } from './context.ts';
 import { type Db, openPglite, openPostgres } from './db/index.ts';
 import { migrate } from './db/migrate.ts';
 import { buildHttp, createFastify } from './http/app.ts';
+import { startJobs } from './jobs/runner.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
 import { createMailer, type Mailer } from './lib/mailer.ts';
 import { diskStorage } from './lib/storage.ts';
@@ -40,10 +41,12 @@ export async function createServer(config: Config, options: ServerOptions = {}):
   if (config.seedDemo) await seedDemo(app);
   await buildHttp(app, fastify);
   await fastify.ready();
+  const jobs = startJobs(app);
   return {
     fastify,
     app,
     async close() {
+      await jobs.stop();
       await fastify.close();
       await app.bus.close();
       await db.close();

@@ -1,7 +1,11 @@
 import type { ModuleRoutes } from '../http/route.ts';
 import { authRoutes } from './auth/routes.ts';
+import { categoryRoutes } from './categories/routes.ts';
+import { channelRoutes } from './channels/routes.ts';
+import { chatRoutes } from './chats/routes.ts';
 import { fileRoutes } from './files/routes.ts';
 import { healthRoutes } from './health/routes.ts';
+import { presenceRoutes } from './presence/routes.ts';
 import { roleRoutes } from './roles/routes.ts';
 import { teamRoutes } from './teams/routes.ts';
 import { userRoutes } from './users/routes.ts';
@@ -16,4 +20,8 @@ export const modules: ModuleRoutes[] = [
   teamRoutes,
   roleRoutes,
   fileRoutes,
+  channelRoutes,
+  chatRoutes,
+  presenceRoutes,
+  categoryRoutes,
 ];

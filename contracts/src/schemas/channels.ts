@@ -1,0 +1,102 @@
+import { z } from 'zod';
+import { FIELD_MESSAGES as M } from '../messages.ts';
+
+/** Channel types with an adapter on the server; the messenger channels join in their own issues. */
+export const CHANNEL_TYPES = ['api'] as const;
+export type ChannelType = (typeof CHANNEL_TYPES)[number];
+export const CHANNEL_STATUSES = ['active', 'inactive'] as const;
+export type ChannelStatus = (typeof CHANNEL_STATUSES)[number];
+
+export const CHANNEL_LIMITS = { nameMax: 255, urlMax: 2048, thresholdMax: 100_000 } as const;
+
+const httpUrl = z
+  .string(M.valueIncorrect)
+  .trim()
+  .max(CHANNEL_LIMITS.urlMax, M.valueIncorrect)
+  .refine((v) => {
+    try {
+      return ['http:', 'https:'].includes(new URL(v).protocol);
+    } catch {
+      return false;
+    }
+  }, M.valueIncorrect);
+const minutes = z
+  .number(M.timeIncorrect)
+  .int(M.timeIncorrect)
+  .min(1, M.timeIncorrect)
+  .max(CHANNEL_LIMITS.thresholdMax, M.timeIncorrect)
+  .nullable();
+
+const fields = {
+  name: z.string(M.nameIncorrect).trim().min(1, M.nameIncorrect).max(CHANNEL_LIMITS.nameMax, M.nameIncorrect),
+  teamId: z.uuid(M.teamIncorrect),
+  webhookUrl: httpUrl,
+  status: z.enum(CHANNEL_STATUSES, M.valueIncorrect),
+  /** Minutes since the client's unanswered message after which the chat turns yellow. */
+  halfExpiredMinutes: minutes,
+  /** ... and red. */
+  expiredMinutes: minutes,
+};
+
+const thresholdsInOrder = (v: { halfExpiredMinutes?: number | null; expiredMinutes?: number | null }) =>
+  v.halfExpiredMinutes == null || v.expiredMinutes == null || v.halfExpiredMinutes < v.expiredMinutes;
+
+export const channelCreateSchema = z
+  .object({
+    type: z.enum(CHANNEL_TYPES, M.valueIncorrect),
+    ...fields,
+    status: fields.status.default('active'),
+    halfExpiredMinutes: fields.halfExpiredMinutes.default(null),
+    expiredMinutes: fields.expiredMinutes.default(null),
+  })
+  .refine(thresholdsInOrder, { path: ['expiredMinutes'], message: M.timeIncorrect });
+
+export const channelUpdateSchema = z
+  .object(fields)
+  .partial()
+  .refine(thresholdsInOrder, { path: ['expiredMinutes'], message: M.timeIncorrect });
+
+export const ATTACHMENT_LIMITS = { max: 10, urlMax: 2048, nameMax: 255 } as const;
+export const attachmentSchema = z.object({
+  url: z.string().trim().min(1).max(ATTACHMENT_LIMITS.urlMax),
+  name: z.string().trim().max(ATTACHMENT_LIMITS.nameMax).optional(),
+  contentType: z.string().trim().max(255).optional(),
+  size: z.number().int().min(0).optional(),
+});
+export type Attachment = z.output<typeof attachmentSchema>;
+
+export const MESSAGE_TEXT_MAX = 10_000;
+
+/** What an API channel pushes to `POST /api/channels/{id}/inbound`. */
+export const inboundMessageSchema = z
+  .object({
+    externalMessageId: z.string().trim().min(1).max(255),
+    client: z.object({
+      externalId: z.string().trim().min(1).max(255),
+      name: z.string().trim().max(255).default(''),
+    }),
+    text: z.string().max(MESSAGE_TEXT_MAX).default(''),
+    attachments: z.array(attachmentSchema).max(ATTACHMENT_LIMITS.max).default([]),
+  })
+  .refine((v) => v.text.trim() !== '' || v.attachments.length > 0, {
+    path: ['text'],
+    message: M.requiredFields,
+  });
+
+export type ChannelDto = {
+  id: string;
+  type: ChannelType;
+  name: string;
+  teamId: string;
+  team: { id: string; name: string };
+  status: ChannelStatus;
+  webhookUrl: string | null;
+  halfExpiredMinutes: number | null;
+  expiredMinutes: number | null;
+  /** Where the provider (or the integrator) posts customer messages. */
+  inboundUrl: string;
+  createdAt: string;
+};
+
+/** Answer of channel creation: the only time the inbound key and the webhook signing secret are shown. */
+export type ChannelCreatedDto = ChannelDto & { inboundKey: string; webhookSecret: string };

@@ -1,0 +1,128 @@
+import { z } from 'zod';
+import { FIELD_MESSAGES as M } from '../messages.ts';
+import { type Attachment, attachmentSchema, type ChannelType, MESSAGE_TEXT_MAX } from './channels.ts';
+
+export const CHAT_STATUSES = ['waiting', 'in_progress', 'closed'] as const;
+export type ChatStatus = (typeof CHAT_STATUSES)[number];
+export const OVERDUE_LEVELS = ['none', 'half_expired', 'expired'] as const;
+export type OverdueLevel = (typeof OVERDUE_LEVELS)[number];
+export const CHAT_FILTERS = ['assigned', 'waiting', 'closed'] as const;
+export type ChatFilter = (typeof CHAT_FILTERS)[number];
+
+export const MESSAGE_KINDS = ['normal', 'internal', 'mailing', 'edited'] as const;
+export type MessageKind = (typeof MESSAGE_KINDS)[number];
+export const DELIVERY_STATUSES = ['pending', 'sent', 'delivered', 'read', 'undelivered'] as const;
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+
+export const CHAT_HISTORY_KINDS = [
+  'created',
+  'assign',
+  'transfer',
+  'close',
+  'auto_close',
+  'category_set',
+  'category_removed',
+  'reopen',
+  'redistribution',
+  'unassign',
+] as const;
+export type ChatHistoryKind = (typeof CHAT_HISTORY_KINDS)[number];
+
+export const chatListQuerySchema = z.object({
+  filter: z.enum(CHAT_FILTERS, M.valueIncorrect).default('assigned'),
+  limit: z.coerce.number().int().min(1).max(500).default(100),
+  offset: z.coerce.number().int().min(0).default(0),
+});
+
+export const chatMessagesQuerySchema = z.object({
+  limit: z.coerce.number().int().min(1).max(1000).default(200),
+  offset: z.coerce.number().int().min(0).default(0),
+});
+
+const text = z.string(M.requiredFields).max(MESSAGE_TEXT_MAX, M.valueIncorrect);
+
+export const messageSendSchema = z
+  .object({
+    text: text.default(''),
+    internal: z.boolean().default(false),
+    attachments: z.array(attachmentSchema).max(10).default([]),
+  })
+  .refine((v) => v.text.trim() !== '' || v.attachments.length > 0, {
+    path: ['text'],
+    message: M.requiredFields,
+  });
+
+export const messageEditSchema = z.object({
+  text: text.refine((v) => v.trim() !== '', M.requiredFields),
+});
+
+export const messageParams = z.object({ id: z.uuid('Not found'), messageId: z.uuid('Not found') });
+
+/** Exactly one target: an operator, a team, or the client's last operator / personal manager. */
+export const transferSchema = z.union(
+  [
+    z.object({ operatorId: z.uuid(M.valueIncorrect) }).strict(),
+    z.object({ teamId: z.uuid(M.teamIncorrect) }).strict(),
+    z.object({ target: z.enum(['last_operator', 'personal_manager'], M.valueIncorrect) }).strict(),
+  ],
+  M.valueIncorrect,
+);
+export type TransferTarget = z.output<typeof transferSchema>;
+
+export const chatCategorySchema = z.object({ categoryId: z.uuid(M.valueIncorrect).nullable() });
+
+export const CATEGORY_NAME_MAX = 255;
+export const categorySchema = z.object({
+  name: z.string(M.nameIncorrect).trim().min(1, M.nameIncorrect).max(CATEGORY_NAME_MAX, M.nameIncorrect),
+});
+
+export type Ref = { id: string; name: string };
+
+export type ChatDto = {
+  id: string;
+  status: ChatStatus;
+  channel: Ref & { type: ChannelType };
+  team: Ref;
+  operator: Ref | null;
+  client: Ref & { externalId: string; personalManagerId: string | null };
+  category: Ref | null;
+  session: number;
+  overdueLevel: OverdueLevel;
+  assignedAt: string | null;
+  closedAt: string | null;
+  lastClientMessageAt: string | null;
+  lastOperatorMessageAt: string | null;
+  lastMessage: { text: string; at: string } | null;
+  createdAt: string;
+  updatedAt: string;
+};
+
+export type MessageDto = {
+  id: string;
+  chatId: string;
+  direction: 'in' | 'out';
+  kind: MessageKind;
+  internal: boolean;
+  text: string;
+  attachments: Attachment[];
+  status: DeliveryStatus | null;
+  author: Ref | null;
+  externalMessageId: string | null;
+  editedAt: string | null;
+  createdAt: string;
+};
+
+export type ChatHistoryDto = {
+  id: string;
+  kind: ChatHistoryKind;
+  actorId: string | null;
+  fromUserId: string | null;
+  toUserId: string | null;
+  fromTeamId: string | null;
+  toTeamId: string | null;
+  categoryId: string | null;
+  createdAt: string;
+};
+
+export type ChatCountersDto = { inProgress: number; waiting: number };
+export type CategoryDto = { id: string; name: string; createdAt: string };

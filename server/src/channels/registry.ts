@@ -1,0 +1,14 @@
+import type { ChannelType } from '@smartconnect/contracts';
+import { apiAdapter } from './api/index.ts';
+import type { ChannelAdapter } from './types.ts';
+
+/** Every channel type's adapter; a new provider adds one line here. */
+const adapters: Record<ChannelType, ChannelAdapter> = {
+  api: apiAdapter,
+};
+
+export function adapterFor(type: string): ChannelAdapter {
+  const adapter = adapters[type as ChannelType];
+  if (!adapter) throw new Error(`no adapter for channel type ${type}`);
+  return adapter;
+}

@@ -1,0 +1,92 @@
+import type { OutboundPayload } from '../channels/types.ts';
+import type { AppContext } from '../context.ts';
+import { deliveryChannel } from '../modules/channels/service.ts';
+import { recordDelivery } from '../modules/chats/timers.ts';
+import { withEvents } from '../realtime/emit.ts';
+import * as Q from './queries.ts';
+
+export const OUTBOX = {
+  maxAttempts: 6,
+  /** Backoff before attempt n+1: base * 2^(n-1), capped. */
+  baseDelayMs: 1_000,
+  maxDelayMs: 5 * 60_000,
+  /** A claimed row is left alone this long; if its instance dies mid-send another one retries it. */
+  leaseMs: 60_000,
+  batch: 20,
+} as const;
+
+export const backoffMs = (attempts: number) =>
+  Math.min(OUTBOX.baseDelayMs * 2 ** Math.max(0, attempts - 1), OUTBOX.maxDelayMs);
+
+async function deliver(app: AppContext, row: Q.OutboxRow): Promise<void> {
+  const target = await deliveryChannel(app, row.channel_id);
+  const result = target
+    ? await target.adapter.send(target.channel, row.id, row.payload as OutboundPayload)
+    : { ok: false as const, retryable: false, error: 'channel deleted' };
+  await withEvents(app, async (q, emit) => {
+    const tx = { q, emit, now: app.clock.now() };
+    if (result.ok) {
+      await Q.finishOutbox(q, row.id, 'done', null);
+      if (row.message_id) await recordDelivery(tx, row.message_id, 'sent');
+    } else if (!result.retryable || row.attempts >= OUTBOX.maxAttempts) {
+      await Q.finishOutbox(q, row.id, 'failed', result.error);
+      if (row.message_id) await recordDelivery(tx, row.message_id, 'undelivered');
+    } else {
+      await Q.retryOutbox(q, row.id, new Date(tx.now.getTime() + backoffMs(row.attempts)), result.error);
+    }
+  });
+}
+
+/**
+ * Delivers every due outbox row: claims a batch with SKIP LOCKED (so instances share the work and no row is
+ * sent twice at once), sends outside any transaction, then records sent / retry with backoff / undelivered.
+ */
+export async function runOutbox(app: AppContext): Promise<number> {
+  let done = 0;
+  for (;;) {
+    const now = app.clock.now();
+    const batch = await app.db.tx((q) =>
+      Q.claimOutbox(q, now, new Date(now.getTime() + OUTBOX.leaseMs), OUTBOX.batch),
+    );
+    if (!batch.length) return done;
+    await Promise.all(
+      batch.map((row) =>
+        deliver(app, row).catch((err) => app.log.error({ err, outbox: row.id }, 'outbox delivery failed')),
+      ),
+    );
+    done += batch.length;
+  }
+}
+
+type Kicker = { running: Promise<void> | null; again: boolean; stopped: boolean };
+const kickers = new WeakMap<AppContext, Kicker>();
+
+/** Runs the dispatcher soon, after a commit that queued a delivery, without waiting for the next poll. */
+export function kickOutbox(app: AppContext): void {
+  let k = kickers.get(app);
+  if (!k) {
+    k = { running: null, again: false, stopped: false };
+    kickers.set(app, k);
+  }
+  if (k.stopped) return;
+  if (k.running) {
+    k.again = true;
+    return;
+  }
+  const state = k;
+  state.running = (async () => {
+    do {
+      state.again = false;
+      await runOutbox(app).catch((err) => app.log.error({ err }, 'outbox run failed'));
+    } while (state.again && !state.stopped);
+    state.running = null;
+  })();
+}
+
+/** Stops kicks and waits for a kicked run in flight. */
+export async function stopKicks(app: AppContext): Promise<void> {
+  const k = kickers.get(app) ?? { running: null, again: false, stopped: true };
+  k.stopped = true;
+  kickers.set(app, k);
+  await k.running;
+}

@@ -1,0 +1,105 @@
+import { maybe, type Queryable } from '../db/index.ts';
+
+export type TimerKind = 'auto_close' | 'redistribute' | 'overdue_half' | 'overdue_expired' | 'auto_break';
+export type TimerRow = {
+  id: string;
+  organisation_id: string;
+  kind: TimerKind;
+  subject_id: string;
+  due_at: Date;
+};
+
+/** Sets the timer of (kind, subject) to fire at `dueAt`, replacing an earlier setting. */
+export const upsertTimer = (q: Queryable, orgId: string, kind: TimerKind, subjectId: string, dueAt: Date) =>
+  q.query(
+    `insert into timers (organisation_id, kind, subject_id, due_at) values ($1, $2, $3, $4)
+     on conflict (kind, subject_id) do update set due_at = excluded.due_at`,
+    [orgId, kind, subjectId, dueAt],
+  );
+
+/** Sets the timer only when none is pending: the earliest setting wins. */
+export const insertTimerIfAbsent = (
+  q: Queryable,
+  orgId: string,
+  kind: TimerKind,
+  subjectId: string,
+  dueAt: Date,
+) =>
+  q.query(
+    `insert into timers (organisation_id, kind, subject_id, due_at) values ($1, $2, $3, $4)
+     on conflict (kind, subject_id) do nothing`,
+    [orgId, kind, subjectId, dueAt],
+  );
+
+export const deleteTimers = (q: Queryable, subjectId: string, kinds: TimerKind[]) =>
+  q.query('delete from timers where subject_id = $1 and kind = any($2::text[])', [subjectId, kinds]);
+
+/** One due timer that no other instance holds; locked until the transaction ends. */
+export const claimDueTimer = (q: Queryable, now: Date) =>
+  maybe<TimerRow>(
+    q,
+    `select id, organisation_id, kind, subject_id, due_at from timers
+      where due_at <= $1 order by due_at, id limit 1 for update skip locked`,
+    [now],
+  );
+
+export const deleteTimer = (q: Queryable, id: string) => q.query('delete from timers where id = $1', [id]);
+
+export const postponeTimer = (q: Queryable, id: string, dueAt: Date) =>
+  q.query('update timers set due_at = $2 where id = $1', [id, dueAt]);
+
+// ---- outbox ----
+
+export type OutboxRow = {
+  id: string;
+  organisation_id: string;
+  channel_id: string;
+  message_id: string | null;
+  payload: unknown;
+  attempts: number;
+};
+
+export const insertOutbox = (
+  q: Queryable,
+  o: { orgId: string; channelId: string; messageId: string; payload: unknown; now: Date },
+) =>
+  q.query(
+    `insert into outbox (organisation_id, channel_id, message_id, payload, next_attempt_at) values ($1, $2, $3, $4, $5)`,
+    [o.orgId, o.channelId, o.messageId, JSON.stringify(o.payload), o.now],
+  );
+
+/**
+ * Claims due deliveries: each is leased until `leaseUntil` (another instance skips it meanwhile,
+ * and picks it up again if this one dies mid-send) and its attempt is counted.
+ */
+export const claimOutbox = (q: Queryable, now: Date, leaseUntil: Date, limit: number) =>
+  q.query<OutboxRow>(
+    `update outbox set attempts = attempts + 1, next_attempt_at = $2, updated_at = now()
+      where id in (select id from outbox where status = 'pending' and next_attempt_at <= $1
+                    order by next_attempt_at, id limit $3 for update skip locked)
+      returning id, organisation_id, channel_id, message_id, payload, attempts`,
+    [now, leaseUntil, limit],
+  );
+
+export const finishOutbox = (q: Queryable, id: string, status: 'done' | 'failed', error: string | null) =>
+  q.query('update outbox set status = $2, last_error = $3, updated_at = now() where id = $1', [
+    id,
+    status,
+    error,
+  ]);
+
+export const retryOutbox = (q: Queryable, id: string, at: Date, error: string) =>
+  q.query('update outbox set next_attempt_at = $2, last_error = $3, updated_at = now() where id = $1', [
+    id,
+    at,
+    error,
+  ]);
+
+export const nextDueAt = async (q: Queryable) =>
+  (
+    await maybe<{ at: Date | null }>(
+      q,
+      `select least((select min(due_at) from timers),
+                    (select min(next_attempt_at) from outbox where status = 'pending')) as at`,
+    )
+  )?.at ?? null;

@@ -1,0 +1,121 @@
+import type { ChannelStatus, ChannelType } from '@smartconnect/contracts';
+import { maybe, one, type Queryable } from '../../db/index.ts';
+
+export type ChannelRow = {
+  id: string;
+  organisation_id: string;
+  type: ChannelType;
+  name: string;
+  team_id: string;
+  team_name: string;
+  status: ChannelStatus;
+  webhook_url: string | null;
+  inbound_key_hash: string;
+  secrets: string;
+  half_expired_minutes: number | null;
+  expired_minutes: number | null;
+  created_at: Date;
+  org_options: string[];
+};
+
+const select = `
+  select c.id, c.organisation_id, c.type, c.name, c.team_id, t.name as team_name, c.status, c.webhook_url,
+         c.inbound_key_hash, c.secrets, c.half_expired_minutes, c.expired_minutes, c.created_at, o.options as org_options
+    from channels c join teams t on t.id = c.team_id join organisations o on o.id = c.organisation_id`;
+
+export const listChannels = (q: Queryable, orgId: string) =>
+  q.query<ChannelRow>(
+    `${select} where c.organisation_id = $1 and c.deleted_at is null order by c.name, c.id`,
+    [orgId],
+  );
+
+export const findChannel = (q: Queryable, orgId: string, id: string) =>
+  maybe<ChannelRow>(q, `${select} where c.id = $1 and c.organisation_id = $2 and c.deleted_at is null`, [
+    id,
+    orgId,
+  ]);
+
+/** For the inbound route, before we know the organisation: the channel's own key decides. */
+export const findChannelById = (q: Queryable, id: string) =>
+  maybe<ChannelRow>(q, `${select} where c.id = $1 and c.deleted_at is null`, [id]);
+
+export const teamInOrg = async (q: Queryable, orgId: string, teamId: string) =>
+  !!(await maybe(q, 'select 1 from teams where id = $1 and organisation_id = $2', [teamId, orgId]));
+
+export const nameTaken = async (q: Queryable, orgId: string, name: string, exceptId?: string) =>
+  !!(await maybe(
+    q,
+    `select 1 from channels where organisation_id = $1 and lower(name) = lower($2) and deleted_at is null
+        and id is distinct from $3`,
+    [orgId, name, exceptId ?? null],
+  ));
+
+export type ChannelInsert = {
+  organisationId: string;
+  type: ChannelType;
+  name: string;
+  teamId: string;
+  status: ChannelStatus;
+  webhookUrl: string | null;
+  inboundKeyHash: string;
+  secrets: string;
+  halfExpiredMinutes: number | null;
+  expiredMinutes: number | null;
+};
+
+export async function insertChannel(q: Queryable, c: ChannelInsert): Promise<string> {
+  const row = await one<{ id: string }>(
+    q,
+    `insert into channels (organisation_id, type, name, team_id, status, webhook_url, inbound_key_hash, secrets,
+                           half_expired_minutes, expired_minutes)
+     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) returning id`,
+    [
+      c.organisationId,
+      c.type,
+      c.name,
+      c.teamId,
+      c.status,
+      c.webhookUrl,
+      c.inboundKeyHash,
+      c.secrets,
+      c.halfExpiredMinutes,
+      c.expiredMinutes,
+    ],
+  );
+  return row.id;
+}
+
+const columns = {
+  name: 'name',
+  teamId: 'team_id',
+  status: 'status',
+  webhookUrl: 'webhook_url',
+  halfExpiredMinutes: 'half_expired_minutes',
+  expiredMinutes: 'expired_minutes',
+} as const;
+export type ChannelPatch = Partial<Record<keyof typeof columns, unknown>>;
+
+export async function updateChannel(q: Queryable, orgId: string, id: string, patch: ChannelPatch) {
+  const sets: string[] = [];
+  const params: unknown[] = [id, orgId];
+  for (const [key, column] of Object.entries(columns)) {
+    const value = patch[key as keyof ChannelPatch];
+    if (value === undefined) continue;
+    params.push(value);
+    sets.push(`${column} = $${params.length}`);
+  }
+  if (!sets.length) return;
+  await q.query(
+    `update channels set ${sets.join(', ')}, updated_at = now()
+      where id = $1 and organisation_id = $2 and deleted_at is null`,
+    params,
+  );
+}
+
+/** Channels are retired, not erased: their chats and messages stay readable. */
+export const softDeleteChannel = (q: Queryable, orgId: string, id: string) =>
+  q.query(
+    `update channels set deleted_at = now(), status = 'inactive', updated_at = now()
+      where id = $1 and organisation_id = $2 and deleted_at is null`,
+    [id, orgId],
+  );

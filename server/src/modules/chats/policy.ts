@@ -1,0 +1,48 @@
+import type { Audience } from '@smartconnect/contracts';
+import type { Queryable } from '../../db/index.ts';
+import type { AuthContext } from '../../http/auth.ts';
+import { AppError } from '../../http/errors.ts';
+import { type ChatRow, userTeamIds, type Viewer } from './queries.ts';
+
+type ChatScope = Pick<ChatRow, 'status' | 'operator_id' | 'team_id'>;
+
+export async function viewerOf(q: Queryable, auth: AuthContext): Promise<Viewer> {
+  const all = auth.rights.has('AUTHORITY_ALL_CHATS');
+  return { userId: auth.userId, all, teamIds: all ? [] : await userTeamIds(q, auth.userId) };
+}
+
+/** An operator sees their own chats and their teams' Waiting queue; AUTHORITY_ALL_CHATS sees every chat. */
+export const canSee = (v: Viewer, c: ChatScope): boolean =>
+  v.all || c.operator_id === v.userId || (c.status === 'waiting' && v.teamIds.includes(c.team_id));
+
+/** Writing, closing, transferring and categorising: the chat's operator, or a holder of AUTHORITY_ALL_CHATS. */
+export const canAct = (v: Viewer, c: ChatScope): boolean => v.all || c.operator_id === v.userId;
+
+/** A chat the viewer may not see does not exist for them (404, never a hint that it exists). */
+export function assertVisible(v: Viewer, chat: ChatRow | undefined): asserts chat is ChatRow {
+  if (!chat || !canSee(v, chat)) throw new AppError('chatNotFoundException');
+}
+
+export function assertCanAct(v: Viewer, chat: ChatRow): void {
+  if (!canAct(v, chat)) throw new AppError('accessDeniedException');
+}
+
+/**
+ * Who receives an event about this chat: its operator, its team while it waits, and AUTHORITY_ALL_CHATS;
+ * `also` adds the previous operator or team of a transition so their lists drop the chat.
+ */
+export function chatAudience(
+  c: ChatScope,
+  also: { userIds?: (string | null)[]; teamIds?: (string | null)[] } = {},
+): Audience {
+  const userIds = [...new Set([c.operator_id, ...(also.userIds ?? [])].filter((x): x is string => !!x))];
+  const teamIds = [
+    ...new Set(
+      [c.status === 'waiting' ? c.team_id : null, ...(also.teamIds ?? [])].filter((x): x is string => !!x),
+    ),
+  ];
+  const audience: Audience = { rights: ['AUTHORITY_ALL_CHATS'] };
+  if (userIds.length) audience.userIds = userIds;
+  if (teamIds.length) audience.teamIds = teamIds;
+  return audience;
+}

@@ -1,0 +1,176 @@
+import {
+  chatCategorySchema,
+  chatListQuerySchema,
+  chatMessagesQuerySchema,
+  idParams,
+  messageEditSchema,
+  messageParams,
+  messageSendSchema,
+  transferSchema,
+} from '@smartconnect/contracts';
+import { defineRoute } from '../../http/route.ts';
+import type { ModuleRoutes } from '../index.ts';
+import { closeChat } from './close-chat.ts';
+import { presentChat, presentHistory, presentMessage } from './presenter.ts';
+import { editMessage, sendMessage } from './send-message.ts';
+import { countChats, getChat, listChats, listHistory, listMessages } from './service.ts';
+import { setChatCategory } from './set-category.ts';
+import { takeChat } from './take-chat.ts';
+import { transferChat } from './transfer-chat.ts';
+
+const tags = ['chats'];
+
+export const chatRoutes: ModuleRoutes = (fastify, app) => {
+  defineRoute(
+    fastify,
+    app,
+    {
+      method: 'GET',
+      url: '/api/chats',
+      access: 'user',
+      summary:
+        'Chats by filter: assigned (in progress: own, or all with AUTHORITY_ALL_CHATS), waiting (own teams, or all), closed',
+      tags,
+      query: chatListQuerySchema,
+    },
+    async ({ auth, query }) => {
+      const { items, total } = await listChats(app, auth, query.filter, query.limit, query.offset);
+      return { items: items.map(presentChat), total };
+    },
+  );
+  defineRoute(
+    fastify,
+    app,
+    {
+      method: 'GET',
+      url: '/api/chats/counters',
+      access: 'user',
+      summary: 'In progress and Waiting counts',
+      tags,
+    },
+    async ({ auth }) => countChats(app, auth),
+  );
+  defineRoute(
+    fastify,
+    app,
+    { method: 'GET', url: '/api/chats/:id', access: 'user', summary: 'One chat', tags, params: idParams },
+    async ({ auth, params }) => presentChat(await getChat(app, auth, params.id)),
+  );
+  defineRoute(
+    fastify,
+    app,
+    {
+      method: 'GET',
+      url: '/api/chats/:id/messages',
+      access: 'user',
+      summary: 'Messages of a chat, oldest first (internal notes included)',
+      tags,
+      params: idParams,
+      query: chatMessagesQuerySchema,
+    },
+    async ({ auth, params, query }) => {
+      const { items, total } = await listMessages(app, auth, params.id, query.limit, query.offset);
+      return { items: items.map(presentMessage), total };
+    },
+  );
+  defineRoute(
+    fastify,
+    app,
+    {
+      method: 'GET',
+      url: '/api/chats/:id/history',
+      access: 'user',
+      summary: 'History of a chat: assign, transfer, close, category, reopen, auto-close, redistribution',
+      tags,
+      params: idParams,
+    },
+    async ({ auth, params }) => {
+      const items = (await listHistory(app, auth, params.id)).map(presentHistory);
+      return { items, total: items.length };
+    },
+  );
+  defineRoute(
+    fastify,
+    app,
+    {
+      method: 'POST',
+      url: '/api/chats/:id/messages',
+      access: 'user',
+      summary: 'Send a message to the client, or an internal note with internal: true',
+      tags,
+      params: idParams,
+      body: messageSendSchema,
+    },
+    async ({ auth, params, body }) => presentMessage(await sendMessage(app, auth, params.id, body)),
+  );
+  defineRoute(
+    fastify,
+    app,
+    {
+      method: 'PATCH',
+      url: '/api/chats/:id/messages/:messageId',
+      access: 'user',
+      summary: 'Edit one of your own messages (kind becomes edited)',
+      tags,
+      params: messageParams,
+      body: messageEditSchema,
+    },
+    async ({ auth, params, body }) =>
+      presentMessage(await editMessage(app, auth, params.id, params.messageId, body.text)),
+  );
+  defineRoute(
+    fastify,
+    app,
+    {
+      method: 'POST',
+      url: '/api/chats/:id/take',
+      access: 'user',
+      summary: 'Take a Waiting chat (409 chatAlreadyTakenException when someone was faster)',
+      tags,
+      params: idParams,
+    },
+    async ({ auth, params }) => presentChat(await takeChat(app, auth, params.id)),
+  );
+  defineRoute(
+    fastify,
+    app,
+    {
+      method: 'POST',
+      url: '/api/chats/:id/transfer',
+      access: 'user',
+      summary: 'Transfer to {operatorId} | {teamId} | {target: last_operator | personal_manager}',
+      tags,
+      params: idParams,
+      body: transferSchema,
+    },
+    async ({ auth, params, body }) => presentChat(await transferChat(app, auth, params.id, body)),
+  );
+  defineRoute(
+    fastify,
+    app,
+    {
+      method: 'POST',
+      url: '/api/chats/:id/close',
+      access: 'user',
+      summary: 'Close a chat (needs a category when the organisation has OPTION_CATEGORY)',
+      tags,
+      params: idParams,
+    },
+    async ({ auth, params }) => presentChat(await closeChat(app, auth, params.id)),
+  );
+  defineRoute(
+    fastify,
+    app,
+    {
+      method: 'PUT',
+      url: '/api/chats/:id/category',
+      access: { option: 'OPTION_CATEGORY' },
+      summary: 'Set ({categoryId}) or remove ({categoryId: null}) the request category of a chat',
+      tags,
+      params: idParams,
+      body: chatCategorySchema,
+    },
+    async ({ auth, params, body }) =>
+      presentChat(await setChatCategory(app, auth, params.id, body.categoryId)),
+  );
+};

@@ -1,0 +1,47 @@
+import type { ChatFilter } from '@smartconnect/contracts';
+import type { AppContext } from '../../context.ts';
+import type { AuthContext } from '../../http/auth.ts';
+import { assertVisible, viewerOf } from './policy.ts';
+import * as Q from './queries.ts';
+
+/** A chat the caller may see (404 otherwise, also for other organisations). */
+export async function getChat(app: AppContext, auth: AuthContext, id: string) {
+  const viewer = await viewerOf(app.db, auth);
+  const chat = await Q.findChat(app.db, auth.organisationId, id);
+  assertVisible(viewer, chat);
+  return chat;
+}
+
+export async function listChats(
+  app: AppContext,
+  auth: AuthContext,
+  filter: ChatFilter,
+  limit: number,
+  offset: number,
+) {
+  const viewer = await viewerOf(app.db, auth);
+  return Q.listChats(app.db, auth.organisationId, viewer, filter, limit, offset);
+}
+
+/** In progress and Waiting counts, as the caller's lists would show them. */
+export async function countChats(app: AppContext, auth: AuthContext) {
+  const viewer = await viewerOf(app.db, auth);
+  const row = await Q.countChats(app.db, auth.organisationId, viewer);
+  return { inProgress: row.in_progress, waiting: row.waiting };
+}
+
+export async function listMessages(
+  app: AppContext,
+  auth: AuthContext,
+  chatId: string,
+  limit: number,
+  offset: number,
+) {
+  const chat = await getChat(app, auth, chatId);
+  return Q.listMessages(app.db, chat.id, limit, offset);
+}
+
+export async function listHistory(app: AppContext, auth: AuthContext, chatId: string) {
+  const chat = await getChat(app, auth, chatId);
+  return Q.listHistory(app.db, chat.id);
+}

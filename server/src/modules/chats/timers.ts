@@ -1,0 +1,79 @@
+import type { OverdueLevel } from '@smartconnect/contracts';
+import { upsertTimer } from '../../jobs/queries.ts';
+import { lockTeam, pickOperator } from '../routing/service.ts';
+import { assign, closeChatRow, emitChat, type Tx } from './lifecycle.ts';
+import { chatAudience } from './policy.ts';
+import { presentMessage } from './presenter.ts';
+import * as Q from './queries.ts';
+
+const minutesAfter = (from: Date, minutes: number) => new Date(new Date(from).getTime() + minutes * 60_000);
+
+/** Closes an open chat whose client has been silent for the team's auto-close time (re-arms if they wrote since). */
+export async function fireAutoClose(tx: Tx, orgId: string, chatId: string): Promise<void> {
+  const chat = await Q.lockChat(tx.q, orgId, chatId);
+  if (!chat || chat.status === 'closed') return;
+  const team = await lockTeam(tx.q, chat.team_id);
+  if (!team?.auto_close_minutes) return;
+  const due = minutesAfter(chat.last_client_message_at ?? chat.created_at, team.auto_close_minutes);
+  if (due > tx.now) return void (await upsertTimer(tx.q, orgId, 'auto_close', chat.id, due));
+  await closeChatRow(tx, chat, { kind: 'auto_close', actorId: null });
+}
+
+/**
+ * An operator who has not answered within the team's redistribution time loses the chat: it goes to another
+ * eligible operator of the team, or back to the Waiting queue when there is none.
+ */
+export async function fireRedistribute(tx: Tx, orgId: string, chatId: string): Promise<void> {
+  const chat = await Q.lockChat(tx.q, orgId, chatId);
+  if (chat?.status !== 'in_progress' || !chat.assigned_at) return;
+  const team = await lockTeam(tx.q, chat.team_id);
+  if (!team?.auto_redistribution_minutes) return;
+  const due = minutesAfter(chat.assigned_at, team.auto_redistribution_minutes);
+  if (due > tx.now) return void (await upsertTimer(tx.q, orgId, 'redistribute', chat.id, due));
+  if (chat.last_operator_message_at && chat.last_operator_message_at >= chat.assigned_at) return;
+  const previous = chat.operator_id;
+  const next = await pickOperator(tx.q, team, { excludeUserIds: previous ? [previous] : [] });
+  if (next) {
+    await assign(tx, chat, next, { kind: 'redistribution', actorId: null, from: ['in_progress'], team });
+    await emitChat(tx, orgId, chat.id, 'chat.assigned', { userIds: [previous] });
+    return;
+  }
+  await Q.moveToQueue(tx.q, chat.id, chat.team_id, tx.now);
+  await Q.insertHistory(tx.q, {
+    orgId,
+    chatId: chat.id,
+    kind: 'redistribution',
+    fromUserId: previous,
+    toTeamId: chat.team_id,
+    now: tx.now,
+  });
+  await emitChat(tx, orgId, chat.id, 'chat.updated', { userIds: [previous] });
+}
+
+const rank: Record<OverdueLevel, number> = { none: 0, half_expired: 1, expired: 2 };
+
+/** Raises the chat's overdue level when its client's oldest unanswered message has waited past the channel threshold. */
+export async function fireOverdue(tx: Tx, orgId: string, chatId: string, level: 'half_expired' | 'expired') {
+  const chat = await Q.lockChat(tx.q, orgId, chatId);
+  if (!chat || chat.status === 'closed' || !chat.unanswered_since) return;
+  const minutes = level === 'half_expired' ? chat.half_expired_minutes : chat.expired_minutes;
+  if (!minutes || rank[chat.overdue_level] >= rank[level]) return;
+  const due = minutesAfter(chat.unanswered_since, minutes);
+  const kind = level === 'half_expired' ? 'overdue_half' : 'overdue_expired';
+  if (due > tx.now) return void (await upsertTimer(tx.q, orgId, kind, chat.id, due));
+  await Q.setOverdue(tx.q, chat.id, level, tx.now);
+  await emitChat(tx, orgId, chat.id, 'chat.updated');
+}
+
+/** Records a provider's delivery answer on an outbound message and tells whoever sees the chat. */
+export async function recordDelivery(
+  tx: Tx,
+  messageId: string,
+  status: 'sent' | 'delivered' | 'read' | 'undelivered',
+): Promise<void> {
+  const m = await Q.setMessageStatus(tx.q, messageId, status);
+  if (!m) return;
+  const chat = await Q.findChat(tx.q, m.organisation_id, m.chat_id);
+  if (!chat) return;
+  await tx.emit(m.organisation_id, 'message.status', presentMessage(m), chatAudience(chat));
+}

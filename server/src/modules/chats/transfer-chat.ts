@@ -1,0 +1,77 @@
+import type { TransferTarget } from '@smartconnect/contracts';
+import type { AppContext } from '../../context.ts';
+import type { AuthContext } from '../../http/auth.ts';
+import { AppError } from '../../http/errors.ts';
+import { deleteTimers } from '../../jobs/queries.ts';
+import { withEvents } from '../../realtime/emit.ts';
+import { findTeam, isAvailable, lockTeam } from '../routing/service.ts';
+import { assign, emitChat, routeWaiting, type Tx } from './lifecycle.ts';
+import { assertCanAct, assertVisible, viewerOf } from './policy.ts';
+import * as Q from './queries.ts';
+
+/**
+ * Transfers an open chat to an operator, a team, the client's last operator or their personal manager.
+ * A user target must be another online operator of the organisation; a team target puts the chat in that
+ * team's queue and routes it there. Anything else is cannotTransferException, and nothing changes.
+ */
+export async function transferChat(
+  app: AppContext,
+  auth: AuthContext,
+  chatId: string,
+  target: TransferTarget,
+) {
+  return withEvents(app, async (q, emit) => {
+    const tx: Tx = { q, emit, now: app.clock.now() };
+    const viewer = await viewerOf(q, auth);
+    const chat = await Q.lockChat(q, auth.organisationId, chatId);
+    assertVisible(viewer, chat);
+    assertCanAct(viewer, chat);
+    if (chat.status === 'closed') throw new AppError('cannotTransferException');
+    const before = { userIds: [chat.operator_id], teamIds: chat.status === 'waiting' ? [chat.team_id] : [] };
+
+    if ('teamId' in target) {
+      if (!(await Q.teamInOrg(q, auth.organisationId, target.teamId)))
+        throw new AppError('cannotTransferException');
+      if (target.teamId === chat.team_id && chat.status === 'waiting')
+        throw new AppError('cannotTransferException');
+      await Q.moveToQueue(q, chat.id, target.teamId, tx.now);
+      await deleteTimers(q, chat.id, ['redistribute']);
+      await Q.insertHistory(q, {
+        orgId: auth.organisationId,
+        chatId: chat.id,
+        kind: 'transfer',
+        actorId: auth.userId,
+        fromUserId: chat.operator_id,
+        fromTeamId: chat.team_id,
+        toTeamId: target.teamId,
+        now: tx.now,
+      });
+      const team = await lockTeam(q, target.teamId);
+      if (team) {
+        const row = { ...chat, operator_id: null, team_id: team.id };
+        await routeWaiting(tx, team, row, { excludeUserIds: chat.operator_id ? [chat.operator_id] : [] });
+      }
+      return emitChat(tx, auth.organisationId, chat.id, 'chat.transferred', before);
+    }
+
+    const userId = await targetUser(tx, chat, target);
+    if (!userId || userId === chat.operator_id || !(await isAvailable(q, auth.organisationId, userId)))
+      throw new AppError('cannotTransferException');
+    const team = await findTeam(q, chat.team_id);
+    const ok = await assign(tx, chat, userId, {
+      kind: 'transfer',
+      actorId: auth.userId,
+      from: ['waiting', 'in_progress'],
+      team,
+    });
+    if (!ok) throw new AppError('cannotTransferException');
+    return emitChat(tx, auth.organisationId, chat.id, 'chat.transferred', before);
+  });
+}
+
+async function targetUser(tx: Tx, chat: Q.ChatRow, target: TransferTarget): Promise<string | null> {
+  if ('operatorId' in target)
+    return (await Q.userInOrg(tx.q, chat.organisation_id, target.operatorId)) ? target.operatorId : null;
+  if ('target' in target && target.target === 'personal_manager') return chat.personal_manager_id;
+  return Q.lastOperatorOfClient(tx.q, chat.client_id, chat.operator_id);
+}

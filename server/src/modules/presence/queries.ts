@@ -1,0 +1,49 @@
+import type { Presence } from '@smartconnect/contracts';
+import { maybe, one, type Queryable } from '../../db/index.ts';
+
+export type PresenceUser = {
+  id: string;
+  organisation_id: string;
+  presence: Presence;
+  active: boolean;
+  break_timeout_minutes: number | null;
+  last_activity_at: Date | null;
+  presence_changed_at: Date | null;
+  is_operator: boolean;
+  team_ids: string[];
+};
+
+/** The user, locked: presence changes of one user happen one at a time. */
+export const lockUser = (q: Queryable, orgId: string, userId: string) =>
+  maybe<PresenceUser>(
+    q,
+    `select u.id, u.organisation_id, u.presence, u.active, u.break_timeout_minutes, u.last_activity_at,
+            u.presence_changed_at, 'AUTHORITY_CHAT_DISTRIBUTION' = any(r.rights) as is_operator,
+            coalesce((select array_agg(m.team_id) from team_members m where m.user_id = u.id), '{}') as team_ids
+       from users u join roles r on r.id = u.role_id
+      where u.id = $1 and u.organisation_id = $2
+      for update of u`,
+    [userId, orgId],
+  );
+
+/**
+ * Locks the organisation row (so two operators cannot take the last licence together) and counts the other
+ * online operators against the licences.
+ */
+export const licenceUse = (q: Queryable, orgId: string, exceptUserId: string) =>
+  one<{ licences: number; online: number }>(
+    q,
+    `with org as (select operator_licences from organisations where id = $1 for update)
+     select (select operator_licences from org) as licences,
+            (select count(*)::int from users u join roles r on r.id = u.role_id
+              where u.organisation_id = $1 and u.presence = 'online' and u.id <> $2
+                and 'AUTHORITY_CHAT_DISTRIBUTION' = any(r.rights)) as online`,
+    [orgId, exceptUserId],
+  );
+
+export const setPresenceRow = (q: Queryable, userId: string, status: Presence, now: Date) =>
+  q.query('update users set presence = $2, presence_changed_at = $3, updated_at = $3 where id = $1', [
+    userId,
+    status,
+    now,
+  ]);

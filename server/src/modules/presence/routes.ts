@@ -1,0 +1,20 @@
+import { presenceUpdateSchema } from '@smartconnect/contracts';
+import { defineRoute } from '../../http/route.ts';
+import type { ModuleRoutes } from '../index.ts';
+import { changePresence } from './service.ts';
+
+export const presenceRoutes: ModuleRoutes = (fastify, app) => {
+  defineRoute(
+    fastify,
+    app,
+    {
+      method: 'PATCH',
+      url: '/api/presence',
+      access: 'user',
+      summary: "Set the current user's presence: online ('In work'), break or offline",
+      tags: ['presence'],
+      body: presenceUpdateSchema,
+    },
+    async ({ auth, body }) => changePresence(app, auth, body.status, 'manual'),
+  );
+};

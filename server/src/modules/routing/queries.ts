@@ -1,0 +1,59 @@
+import type { DistributionMethod } from '@smartconnect/contracts';
+import { maybe, type Queryable } from '../../db/index.ts';
+import type { Candidate } from './choose.ts';
+
+export type RoutingTeam = {
+  id: string;
+  organisation_id: string;
+  distribution_method: DistributionMethod;
+  dialog_limit: number;
+  auto_redistribution_minutes: number | null;
+  auto_close_minutes: number | null;
+};
+
+/** Locks the team row: automatic assignments of one team happen one at a time, so loads and turns stay exact. */
+export const lockTeam = (q: Queryable, teamId: string) =>
+  maybe<RoutingTeam>(
+    q,
+    `select id, organisation_id, distribution_method, dialog_limit, auto_redistribution_minutes, auto_close_minutes
+       from teams where id = $1 for update`,
+    [teamId],
+  );
+
+export const findTeam = (q: Queryable, teamId: string) =>
+  maybe<RoutingTeam>(
+    q,
+    `select id, organisation_id, distribution_method, dialog_limit, auto_redistribution_minutes, auto_close_minutes
+       from teams where id = $1`,
+    [teamId],
+  );
+
+const eligibleUser = `u.active and u.presence = 'online' and 'AUTHORITY_CHAT_DISTRIBUTION' = any(r.rights)`;
+const load = `(select count(*)::int from chats c where c.operator_id = u.id and c.status = 'in_progress')`;
+
+/** Online, active members of the team holding AUTHORITY_CHAT_DISTRIBUTION, with their open chats and last turn. */
+export const teamCandidates = (q: Queryable, teamId: string) =>
+  q.query<Candidate>(
+    `select u.id as "userId", ${load} as load, rr.last_turn::float8 as "lastTurn"
+       from team_members m
+       join users u on u.id = m.user_id
+       join roles r on r.id = u.role_id
+       left join routing_rotation rr on rr.team_id = m.team_id and rr.user_id = u.id
+      where m.team_id = $1 and ${eligibleUser}`,
+    [teamId],
+  );
+
+/** Whether a user of the organisation may receive a chat at all (online, active, with the distribution right). */
+export const isAvailable = async (q: Queryable, orgId: string, userId: string) =>
+  !!(await maybe(
+    q,
+    `select 1 from users u join roles r on r.id = u.role_id where u.id = $1 and u.organisation_id = $2 and ${eligibleUser}`,
+    [userId, orgId],
+  ));
+
+export const touchRotation = (q: Queryable, teamId: string, userId: string) =>
+  q.query(
+    `insert into routing_rotation (team_id, user_id, last_turn) values ($1, $2, nextval('routing_turn_seq'))
+     on conflict (team_id, user_id) do update set last_turn = excluded.last_turn`,
+    [teamId, userId],
+  );
