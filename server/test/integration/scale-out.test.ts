@@ -142,6 +142,8 @@ describe('scale-out: two instances on one PostgreSQL and Redis', { skip: unreach
 
   after(async () => {
     for (const s of sockets) s.close();
+    for (const i of [a, b])
+      if (i?.output.length) console.log(`--- instance ${i.name} output:\n${i.output.join('')}`);
     await Promise.all([a, b].filter(Boolean).map(stopInstance));
     await db?.close();
     const admin = new pg.Client({ connectionString: ADMIN_URL });
@@ -202,6 +204,11 @@ describe('scale-out: two instances on one PostgreSQL and Redis', { skip: unreach
       webhookUrl: 'http://127.0.0.1:9/hook',
     });
     assert.equal(channel.status, 200, JSON.stringify(channel.body));
+    // Watch the Redis channel too: the event must travel through it, not only through the log catch-up.
+    const watcher = new Redis(REDIS_URL);
+    const onRedis: string[] = [];
+    watcher.on('pmessage', (_p: string, _ch: string, text: string) => onRedis.push(text));
+    await watcher.psubscribe('smartconnect:events:*');
     const inbound = await new Api(a.url).call(
       'POST',
       `/api/channels/${channel.body.entity.id}/inbound`,
@@ -214,6 +221,12 @@ describe('scale-out: two instances on one PostgreSQL and Redis', { skip: unreach
         fs.some((f) => f.type === 'message.created' && JSON.stringify(f.payload).includes('hello from A')),
       10_000,
     );
+    await until(
+      async () => onRedis.some((t) => t.includes('hello from A')),
+      'the event on the Redis channel',
+      3000,
+    );
+    watcher.disconnect();
     assert.ok(
       onB.frames.some((f) => f.type === 'chat.created'),
       'the new chat in the team queue',
@@ -238,6 +251,11 @@ describe('scale-out: two instances on one PostgreSQL and Redis', { skip: unreach
           )
         )[0],
       'the chat to carry an auto-close timer',
+    );
+    // A day and more of client silence, as if it had passed.
+    await db.query(
+      "update chats set last_client_message_at = now() - interval '25 hours', created_at = now() - interval '25 hours' where id = $1",
+      [chatId],
     );
     await db.query("update timers set due_at = now() - interval '1 second' where id = $1", [timer.id]);
     await until(
