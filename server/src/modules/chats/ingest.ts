@@ -33,6 +33,21 @@ export async function ingestInbound(
 ): Promise<IngestResult> {
   const seen = await Q.findMessageByExternal(app.db, channel.id, msg.externalMessageId);
   if (seen) return { duplicate: true, messageId: seen.id, chatId: seen.chat_id };
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await ingestOnce(app, channel, msg);
+    } catch (err) {
+      // PostgreSQL breaks a rare lock cycle by failing one side: that side simply runs again.
+      if ((err as { code?: string }).code !== '40P01' || attempt >= 3) throw err;
+    }
+  }
+}
+
+async function ingestOnce(
+  app: AppContext,
+  channel: IngestChannel,
+  msg: InboundMessage,
+): Promise<IngestResult> {
   const now = app.clock.now();
   try {
     return await withEvents(app, async (q, emit) => {

@@ -65,10 +65,11 @@ export const findChat = (q: Queryable, orgId: string, id: string) =>
 
 /** Locks the chat row for the rest of the transaction (operations on one chat serialise). */
 export async function lockChat(q: Queryable, orgId: string, id: string): Promise<ChatRow | undefined> {
-  const locked = await maybe(q, 'select id from chats where id = $1 and organisation_id = $2 for update', [
-    id,
-    orgId,
-  ]);
+  const locked = await maybe(
+    q,
+    'select id from chats where id = $1 and organisation_id = $2 for no key update',
+    [id, orgId],
+  );
   return locked ? findChat(q, orgId, id) : undefined;
 }
 
@@ -178,7 +179,7 @@ export async function openChat(
   if (inserted) return { id: inserted.id, created: true };
   const open = await one<{ id: string }>(
     q,
-    `select id from chats where channel_id = $1 and contact_id = $2 and status <> 'closed' for update`,
+    `select id from chats where channel_id = $1 and contact_id = $2 and status <> 'closed' for no key update`,
     [c.channelId, c.contactId],
   );
   return { id: open.id, created: false };
@@ -340,7 +341,7 @@ export const setOverdue = (q: Queryable, chatId: string, level: OverdueLevel, no
 export const claimWaiting = (q: Queryable, teamId: string, limit: number) =>
   q.query<{ id: string; organisation_id: string; client_id: string }>(
     `select id, organisation_id, client_id from chats where team_id = $1 and status = 'waiting'
-      order by created_at, id limit $2 for update skip locked`,
+      order by created_at, id limit $2 for no key update skip locked`,
     [teamId, limit],
   );
 

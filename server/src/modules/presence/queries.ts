@@ -22,7 +22,7 @@ export const lockUser = (q: Queryable, orgId: string, userId: string) =>
             coalesce((select array_agg(m.team_id) from team_members m where m.user_id = u.id), '{}') as team_ids
        from users u join roles r on r.id = u.role_id
       where u.id = $1 and u.organisation_id = $2
-      for update of u`,
+      for no key update of u`,
     [userId, orgId],
   );
 
@@ -33,7 +33,7 @@ export const lockUser = (q: Queryable, orgId: string, userId: string) =>
 export const licenceUse = (q: Queryable, orgId: string, exceptUserId: string) =>
   one<{ licences: number; online: number }>(
     q,
-    `with org as (select operator_licences from organisations where id = $1 for update)
+    `with org as (select operator_licences from organisations where id = $1 for no key update)
      select (select operator_licences from org) as licences,
             (select count(*)::int from users u join roles r on r.id = u.role_id
               where u.organisation_id = $1 and u.presence = 'online' and u.id <> $2

@@ -16,7 +16,7 @@ export const lockTeam = (q: Queryable, teamId: string) =>
   maybe<RoutingTeam>(
     q,
     `select id, organisation_id, distribution_method, dialog_limit, auto_redistribution_minutes, auto_close_minutes
-       from teams where id = $1 for update`,
+       from teams where id = $1 for no key update`,
     [teamId],
   );
 
