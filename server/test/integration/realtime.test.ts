@@ -246,4 +246,72 @@ describe('realtime gateway', () => {
       ['first', 'second'],
     );
   });
+
+  test('a user whose last socket is gone for the grace period goes offline; a quick reconnect keeps them online', async () => {
+    const gateway = realtimeGateway(s.app);
+    assert.ok(gateway);
+    const saved = gateway.presence.options.graceMs;
+    gateway.presence.options.graceMs = 300;
+    try {
+      const org = await createOrganisation(s);
+      const op = await org.user();
+      const presence = async () =>
+        (await s.app.db.query<{ presence: string }>('select presence from users where id = $1', [op.id]))[0]
+          .presence;
+      const tab1 = await connect(op.token);
+      const tab2 = await connect(op.token);
+      const on = await op.api.patch('/api/presence', { status: 'online' });
+      assert.equal(on.status, 200, JSON.stringify(on.body));
+      // One tab closes: another is still open.
+      tab1.close();
+      await new Promise((r) => setTimeout(r, 700));
+      assert.equal(await presence(), 'online');
+      // The last tab drops and comes back within the grace: still online.
+      tab2.close();
+      await new Promise((r) => setTimeout(r, 100));
+      const tab3 = await connect(op.token);
+      await new Promise((r) => setTimeout(r, 700));
+      assert.equal(await presence(), 'online');
+      // Gone for good.
+      tab3.close();
+      const deadline = Date.now() + 5000;
+      while ((await presence()) !== 'offline' && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 100));
+      assert.equal(await presence(), 'offline');
+      const events = await s.app.db.query<{ payload: { reason: string; status: string } }>(
+        "select payload from events where type = 'presence.changed' and payload->>'userId' = $1 order by id",
+        [op.id],
+      );
+      assert.deepEqual(
+        events.map((e) => [e.payload.status, e.payload.reason]),
+        [
+          ['online', 'manual'],
+          ['offline', 'disconnect'],
+        ],
+      );
+    } finally {
+      gateway.presence.options.graceMs = saved;
+    }
+  });
+
+  test("a dead instance's sockets are reaped and their users set offline by another instance", async () => {
+    const gateway = realtimeGateway(s.app);
+    assert.ok(gateway);
+    const org = await createOrganisation(s);
+    const op = await org.user();
+    const on = await op.api.patch('/api/presence', { status: 'online' });
+    assert.equal(on.status, 200, JSON.stringify(on.body));
+    // A row left by an instance that stopped heartbeating a minute ago.
+    await s.app.db.query(
+      "insert into realtime_presence (instance_id, organisation_id, user_id, sockets, seen_at) values ('dead-instance', $1, $2, 1, now() - interval '1 minute')",
+      [org.id, op.id],
+    );
+    await gateway.presence.heartbeat();
+    const rows = await s.app.db.query<{ presence: string }>('select presence from users where id = $1', [
+      op.id,
+    ]);
+    assert.equal(rows[0].presence, 'offline');
+    const left = await s.app.db.query("select 1 from realtime_presence where instance_id = 'dead-instance'");
+    assert.equal(left.length, 0);
+  });
 });
