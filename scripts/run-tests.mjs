@@ -2,7 +2,7 @@
 // unit and integration tests first, then the browser tests in e2e/.
 // Under CI=true a browser test that cannot run is a failure, never a silent skip.
 import { spawnSync } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
@@ -30,11 +30,37 @@ const suites = {
   e2e: find(join(root, 'e2e'), /\.spec\.ts$/),
 };
 
+// Browser tests need Debian's Chromium and a fresh build of web/ (the server serves web/dist).
+const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+function prepareE2e() {
+  if (!existsSync(chromium)) {
+    if (process.env.CI === 'true') {
+      console.error(`\n✖ e2e: Chromium not found at ${chromium} (CI=true: a missing browser is a failure)`);
+      return false;
+    }
+    console.log(
+      `\n⚠ e2e: SKIPPED — Chromium not found at ${chromium}. Install it (apt-get install chromium) or set CHROMIUM_PATH.`,
+    );
+    return null;
+  }
+  console.log('\n▶ e2e: building web/ (npm run build -w web)');
+  const build = spawnSync('npm', ['run', 'build', '-w', 'web'], { stdio: 'inherit', cwd: root });
+  return build.status === 0;
+}
+
 let failed = false;
 for (const [name, files] of Object.entries(suites)) {
   if (only && only !== name) continue;
   const selected = filter ? files.filter((f) => f.includes(filter)) : files;
   if (!selected.length) continue;
+  if (name === 'e2e') {
+    const ready = prepareE2e();
+    if (ready === null) continue;
+    if (!ready) {
+      failed = true;
+      continue;
+    }
+  }
   console.log(`\n▶ ${name}: ${selected.length} file(s)`);
   const res = spawnSync(
     process.execPath,

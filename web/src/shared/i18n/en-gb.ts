@@ -408,6 +408,8 @@ export const enGB = {
     closeWithoutCategoryException: 'Choose a request category before closing',
     chatClosedException: 'The chat is closed',
     chatAlreadyTakenException: 'The chat has already been taken',
+    categoryNameAlreadyExistsException: 'A category with this name already exists',
+    messageEditDeniedException: 'Only the author can edit this message',
   },
 };
 

@@ -410,5 +410,7 @@ export const ruRU: Resources = {
     closeWithoutCategoryException: 'Выберите категорию обращения перед закрытием',
     chatClosedException: 'Чат закрыт',
     chatAlreadyTakenException: 'Чат уже взят в работу',
+    categoryNameAlreadyExistsException: 'Категория с таким названием уже существует',
+    messageEditDeniedException: 'Редактировать сообщение может только его автор',
   },
 };

@@ -1,0 +1,188 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import {
+  ADMIN_PASSWORD,
+  apiLogin,
+  field,
+  launchBrowser,
+  openPage,
+  screenshot,
+  startServer,
+  type TestServer,
+  totp,
+} from './harness.ts';
+
+let server: TestServer;
+let browser: Browser;
+
+before(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+});
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+async function fillLogin(page: Page, email: string, password: string) {
+  await page.goto('/');
+  await field(page, 'Email').fill(email);
+  await field(page, 'Password').fill(password);
+  await page.getByRole('button', { name: 'Log In' }).click();
+}
+
+async function typeCode(page: Page, code: string) {
+  await page.getByLabel('Authenticator code').first().click();
+  await page.keyboard.type(code);
+}
+
+describe('login, two-factor, logout', () => {
+  test('log in lands in the chat center; log out returns to login and forgets the token', async () => {
+    const { page, errors, context } = await openPage(browser, server.url);
+    await page.goto('/');
+    await page.getByRole('heading', { name: 'Welcome back' }).waitFor();
+    assert.equal(await page.title(), 'Sign in · SmartConnect');
+    await screenshot(page, 'login');
+
+    // Client-side checks with the spec's messages.
+    await field(page, 'Email').fill('not-an-email');
+    await page.getByRole('button', { name: 'Log In' }).click();
+    await page.getByText('Invalid email format').waitFor();
+    await page.getByText('Invalid password format').waitFor();
+    await screenshot(page, 'login-invalid');
+
+    // Server error by code.
+    await fillLogin(page, 'admin@demo.local', 'Wrong#Pass1');
+    await page.getByText('Incorrect login or password').waitFor();
+
+    await fillLogin(page, 'admin@demo.local', ADMIN_PASSWORD);
+    await page.waitForURL('**/admin/chats?filter=assigned');
+    await page.getByText('No conversations in progress').waitFor();
+    assert.ok(await page.evaluate(() => localStorage.getItem('token')));
+    await screenshot(page, 'admin-chats');
+
+    // A stored token on / goes straight to the admin area.
+    await page.goto('/');
+    await page.waitForURL('**/admin/chats?filter=assigned');
+
+    await page.getByTestId('logout').click();
+    await page.waitForURL((u) => u.pathname === '/');
+    await page.getByRole('button', { name: 'Log In' }).waitFor();
+    assert.equal(await page.evaluate(() => localStorage.getItem('token')), null);
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+
+  test('two-factor: enable in the profile, then a wrong code, "Enter again?" and the right code', async () => {
+    const { page, errors, context } = await openPage(browser, server.url);
+    const email = 'supervisor@demo.local';
+    await fillLogin(page, email, server.passwords[email]);
+    await page.waitForURL('**/admin/chats**');
+    await page.goto('/admin/profile/authentication');
+    await page.getByRole('button', { name: 'Enable', exact: true }).click();
+    const secret = (await page.getByTestId('totp-secret').textContent())?.trim() ?? '';
+    assert.match(secret, /^[A-Z2-7]+=*$/);
+    await screenshot(page, 'profile-2fa-enrol');
+    await page.getByLabel('6-digit code').first().click();
+    await page.keyboard.type(totp(secret));
+    await page.getByRole('button', { name: 'Enable two-factor authentication' }).click();
+    await page.getByTestId('two-factor-state').getByText('Enabled').waitFor();
+    await screenshot(page, 'profile-authentication');
+
+    await page.getByTestId('logout').click();
+    await page.waitForURL((u) => u.pathname === '/');
+    await fillLogin(page, email, server.passwords[email]);
+    await page.getByRole('heading', { name: 'Two-factor authentication' }).waitFor();
+    await screenshot(page, 'login-2fa');
+    const right = totp(secret);
+    const wrong = right === '000000' ? '111111' : '000000';
+    await typeCode(page, wrong);
+    await page.getByText('The code entered is incorrect').waitFor();
+    await screenshot(page, 'login-2fa-wrong');
+    await page.getByRole('button', { name: 'Enter again?' }).click();
+    await typeCode(page, totp(secret));
+    await page.waitForURL('**/admin/chats**');
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+});
+
+describe('password recovery', () => {
+  test('request a link, follow it from the mail, set a new password and log in with it', async () => {
+    const { page, errors, context } = await openPage(browser, server.url);
+    const email = 'operator2@demo.local';
+    await page.goto('/');
+    await page.getByRole('link', { name: 'Having trouble logging in?' }).click();
+    await page.waitForURL('**/restore');
+    assert.equal(await page.title(), 'Password recovery · SmartConnect');
+    await screenshot(page, 'restore');
+    await field(page, 'Email').fill('nobody@demo.local');
+    await page.getByRole('button', { name: 'Send link' }).click();
+    await page.getByText('Specified email not found').waitFor();
+
+    const mark = server.log.length;
+    await field(page, 'Email').fill(email);
+    await page.getByRole('button', { name: 'Send link' }).click();
+    await page.getByText(`Email sent to ${email}`).waitFor();
+    await screenshot(page, 'restore-sent');
+    const token = await server.waitForLog(/\/restore\?token=([A-Za-z0-9%_.~-]+)/, mark);
+
+    await page.goto(`/restore?token=${token}`);
+    await field(page, 'New password').fill('Fresh#Pass2');
+    await field(page, 'Repeat password').fill('Fresh#Pass3');
+    await page.getByRole('button', { name: 'Save password' }).click();
+    await page.getByText('Passwords do not match').waitFor();
+    await screenshot(page, 'restore-new-password');
+    await field(page, 'Repeat password').fill('Fresh#Pass2');
+    await page.getByRole('button', { name: 'Save password' }).click();
+    await page.getByText('Password changed').waitFor();
+
+    // The link is spent: opening it again shows the expired notice with 'try again'.
+    await page.goto(`/restore?token=${token}`);
+    await page.getByText('The recovery link is outdated and does not work.').waitFor();
+    await page.getByRole('link', { name: 'try again' }).waitFor();
+    await screenshot(page, 'restore-expired');
+    await page.getByRole('link', { name: 'Sign In' }).click();
+    await page.waitForURL((u) => u.pathname === '/');
+
+    await field(page, 'Email').fill(email);
+    await field(page, 'Password').fill('Fresh#Pass2');
+    await page.getByRole('button', { name: 'Log In' }).click();
+    await page.waitForURL('**/admin/chats**');
+    assert.ok(await apiLogin(server.url, email, 'Fresh#Pass2'));
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+});
+
+describe('language', () => {
+  test('switch to Russian on the login page, reload, still Russian', async () => {
+    const { page, errors, context } = await openPage(browser, server.url);
+    await page.goto('/');
+    await page.getByTestId('language-switch').getByText('RU').click();
+    await page.getByRole('button', { name: 'Войти' }).waitFor();
+    assert.equal(await page.evaluate(() => localStorage.getItem('sc-lang')), 'rus');
+    await page.reload();
+    await page.getByRole('button', { name: 'Войти' }).waitFor();
+    assert.equal(await page.title(), 'Вход · SmartConnect');
+    assert.equal(await page.evaluate(() => document.documentElement.lang), 'ru-RU');
+    await screenshot(page, 'login-ru');
+
+    // Inside the admin area too, and back to English from the profile.
+    await field(page, 'Электронная почта').fill('admin@demo.local');
+    await field(page, 'Пароль').fill(ADMIN_PASSWORD);
+    await page.getByRole('button', { name: 'Войти' }).click();
+    await page.getByText('Нет диалогов в работе').waitFor();
+    await page.goto('/admin/profile/general');
+    await page.getByText('Личные данные').waitFor();
+    await screenshot(page, 'profile-general-ru');
+    await page.getByTestId('profile-language').click();
+    await page.getByRole('option', { name: 'English' }).click();
+    await page.getByRole('button', { name: 'Сохранить изменения' }).click();
+    await page.getByText('Personal details').waitFor();
+    assert.equal(await page.evaluate(() => localStorage.getItem('sc-lang')), 'eng');
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+});

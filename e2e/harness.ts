@@ -1,0 +1,216 @@
+// Browser-test harness: starts the real server as a child process on a free port with its own data
+// directory, reads its stdout (seeded passwords, recovery mails) and drives Debian's Chromium.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createHmac } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+
+export const ROOT = new URL('..', import.meta.url).pathname;
+export const SCREENSHOTS = join(ROOT, 'e2e/screenshots');
+export const ADMIN_PASSWORD = 'Admin#Pass1';
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+export type TestServer = {
+  url: string;
+  passwords: Record<string, string>;
+  log: string[];
+  /** Waits for a line of the server log matching the pattern and returns its first group. */
+  waitForLog(pattern: RegExp, after?: number, timeoutMs?: number): Promise<string>;
+  stop(): Promise<void>;
+};
+
+/** `node --import tsx server/src/main.ts` with a temp DATA_DIR on embedded PGlite, LOG_LEVEL=info. */
+export async function startServer(): Promise<TestServer> {
+  const port = await freePort();
+  const dataDir = mkdtempSync(join(tmpdir(), 'sc-e2e-'));
+  const url = `http://127.0.0.1:${port}`;
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    PUBLIC_URL: url,
+    DATA_DIR: dataDir,
+    ADMIN_PASSWORD,
+    LOG_LEVEL: 'info',
+    SEED_DEMO: 'true',
+    NODE_ENV: 'production',
+  };
+  // The browser tests always run on their own embedded database, never on a shared server.
+  delete env.DATABASE_URL;
+  delete env.REDIS_URL;
+  delete env.SMTP_URL;
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const log: string[] = [];
+  const waiters = new Set<() => void>();
+  let buffer = '';
+  const onData = (chunk: Buffer) => {
+    buffer += chunk.toString();
+    const lines = buffer.split('\n');
+    buffer = lines.pop() ?? '';
+    log.push(...lines);
+    for (const w of waiters) w();
+  };
+  child.stdout?.on('data', onData);
+  child.stderr?.on('data', onData);
+  let exited = false;
+  child.once('exit', () => {
+    exited = true;
+    for (const w of waiters) w();
+  });
+
+  const waitForLog = (pattern: RegExp, after = 0, timeoutMs = 60_000) =>
+    new Promise<string>((resolve, reject) => {
+      const check = () => {
+        for (const line of log.slice(after)) {
+          const m = line.match(pattern);
+          if (m) {
+            waiters.delete(check);
+            clearTimeout(timer);
+            return resolve(m[1] ?? m[0]);
+          }
+        }
+        if (exited) {
+          waiters.delete(check);
+          clearTimeout(timer);
+          reject(new Error(`server exited:\n${log.slice(-30).join('\n')}`));
+        }
+      };
+      const timer = setTimeout(() => {
+        waiters.delete(check);
+        reject(new Error(`timeout waiting for ${pattern}\n${log.slice(-30).join('\n')}`));
+      }, timeoutMs);
+      waiters.add(check);
+      check();
+    });
+
+  await waitForLog(/SmartConnect is serving/);
+  const passwords: Record<string, string> = {};
+  for (const line of log) {
+    const m = line.match(/^\s+[A-Z_]+\s+(\S+@\S+)\s+(\S+)\s*$/);
+    if (m) passwords[m[1]] = m[2];
+  }
+  return {
+    url,
+    passwords,
+    log,
+    waitForLog,
+    async stop() {
+      if (!exited) {
+        child.kill('SIGTERM');
+        await new Promise((r) => child.once('exit', r));
+      }
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function launchBrowser(): Promise<Browser> {
+  if (!existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM}`);
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+}
+
+/** A fresh context (own localStorage) with a page that records console errors and uncaught exceptions. */
+export async function openPage(browser: Browser, baseURL: string) {
+  const context: BrowserContext = await browser.newContext({
+    baseURL,
+    viewport: { width: 1440, height: 900 },
+    serviceWorkers: 'block',
+  });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (err) => errors.push(`pageerror: ${err.message}`));
+  page.on('console', (msg) => {
+    if (msg.type() !== 'error') return;
+    // The browser's own note about an HTTP 4xx answer the app expects (wrong password, missing chats API).
+    if (/Failed to load resource: the server responded with a status of 4\d\d/.test(msg.text())) return;
+    errors.push(msg.text());
+  });
+  return { context, page, errors };
+}
+
+export async function screenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  await page.waitForLoadState('networkidle').catch(() => {});
+  await page.waitForTimeout(300);
+  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: tests read answers of many shapes
+type Json = { code: string; entity: any; error: { code: string; fields?: Record<string, string> } | null };
+
+/** A direct API call (test setup and checks that the server itself refuses). */
+export async function apiCall(base: string, method: string, path: string, body?: unknown, token?: string) {
+  const res = await fetch(base + path, {
+    method,
+    headers: {
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: res.status, body: (await res.json()) as Json };
+}
+
+export async function apiLogin(base: string, email: string, password: string): Promise<string> {
+  const r = await apiCall(base, 'POST', '/api/auth/login', { email, password });
+  if (!r.body.entity?.token) throw new Error(`login failed for ${email}: ${JSON.stringify(r.body)}`);
+  return r.body.entity.token;
+}
+
+/** Opens the app already signed in with a token (the UI login itself is tested in auth.spec.ts). */
+export async function signIn(page: Page, token: string, path = '/admin'): Promise<void> {
+  await page.goto('/not-found');
+  await page.evaluate((t) => localStorage.setItem('token', t), token);
+  await page.goto(path);
+}
+
+/** RFC 6238 TOTP (SHA-1, 30 s, 6 digits) from a base32 secret, as authenticator apps compute it. */
+export function totp(secret: string, at = Date.now()): string {
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
+  let bits = '';
+  for (const c of secret.replace(/=+$/, '').toUpperCase())
+    bits += alphabet.indexOf(c).toString(2).padStart(5, '0');
+  const key = Buffer.from((bits.match(/.{8}/g) ?? []).map((b) => Number.parseInt(b, 2)));
+  const counter = Buffer.alloc(8);
+  counter.writeBigUInt64BE(BigInt(Math.floor(at / 30_000)));
+  const h = createHmac('sha1', key).update(counter).digest();
+  const o = h[h.length - 1] & 0xf;
+  const n = ((h.readUInt32BE(o) & 0x7fffffff) % 1_000_000).toString();
+  return n.padStart(6, '0');
+}
+
+/** An input by its label; required fields carry an asterisk in their accessible name. */
+export function field(page: Page, label: string) {
+  const escaped = label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return page.getByLabel(new RegExp(`^${escaped}( \\*)?$`));
+}
