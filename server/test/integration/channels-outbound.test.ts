@@ -1,0 +1,172 @@
+import assert from 'node:assert/strict';
+import { createHmac } from 'node:crypto';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import { after, before, describe, test } from 'node:test';
+import { OUTBOX, runOutbox } from '../../src/jobs/outbox.ts';
+import { createOrganisation, startTestServer, type TestServer } from '../helpers.ts';
+import { goOnline, inbound, makeChannel, makeTeam, recordEvents } from './chats-fixtures.ts';
+
+type Hit = { headers: IncomingHttpHeaders; body: string };
+
+/** A provider endpoint: answers each request with the next status of the script (the last one repeats). */
+async function fakeWebhook(
+  statuses: number[],
+): Promise<{ url: string; hits: Hit[]; close(): Promise<void> }> {
+  const hits: Hit[] = [];
+  const server: Server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c) => {
+      body += c;
+    });
+    req.on('end', () => {
+      hits.push({ headers: req.headers, body });
+      res.statusCode = statuses[Math.min(hits.length - 1, statuses.length - 1)];
+      res.end('{}');
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  return {
+    url: `http://127.0.0.1:${port}/hook`,
+    hits,
+    close: () =>
+      new Promise((r) => {
+        server.close(() => r());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+async function waitFor(check: () => Promise<boolean> | boolean, ms = 5000) {
+  const end = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+describe('outbound delivery to the API channel webhook', () => {
+  let s: TestServer;
+  before(async () => {
+    s = await startTestServer();
+  });
+  after(() => s.close());
+
+  async function setup(statuses: number[]) {
+    const hook = await fakeWebhook(statuses);
+    const org = await createOrganisation(s);
+    const teamId = await makeTeam(org);
+    const op = await org.user({ teams: [teamId] });
+    await goOnline(op);
+    const ch = await makeChannel(org, teamId, { webhookUrl: hook.url });
+    const chatId = (await inbound(s, ch, { client: 'cust-7' })).body.entity.chatId;
+    const status = async (messageId: string) => {
+      const list = await op.api.get(`/api/chats/${chatId}/messages`);
+      return list.body.entity.items.find((m: { id: string }) => m.id === messageId).status;
+    };
+    return { hook, org, op, ch, chatId, status };
+  }
+
+  test('a failed delivery is retried with backoff; the body is signed with the channel secret', async () => {
+    const { hook, op, ch, chatId, status } = await setup([500, 200]);
+    try {
+      const rec = recordEvents(s);
+      const sent = await op.api.post(`/api/chats/${chatId}/messages`, { text: 'Your order shipped' });
+      const messageId = sent.body.entity.id;
+      await waitFor(() => hook.hits.length === 1);
+      await waitFor(
+        async () =>
+          (
+            await s.app.db.query(
+              `select 1 from outbox where message_id = $1 and attempts = 1 and last_error is not null`,
+              [messageId],
+            )
+          ).length === 1,
+      );
+      assert.equal(await status(messageId), 'pending');
+      // Not yet due: nothing is sent before the backoff.
+      await runOutbox(s.app);
+      assert.equal(hook.hits.length, 1);
+      s.clock.advance(OUTBOX.baseDelayMs);
+      await runOutbox(s.app);
+      await waitFor(async () => (await status(messageId)) === 'sent');
+      assert.equal(hook.hits.length, 2);
+      rec.stop();
+
+      for (const hit of hook.hits) {
+        const expected = `sha256=${createHmac('sha256', ch.webhookSecret).update(hit.body).digest('hex')}`;
+        assert.equal(hit.headers['x-smartconnect-signature'], expected);
+        assert.equal(hit.headers['content-type'], 'application/json');
+      }
+      const payload = JSON.parse(hook.hits[1].body);
+      assert.equal(payload.event, 'message.created');
+      assert.equal(payload.text, 'Your order shipped');
+      assert.equal(payload.client.externalId, 'cust-7');
+      assert.equal(payload.messageId, messageId);
+      assert.equal(
+        hook.hits[0].headers['x-smartconnect-delivery'],
+        hook.hits[1].headers['x-smartconnect-delivery'],
+      );
+      const statusEvents = rec.events.filter((e) => e.type === 'message.status');
+      assert.equal(statusEvents.length, 1);
+      assert.equal((statusEvents[0].payload as { status: string }).status, 'sent');
+      assert.deepEqual(statusEvents[0].audience.userIds, [op.id]);
+    } finally {
+      await hook.close();
+    }
+  });
+
+  test('after the last attempt the message is undelivered; a 4xx answer is final at once', async () => {
+    const { hook, op, chatId, status } = await setup([503]);
+    try {
+      const sent = await op.api.post(`/api/chats/${chatId}/messages`, { text: 'ping' });
+      const messageId = sent.body.entity.id;
+      await waitFor(() => hook.hits.length === 1);
+      for (let attempt = 2; attempt <= OUTBOX.maxAttempts; attempt++) {
+        await waitFor(
+          async () =>
+            (
+              await s.app.db.query(
+                "select 1 from outbox where message_id = $1 and attempts = $2 and next_attempt_at < now() + interval '1 day' and last_error is not null",
+                [messageId, attempt - 1],
+              )
+            ).length === 1,
+        );
+        s.clock.advance(OUTBOX.maxDelayMs);
+        await runOutbox(s.app);
+        await waitFor(() => hook.hits.length === attempt);
+      }
+      await waitFor(async () => (await status(messageId)) === 'undelivered');
+      s.clock.advance(OUTBOX.maxDelayMs * 10);
+      await runOutbox(s.app);
+      assert.equal(hook.hits.length, OUTBOX.maxAttempts);
+    } finally {
+      await hook.close();
+    }
+    const rejecting = await setup([400]);
+    try {
+      const sent = await rejecting.op.api.post(`/api/chats/${rejecting.chatId}/messages`, { text: 'bad' });
+      await waitFor(async () => (await rejecting.status(sent.body.entity.id)) === 'undelivered');
+      assert.equal(rejecting.hook.hits.length, 1);
+    } finally {
+      await rejecting.hook.close();
+    }
+  });
+
+  test('an edit is delivered as message.updated', async () => {
+    const { hook, op, chatId, status } = await setup([200]);
+    try {
+      const sent = await op.api.post(`/api/chats/${chatId}/messages`, { text: 'Helo' });
+      await waitFor(async () => (await status(sent.body.entity.id)) === 'sent');
+      await op.api.patch(`/api/chats/${chatId}/messages/${sent.body.entity.id}`, { text: 'Hello' });
+      await waitFor(() => hook.hits.length === 2);
+      const payload = JSON.parse(hook.hits[1].body);
+      assert.equal(payload.event, 'message.updated');
+      assert.equal(payload.text, 'Hello');
+      assert.ok(payload.editedAt);
+    } finally {
+      await hook.close();
+    }
+  });
+});
