@@ -5,7 +5,8 @@
  * -> event on the operator's socket) at full and at half load, and the baseline single-row
  * INSERT+COMMIT rate on the same database from the same process.
  *
- * Env: BENCH_SECONDS (default 10), BENCH_CONCURRENCY (50), BENCH_TARGETS (pglite,postgres),
+ * Env: BENCH_SECONDS (default 10), BENCH_CONCURRENCY (50), BENCH_TARGETS (pglite,postgres), BENCH_POOL (10),
+ * BENCH_TRACE=1 (statement counts and times),
  * DATABASE_URL (admin connection of the PostgreSQL server; default postgres://postgres@127.0.0.1:5432/test).
  */
 import { randomBytes } from 'node:crypto';
@@ -18,7 +19,7 @@ import { PLAN_OPTIONS } from '@smartconnect/contracts';
 import pg from 'pg';
 import { WebSocket } from 'ws';
 import { loadConfig } from '../server/src/config.ts';
-import { type Db, openPglite, openPostgres } from '../server/src/db/index.ts';
+import { type Db, openPglite, openPostgres, type Queryable } from '../server/src/db/index.ts';
 import { hashPassword } from '../server/src/lib/password.ts';
 import { insertOrganisation } from '../server/src/modules/organisations/queries.ts';
 import { insertUser, setUserTeams } from '../server/src/modules/users/queries.ts';
@@ -29,6 +30,8 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 50);
 const TARGETS = (process.env.BENCH_TARGETS ?? 'pglite,postgres').split(',');
 const ADMIN_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+/** Connections in the server's PostgreSQL pool (the server's default is 10). */
+const POOL = Number(process.env.BENCH_POOL ?? 10);
 
 type Http = { status: number; body: string };
 const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY + 10 });
@@ -87,6 +90,43 @@ type Result = {
   notes: string[];
 };
 
+/** BENCH_TRACE=1: counts statements and their time by SQL text, printed at the end (where the time goes). */
+const trace = new Map<string, { n: number; ms: number }>();
+let transactions = 0;
+function traced(db: Db): Db {
+  const wrap = (q: Queryable): Queryable => ({
+    async query<T>(sql: string, params?: unknown[]) {
+      const t0 = performance.now();
+      try {
+        return await q.query<T>(sql, params);
+      } finally {
+        const key = sql.replace(/\s+/g, ' ').trim().slice(0, 90);
+        const e = trace.get(key) ?? { n: 0, ms: 0 };
+        e.n++;
+        e.ms += performance.now() - t0;
+        trace.set(key, e);
+      }
+    },
+    exec: (sql) => q.exec(sql),
+  });
+  return {
+    ...db,
+    ...wrap(db),
+    tx: (fn) => {
+      transactions++;
+      return db.tx((q) => fn(wrap(q)));
+    },
+  };
+}
+
+function printTrace(): void {
+  if (!trace.size) return;
+  console.log(`\nStatements (BENCH_TRACE), ${transactions} transactions:`);
+  const rows = [...trace.entries()].sort((a, b) => b[1].ms - a[1].ms).slice(0, 30);
+  for (const [sql, e] of rows)
+    console.log(`${String(e.n).padStart(7)} ${e.ms.toFixed(0).padStart(7)} ms  ${sql}`);
+}
+
 /** One database: a server in-process, one organisation, one operator socket, then the load phases. */
 async function runTarget(target: string): Promise<Result | undefined> {
   let db: Db;
@@ -109,7 +149,7 @@ async function runTarget(target: string): Promise<Result | undefined> {
     await admin.end();
     const url = new URL(ADMIN_URL);
     url.pathname = `/${name}`;
-    db = await openPostgres(url.toString());
+    db = await openPostgres(url.toString(), POOL);
     drop = async () => {
       const c = new pg.Client({ connectionString: ADMIN_URL });
       await c.connect();
@@ -121,6 +161,7 @@ async function runTarget(target: string): Promise<Result | undefined> {
     notes.push('PGlite in memory, one connection');
   }
 
+  if (process.env.BENCH_TRACE) db = traced(db);
   const dataDir = mkdtempSync(join(tmpdir(), 'sc-bench-'));
   const config = loadConfig({
     DATA_DIR: dataDir,
@@ -311,10 +352,38 @@ async function runTarget(target: string): Promise<Result | undefined> {
         return [ok, failed];
       };
 
+    // Each client's first message opens its chat; they are sent one at a time so that the load phases
+    // measure the steady state (messages into open chats), not 50 chats opening in the same millisecond.
+    for (let client = 0; client < CONCURRENCY; client++) {
+      if (!(await send(client))) throw new Error('the first inbound message failed');
+    }
     await measure('warm-up', Math.min(3, SECONDS), closedLoop);
     const full = await measure(`max (${CONCURRENCY} clients)`, SECONDS, closedLoop);
     const halfRate = Math.max(1, Math.round(full.committed / full.seconds / 2));
     const half = await measure(`half load (${halfRate} msg/s open loop)`, SECONDS, openLoop(halfRate));
+    // Every message from a new client: each opens a chat in the same team queue (routing, history, timers).
+    let fresh = 1_000_000;
+    const newChats = async (until: number): Promise<[number, number]> => {
+      let ok = 0;
+      let failed = 0;
+      await Promise.all(
+        Array.from({ length: CONCURRENCY }, async () => {
+          while (performance.now() < until) {
+            if (await send(fresh++).catch(() => false)) ok++;
+            else failed++;
+          }
+        }),
+      );
+      return [ok, failed];
+    };
+    const opening = await measure(
+      `new chat per message (${CONCURRENCY} clients)`,
+      Math.min(5, SECONDS),
+      newChats,
+    );
+    notes.push(
+      `new chat per message: ${(opening.committed / opening.seconds).toFixed(0)} msg/s, p99 ${opening.p99.toFixed(0)} ms, failed ${opening.failed}`,
+    );
     const gateway = realtimeGateway(server.app);
     if (gateway) notes.push(`gateway frames sent ${gateway.delivered}`);
     ws.close();
@@ -368,4 +437,5 @@ for (const r of results) {
   );
 }
 for (const r of results) for (const n of r.notes) console.log(`${r.target}: ${n}`);
+printTrace();
 process.exit(0);
