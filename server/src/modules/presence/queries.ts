@@ -27,19 +27,24 @@ export const lockUser = (q: Queryable, orgId: string, userId: string) =>
   );
 
 /**
- * Locks the organisation row (so two operators cannot take the last licence together) and counts the other
- * online operators against the licences.
+ * Locks the organisation row (so two operators cannot take the last licence together) and then, in a second
+ * statement whose snapshot sees whoever committed before the lock was granted, counts the other online operators.
  */
-export const licenceUse = (q: Queryable, orgId: string, exceptUserId: string) =>
-  one<{ licences: number; online: number }>(
+export async function licenceUse(q: Queryable, orgId: string, exceptUserId: string) {
+  const { licences } = await one<{ licences: number }>(
     q,
-    `with org as (select operator_licences from organisations where id = $1 for no key update)
-     select (select operator_licences from org) as licences,
-            (select count(*)::int from users u join roles r on r.id = u.role_id
-              where u.organisation_id = $1 and u.presence = 'online' and u.id <> $2
-                and 'AUTHORITY_CHAT_DISTRIBUTION' = any(r.rights)) as online`,
+    'select operator_licences as licences from organisations where id = $1 for no key update',
+    [orgId],
+  );
+  const { online } = await one<{ online: number }>(
+    q,
+    `select count(*)::int as online from users u join roles r on r.id = u.role_id
+      where u.organisation_id = $1 and u.presence = 'online' and u.id <> $2
+        and 'AUTHORITY_CHAT_DISTRIBUTION' = any(r.rights)`,
     [orgId, exceptUserId],
   );
+  return { licences, online };
+}
 
 export const setPresenceRow = (q: Queryable, userId: string, status: Presence, now: Date) =>
   q.query('update users set presence = $2, presence_changed_at = $3, updated_at = $3 where id = $1', [

@@ -1,0 +1,189 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { runDueTimers } from '../../src/jobs/timers.ts';
+import { createOrganisation, startTestServer, type TestServer } from '../helpers.ts';
+import { chatOf, goOnline, inbound, makeChannel, makeTeam, recordEvents } from './chats-fixtures.ts';
+
+const MIN = 60_000;
+
+async function waitFor(check: () => Promise<boolean> | boolean, ms = 5000) {
+  const end = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+describe('durable timers', () => {
+  let s: TestServer;
+  before(async () => {
+    s = await startTestServer();
+  });
+  after(() => s.close());
+
+  /** Moves the clock and fires what is due (the server's own poller may fire some first: same result). */
+  async function advance(ms: number) {
+    s.clock.advance(ms);
+    await runDueTimers(s.app);
+    await waitFor(
+      async () =>
+        (await s.app.db.query('select 1 from timers where due_at <= $1', [s.clock.now()])).length === 0,
+    );
+    await new Promise((r) => setTimeout(r, 10));
+  }
+
+  const historyKinds = async (chatId: string) =>
+    (
+      await s.app.db.query<{ kind: string }>(
+        'select kind from chat_history where chat_id = $1 order by created_at, id',
+        [chatId],
+      )
+    ).map((r) => r.kind);
+
+  test('auto-close after the team’s time without a client reply; each client message restarts it', async () => {
+    const org = await createOrganisation(s);
+    const teamId = await makeTeam(org, { autoCloseMinutes: 60 });
+    const ch = await makeChannel(org, teamId);
+    const chatId = (await inbound(s, ch, { client: 'quiet' })).body.entity.chatId;
+    await advance(59 * MIN);
+    assert.equal((await chatOf(org.admin, chatId)).status, 'waiting');
+    await inbound(s, ch, { client: 'quiet', text: 'still there?' });
+    await advance(59 * MIN);
+    assert.equal((await chatOf(org.admin, chatId)).status, 'waiting');
+    const rec = recordEvents(s);
+    await advance(2 * MIN);
+    rec.stop();
+    // Closed although the organisation requires a category for a manual close.
+    assert.equal((await chatOf(org.admin, chatId)).status, 'closed');
+    assert.deepEqual((await historyKinds(chatId)).slice(-1), ['auto_close']);
+    assert.equal(rec.events.filter((e) => e.type === 'chat.closed').length, 1);
+  });
+
+  test('redistribution after the team’s time without an operator reply; a reply stops it', async () => {
+    const org = await createOrganisation(s);
+    const teamId = await makeTeam(org, { autoRedistributionMinutes: 5 });
+    const a = await org.user({ teams: [teamId] });
+    const b = await org.user({ teams: [teamId] });
+    await goOnline(a);
+    await goOnline(b);
+    const ch = await makeChannel(org, teamId);
+    const chatId = (await inbound(s, ch, { client: 'r1' })).body.entity.chatId;
+    const first = (await chatOf(org.admin, chatId)).operator.id;
+    const second = first === a.id ? b.id : a.id;
+    await advance(4 * MIN);
+    assert.equal((await chatOf(org.admin, chatId)).operator.id, first);
+    await advance(1 * MIN);
+    assert.equal((await chatOf(org.admin, chatId)).operator.id, second);
+    assert.ok((await historyKinds(chatId)).includes('redistribution'));
+    // The new operator answers in time: the chat stays.
+    const holder = second === a.id ? a : b;
+    assert.equal((await holder.api.post(`/api/chats/${chatId}/messages`, { text: 'Hi!' })).status, 200);
+    await advance(10 * MIN);
+    assert.equal((await chatOf(org.admin, chatId)).operator.id, second);
+  });
+
+  test('with no other operator online a silent operator’s chat goes back to Waiting', async () => {
+    const org = await createOrganisation(s);
+    const teamId = await makeTeam(org, { autoRedistributionMinutes: 3 });
+    const a = await org.user({ teams: [teamId] });
+    await goOnline(a);
+    const ch = await makeChannel(org, teamId);
+    const chatId = (await inbound(s, ch, { client: 'r2' })).body.entity.chatId;
+    const rec = recordEvents(s);
+    await advance(3 * MIN);
+    rec.stop();
+    const chat = await chatOf(org.admin, chatId);
+    assert.equal(chat.status, 'waiting');
+    assert.equal(chat.operator, null);
+    const ev = rec.events.find((e) => e.type === 'chat.updated');
+    assert.deepEqual(new Set(ev?.audience.userIds), new Set([a.id]));
+    assert.deepEqual(ev?.audience.teamIds, [teamId]);
+  });
+
+  test('overdue levels from the channel thresholds; an operator reply clears them', async () => {
+    const org = await createOrganisation(s);
+    const teamId = await makeTeam(org, { method: 'manual' });
+    const op = await org.user({ teams: [teamId] });
+    const ch = await makeChannel(org, teamId, { halfExpiredMinutes: 10, expiredMinutes: 20 });
+    const chatId = (await inbound(s, ch, { client: 'late' })).body.entity.chatId;
+    await advance(5 * MIN);
+    await inbound(s, ch, { client: 'late', text: 'hello??' });
+    await advance(5 * MIN);
+    assert.equal((await chatOf(org.admin, chatId)).overdueLevel, 'half_expired');
+    await advance(10 * MIN);
+    assert.equal((await chatOf(org.admin, chatId)).overdueLevel, 'expired');
+    await op.api.post(`/api/chats/${chatId}/take`);
+    const rec = recordEvents(s);
+    await op.api.post(`/api/chats/${chatId}/messages`, { text: 'Sorry for the wait' });
+    rec.stop();
+    assert.equal((await chatOf(op, chatId)).overdueLevel, 'none');
+    assert.ok(
+      rec.events.some(
+        (e) => e.type === 'chat.updated' && (e.payload as { overdueLevel: string }).overdueLevel === 'none',
+      ),
+    );
+    // A new client message starts a new window.
+    await inbound(s, ch, { client: 'late', text: 'one more thing' });
+    await advance(10 * MIN);
+    assert.equal((await chatOf(op, chatId)).overdueLevel, 'half_expired');
+  });
+
+  test('automatic Break after the user’s inactivity timeout; activity moves it', async () => {
+    const org = await createOrganisation(s);
+    const op = await org.user();
+    assert.equal((await org.admin.api.patch(`/api/users/${op.id}`, { breakTimeoutMinutes: 15 })).status, 200);
+    await goOnline(op);
+    await advance(10 * MIN);
+    // A request counts as activity (written at most once a minute by authentication).
+    assert.equal((await op.api.get('/api/chats/counters')).status, 200);
+    await advance(6 * MIN);
+    const presence = async () =>
+      (await s.app.db.query<{ presence: string }>('select presence from users where id = $1', [op.id]))[0]
+        .presence;
+    assert.equal(await presence(), 'online');
+    const rec = recordEvents(s);
+    await advance(10 * MIN);
+    rec.stop();
+    const user = await s.app.db.query<{ presence: string }>('select presence from users where id = $1', [
+      op.id,
+    ]);
+    assert.equal(user[0].presence, 'break');
+    const ev = rec.events.find((e) => e.type === 'presence.changed');
+    assert.equal((ev?.payload as { reason: string }).reason, 'auto_break');
+  });
+
+  test('a due timer fires once even when several runners claim at the same time', async () => {
+    const org = await createOrganisation(s);
+    const teamId = await makeTeam(org, { autoCloseMinutes: 1 });
+    const ch = await makeChannel(org, teamId);
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i++) ids.push((await inbound(s, ch, { client: `once-${i}` })).body.entity.chatId);
+    const rec = recordEvents(s);
+    s.clock.advance(2 * MIN);
+    await Promise.all([runDueTimers(s.app), runDueTimers(s.app), runDueTimers(s.app)]);
+    await advance(0);
+    rec.stop();
+    for (const id of ids)
+      assert.deepEqual(
+        (await historyKinds(id)).filter((k) => k === 'auto_close'),
+        ['auto_close'],
+      );
+    assert.equal(rec.events.filter((e) => e.type === 'chat.closed').length, 5);
+  });
+
+  test('timers are rows in the database, so a restarted instance still fires them', async () => {
+    const org = await createOrganisation(s);
+    const teamId = await makeTeam(org, { autoCloseMinutes: 30 });
+    const ch = await makeChannel(org, teamId);
+    const chatId = (await inbound(s, ch, { client: 'durable' })).body.entity.chatId;
+    const rows = await s.app.db.query<{ kind: string; due_at: Date }>(
+      'select kind, due_at from timers where subject_id = $1',
+      [chatId],
+    );
+    assert.deepEqual(
+      rows.map((r) => r.kind),
+      ['auto_close'],
+    );
+    assert.equal(new Date(rows[0].due_at).getTime(), s.clock.now().getTime() + 30 * MIN);
+  });
+});
