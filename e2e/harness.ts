@@ -212,5 +212,11 @@ export function totp(secret: string, at = Date.now()): string {
 /** An input by its label; required fields carry an asterisk in their accessible name. */
 export function field(page: Page, label: string) {
   const escaped = label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  return page.getByLabel(new RegExp(`^${escaped}( \\*)?$`));
+  return page.getByLabel(new RegExp(`^${escaped}( \\*)?$`)).first();
+}
+
+/** The route's title is set after its lazy screen renders: wait for it, then return it. */
+export async function titleOf(page: Page, expected: string): Promise<string> {
+  await page.waitForFunction((t) => document.title === t, expected, { timeout: 5000 }).catch(() => {});
+  return page.title();
 }
