@@ -1,25 +1,6 @@
 import type { AppContext } from '../context.ts';
+import { setPresence } from '../modules/presence/service.ts';
 import * as Q from './queries.ts';
-
-type PresenceStatus = 'online' | 'break' | 'offline';
-type SetPresence = (
-  app: AppContext,
-  who: { organisationId: string; userId: string },
-  status: PresenceStatus,
-  reason: 'manual' | 'auto_break' | 'disconnect',
-) => Promise<unknown>;
-
-let setPresenceFn: Promise<SetPresence | undefined> | undefined;
-
-/** The presence module's command, looked up once (it belongs to the conversation domain). */
-function presenceCommand(): Promise<SetPresence | undefined> {
-  const spec = '../modules/presence/service.ts';
-  setPresenceFn ??= import(spec).then(
-    (m: { setPresence?: SetPresence }) => m.setPresence,
-    () => undefined,
-  );
-  return setPresenceFn;
-}
 
 export type PresenceOptions = {
   /** How long a user may have no socket on any instance before they are set offline. */
@@ -103,8 +84,7 @@ export class PresenceTracker {
 
   async #setOffline(organisationId: string, userId: string): Promise<void> {
     if ((await Q.userPresence(this.app.db, userId)) === 'offline') return;
-    const setPresence = await presenceCommand();
-    if (setPresence) await setPresence(this.app, { organisationId, userId }, 'offline', 'disconnect');
+    await setPresence(this.app, { organisationId, userId }, 'offline', 'disconnect');
   }
 
   /** Refreshes this instance's rows and sets offline the users whose only sockets were on a dead instance. */
