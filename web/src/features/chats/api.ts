@@ -1,4 +1,4 @@
-import { useQueries } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { get } from '../../shared/api/client.ts';
 
 export const CHAT_FILTERS = ['assigned', 'waiting', 'closed'] as const;
@@ -32,7 +32,13 @@ export const chatsQuery = (filter: ChatFilter) => ({
 
 /** Counters of the menu (in progress and waiting); undefined while the chats API is unavailable. */
 export function useChatCounters(): Record<string, number> | undefined {
-  const results = useQueries({ queries: (['assigned', 'waiting'] as const).map(chatsQuery) });
-  if (results.some((r) => !r.data)) return undefined;
-  return { assigned: results[0].data?.total ?? 0, waiting: results[1].data?.total ?? 0 };
+  const counters = useQuery({
+    queryKey: ['chats', 'counters'],
+    queryFn: () => get<{ inProgress: number; waiting: number }>('/api/chats/counters'),
+    meta: { silent: true },
+    retry: false,
+    refetchInterval: (q) => (q.state.status === 'success' ? 30_000 : false),
+  });
+  if (!counters.data) return undefined;
+  return { assigned: counters.data.inProgress ?? 0, waiting: counters.data.waiting ?? 0 };
 }

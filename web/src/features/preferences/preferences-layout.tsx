@@ -58,5 +58,7 @@ export function PreferencesLayout() {
 /** /admin/preferences opens the first settings page the user may see. */
 export function PreferencesIndex() {
   const items = useItems();
-  return <Navigate to={`/admin/preferences/${items[0]?.path ?? 'black-list'}`} replace />;
+  // Roles is the first settings page already built; otherwise the first one in the menu's order.
+  const first = items.find((i) => i.path === 'roles') ?? items[0];
+  return <Navigate to={`/admin/preferences/${first?.path ?? 'black-list'}`} replace />;
 }

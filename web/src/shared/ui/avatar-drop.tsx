@@ -23,7 +23,13 @@ export function AvatarDrop({ name, photoUrl, onFile, onRemove, busy }: Props) {
   };
   return (
     <Group align="center" gap="lg" wrap="nowrap">
-      <Avatar src={photoUrl} name={name || '?'} color="initials" size={84} radius={84} />
+      <Avatar
+        src={photoUrl}
+        name={name.trim() || undefined}
+        color={name.trim() ? 'initials' : 'gray'}
+        size={84}
+        radius={84}
+      />
       <Stack gap={6} style={{ flex: 1 }}>
         <Dropzone
           onDrop={(files) => {
