@@ -23,6 +23,7 @@ import { type Db, openPglite, openPostgres, type Queryable } from '../server/src
 import { hashPassword } from '../server/src/lib/password.ts';
 import { insertOrganisation } from '../server/src/modules/organisations/queries.ts';
 import { insertUser, setUserTeams } from '../server/src/modules/users/queries.ts';
+import { withEvents } from '../server/src/realtime/emit.ts';
 import { realtimeGateway } from '../server/src/realtime/routes.ts';
 import { createServer } from '../server/src/server.ts';
 
@@ -383,6 +384,32 @@ async function runTarget(target: string): Promise<Result | undefined> {
     );
     notes.push(
       `new chat per message: ${(opening.committed / opening.seconds).toFixed(0)} msg/s, p99 ${opening.p99.toFixed(0)} ms, failed ${opening.failed}`,
+    );
+    // The realtime path alone (what bench/ measures beyond the domain's ingest SQL): one event per
+    // transaction through withEvents -> bus -> gateway -> the operator's socket, same concurrency.
+    const eventsOnly = async (until: number): Promise<[number, number]> => {
+      let ok = 0;
+      await Promise.all(
+        Array.from({ length: CONCURRENCY }, async () => {
+          while (performance.now() < until) {
+            const n = seq++;
+            started.set(n, performance.now());
+            await withEvents(server.app, (_q, emit) =>
+              emit(org.id, 'message.created', { text: `bench:${n}: event` }, { teamIds: [teamId] }),
+            );
+            ok++;
+          }
+        }),
+      );
+      return [ok, 0];
+    };
+    const events = await measure(
+      'realtime path only (withEvents -> socket)',
+      Math.min(5, SECONDS),
+      eventsOnly,
+    );
+    notes.push(
+      `realtime path only: ${(events.committed / events.seconds).toFixed(0)} events/s committed, ${(events.delivered / events.seconds).toFixed(0)} delivered, p50 ${events.p50.toFixed(1)} ms, p99 ${events.p99.toFixed(1)} ms`,
     );
     const gateway = realtimeGateway(server.app);
     if (gateway) notes.push(`gateway frames sent ${gateway.delivered}`);
