@@ -131,7 +131,7 @@ function printTrace(): void {
 /** One database: a server in-process, one organisation, one operator socket, then the load phases. */
 async function runTarget(target: string): Promise<Result | undefined> {
   let db: Db;
-  let drop = async () => undefined as void;
+  let drop = async (): Promise<void> => undefined;
   const notes: string[] = [];
   if (target === 'postgres') {
     const name = `sc_bench_${randomBytes(4).toString('hex')}`;

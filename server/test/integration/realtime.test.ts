@@ -179,7 +179,7 @@ describe('realtime gateway', () => {
     // Everything is "older than the retention" a day and a half from now.
     const pruned = await gateway.prune(new Date(Date.now() + 36 * 3600_000));
     assert.ok(pruned >= 1);
-    const old = await connect(op.token, String(end - 1 > 0 ? end - 1 : 0));
+    const old = await connect(op.token, String(Math.max(end - 1, 0)));
     assert.equal(old.frames[0].type, 'resync');
     assert.equal(old.frames[0].payload.reason, 'expired');
     // After a resync the socket is live.
