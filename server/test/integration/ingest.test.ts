@@ -119,6 +119,26 @@ describe('ingest through the API channel', () => {
       [ch.id],
     );
     assert.deepEqual(counts[0], { messages: 1, chats: 1, clients: 1 });
+    // The same in an ongoing chat (the one-statement path), and a retry arriving later.
+    const again = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        inbound(s, ch, { client: 'dup-client', externalMessageId: 'provider-43', text: 'twice?' }),
+      ),
+    );
+    for (const r of again) assert.equal(r.status, 200, JSON.stringify(r.body));
+    assert.equal(again.filter((r) => !r.body.entity.duplicate).length, 1);
+    const late = await inbound(s, ch, {
+      client: 'dup-client',
+      externalMessageId: 'provider-42',
+      text: 'once',
+    });
+    assert.equal(late.body.entity.duplicate, true);
+    assert.equal(late.body.entity.messageId, results[0].body.entity.messageId);
+    const [row] = await s.app.db.query<{ n: number }>(
+      'select count(*)::int as n from messages where channel_id = $1',
+      [ch.id],
+    );
+    assert.equal(row.n, 2);
   });
 
   test('parallel first messages of one new client open one chat', async () => {

@@ -70,12 +70,14 @@ export async function updateChannel(
       throw new AppError('channelAlreadyExistsException');
     await Q.updateChannel(q, auth.organisationId, id, input);
   });
+  cacheOf(app).delete(id);
   return getChannel(app, auth.organisationId, id);
 }
 
 export async function deleteChannel(app: AppContext, auth: AuthContext, id: string) {
   await getChannel(app, auth.organisationId, id);
   await Q.softDeleteChannel(app.db, auth.organisationId, id);
+  cacheOf(app).delete(id);
 }
 
 /** The channel as its adapter needs it, with secrets decrypted. */
@@ -93,11 +95,35 @@ export async function deliveryChannel(app: AppContext, channelId: string) {
   return { adapter: adapterFor(row.type), channel: adapterChannel(app, row) };
 }
 
+type Cached = { row: Q.ChannelRow; channel: AdapterChannel; expires: number };
+/** Inbound pushes come in bursts: the channel (and its decrypted secrets) is read at most every few seconds. */
+const INBOUND_CACHE_MS = 3_000;
+const inboundCache = new WeakMap<AppContext, Map<string, Cached>>();
+
+function cacheOf(app: AppContext) {
+  let cache = inboundCache.get(app);
+  if (!cache) {
+    cache = new Map();
+    inboundCache.set(app, cache);
+  }
+  return cache;
+}
+
 /** Authenticates an inbound push with the channel adapter's own check (401 when it fails). */
 export async function inboundChannel(app: AppContext, id: string, req: InboundRequest) {
-  const row = await Q.findChannelById(app.db, id);
-  if (!row) throw new AppError('channelNotFoundException');
-  const adapter = adapterFor(row.type);
-  if (!adapter.verify(adapterChannel(app, row), req)) throw new AppError('unauthorizedException');
-  return { row, adapter };
+  const cache = cacheOf(app);
+  let hit = cache.get(id);
+  if (!hit || hit.expires < Date.now()) {
+    const row = await Q.findChannelById(app.db, id);
+    if (!row) {
+      cache.delete(id);
+      throw new AppError('channelNotFoundException');
+    }
+    hit = { row, channel: adapterChannel(app, row), expires: Date.now() + INBOUND_CACHE_MS };
+    if (cache.size > 10_000) cache.clear();
+    cache.set(id, hit);
+  }
+  const adapter = adapterFor(hit.row.type);
+  if (!adapter.verify(hit.channel, req)) throw new AppError('unauthorizedException');
+  return { row: hit.row, adapter };
 }

@@ -134,6 +134,62 @@ export const findMessageByExternal = (q: Queryable, channelId: string, externalI
     [channelId, externalId],
   );
 
+/** The contact of (channel, external id) and its open chat, if any: the one read of the common ingest path. */
+export const findContactChat = (q: Queryable, channelId: string, externalId: string) =>
+  maybe<{ contact_id: string; client_id: string; chat_id: string | null }>(
+    q,
+    `select ct.id as contact_id, ct.client_id, c.id as chat_id
+       from contacts ct left join chats c on c.contact_id = ct.id and c.status <> 'closed'
+      where ct.channel_id = $1 and ct.external_id = $2`,
+    [channelId, externalId],
+  );
+
+/**
+ * Appends a client message to an open chat in ONE statement: touches the chat (row lock; nothing when it was
+ * closed meanwhile), inserts the message (no message_id when it is a provider retry) and re-arms auto-close.
+ */
+export const appendClientMessage = (
+  q: Queryable,
+  a: {
+    orgId: string;
+    channelId: string;
+    chatId: string;
+    text: string;
+    attachments: Attachment[];
+    externalMessageId: string;
+    now: Date;
+  },
+) =>
+  maybe<{
+    status: ChatStatus;
+    operator_id: string | null;
+    team_id: string;
+    unanswered_since: Date;
+    message_id: string | null;
+  }>(
+    q,
+    `with u as (
+       update chats set last_client_message_at = $4, unanswered_since = coalesce(unanswered_since, $4),
+              last_message_text = $5, last_message_at = $4, updated_at = $4
+        where id = $3 and status <> 'closed'
+        returning id, status, operator_id, team_id, unanswered_since,
+                  (select auto_close_minutes from teams t where t.id = chats.team_id) as auto_close_minutes
+     ), m as (
+       insert into messages (organisation_id, chat_id, channel_id, direction, kind, internal, text, attachments,
+                             external_message_id, created_at)
+       select $1::uuid, u.id, $2::uuid, 'in', 'normal', false, $5::text, $6::jsonb, $7::text, $4::timestamptz from u
+       on conflict (channel_id, external_message_id) do nothing
+       returning id
+     ), t as (
+       insert into timers (organisation_id, kind, subject_id, due_at)
+       select $1::uuid, 'auto_close', u.id, $4::timestamptz + make_interval(mins => u.auto_close_minutes) from u
+        where u.auto_close_minutes is not null
+       on conflict (kind, subject_id) do update set due_at = excluded.due_at
+     )
+     select u.status, u.operator_id, u.team_id, u.unanswered_since, (select id from m) as message_id from u`,
+    [a.orgId, a.channelId, a.chatId, a.now, a.text, JSON.stringify(a.attachments), a.externalMessageId],
+  );
+
 /**
  * The contact of (channel, external id), created with a new client id when first seen.
  * Concurrent first messages of one client: the unique key makes the second wait and then reuse the first.
