@@ -49,10 +49,20 @@ export async function runOutbox(app: AppContext): Promise<number> {
       Q.claimOutbox(q, now, new Date(now.getTime() + OUTBOX.leaseMs), OUTBOX.batch),
     );
     if (!batch.length) return done;
+    // Chats in parallel, the messages of one chat in their order.
+    const byChat = new Map<string, Q.OutboxRow[]>();
+    // uuid v7 ids sort by creation time.
+    for (const row of [...batch].sort((a, b) => a.id.localeCompare(b.id))) {
+      const key = (row.payload as Partial<OutboundPayload>).chatId ?? row.id;
+      byChat.set(key, [...(byChat.get(key) ?? []), row]);
+    }
     await Promise.all(
-      batch.map((row) =>
-        deliver(app, row).catch((err) => app.log.error({ err, outbox: row.id }, 'outbox delivery failed')),
-      ),
+      [...byChat.values()].map(async (rows) => {
+        for (const row of rows)
+          await deliver(app, row).catch((err) =>
+            app.log.error({ err, outbox: row.id }, 'outbox delivery failed'),
+          );
+      }),
     );
     done += batch.length;
   }

@@ -3,6 +3,7 @@ import { authRoutes } from './auth/routes.ts';
 import { categoryRoutes } from './categories/routes.ts';
 import { channelRoutes } from './channels/routes.ts';
 import { chatRoutes } from './chats/routes.ts';
+import { clientRoutes } from './clients/routes.ts';
 import { fileRoutes } from './files/routes.ts';
 import { healthRoutes } from './health/routes.ts';
 import { presenceRoutes } from './presence/routes.ts';
@@ -24,4 +25,5 @@ export const modules: ModuleRoutes[] = [
   chatRoutes,
   presenceRoutes,
   categoryRoutes,
+  clientRoutes,
 ];

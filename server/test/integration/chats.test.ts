@@ -181,7 +181,13 @@ describe('chat operations', () => {
 
     // The client's personal manager.
     const clientId = back.body.entity.client.id;
-    await s.app.db.query('update clients set personal_manager_id = $2 where id = $1', [clientId, other.id]);
+    const foreignPm = await op.api.patch(`/api/clients/${clientId}`, { personalManagerId: foreign.admin.id });
+    assert.equal(foreignPm.status, 400);
+    const setPm = await op.api.patch(`/api/clients/${clientId}`, { personalManagerId: other.id });
+    assert.equal(setPm.status, 200);
+    assert.equal(setPm.body.entity.personalManagerId, other.id);
+    assert.equal(setPm.body.entity.contacts.length, 1);
+    assert.equal((await foreign.admin.api.get(`/api/clients/${clientId}`)).status, 404);
     const pm = await op.api.post(`/api/chats/${chatId}/transfer`, { target: 'personal_manager' });
     assert.equal(pm.body.entity.operator.id, other.id);
 

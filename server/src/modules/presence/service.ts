@@ -48,7 +48,8 @@ export async function applyPresence(
   if (status === 'online') {
     const due = breakDue({ ...user, presence_changed_at: tx.now }, tx.now);
     if (due) await upsertTimer(tx.q, ref.organisationId, 'auto_break', user.id, due);
-    if (user.is_operator) for (const teamId of user.team_ids) await distributeWaiting(tx, teamId);
+    // Teams in a fixed order: two operators sharing teams lock them the same way round.
+    if (user.is_operator) for (const teamId of [...user.team_ids].sort()) await distributeWaiting(tx, teamId);
   } else await deleteTimers(tx.q, user.id, ['auto_break']);
   return dto;
 }

@@ -1,0 +1,48 @@
+import { maybe, type Queryable } from '../../db/index.ts';
+
+export type ClientRow = {
+  id: string;
+  organisation_id: string;
+  name: string;
+  personal_manager_id: string | null;
+  contacts: { channelId: string; externalId: string; name: string }[];
+};
+
+export const findClient = (q: Queryable, orgId: string, id: string) =>
+  maybe<ClientRow>(
+    q,
+    `select cl.id, cl.organisation_id, cl.name, cl.personal_manager_id,
+            coalesce((select json_agg(json_build_object('channelId', ct.channel_id, 'externalId', ct.external_id,
+                                                        'name', ct.name) order by ct.created_at)
+                        from contacts ct where ct.client_id = cl.id), '[]'::json) as contacts
+       from clients cl where cl.id = $1 and cl.organisation_id = $2`,
+    [id, orgId],
+  );
+
+/** Whether the viewer handles (or handled) a chat of this client, or may see it waiting in one of their teams. */
+export const seesClient = async (q: Queryable, clientId: string, userId: string) =>
+  !!(await maybe(
+    q,
+    `select 1 from chats c where c.client_id = $1
+        and (c.operator_id = $2 or (c.status = 'waiting'
+             and c.team_id in (select team_id from team_members where user_id = $2)))
+      limit 1`,
+    [clientId, userId],
+  ));
+
+export const userInOrg = async (q: Queryable, orgId: string, userId: string) =>
+  !!(await maybe(q, 'select 1 from users where id = $1 and organisation_id = $2', [userId, orgId]));
+
+export async function updateClient(
+  q: Queryable,
+  orgId: string,
+  id: string,
+  patch: { name?: string; personalManagerId?: string | null },
+) {
+  await q.query(
+    `update clients set name = coalesce($3, name),
+            personal_manager_id = case when $4 then $5::uuid else personal_manager_id end, updated_at = now()
+      where id = $1 and organisation_id = $2`,
+    [id, orgId, patch.name ?? null, patch.personalManagerId !== undefined, patch.personalManagerId ?? null],
+  );
+}
