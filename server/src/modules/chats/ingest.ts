@@ -140,8 +140,10 @@ async function openAndAppend(
   // Another delivery of this message committed first: undo everything this one did.
   if (!message) throw new Duplicate();
   const touched = await Q.touchChatOnClientMessage(q, chat.id, msg.text, now);
-  const reopened = chat.created && (await Q.hadEarlierChat(q, contact.client_id, chat.id));
-  if (chat.created) {
+  // A brand-new contact has no earlier session to reopen.
+  const reopened =
+    chat.created && !contact.created && (await Q.hadEarlierChat(q, contact.client_id, chat.id));
+  if (chat.created)
     await Q.insertHistory(q, {
       orgId,
       chatId: chat.id,
@@ -149,9 +151,9 @@ async function openAndAppend(
       toTeamId: channel.team_id,
       now,
     });
-    await emitChat(tx, orgId, chat.id, 'chat.created');
-  }
-  const current = await Q.findChat(q, orgId, chat.id);
+  const current = chat.created
+    ? await emitChat(tx, orgId, chat.id, 'chat.created')
+    : await Q.findChat(q, orgId, chat.id);
   if (!current) throw new Error('chat vanished');
   await tx.emit(orgId, 'message.created', presentMessage(message), chatAudience(current));
   const team = await findTeam(q, current.team_id);

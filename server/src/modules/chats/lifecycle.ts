@@ -29,11 +29,17 @@ export async function emitChat(
 }
 
 /** Starts the redistribution clock of a freshly assigned chat when its team has one. */
-async function armRedistribution(tx: Tx, orgId: string, chatId: string, team: RoutingTeam | undefined) {
+async function armRedistribution(
+  tx: Tx,
+  orgId: string,
+  chat: { id: string; operator_id: string | null },
+  team: RoutingTeam | undefined,
+) {
   if (team?.auto_redistribution_minutes) {
     const due = new Date(tx.now.getTime() + team.auto_redistribution_minutes * 60_000);
-    await upsertTimer(tx.q, orgId, 'redistribute', chatId, due);
-  } else await deleteTimers(tx.q, chatId, ['redistribute']);
+    await upsertTimer(tx.q, orgId, 'redistribute', chat.id, due);
+  } else if (chat.operator_id) await deleteTimers(tx.q, chat.id, ['redistribute']);
+  // (an unassigned chat has no redistribution timer to clear)
 }
 
 /**
@@ -57,7 +63,7 @@ export async function assign(
     toTeamId: chat.team_id,
     now: tx.now,
   });
-  await armRedistribution(tx, chat.organisation_id, chat.id, h.team);
+  await armRedistribution(tx, chat.organisation_id, chat, h.team);
   return true;
 }
 
