@@ -313,6 +313,47 @@ describe('every screen', () => {
     await page.waitForURL('**/not-found');
     await page.goto('/registration/phone-confirmation/abc123');
     await page.waitForURL('**/signup?token=abc123');
+    // A screen whose entity does not exist goes to /not-found (§8 404 while loading a screen).
+    await page.goto('/admin/users/edit/00000000-0000-7000-8000-000000000000');
+    await page.waitForURL('**/not-found');
+
+    // Avatar: a JPEG by the file chooser is saved; a picture over 200 KB is refused with the §5 limit.
+    await page.goto('/admin/profile/general');
+    const jpeg = await page.evaluate(() => {
+      const c = document.createElement('canvas');
+      c.width = c.height = 96;
+      const g = c.getContext('2d')!;
+      g.fillStyle = '#4263eb';
+      g.fillRect(0, 0, 96, 96);
+      g.fillStyle = '#fff';
+      g.fillRect(30, 30, 36, 36);
+      return c.toDataURL('image/jpeg', 0.9).split(',')[1];
+    });
+    const input = page.getByTestId('avatar-drop').locator('input[type=file]');
+    await input.setInputFiles({
+      name: 'me.jpg',
+      mimeType: 'image/jpeg',
+      buffer: Buffer.from(jpeg, 'base64'),
+    });
+    await page.getByText('Photo changed').waitFor();
+    await page.getByTestId('user-menu').locator('img').waitFor();
+    const big = Buffer.concat([Buffer.from(jpeg, 'base64'), Buffer.alloc(210 * 1024)]);
+    await input.setInputFiles({ name: 'big.jpg', mimeType: 'image/jpeg', buffer: big });
+    await page.getByText('The picture is bigger than 200 KB').waitFor();
+    await screenshot(page, 'profile-general-avatar');
+
+    // Connection loss: 'No connection to the server.' with a refresh button.
+    const beforeOffline = errors.length;
+    await context.setOffline(true);
+    await page.getByRole('link', { name: 'Users' }).click();
+    await page.getByRole('alert').getByText('No connection to the server.').waitFor();
+    await page.getByRole('alert').getByRole('button', { name: 'Refresh' }).waitFor();
+    await screenshot(page, 'connection-lost');
+    await context.setOffline(false);
+    // The browser's own notes about the requests that failed while offline are expected here.
+    const offlineNotes = errors.splice(beforeOffline);
+    assert.ok(offlineNotes.every((e) => e.includes('ERR_INTERNET_DISCONNECTED')), offlineNotes.join('\n'));
+
     const sw = await fetch(`${server.url}/service-worker.js`);
     assert.equal(sw.status, 200);
     assert.match(sw.headers.get('content-type') ?? '', /javascript/);

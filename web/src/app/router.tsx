@@ -3,6 +3,7 @@ import { setNavigator } from '../shared/query.ts';
 import { adminRoutes } from './admin-routes.tsx';
 import { screen } from './lazy.ts';
 import { RootLayout } from './root-layout.tsx';
+import { RouteError } from './route-error.tsx';
 
 function PhoneConfirmationRedirect() {
   const { token = '' } = useParams();
@@ -18,6 +19,7 @@ const status = (kind: string, title: string): RouteObject => ({
 const routes: RouteObject[] = [
   {
     element: <RootLayout />,
+    errorElement: <RouteError />,
     children: [
       {
         path: '/',

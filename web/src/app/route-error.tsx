@@ -1,0 +1,42 @@
+import { Button, Center, Paper, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import { IconAlertTriangle, IconWifiOff } from '@tabler/icons-react';
+import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useRouteError } from 'react-router';
+import { reportConnectionLost } from '../shared/api/connection.ts';
+import { ConnectionNotice } from './connection-notice.tsx';
+
+/** A screen's code could not load (offline, or a new deployment removed the old chunk). */
+const isChunkError = (e: unknown) =>
+  e instanceof Error &&
+  /dynamically imported module|Importing a module script failed|Failed to fetch/i.test(e.message);
+
+/** Never a blank page or a stack trace: a failed screen shows a notice with a refresh button. */
+export function RouteError() {
+  const { t } = useTranslation();
+  const error = useRouteError();
+  const chunk = isChunkError(error);
+  useEffect(() => {
+    if (chunk) reportConnectionLost();
+    else console.error(error);
+  }, [chunk, error]);
+  return (
+    <>
+      <ConnectionNotice />
+      <Center mih="100vh" p="md">
+        <Paper p={40} maw={480} w="100%" shadow="md">
+          <Stack align="center" ta="center" gap="md">
+            <ThemeIcon size={72} radius={72} variant="light" color={chunk ? 'orange' : 'red'}>
+              {chunk ? <IconWifiOff size={32} /> : <IconAlertTriangle size={32} />}
+            </ThemeIcon>
+            <Title order={2}>{chunk ? t('notices.connectionLost') : t('pages.unknownErrorTitle')}</Title>
+            {!chunk && <Text c="dimmed">{t('pages.unknownErrorText')}</Text>}
+            <Button size="md" onClick={() => window.location.reload()}>
+              {t('common.refresh')}
+            </Button>
+          </Stack>
+        </Paper>
+      </Center>
+    </>
+  );
+}
