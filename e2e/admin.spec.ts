@@ -343,9 +343,11 @@ describe('every screen', () => {
     await screenshot(page, 'profile-general-avatar');
 
     // Connection loss: 'No connection to the server.' with a refresh button.
+    await page.goto('/admin/teams/all');
+    await page.getByTestId('team-Sales').waitFor();
     const beforeOffline = errors.length;
     await context.setOffline(true);
-    await page.getByRole('link', { name: 'Users' }).click();
+    await page.getByPlaceholder('Search teams').fill('Sal');
     await page.getByRole('alert').getByText('No connection to the server.').waitFor();
     await page.getByRole('alert').getByRole('button', { name: 'Refresh' }).waitFor();
     await screenshot(page, 'connection-lost');

@@ -3,8 +3,6 @@ import { IconAlertTriangle, IconWifiOff } from '@tabler/icons-react';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useRouteError } from 'react-router';
-import { reportConnectionLost } from '../shared/api/connection.ts';
-import { ConnectionNotice } from './connection-notice.tsx';
 
 /** A screen's code could not load (offline, or a new deployment removed the old chunk). */
 const isChunkError = (e: unknown) =>
@@ -17,26 +15,22 @@ export function RouteError() {
   const error = useRouteError();
   const chunk = isChunkError(error);
   useEffect(() => {
-    if (chunk) reportConnectionLost();
-    else console.error(error);
+    if (!chunk) console.error(error);
   }, [chunk, error]);
   return (
-    <>
-      <ConnectionNotice />
-      <Center mih="100vh" p="md">
-        <Paper p={40} maw={480} w="100%" shadow="md">
-          <Stack align="center" ta="center" gap="md">
-            <ThemeIcon size={72} radius={72} variant="light" color={chunk ? 'orange' : 'red'}>
-              {chunk ? <IconWifiOff size={32} /> : <IconAlertTriangle size={32} />}
-            </ThemeIcon>
-            <Title order={2}>{chunk ? t('notices.connectionLost') : t('pages.unknownErrorTitle')}</Title>
-            {!chunk && <Text c="dimmed">{t('pages.unknownErrorText')}</Text>}
-            <Button size="md" onClick={() => window.location.reload()}>
-              {t('common.refresh')}
-            </Button>
-          </Stack>
-        </Paper>
-      </Center>
-    </>
+    <Center mih="100vh" p="md">
+      <Paper p={40} maw={480} w="100%" shadow="md" role="alert">
+        <Stack align="center" ta="center" gap="md">
+          <ThemeIcon size={72} radius={72} variant="light" color={chunk ? 'orange' : 'red'}>
+            {chunk ? <IconWifiOff size={32} /> : <IconAlertTriangle size={32} />}
+          </ThemeIcon>
+          <Title order={2}>{chunk ? t('notices.connectionLost') : t('pages.unknownErrorTitle')}</Title>
+          {!chunk && <Text c="dimmed">{t('pages.unknownErrorText')}</Text>}
+          <Button size="md" onClick={() => window.location.reload()}>
+            {t('common.refresh')}
+          </Button>
+        </Stack>
+      </Paper>
+    </Center>
   );
 }

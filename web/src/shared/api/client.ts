@@ -1,6 +1,6 @@
 import type { ErrorBody, ErrorCode } from '@smartconnect/contracts';
 import { clearToken, getToken } from '../storage.ts';
-import { reportConnectionLost } from './connection.ts';
+import { reportConnectionLost, reportConnectionRestored } from './connection.ts';
 import { ApiError } from './errors.ts';
 
 export type CallOptions = {
@@ -43,6 +43,7 @@ export async function api<T>(
     reportConnectionLost();
     throw new ApiError(0, 'networkError');
   }
+  reportConnectionRestored();
   if (res.status === 401 && token) logoutAndReload();
   const json = (await res.json().catch(() => null)) as { code: string; entity: T } | ErrorBody | null;
   if (res.ok && json && json.code === 'ok') return (json as { entity: T }).entity;

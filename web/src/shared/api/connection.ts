@@ -14,3 +14,10 @@ export function onConnectionChange(listener: Listener): () => void {
   listener(lost);
   return () => listeners.delete(listener);
 }
+
+/** A later call got through: the notice goes away by itself. */
+export function reportConnectionRestored(): void {
+  if (!lost) return;
+  lost = false;
+  for (const l of listeners) l(false);
+}
