@@ -127,11 +127,20 @@ describe('ingest through the API channel', () => {
     );
     for (const r of again) assert.equal(r.status, 200, JSON.stringify(r.body));
     assert.equal(again.filter((r) => !r.body.entity.duplicate).length, 1);
+    const before = (await org.admin.api.get(`/api/chats/${results[0].body.entity.chatId}`)).body.entity;
+    const timersBefore = await s.app.db.query('select kind, due_at from timers order by kind, due_at');
+    s.clock.advance(60_000);
     const late = await inbound(s, ch, {
       client: 'dup-client',
       externalMessageId: 'provider-42',
       text: 'once',
     });
+    const afterRetry = (await org.admin.api.get(`/api/chats/${results[0].body.entity.chatId}`)).body.entity;
+    assert.deepEqual(afterRetry, before, 'a retry changes nothing');
+    assert.deepEqual(
+      await s.app.db.query('select kind, due_at from timers order by kind, due_at'),
+      timersBefore,
+    );
     assert.equal(late.body.entity.duplicate, true);
     assert.equal(late.body.entity.messageId, results[0].body.entity.messageId);
     const [row] = await s.app.db.query<{ n: number }>(

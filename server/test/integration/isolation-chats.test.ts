@@ -78,6 +78,7 @@ describe('conversation data is isolated between organisations and teams', () => 
     const ch = await makeChannel(a, support);
     const rec = recordEvents(s);
     const waiting = (await inbound(s, ch, { client: 'w' })).body.entity.chatId;
+    await inbound(s, ch, { client: 'w', text: 'waiting still' });
     const chSales = await makeChannel(a, sales);
     const assigned = (await inbound(s, chSales, { client: 'x' })).body.entity.chatId;
     await inbound(s, chSales, { client: 'x', text: 'second' });
@@ -92,6 +93,9 @@ describe('conversation data is isolated between organisations and teams', () => 
         assert.equal(e.audience.userIds, undefined);
       }
     }
+    const queued = rec.events.filter((e) => (e.payload as { text?: string }).text === 'waiting still');
+    assert.equal(queued.length, 1);
+    assert.deepEqual(queued[0].audience, { rights: ['AUTHORITY_ALL_CHATS'], teamIds: [support] });
     const later = rec.events.filter(
       (e) => e.type === 'message.created' && (e.payload as { text: string }).text === 'second',
     );

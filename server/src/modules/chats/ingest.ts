@@ -1,3 +1,4 @@
+import type { MessageDto } from '@smartconnect/contracts';
 import type { InboundMessage } from '../../channels/types.ts';
 import type { AppContext } from '../../context.ts';
 import { insertTimerIfAbsent, upsertTimer } from '../../jobs/queries.ts';
@@ -52,68 +53,66 @@ async function ingestOnce(
   msg: InboundMessage,
 ): Promise<IngestResult> {
   const now = app.clock.now();
-  return withEvents(app, async (q, emit) => {
-    const tx: Tx = { q, emit, now };
-    const known = await Q.findContactChat(q, channel.id, msg.client.externalId);
-    // The common case, an ongoing conversation: one statement appends, touches the chat and re-arms auto-close.
-    if (known?.chat_id) {
-      const done = await appendToOpenChat(tx, channel, known.chat_id, msg);
-      if (done) return done;
-    }
-    return openAndAppend(tx, channel, known, msg);
-  });
+  const fast = await appendFast(app, channel, msg, now);
+  if (fast) return fast;
+  return withEvents(app, (q, emit) => openAndAppend({ q, emit, now }, channel, msg));
 }
 
-async function appendToOpenChat(
-  tx: Tx,
+/**
+ * The common case, a message in an ongoing conversation: one atomic statement (queries.appendToOpenChat)
+ * stores it with its event row; the event is published once that statement has committed.
+ */
+async function appendFast(
+  app: AppContext,
   channel: IngestChannel,
-  chatId: string,
   msg: InboundMessage,
+  now: Date,
 ): Promise<IngestResult | null> {
-  const row = await Q.appendClientMessage(tx.q, {
-    orgId: channel.organisation_id,
-    channelId: channel.id,
-    chatId,
-    text: msg.text,
-    attachments: msg.attachments,
-    externalMessageId: msg.externalMessageId,
-    now: tx.now,
-  });
-  if (!row) return null; // closed in the meantime: a new session opens
-  if (!row.message_id) throw new Duplicate();
-  const message: Q.MessageRow = {
-    id: row.message_id,
-    chat_id: chatId,
+  const payload: Omit<MessageDto, 'id' | 'chatId'> = {
     direction: 'in',
     kind: 'normal',
     internal: false,
     text: msg.text,
     attachments: msg.attachments,
     status: null,
-    author_id: null,
-    author_name: null,
-    external_message_id: msg.externalMessageId,
-    edited_at: null,
-    created_at: tx.now,
+    author: null,
+    externalMessageId: msg.externalMessageId,
+    editedAt: null,
+    createdAt: now.toISOString(),
   };
-  await tx.emit(channel.organisation_id, 'message.created', presentMessage(message), chatAudience(row));
-  await armOverdue(tx, channel, chatId, new Date(row.unanswered_since));
-  return { duplicate: false, messageId: message.id, chatId };
+  const expiring = channel.org_options.includes('OPTION_EXPIRING');
+  const row = await Q.appendToOpenChat(app.db, {
+    orgId: channel.organisation_id,
+    channelId: channel.id,
+    externalClientId: msg.client.externalId,
+    now,
+    text: msg.text,
+    attachments: msg.attachments,
+    externalMessageId: msg.externalMessageId,
+    payloadJson: JSON.stringify(payload),
+    halfExpiredMinutes: expiring ? channel.half_expired_minutes : null,
+    expiredMinutes: expiring ? channel.expired_minutes : null,
+  });
+  if (!row?.message_id || !row.event_id || !row.event_created_at || !row.audience) return null;
+  await app.bus.publish([
+    {
+      id: row.event_id,
+      organisationId: channel.organisation_id,
+      type: 'message.created',
+      payload: { id: row.message_id, chatId: row.chat_id, ...payload },
+      audience: row.audience,
+      createdAt: new Date(row.event_created_at).toISOString(),
+    },
+  ]);
+  return { duplicate: false, messageId: row.message_id, chatId: row.chat_id };
 }
 
 /** First message of a client, or of a new session: client, contact and chat are created, then the chat is routed. */
-async function openAndAppend(
-  tx: Tx,
-  channel: IngestChannel,
-  known: { contact_id: string; client_id: string } | undefined,
-  msg: InboundMessage,
-): Promise<IngestResult> {
+async function openAndAppend(tx: Tx, channel: IngestChannel, msg: InboundMessage): Promise<IngestResult> {
   const { q, now } = tx;
   const orgId = channel.organisation_id;
   const name = msg.client.name || msg.client.externalId;
-  const contact = known
-    ? { id: known.contact_id, client_id: known.client_id, created: false }
-    : await Q.upsertContact(q, orgId, channel.id, msg.client.externalId, name);
+  const contact = await Q.upsertContact(q, orgId, channel.id, msg.client.externalId, name);
   if (contact.created) await Q.insertClient(q, orgId, contact.client_id, name);
   const chat = await Q.openChat(q, {
     orgId,

@@ -1,5 +1,6 @@
 import type {
   Attachment,
+  Audience,
   ChatHistoryKind,
   ChatStatus,
   DeliveryStatus,
@@ -134,44 +135,48 @@ export const findMessageByExternal = (q: Queryable, channelId: string, externalI
     [channelId, externalId],
   );
 
-/** The contact of (channel, external id) and its open chat, if any: the one read of the common ingest path. */
-export const findContactChat = (q: Queryable, channelId: string, externalId: string) =>
-  maybe<{ contact_id: string; client_id: string; chat_id: string | null }>(
-    q,
-    `select ct.id as contact_id, ct.client_id, c.id as chat_id
-       from contacts ct left join chats c on c.contact_id = ct.id and c.status <> 'closed'
-      where ct.channel_id = $1 and ct.external_id = $2`,
-    [channelId, externalId],
-  );
-
 /**
- * Appends a client message to an open chat in ONE statement: touches the chat (row lock; nothing when it was
- * closed meanwhile), inserts the message (no message_id when it is a provider retry) and re-arms auto-close.
+ * The whole common ingest path in ONE autocommit statement (one round trip, atomic): find the client's open
+ * chat, touch it (row lock; nothing when it was closed meanwhile or the message is already stored), insert the
+ * message, re-arm auto-close, start the overdue clocks when this message opens an unanswered window, and write
+ * the `message.created` event row with the audience of policy.chatAudience. No row, or no message_id: the
+ * caller takes the transactional path (new client, new session, retry).
  */
-export const appendClientMessage = (
+export const appendToOpenChat = (
   q: Queryable,
   a: {
     orgId: string;
     channelId: string;
-    chatId: string;
+    externalClientId: string;
+    now: Date;
     text: string;
     attachments: Attachment[];
     externalMessageId: string;
-    now: Date;
+    /** message.created payload without id and chatId, which the statement fills in. */
+    payloadJson: string;
+    halfExpiredMinutes: number | null;
+    expiredMinutes: number | null;
   },
 ) =>
   maybe<{
+    chat_id: string;
     status: ChatStatus;
     operator_id: string | null;
     team_id: string;
-    unanswered_since: Date;
     message_id: string | null;
+    event_id: string | null;
+    event_created_at: Date | null;
+    audience: Audience | null;
   }>(
     q,
-    `with u as (
+    `with k as (
+       select c.id as chat_id from contacts ct join chats c on c.contact_id = ct.id and c.status <> 'closed'
+        where ct.channel_id = $2 and ct.external_id = $3
+     ), u as (
        update chats set last_client_message_at = $4, unanswered_since = coalesce(unanswered_since, $4),
               last_message_text = $5, last_message_at = $4, updated_at = $4
-        where id = $3 and status <> 'closed'
+        where id = (select chat_id from k) and status <> 'closed'
+          and not exists (select 1 from messages where channel_id = $2 and external_message_id = $7)
         returning id, status, operator_id, team_id, unanswered_since,
                   (select auto_close_minutes from teams t where t.id = chats.team_id) as auto_close_minutes
      ), m as (
@@ -179,15 +184,47 @@ export const appendClientMessage = (
                              external_message_id, created_at)
        select $1::uuid, u.id, $2::uuid, 'in', 'normal', false, $5::text, $6::jsonb, $7::text, $4::timestamptz from u
        on conflict (channel_id, external_message_id) do nothing
-       returning id
+       returning id, chat_id
      ), t as (
        insert into timers (organisation_id, kind, subject_id, due_at)
-       select $1::uuid, 'auto_close', u.id, $4::timestamptz + make_interval(mins => u.auto_close_minutes) from u
-        where u.auto_close_minutes is not null
-       on conflict (kind, subject_id) do update set due_at = excluded.due_at
+       select $1::uuid, 'auto_close', u.id, $4::timestamptz + make_interval(mins => u.auto_close_minutes)
+         from u where u.auto_close_minutes is not null
+       union all
+       select $1::uuid, 'overdue_half', u.id, $4::timestamptz + make_interval(mins => $9::int)
+         from u where $9::int is not null and u.unanswered_since = $4::timestamptz
+       union all
+       select $1::uuid, 'overdue_expired', u.id, $4::timestamptz + make_interval(mins => $10::int)
+         from u where $10::int is not null and u.unanswered_since = $4::timestamptz
+       on conflict (kind, subject_id) do update set due_at = case when excluded.kind = 'auto_close'
+         then excluded.due_at else timers.due_at end
+     ), e as (
+       insert into events (organisation_id, type, payload, audience)
+       select $1::uuid, 'message.created',
+              $8::jsonb || jsonb_build_object('id', m.id, 'chatId', m.chat_id),
+              jsonb_build_object('rights', jsonb_build_array('AUTHORITY_ALL_CHATS'))
+                || case when u.operator_id is not null
+                        then jsonb_build_object('userIds', jsonb_build_array(u.operator_id)) else '{}'::jsonb end
+                || case when u.status = 'waiting'
+                        then jsonb_build_object('teamIds', jsonb_build_array(u.team_id)) else '{}'::jsonb end
+         from m join u on u.id = m.chat_id
+       returning id, created_at, audience
      )
-     select u.status, u.operator_id, u.team_id, u.unanswered_since, (select id from m) as message_id from u`,
-    [a.orgId, a.channelId, a.chatId, a.now, a.text, JSON.stringify(a.attachments), a.externalMessageId],
+     select u.id as chat_id, u.status, u.operator_id, u.team_id, (select id from m) as message_id,
+            (select id::text from e) as event_id, (select created_at from e) as event_created_at,
+            (select audience from e) as audience
+       from u`,
+    [
+      a.orgId,
+      a.channelId,
+      a.externalClientId,
+      a.now,
+      a.text,
+      JSON.stringify(a.attachments),
+      a.externalMessageId,
+      a.payloadJson,
+      a.halfExpiredMinutes,
+      a.expiredMinutes,
+    ],
   );
 
 /**
