@@ -264,6 +264,32 @@ describe('roles and rights', () => {
   });
 });
 
+describe('supervisor', () => {
+  test("with AUTHORITY_TEAMS_UPDATE but no account control, only a user's teams can be changed", async () => {
+    const { page, errors, context } = await openPage(browser, server.url);
+    const token = await apiLogin(
+      server.url,
+      'supervisor@demo.local',
+      server.passwords['supervisor@demo.local'],
+    );
+    await signIn(page, token, '/admin/users/all');
+    const row = page.getByTestId('user-operator1@demo.local');
+    await row.waitFor();
+    assert.equal(await page.getByRole('link', { name: 'Add user' }).count(), 0);
+    await row.click();
+    await page.getByRole('dialog').getByLabel('Teams').click();
+    await page.getByRole('option', { name: 'Support' }).click();
+    await page.keyboard.press('Escape');
+    await page.getByRole('dialog').getByRole('button', { name: 'Save' }).click();
+    await page.getByText('User changed').waitFor();
+    await row.getByText('Support').waitFor();
+    await page.goto('/admin/users/edit');
+    await page.waitForURL('**/no-rights');
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+});
+
 describe('every screen', () => {
   test('each route renders without console errors; unknown paths lead to not-found', async () => {
     const { page, errors, context } = await openPage(browser, server.url);
@@ -354,7 +380,10 @@ describe('every screen', () => {
     await context.setOffline(false);
     // The browser's own notes about the requests that failed while offline are expected here.
     const offlineNotes = errors.splice(beforeOffline);
-    assert.ok(offlineNotes.every((e) => e.includes('ERR_INTERNET_DISCONNECTED')), offlineNotes.join('\n'));
+    assert.ok(
+      offlineNotes.every((e) => e.includes('ERR_INTERNET_DISCONNECTED')),
+      offlineNotes.join('\n'),
+    );
 
     const sw = await fetch(`${server.url}/service-worker.js`);
     assert.equal(sw.status, 200);

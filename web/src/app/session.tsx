@@ -3,7 +3,8 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { createContext, type ReactNode, useContext, useEffect } from 'react';
 import { Navigate, useNavigate } from 'react-router';
 import { get, post } from '../shared/api/client.ts';
-import { clearToken, getToken } from '../shared/storage.ts';
+import { setLanguage, storedLanguage } from '../shared/i18n/index.ts';
+import { clearToken, getToken, LANG_KEY } from '../shared/storage.ts';
 import { FullLoader } from '../shared/ui/full-loader.tsx';
 
 export const ME_KEY = ['auth', 'user'] as const;
@@ -28,6 +29,11 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     staleTime: 60_000,
     meta: { identity: true, silent: true },
   });
+  // With no language chosen on this browser yet, the account's language (§1, DECISIONS "Language") applies.
+  useEffect(() => {
+    if (me.data && localStorage.getItem(LANG_KEY) === null && me.data.language !== storedLanguage())
+      void setLanguage(me.data.language);
+  }, [me.data]);
   useEffect(() => {
     if (me.isError) {
       clearToken();

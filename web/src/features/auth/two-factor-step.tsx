@@ -66,7 +66,7 @@ export function TwoFactorStep({ ticket, onDone, onRestart }: Props) {
       {wrong && (
         <Alert color="red" variant="light" icon={<IconAlertCircle size={18} />} data-testid="totp-error">
           {t('errors.totpInvalidException')}.{' '}
-          <Anchor component="button" type="button" onClick={again} fw={600}>
+          <Anchor component="button" type="button" onClick={again} fw={600} size="sm">
             {t('login.enterAgain')}
           </Anchor>
         </Alert>

@@ -1,5 +1,6 @@
 import { Button, Group, Paper, Select, Table, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
+import type { UserDto } from '@smartconnect/contracts';
 import { IconPlus, IconSearch, IconUserSearch } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -11,6 +12,7 @@ import { PageHeader } from '../../shared/ui/page-header.tsx';
 import { useTeams } from '../teams/api.ts';
 import { useUsers } from './api.ts';
 import { UserRow } from './user-row.tsx';
+import { UserTeamsModal } from './user-teams-modal.tsx';
 
 /** /admin/users/all: search by name, team filter (default 'All teams'), the §2.6 columns. */
 export function UsersPage() {
@@ -23,6 +25,8 @@ export function UsersPage() {
   const users = useUsers(debounced, team);
   const teams = useTeams();
   const canEdit = can('RIGHT_ACCOUNT_CONTROL');
+  const canChangeTeams = !canEdit && can('AUTHORITY_TEAMS_UPDATE');
+  const [teamsOf, setTeamsOf] = useState<UserDto | null>(null);
   const items = users.data?.items ?? [];
 
   return (
@@ -92,7 +96,13 @@ export function UsersPage() {
                   <UserRow
                     key={u.id}
                     user={u}
-                    onOpen={canEdit ? () => navigate(`/admin/users/edit/${u.id}`) : undefined}
+                    onOpen={
+                      canEdit
+                        ? () => navigate(`/admin/users/edit/${u.id}`)
+                        : canChangeTeams
+                          ? () => setTeamsOf(u)
+                          : undefined
+                    }
                   />
                 ))}
               </Table.Tbody>
@@ -100,6 +110,7 @@ export function UsersPage() {
           </Table.ScrollContainer>
         )}
       </Paper>
+      <UserTeamsModal user={teamsOf} onClose={() => setTeamsOf(null)} />
     </>
   );
 }
