@@ -1,7 +1,15 @@
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { loadConfig } from '../../src/config.ts';
+import { openPglite, openPostgres } from '../../src/db/index.ts';
 import { runDueTimers } from '../../src/jobs/timers.ts';
-import { createOrganisation, startTestServer, type TestServer } from '../helpers.ts';
+import { ManualClock } from '../../src/lib/clock.ts';
+import { createServer } from '../../src/server.ts';
+import { freshDatabase } from '../db.ts';
+import { Api, createOrganisation, startTestServer, type TestServer } from '../helpers.ts';
 import { chatOf, goOnline, inbound, makeChannel, makeTeam, recordEvents } from './chats-fixtures.ts';
 
 const MIN = 60_000;
@@ -182,5 +190,52 @@ describe('durable timers', () => {
       ['auto_close'],
     );
     assert.equal(new Date(rows[0].due_at).getTime(), s.clock.now().getTime() + 30 * MIN);
+  });
+});
+
+describe('durable timers across a restart', () => {
+  test('a timer armed before a restart fires on the restarted instance', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'sc-restart-'));
+    const fresh = process.env.DATABASE_URL ? await freshDatabase() : null;
+    // The same storage twice: a PGlite data directory, or the same PostgreSQL database.
+    const open = async () => (fresh?.url ? openPostgres(fresh.url) : openPglite(join(dataDir, 'pglite')));
+    if (fresh) await fresh.db.close();
+    const config = loadConfig({
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+      SEED_DEMO: 'false',
+      SECRET_KEY: 'test-secret-key-test-secret-key-0123456789',
+    });
+    const clock = new ManualClock();
+    const boot = async () => {
+      const server = await createServer(config, { db: await open(), clock });
+      await server.fastify.listen({ port: 0, host: '127.0.0.1' });
+      const address = server.fastify.server.address();
+      const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+      return { ...server, api: new Api(url) } as unknown as TestServer;
+    };
+    try {
+      const first = await boot();
+      const org = await createOrganisation(first);
+      const teamId = await makeTeam(org, { autoCloseMinutes: 30 });
+      const ch = await makeChannel(org, teamId);
+      const chatId = (await inbound(first, ch, { client: 'restart' })).body.entity.chatId;
+      await first.close();
+
+      clock.advance(31 * MIN);
+      const second = await boot();
+      try {
+        await runDueTimers(second.app);
+        const rows = await second.app.db.query<{ status: string }>('select status from chats where id = $1', [
+          chatId,
+        ]);
+        assert.equal(rows[0].status, 'closed');
+      } finally {
+        await second.close();
+      }
+    } finally {
+      await fresh?.drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });
