@@ -290,6 +290,33 @@ describe('supervisor', () => {
   });
 });
 
+describe('plan options', () => {
+  test('a feature outside the plan leads to "Functionality unavailable" with a change-plan action', async () => {
+    const { page, errors, context } = await openPage(browser, server.url);
+    // The demo organisation has every option: drop two from the identity answer to see the UI's check.
+    await page.route('**/api/auth/user?*', async (route) => {
+      const res = await route.fetch();
+      const json = await res.json();
+      json.entity.options = json.entity.options.filter(
+        (o: string) => o !== 'OPTION_ONLINE_MONITORING' && o !== 'OPTION_STATISTIC',
+      );
+      await route.fulfill({ response: res, json });
+    });
+    await signIn(page, adminToken, '/admin/monitoring/operators');
+    await page.waitForURL('**/admin/options?option=OPTION_ONLINE_MONITORING');
+    await page.getByText('Functionality unavailable').first().waitFor();
+    await page.getByRole('link', { name: 'Change plan' }).waitFor();
+    await screenshot(page, 'options-unavailable');
+    await page.goto('/admin/reports/employees');
+    await page.waitForURL('**/admin/options?option=OPTION_STATISTIC');
+    // The consolidated report has no option check.
+    await page.goto('/admin/reports/report');
+    await page.getByTestId('coming-soon').waitFor();
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+});
+
 describe('every screen', () => {
   test('each route renders without console errors; unknown paths lead to not-found', async () => {
     const { page, errors, context } = await openPage(browser, server.url);
