@@ -1,6 +1,6 @@
 import { categorySchema, idParams } from '@smartconnect/contracts';
+import type { ModuleRoutes } from '../../http/route.ts';
 import { defineRoute } from '../../http/route.ts';
-import type { ModuleRoutes } from '../index.ts';
 import { listCategories } from './queries.ts';
 import { createCategory, deleteCategory, presentCategory, renameCategory } from './service.ts';
 

@@ -1,7 +1,7 @@
 import { channelCreateSchema, channelUpdateSchema, idParams } from '@smartconnect/contracts';
+import type { ModuleRoutes } from '../../http/route.ts';
 import { definePublicRoute, defineRoute } from '../../http/route.ts';
 import { ingestInbound } from '../chats/ingest.ts';
-import type { ModuleRoutes } from '../index.ts';
 import { presentChannel } from './presenter.ts';
 import { listChannels } from './queries.ts';
 import { createChannel, deleteChannel, getChannel, inboundChannel, updateChannel } from './service.ts';

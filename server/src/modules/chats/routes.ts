@@ -8,8 +8,8 @@ import {
   messageSendSchema,
   transferSchema,
 } from '@smartconnect/contracts';
+import type { ModuleRoutes } from '../../http/route.ts';
 import { defineRoute } from '../../http/route.ts';
-import type { ModuleRoutes } from '../index.ts';
 import { closeChat } from './close-chat.ts';
 import { presentChat, presentHistory, presentMessage } from './presenter.ts';
 import { editMessage, sendMessage } from './send-message.ts';

@@ -1,6 +1,6 @@
 import { clientUpdateSchema, idParams } from '@smartconnect/contracts';
+import type { ModuleRoutes } from '../../http/route.ts';
 import { defineRoute } from '../../http/route.ts';
-import type { ModuleRoutes } from '../index.ts';
 import { getClient, presentClient, updateClient } from './service.ts';
 
 const tags = ['clients'];

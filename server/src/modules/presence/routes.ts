@@ -1,6 +1,6 @@
 import { presenceUpdateSchema } from '@smartconnect/contracts';
+import type { ModuleRoutes } from '../../http/route.ts';
 import { defineRoute } from '../../http/route.ts';
-import type { ModuleRoutes } from '../index.ts';
 import { changePresence } from './service.ts';
 
 export const presenceRoutes: ModuleRoutes = (fastify, app) => {
