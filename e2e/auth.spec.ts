@@ -71,7 +71,27 @@ describe('login, two-factor, logout', () => {
     await page.waitForURL((u) => u.pathname === '/');
     await page.getByRole('button', { name: 'Log In' }).waitFor();
     assert.equal(await page.evaluate(() => localStorage.getItem('token')), null);
+
+    // A token the server no longer knows: 401 removes it and the login page loads again.
+    await page.evaluate(() => localStorage.setItem('token', 'revoked-token'));
+    await page.goto('/admin/users/all');
+    await page.waitForURL((u) => u.pathname === '/');
+    await page.getByRole('button', { name: 'Log In' }).waitFor();
+    assert.equal(await page.evaluate(() => localStorage.getItem('token')), null);
     assert.deepEqual(errors, []);
+    await context.close();
+  });
+
+  test('the service worker is registered at /service-worker.js with scope /', async () => {
+    const context = await browser.newContext({ baseURL: server.url });
+    const page = await context.newPage();
+    await page.goto('/');
+    const registration = await page.evaluate(async () => {
+      const r = await navigator.serviceWorker.ready;
+      return { scope: r.scope, script: r.active?.scriptURL };
+    });
+    assert.equal(registration.scope, `${server.url}/`);
+    assert.equal(registration.script, `${server.url}/service-worker.js`);
     await context.close();
   });
 
