@@ -33,6 +33,7 @@ describe('identity', () => {
     assert.ok(res.body.entity.rights.includes('RIGHT_ACCOUNT_CONTROL'));
     assert.ok(!res.body.entity.rights.includes('RIGHT_OBSERVER'));
     assert.deepEqual(res.body.entity.options, ['OPTION_STATISTIC']);
+    assert.ok(res.body.entity.lastActivityAt, 'logging in counts as activity');
   });
 
   test('wrong credentials are 401 invalidCredentialsException', async () => {

@@ -22,14 +22,16 @@ export const credentialsByEmail = (q: Queryable, email: string) =>
 export const credentialsById = (q: Queryable, id: string) =>
   maybe<Credentials>(q, `${credentials} where u.id = $1`, [id]);
 
+/** A new session; logging in counts as activity. */
 export async function insertSession(
   q: Queryable,
-  s: { organisationId: string; userId: string; tokenHash: string },
+  s: { organisationId: string; userId: string; tokenHash: string; now: Date },
 ) {
+  await q.query('update users set last_activity_at = $2 where id = $1', [s.userId, s.now]);
   return one<{ id: string }>(
     q,
-    'insert into sessions (organisation_id, user_id, token_hash) values ($1, $2, $3) returning id',
-    [s.organisationId, s.userId, s.tokenHash],
+    'insert into sessions (organisation_id, user_id, token_hash, created_at, last_used_at) values ($1, $2, $3, $4, $4) returning id',
+    [s.organisationId, s.userId, s.tokenHash, s.now],
   );
 }
 

@@ -25,11 +25,14 @@ const dummyHash = hashPassword('not-a-real-password-Aa1!');
 
 async function openSession(app: AppContext, user: { id: string; organisation_id: string }) {
   const token = randomToken();
-  await Q.insertSession(app.db, {
-    organisationId: user.organisation_id,
-    userId: user.id,
-    tokenHash: hashToken(token),
-  });
+  await app.db.tx((q) =>
+    Q.insertSession(q, {
+      organisationId: user.organisation_id,
+      userId: user.id,
+      tokenHash: hashToken(token),
+      now: app.clock.now(),
+    }),
+  );
   return token;
 }
 
