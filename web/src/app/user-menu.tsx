@@ -19,7 +19,7 @@ export function UserMenu() {
                 {user.name}
               </Text>
               <Text size="xs" c="dimmed" visibleFrom="md" lineClamp={1}>
-                {user.role.name}
+                {user.role.builtIn ? t(`roleNames.${user.role.builtIn}`, user.role.name) : user.role.name}
               </Text>
             </div>
             <IconChevronDown size={14} />

@@ -4,7 +4,9 @@ import {
   PasswordInput,
   Select,
   SimpleGrid,
+  Stack,
   Switch,
+  Text,
   TextInput,
 } from '@mantine/core';
 import type { UseFormReturnType } from '@mantine/form';
@@ -110,21 +112,26 @@ export function UserAccessFields({ form }: { form: Form }) {
 export function UserPasswordFields({ form, isNew }: { form: Form; isNew: boolean }) {
   const { t } = useTranslation();
   return (
-    <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
-      <PasswordInput
-        label={t('users.password')}
-        withAsterisk={isNew}
-        autoComplete="new-password"
-        description={isNew ? undefined : t('users.passwordEditHint')}
-        {...form.getInputProps('password')}
-      />
-      <PasswordInput
-        label={t('users.repeatPassword')}
-        withAsterisk={isNew}
-        autoComplete="new-password"
-        description={isNew ? undefined : ' '}
-        {...form.getInputProps('repeatPassword')}
-      />
-    </SimpleGrid>
+    <Stack gap="sm">
+      {!isNew && (
+        <Text size="sm" c="dimmed" mt={-8}>
+          {t('users.passwordEditHint')}
+        </Text>
+      )}
+      <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
+        <PasswordInput
+          label={t('users.password')}
+          withAsterisk={isNew}
+          autoComplete="new-password"
+          {...form.getInputProps('password')}
+        />
+        <PasswordInput
+          label={t('users.repeatPassword')}
+          withAsterisk={isNew}
+          autoComplete="new-password"
+          {...form.getInputProps('repeatPassword')}
+        />
+      </SimpleGrid>
+    </Stack>
   );
 }
