@@ -10,7 +10,7 @@
  * DATABASE_URL (admin connection of the PostgreSQL server; default postgres://postgres@127.0.0.1:5432/test).
  */
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
@@ -90,6 +90,16 @@ type Result = {
   baseline: number;
   notes: string[];
 };
+
+/** Whole-machine CPU jiffies from /proc/stat (Linux): how saturated the two cores were during a phase. */
+function machineCpu(): { idle: number; total: number } | undefined {
+  try {
+    const f = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+    return { idle: f[3] + (f[4] ?? 0), total: f.reduce((a, b) => a + b, 0) };
+  } catch {
+    return undefined;
+  }
+}
 
 /** BENCH_TRACE=1: counts statements and their time by SQL text, printed at the end (where the time goes). */
 const trace = new Map<string, { n: number; ms: number }>();
@@ -270,8 +280,14 @@ async function runTarget(target: string): Promise<Result | undefined> {
     ) => {
       const from = seq;
       const t0 = performance.now();
+      const cpu0 = process.cpuUsage();
+      const sys0 = machineCpu();
       const [ok, failed] = await drive(t0 + seconds * 1000);
       const elapsed = (performance.now() - t0) / 1000;
+      const cpu = process.cpuUsage(cpu0);
+      const sys1 = machineCpu();
+      const busy = sys0 && sys1 ? 1 - (sys1.idle - sys0.idle) / (sys1.total - sys0.total) : Number.NaN;
+      const nodeMsPerMsg = (cpu.user + cpu.system) / 1000 / Math.max(ok, 1);
       // Let the last events arrive.
       const to = seq;
       const waitUntil = performance.now() + 3000;
@@ -303,7 +319,8 @@ async function runTarget(target: string): Promise<Result | undefined> {
       };
       console.log(
         `  ${target} ${label}: ${(ok / elapsed).toFixed(0)} msg/s committed, ${(delivered / elapsed).toFixed(0)} delivered, ` +
-          `p50 ${phase.p50.toFixed(1)} ms, p99 ${phase.p99.toFixed(1)} ms, max ${phase.max.toFixed(1)} ms, failed ${failed}`,
+          `p50 ${phase.p50.toFixed(1)} ms, p99 ${phase.p99.toFixed(1)} ms, max ${phase.max.toFixed(1)} ms, failed ${failed}; ` +
+          `this process ${nodeMsPerMsg.toFixed(2)} CPU-ms/msg, machine ${(busy * 100).toFixed(0)}% busy`,
       );
       return phase;
     };
@@ -392,6 +409,9 @@ async function runTarget(target: string): Promise<Result | undefined> {
       await Promise.all(
         Array.from({ length: CONCURRENCY }, async () => {
           while (performance.now() < until) {
+            // Yield to I/O as a request arriving from the network would; on PGlite a chain of
+            // transactions is otherwise all microtasks and starves the socket this process reads.
+            await new Promise((r) => setImmediate(r));
             const n = seq++;
             started.set(n, performance.now());
             await withEvents(server.app, (_q, emit) =>
