@@ -123,7 +123,10 @@ export class Gateway {
     this.#sequencer = new Sequencer(
       start,
       (e) => this.#deliver(e),
-      { between: (after, before, limit) => Q.eventsBetween(db, after, before - 1, limit) },
+      {
+        between: (after, before, limit) => Q.eventsBetween(db, after, before - 1, limit),
+        writers: () => Q.eventWriters(db),
+      },
       this.options,
       (err) => this.app.log.warn({ err }, 'realtime sequencer error'),
     );

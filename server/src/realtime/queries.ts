@@ -77,6 +77,20 @@ export async function organisationEventsBetween(
   return rows.map(toEvent);
 }
 
+/**
+ * The transactions (virtual ids) that hold a write lock on `events` now, other than this session: the
+ * only ones that may still commit an event whose id was already taken.
+ */
+export async function eventWriters(q: Queryable): Promise<string[]> {
+  const rows = await q.query<{ vxid: string }>(
+    `select distinct virtualtransaction as vxid from pg_locks
+      where locktype = 'relation' and relation = 'events'::regclass and mode = 'RowExclusiveLock'
+        and database = (select oid from pg_database where datname = current_database())
+        and pid is distinct from pg_backend_pid()`,
+  );
+  return rows.map((r) => r.vxid);
+}
+
 export async function prunedThrough(q: Queryable): Promise<number> {
   const row = await maybe<{ value: string }>(
     q,

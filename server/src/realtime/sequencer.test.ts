@@ -81,4 +81,36 @@ describe('Sequencer', () => {
     assert.equal(seq.watermark, 7);
     seq.close();
   });
+
+  test('a hole is stepped over as soon as the writers in flight when it appeared have finished', async () => {
+    let writers = ['tx-a', 'tx-b'];
+    const { seq, out } = make(0, { between: async () => [], writers: async () => writers });
+    seq.accept(ev(2));
+    await sleep(35);
+    assert.deepEqual(out, [], 'tx-a or tx-b may still commit id 1');
+    writers = ['tx-b', 'tx-c'];
+    await sleep(25);
+    assert.deepEqual(out, []);
+    writers = ['tx-c'];
+    seq.accept(ev(5));
+    await sleep(25);
+    // 1 is dead; 3 and 4 were taken after the first look (tx-c may hold them): 5 waits.
+    assert.deepEqual(out, [2]);
+    writers = [];
+    await sleep(25);
+    assert.deepEqual(out, [2, 5]);
+    seq.close();
+  });
+
+  test('with no writer in flight a hole is stepped over at the first look, after reading the log', async () => {
+    const { seq, out } = make(0, {
+      between: async (after, before) => [ev(3)].filter((e) => Number(e.id) > after && Number(e.id) < before),
+      writers: async () => [],
+    });
+    seq.accept(ev(2));
+    seq.accept(ev(6));
+    await sleep(25);
+    assert.deepEqual(out, [2, 3, 6]);
+    seq.close();
+  });
 });

@@ -3,7 +3,10 @@ import type { StoredEvent } from './bus.ts';
 export type SequencerOptions = {
   /** After this long with a hole below a held event, look the hole up in the database. */
   gapCheckMs: number;
-  /** A hole still empty after this long belongs to a crashed or very long transaction: step over it. */
+  /**
+   * A hole still empty after this long is stepped over even while writers are in flight (a very long
+   * transaction); an event that commits later is still delivered, late.
+   */
   gapTimeoutMs: number;
   /** How many delivered ids are remembered to drop a second copy of one (bus and database both). */
   recentSize: number;
@@ -12,6 +15,8 @@ export type SequencerOptions = {
 export type SequencerSource = {
   /** Committed events with ids in (after, before), in id order, at most `limit`. */
   between(after: number, before: number, limit: number): Promise<StoredEvent[]>;
+  /** Ids of the transactions now able to write events (other than the reader's own); null when unknown. */
+  writers?(): Promise<string[] | null>;
 };
 
 /**
@@ -31,6 +36,7 @@ export class Sequencer {
   #timer: NodeJS.Timeout | undefined;
   #checking = false;
   #closed = false;
+  #inFlight: { writers: Set<string>; below: number } | undefined;
   lastArrival = 0;
 
   constructor(
@@ -119,23 +125,50 @@ export class Sequencer {
     if (this.#checking || this.#closed || !this.#held.size) return;
     this.#checking = true;
     try {
-      const found = await this.source.between(this.watermark, this.#firstHeld(), 10_000);
+      // Which writers were in flight when the hole was first seen: once they have all finished, every id
+      // below the highest event held then has either committed (and is read below) or never will.
+      // The writers are asked before the rows are read, so a writer that commits in between is read.
+      let settledBelow = 0;
+      const writers = this.source.writers ? await this.source.writers() : null;
+      if (writers) {
+        if (!this.#inFlight) this.#inFlight = { writers: new Set(writers), below: this.#lastHeld() };
+        if (!writers.some((w) => this.#inFlight?.writers.has(w))) {
+          settledBelow = this.#inFlight.below;
+          this.#inFlight = undefined;
+        }
+      }
+      const found = await this.source.between(this.watermark, this.#lastHeld(), 10_000);
       for (const e of found) this.accept(e);
-      if (this.#held.size && this.#gapSince && Date.now() - this.#gapSince >= this.options.gapTimeoutMs) {
-        // Step over every still-missing id below the first held event.
-        const stop = this.#firstHeld();
-        for (let id = this.watermark + 1; id < stop; id++) this.#discarded.add(id);
-        this.#advance();
+      // Step over ids still missing (a rolled-back or crashed writer): every hole below settledBelow,
+      // or, after the timeout, the hole the watermark has been stuck at.
+      while (this.#held.size && this.#firstHeld() <= settledBelow) this.#stepTo(this.#firstHeld());
+      const timedOut = this.#gapSince && Date.now() - this.#gapSince >= this.options.gapTimeoutMs;
+      if (this.#held.size && timedOut) {
+        this.#inFlight = undefined;
+        this.#stepTo(this.#firstHeld());
       }
     } catch (err) {
       this.onError(err);
     } finally {
       this.#checking = false;
+      if (!this.#held.size) this.#inFlight = undefined;
       if (this.#held.size && !this.#timer && !this.#closed) {
         this.#timer = setTimeout(() => this.#checkGap(), this.options.gapCheckMs);
         this.#timer.unref();
       }
     }
+  }
+
+  /** Declares every id between the watermark and `id` (a held event) dead, and delivers on from `id`. */
+  #stepTo(id: number): void {
+    if (id > this.watermark + 1) this.watermark = id - 1;
+    this.#advance();
+  }
+
+  #lastHeld(): number {
+    let max = 0;
+    for (const id of this.#held.keys()) if (id > max) max = id;
+    return max;
   }
 
   #firstHeld(): number {

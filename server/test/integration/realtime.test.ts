@@ -187,24 +187,17 @@ describe('realtime gateway', () => {
     await old.waitMarker('after-resync');
   });
 
-  test('an id taken by a transaction that never commits holds delivery only until the gap timeout', async () => {
-    const gateway = realtimeGateway(s.app);
-    assert.ok(gateway);
+  test('an id taken by a transaction that never commits does not hold delivery back', async () => {
     const org = await createOrganisation(s);
     const op = await org.user();
     const c = await connect(op.token);
-    const saved = gateway.options.gapTimeoutMs;
-    gateway.options.gapTimeoutMs = 300;
-    try {
-      // A crashed writer: the sequence moved, no row, no announcement.
-      await s.app.db.query("select nextval('events_id_seq')");
-      const started = Date.now();
-      await emit(org.id, 'chat.created', { marker: 'after-gap' }, { userIds: [op.id] });
-      await c.waitMarker('after-gap', 5000);
-      assert.ok(Date.now() - started < 3000);
-    } finally {
-      gateway.options.gapTimeoutMs = saved;
-    }
+    // A crashed writer: the sequence moved, no row, no announcement.
+    await s.app.db.query("select nextval('events_id_seq')");
+    const started = Date.now();
+    await emit(org.id, 'chat.created', { marker: 'after-gap' }, { userIds: [op.id] });
+    await c.waitMarker('after-gap', 5000);
+    // Well under the 5 s timeout: no writer was in flight, so the hole was known dead at the first look.
+    assert.ok(Date.now() - started < 2000, `took ${Date.now() - started} ms`);
   });
 
   test('events committed out of id order reach a live socket in id order, and one never published is read from the log', {
