@@ -20,6 +20,7 @@ void i18n.use(initReactI18next).init({
   fallbackLng: 'en-GB',
   interpolation: { escapeValue: false },
   returnNull: false,
+  showSupportNotice: false,
 });
 document.documentElement.lang = LOCALES[storedLanguage()];
 
