@@ -8,7 +8,8 @@ import { RealtimeClient } from './realtime-client.ts';
 let s: TestServer;
 const sockets: RealtimeClient[] = [];
 before(async () => {
-  s = await startTestServer();
+  // With REDIS_URL (the CI run on PostgreSQL) the gateway runs over the Redis bus.
+  s = await startTestServer({ env: process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {} });
 });
 after(async () => {
   for (const c of sockets) c.close();

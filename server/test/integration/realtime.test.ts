@@ -10,7 +10,8 @@ import { RealtimeClient } from './realtime-client.ts';
 let s: TestServer;
 const clients: RealtimeClient[] = [];
 before(async () => {
-  s = await startTestServer();
+  // With REDIS_URL (the CI run on PostgreSQL) the gateway runs over the Redis bus.
+  s = await startTestServer({ env: process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {} });
 });
 after(async () => {
   for (const c of clients) c.close();
