@@ -87,7 +87,9 @@ export function RolesPage() {
                   </Table.Td>
                   <Table.Td maw={320}>
                     <Text size="sm" c="dimmed" lineClamp={1}>
-                      {role.description}
+                      {role.builtIn
+                        ? t(`roleDescriptions.${role.builtIn}`, role.description)
+                        : role.description}
                     </Text>
                   </Table.Td>
                   <Table.Td>{t('roles.rightsCount', { count: role.rights.length, total })}</Table.Td>

@@ -24,6 +24,11 @@ export const enGB = {
     total: 'Total: {{count}}',
   },
   roleNames: { OPERATOR: 'Operator', SUPERVISOR: 'Supervisor', ADMINISTRATOR: 'Administrator' },
+  roleDescriptions: {
+    OPERATOR: 'Handles the flow of inquiries',
+    SUPERVISOR: 'Controls the operator team and sees all inquiries',
+    ADMINISTRATOR: 'Configures the platform',
+  },
   languages: { eng: 'English', rus: 'Русский' },
   titles: {
     login: 'Sign in',

@@ -26,6 +26,11 @@ export const ruRU: Resources = {
     total: 'Всего: {{count}}',
   },
   roleNames: { OPERATOR: 'Оператор', SUPERVISOR: 'Супервизор', ADMINISTRATOR: 'Администратор' },
+  roleDescriptions: {
+    OPERATOR: 'Обрабатывает поток обращений',
+    SUPERVISOR: 'Управляет командой операторов и видит все обращения',
+    ADMINISTRATOR: 'Настраивает платформу',
+  },
   languages: { eng: 'English', rus: 'Русский' },
   titles: {
     login: 'Вход',
