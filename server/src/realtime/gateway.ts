@@ -58,6 +58,8 @@ type Connection = {
   alive: boolean;
 };
 
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
 const frameOf = (e: StoredEvent): string =>
   `{"id":"${e.id}","type":"${e.type}","payload":${JSON.stringify(e.payload ?? null)}}`;
 
@@ -252,7 +254,9 @@ export class Gateway {
     if (cursor > watermark) {
       // The client saw events this instance has not sequenced yet (it was connected elsewhere).
       if (cursor > (await Q.maxEventId(this.app.db))) return resync('unknown', watermark);
+      // Read what the bus has not brought yet, and give a hole below the cursor a moment to settle.
       await this.#sequencer.catchUp(10_000);
+      for (let i = 0; i < 20 && this.#sequencer.watermark < cursor; i++) await sleep(50);
       watermark = this.#sequencer.watermark;
       if (cursor > watermark) return resync('unknown', watermark);
       // Frames buffered meanwhile up to the cursor were delivered to this client by the other instance.

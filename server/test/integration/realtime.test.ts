@@ -1,9 +1,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Audience, RealtimeEventType } from '@smartconnect/contracts';
+import { loadConfig } from '../../src/config.ts';
+import { openPostgres } from '../../src/db/index.ts';
+import { localBus } from '../../src/realtime/bus.ts';
 import { withEvents } from '../../src/realtime/emit.ts';
 import { insertEvents } from '../../src/realtime/queries.ts';
 import { realtimeGateway } from '../../src/realtime/routes.ts';
+import { createServer } from '../../src/server.ts';
 import { createOrganisation, startTestServer, type TestOrg, type TestServer } from '../helpers.ts';
 import { RealtimeClient } from './realtime-client.ts';
 
@@ -307,5 +311,48 @@ describe('realtime gateway', () => {
     assert.equal(rows[0].presence, 'offline');
     const left = await s.app.db.query("select 1 from realtime_presence where instance_id = 'dead-instance'");
     assert.equal(left.length, 0);
+  });
+
+  test('a second instance without the bus resumes a cursor it has not seen yet and catches up from the log', {
+    skip: process.env.DATABASE_URL ? false : 'needs PostgreSQL: two servers on one database',
+  }, async () => {
+    assert.ok(s.databaseUrl);
+    const db = await openPostgres(s.databaseUrl, 3);
+    // Instance B: same database, its own in-process bus, so it hears nothing from A.
+    const b = await createServer(
+      loadConfig({
+        DATA_DIR: s.dataDir,
+        LOG_LEVEL: 'warn',
+        SEED_DEMO: 'false',
+        SECRET_KEY: 'test-secret-key-test-secret-key-0123456789',
+      }),
+      { db, bus: localBus() },
+    );
+    await b.fastify.listen({ port: 0, host: '127.0.0.1' });
+    const address = b.fastify.server.address();
+    const bUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+    try {
+      const org = await createOrganisation(s);
+      const op = await org.user();
+      const onA = await connect(op.token);
+      for (let n = 1; n <= 3; n++) await emit(org.id, 'message.created', { n }, { userIds: [op.id] });
+      await onA.waitFor(() => onA.events.length === 3);
+      const cursor = onA.events[1].id;
+      onA.close();
+      const onB = await RealtimeClient.connect(bUrl, op.token, cursor);
+      clients.push(onB);
+      assert.equal(onB.frames[0].type, 'hello', JSON.stringify(onB.frames[0]));
+      await onB.waitFor(() => onB.events.length === 1);
+      assert.equal(onB.events[0].payload.n, 3);
+      // Later events reach B through its catch-up from the log.
+      await emit(org.id, 'message.created', { n: 4 }, { userIds: [op.id] });
+      await onB.waitFor(() => onB.events.length === 2, 5000);
+      assert.deepEqual(
+        onB.events.map((f) => f.payload.n),
+        [3, 4],
+      );
+    } finally {
+      await b.close();
+    }
   });
 });
