@@ -6,7 +6,8 @@
  * INSERT+COMMIT rate on the same database from the same process.
  *
  * Env: BENCH_SECONDS (default 10), BENCH_CONCURRENCY (50), BENCH_TARGETS (pglite,postgres), BENCH_POOL (10),
- * BENCH_TRACE=1 (statement counts and times),
+ * BENCH_TRACE=1 (statement counts and times), BENCH_EXPLAIN=<ms> (auto_explain plans of slower statements
+ * into the PostgreSQL server log),
  * DATABASE_URL (admin connection of the PostgreSQL server; default postgres://postgres@127.0.0.1:5432/test).
  */
 import { randomBytes } from 'node:crypto';
@@ -153,6 +154,16 @@ async function runTarget(target: string): Promise<Result | undefined> {
       return undefined;
     }
     await admin.query(`create database ${name}`);
+    if (process.env.BENCH_EXPLAIN) {
+      // Plans of statements slower than BENCH_EXPLAIN ms go to the PostgreSQL server log (auto_explain).
+      await admin.query(`alter database ${name} set session_preload_libraries = 'auto_explain'`);
+      await admin.query(
+        `alter database ${name} set auto_explain.log_min_duration = ${Number(process.env.BENCH_EXPLAIN)}`,
+      );
+      await admin.query(`alter database ${name} set auto_explain.log_analyze = on`);
+      await admin.query(`alter database ${name} set auto_explain.log_buffers = on`);
+      await admin.query(`alter database ${name} set auto_explain.log_nested_statements = on`);
+    }
     const settings = await admin.query<{ name: string; setting: string }>(
       "select name, setting from pg_settings where name in ('fsync','synchronous_commit','shared_buffers','max_connections','server_version')",
     );
