@@ -355,4 +355,50 @@ describe('realtime gateway', () => {
       await b.close();
     }
   });
+
+  test('presence counts sockets across instances: a user goes offline only when their last socket anywhere is gone', {
+    skip: process.env.DATABASE_URL ? false : 'needs PostgreSQL: two servers on one database',
+  }, async () => {
+    assert.ok(s.databaseUrl);
+    const db = await openPostgres(s.databaseUrl, 3);
+    const b = await createServer(
+      loadConfig({
+        DATA_DIR: s.dataDir,
+        LOG_LEVEL: 'warn',
+        SEED_DEMO: 'false',
+        SECRET_KEY: 'test-secret-key-test-secret-key-0123456789',
+      }),
+      { db, bus: localBus() },
+    );
+    await b.fastify.listen({ port: 0, host: '127.0.0.1' });
+    const address = b.fastify.server.address();
+    const bUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+    const gateways = [realtimeGateway(s.app), realtimeGateway(b.app)];
+    const saved = gateways.map((g) => g?.presence.options.graceMs ?? 0);
+    for (const g of gateways) if (g) g.presence.options.graceMs = 300;
+    try {
+      const org = await createOrganisation(s);
+      const op = await org.user();
+      const presence = async () =>
+        (await s.app.db.query<{ presence: string }>('select presence from users where id = $1', [op.id]))[0]
+          .presence;
+      const onA = await connect(op.token);
+      const onB = await RealtimeClient.connect(bUrl, op.token);
+      clients.push(onB);
+      assert.equal((await op.api.patch('/api/presence', { status: 'online' })).status, 200);
+      onA.close();
+      await new Promise((r) => setTimeout(r, 900));
+      assert.equal(await presence(), 'online', 'the tab on instance B is still open');
+      onB.close();
+      const deadline = Date.now() + 5000;
+      while ((await presence()) !== 'offline' && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 100));
+      assert.equal(await presence(), 'offline');
+    } finally {
+      gateways.forEach((g, i) => {
+        if (g) g.presence.options.graceMs = saved[i];
+      });
+      await b.close();
+    }
+  });
 });
