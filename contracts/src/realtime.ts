@@ -24,7 +24,8 @@ export type Audience = { userIds?: string[]; teamIds?: string[]; rights?: string
  * - `hello` first: `id` is the cursor to keep (the given lastEventId on a resume, else the current end
  *   of the log); payload `{userId, resumed, instanceId}`.
  * - then, on a resume, every event after lastEventId that the user may see, in id order, then live events.
- *   Every event frame's `id` is the event's id: keep the last one and reconnect with it as lastEventId.
+ *   Every event frame's `id` is the event's id, increasing: keep the highest seen and reconnect with it
+ *   as lastEventId (a rare late event, committed after its neighbours were delivered, can come lower).
  * - `resync` instead of the replay when the gap cannot be filled (`reason`: unknown, expired, too_many):
  *   refetch the screens' data, keep `id` as the new cursor; live events follow.
  * - the client may send the text `ping` at any time; the server answers `{type: "pong"}`.
