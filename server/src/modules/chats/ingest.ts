@@ -3,7 +3,7 @@ import type { InboundMessage } from '../../channels/types.ts';
 import type { AppContext } from '../../context.ts';
 import { insertTimerIfAbsent, upsertTimer } from '../../jobs/queries.ts';
 import { withEvents } from '../../realtime/emit.ts';
-import { findTeam, lockTeam } from '../routing/service.ts';
+import { lockTeam } from '../routing/service.ts';
 import { emitChat, routeWaiting, type Tx } from './lifecycle.ts';
 import { chatAudience } from './policy.ts';
 import { presentMessage } from './presenter.ts';
@@ -113,13 +113,13 @@ async function openAndAppend(tx: Tx, channel: IngestChannel, msg: InboundMessage
   const orgId = channel.organisation_id;
   const name = msg.client.name || msg.client.externalId;
   const contact = await Q.upsertContact(q, orgId, channel.id, msg.client.externalId, name);
-  if (contact.created) await Q.insertClient(q, orgId, contact.client_id, name);
   const chat = await Q.openChat(q, {
     orgId,
     channelId: channel.id,
     clientId: contact.client_id,
     contactId: contact.id,
     teamId: channel.team_id,
+    text: msg.text,
     now,
   });
   const message = await Q.insertMessage(q, {
@@ -138,7 +138,7 @@ async function openAndAppend(tx: Tx, channel: IngestChannel, msg: InboundMessage
   });
   // Another delivery of this message committed first: undo everything this one did.
   if (!message) throw new Duplicate();
-  const touched = await Q.touchChatOnClientMessage(q, chat.id, msg.text, now);
+  const touched = chat.created ? chat : await Q.touchChatOnClientMessage(q, chat.id, msg.text, now);
   // A brand-new contact has no earlier session to reopen.
   const reopened =
     chat.created && !contact.created && (await Q.hadEarlierChat(q, contact.client_id, chat.id));
@@ -155,14 +155,13 @@ async function openAndAppend(tx: Tx, channel: IngestChannel, msg: InboundMessage
     : await Q.findChat(q, orgId, chat.id);
   if (!current) throw new Error('chat vanished');
   await tx.emit(orgId, 'message.created', presentMessage(message), chatAudience(current));
-  const team = await findTeam(q, current.team_id);
-  if (team?.auto_close_minutes)
+  if (touched.auto_close_minutes)
     await upsertTimer(
       q,
       orgId,
       'auto_close',
       chat.id,
-      new Date(now.getTime() + team.auto_close_minutes * 60_000),
+      new Date(now.getTime() + touched.auto_close_minutes * 60_000),
     );
   await armOverdue(tx, channel, chat.id, new Date(touched.unanswered_since));
   // Routing last: the team lock is held only for the few statements that choose and assign.

@@ -52,17 +52,17 @@ export async function assign(
   userId: string,
   h: { kind: ChatHistoryKind; actorId: string | null; from: Q.ChatRow['status'][]; team?: RoutingTeam },
 ): Promise<boolean> {
-  if (!(await Q.assignChat(tx.q, chat.id, userId, h.from, tx.now))) return false;
-  await Q.insertHistory(tx.q, {
+  const ok = await Q.assignChat(tx.q, {
     orgId: chat.organisation_id,
     chatId: chat.id,
+    operatorId: userId,
+    from: h.from,
     kind: h.kind,
     actorId: h.actorId,
     fromUserId: chat.operator_id,
-    toUserId: userId,
-    toTeamId: chat.team_id,
     now: tx.now,
   });
+  if (!ok) return false;
   await armRedistribution(tx, chat.organisation_id, chat, h.team);
   return true;
 }

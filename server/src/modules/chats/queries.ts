@@ -228,7 +228,7 @@ export const appendToOpenChat = (
   );
 
 /**
- * The contact of (channel, external id), created with a new client id when first seen.
+ * The contact of (channel, external id), created with its client when first seen.
  * Concurrent first messages of one client: the unique key makes the second wait and then reuse the first.
  */
 export async function upsertContact(
@@ -240,9 +240,14 @@ export async function upsertContact(
 ): Promise<{ id: string; client_id: string; created: boolean }> {
   const inserted = await maybe<{ id: string; client_id: string }>(
     q,
-    `insert into contacts (organisation_id, channel_id, client_id, external_id, name)
-     values ($1, $2, uuid_generate_v7(), $3, $4)
-     on conflict (channel_id, external_id) do nothing returning id, client_id`,
+    `with c as (
+       insert into contacts (organisation_id, channel_id, client_id, external_id, name)
+       values ($1, $2, uuid_generate_v7(), $3, $4)
+       on conflict (channel_id, external_id) do nothing returning id, client_id
+     ), cl as (
+       insert into clients (id, organisation_id, name) select client_id, $1, $4 from c
+     )
+     select id, client_id from c`,
     [orgId, channelId, externalId, name],
   );
   if (inserted) return { ...inserted, created: true };
@@ -254,22 +259,35 @@ export async function upsertContact(
   return { ...existing, created: false };
 }
 
-export const insertClient = (q: Queryable, orgId: string, id: string, name: string) =>
-  q.query('insert into clients (id, organisation_id, name) values ($1, $2, $3)', [id, orgId, name]);
-
-/** Opens a new session for the contact unless one is open; answers the open chat's id and whether it is new. */
+/**
+ * Opens a new session for the contact, already carrying its first client message, unless one is open.
+ * A new chat answers when its unanswered window started and its team's auto-close time.
+ */
 export async function openChat(
   q: Queryable,
-  c: { orgId: string; channelId: string; clientId: string; contactId: string; teamId: string; now: Date },
-): Promise<{ id: string; created: boolean }> {
-  const inserted = await maybe<{ id: string }>(
+  c: {
+    orgId: string;
+    channelId: string;
+    clientId: string;
+    contactId: string;
+    teamId: string;
+    text: string;
+    now: Date;
+  },
+): Promise<
+  | { id: string; created: true; unanswered_since: Date; auto_close_minutes: number | null }
+  | { id: string; created: false }
+> {
+  const inserted = await maybe<{ id: string; unanswered_since: Date; auto_close_minutes: number | null }>(
     q,
-    `insert into chats (organisation_id, channel_id, client_id, contact_id, team_id, session_no, created_at, updated_at)
-     values ($1, $2, $3, $4, $5, (select count(*) + 1 from chats where client_id = $3), $6, $6)
-     on conflict (channel_id, contact_id) where status <> 'closed' do nothing returning id`,
-    [c.orgId, c.channelId, c.clientId, c.contactId, c.teamId, c.now],
+    `insert into chats (organisation_id, channel_id, client_id, contact_id, team_id, session_no, created_at, updated_at,
+                        last_client_message_at, unanswered_since, last_message_text, last_message_at)
+     values ($1, $2, $3, $4, $5, (select count(*) + 1 from chats where client_id = $3), $6, $6, $6, $6, $7, $6)
+     on conflict (channel_id, contact_id) where status <> 'closed' do nothing
+     returning id, unanswered_since, (select auto_close_minutes from teams where id = $5) as auto_close_minutes`,
+    [c.orgId, c.channelId, c.clientId, c.contactId, c.teamId, c.now, c.text],
   );
-  if (inserted) return { id: inserted.id, created: true };
+  if (inserted) return { ...inserted, created: true };
   const open = await one<{ id: string }>(
     q,
     `select id from chats where channel_id = $1 and contact_id = $2 and status <> 'closed' for no key update`,
@@ -283,11 +301,12 @@ export const hadEarlierChat = async (q: Queryable, clientId: string, chatId: str
 
 /** Records a client message on the chat; answers when the unanswered window started (now, if this message opened it). */
 export async function touchChatOnClientMessage(q: Queryable, chatId: string, text: string, now: Date) {
-  return one<{ unanswered_since: Date }>(
+  return one<{ unanswered_since: Date; auto_close_minutes: number | null }>(
     q,
     `update chats set last_client_message_at = $2, unanswered_since = coalesce(unanswered_since, $2),
             last_message_text = $3, last_message_at = $2, updated_at = $2
-      where id = $1 returning unanswered_since`,
+      where id = $1
+      returning unanswered_since, (select auto_close_minutes from teams t where t.id = chats.team_id) as auto_close_minutes`,
     [chatId, now, text],
   );
 }
@@ -398,18 +417,34 @@ export const setMessageStatus = (q: Queryable, id: string, status: DeliveryStatu
 
 // ---- state changes ----
 
-/** Assigns the chat when its status is one of `from`; answers false when someone else changed it first. */
+/**
+ * Assigns the chat when its status is one of `from`, writing the history row in the same statement;
+ * answers false when someone else changed it first.
+ */
 export async function assignChat(
   q: Queryable,
-  chatId: string,
-  operatorId: string,
-  from: ChatStatus[],
-  now: Date,
+  a: {
+    orgId: string;
+    chatId: string;
+    operatorId: string;
+    from: ChatStatus[];
+    kind: ChatHistoryKind;
+    actorId: string | null;
+    fromUserId: string | null;
+    now: Date;
+  },
 ): Promise<boolean> {
   const rows = await q.query(
-    `update chats set status = 'in_progress', operator_id = $2, assigned_at = $3, updated_at = $3
-      where id = $1 and status = any($4::text[]) returning id`,
-    [chatId, operatorId, now, from],
+    `with a as (
+       update chats set status = 'in_progress', operator_id = $3, assigned_at = $5, updated_at = $5
+        where id = $2 and status = any($4::text[]) returning id, team_id
+     ), h as (
+       insert into chat_history (organisation_id, chat_id, kind, actor_id, from_user_id, to_user_id, to_team_id,
+                                 created_at)
+       select $1, a.id, $6, $7, $8, $3, a.team_id, $5 from a
+     )
+     select id from a`,
+    [a.orgId, a.chatId, a.operatorId, a.from, a.now, a.kind, a.actorId, a.fromUserId],
   );
   return rows.length === 1;
 }
