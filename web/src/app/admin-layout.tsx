@@ -6,6 +6,7 @@ import { SectionLoader } from '../shared/ui/full-loader.tsx';
 import { Logo } from '../shared/ui/logo.tsx';
 import { AdminNav } from './admin-nav.tsx';
 import { PresenceToggle } from './presence-toggle.tsx';
+import { RealtimeProvider } from './realtime.tsx';
 import { SessionProvider } from './session.tsx';
 import { UserMenu } from './user-menu.tsx';
 
@@ -13,7 +14,9 @@ import { UserMenu } from './user-menu.tsx';
 export function AdminLayout() {
   return (
     <SessionProvider>
-      <Shell />
+      <RealtimeProvider>
+        <Shell />
+      </RealtimeProvider>
     </SessionProvider>
   );
 }

@@ -106,7 +106,11 @@ export const adminRoutes: RouteObject = {
         {
           element: <Guard right="AUTHORITY_SERVICE_ACCOUNT" />,
           children: [
-            soon('channels', 'preferences.channels'),
+            {
+              path: 'channels',
+              handle: { title: 'preferences.channels' },
+              lazy: screen(() => import('../features/channels/channels-page.tsx'), 'ChannelsPage'),
+            },
             soon('channels/*', 'preferences.channels'),
             soon('chat-bots', 'preferences.chatBots'),
             soon('chat-bots/bot', 'preferences.chatBots'),

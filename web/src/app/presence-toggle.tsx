@@ -1,45 +1,53 @@
-import { SegmentedControl } from '@mantine/core';
-import type { Presence } from '@smartconnect/contracts';
-import { useMutation } from '@tanstack/react-query';
-import { useState } from 'react';
+import { Group, SegmentedControl, Text } from '@mantine/core';
+import type { CurrentUserDto, Presence, PresenceDto } from '@smartconnect/contracts';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { patch } from '../shared/api/client.ts';
-import { isApiError } from '../shared/api/errors.ts';
-import { notifyError } from '../shared/notify.ts';
-import { useCurrentUser } from './session.tsx';
+import { ME_KEY, useCurrentUser } from './session.tsx';
 
-/** The 'In work' / 'Break' status toggle (§4 operator presence). */
+/**
+ * The 'In work' / 'Break' status toggle (§4 operator presence). It shows the presence the server knows
+ * (GET auth/user, then `presence.changed` events); offline highlights neither.
+ */
 export function PresenceToggle() {
   const { t } = useTranslation();
-  const user = useCurrentUser();
-  const [value, setValue] = useState<'online' | 'break'>(user.presence === 'break' ? 'break' : 'online');
+  const client = useQueryClient();
+  const presence = useCurrentUser().presence;
+  const setPresence = (status: Presence) =>
+    client.setQueryData<CurrentUserDto>(ME_KEY, (u) => (u ? { ...u, presence: status } : u));
   const change = useMutation({
-    mutationFn: (status: Presence) => patch('/api/presence', { status }),
-    meta: { silent: true },
-    onError: (err, _status) => {
-      // Until the presence service exists the toggle keeps its local state (404); other errors revert it.
-      if (isApiError(err) && err.status === 404) return;
-      setValue((v) => (v === 'online' ? 'break' : 'online'));
-      if (isApiError(err) && err.status > 0 && err.status !== 401) notifyError(err.code);
+    mutationFn: (status: Presence) => patch<PresenceDto>('/api/presence', { status }),
+    onMutate: (status) => {
+      const before = presence;
+      setPresence(status);
+      return { before };
     },
+    onSuccess: (dto) => setPresence(dto.status),
+    // The toast (allLicencesTakenException...) comes from the global action error handling.
+    onError: (_err, _status, ctx) => ctx && setPresence(ctx.before),
   });
   return (
-    <SegmentedControl
-      size="xs"
-      radius="xl"
-      aria-label={t('menu.workStatus')}
-      data-testid="presence-toggle"
-      value={value}
-      color={value === 'online' ? 'teal' : 'orange'}
-      onChange={(v) => {
-        const next = v as 'online' | 'break';
-        setValue(next);
-        change.mutate(next);
-      }}
-      data={[
-        { value: 'online', label: t('menu.inWork') },
-        { value: 'break', label: t('menu.break') },
-      ]}
-    />
+    <Group gap="xs" wrap="nowrap">
+      {presence === 'offline' && (
+        <Text size="xs" c="dimmed" data-testid="presence-offline">
+          {t('menu.offline')}
+        </Text>
+      )}
+      <SegmentedControl
+        size="xs"
+        radius="xl"
+        aria-label={t('menu.workStatus')}
+        data-testid="presence-toggle"
+        data-presence={presence}
+        value={presence === 'offline' ? '' : presence}
+        color={presence === 'online' ? 'teal' : presence === 'break' ? 'orange' : 'gray'}
+        disabled={change.isPending}
+        onChange={(v) => change.mutate(v as Presence)}
+        data={[
+          { value: 'online', label: t('menu.inWork') },
+          { value: 'break', label: t('menu.break') },
+        ]}
+      />
+    </Group>
   );
 }

@@ -4,6 +4,7 @@ import { createContext, type ReactNode, useContext, useEffect } from 'react';
 import { Navigate, useNavigate } from 'react-router';
 import { get, post } from '../shared/api/client.ts';
 import { setLanguage, storedLanguage } from '../shared/i18n/index.ts';
+import { closeRealtime } from '../shared/realtime/client.ts';
 import { clearToken, getToken, LANG_KEY } from '../shared/storage.ts';
 import { FullLoader } from '../shared/ui/full-loader.tsx';
 
@@ -69,6 +70,7 @@ export function useLogout() {
     } catch {
       // The token is dropped locally either way.
     }
+    closeRealtime();
     clearToken();
     client.clear();
     window.location.assign('/');

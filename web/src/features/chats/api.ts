@@ -1,44 +1,75 @@
+import type {
+  CategoryDto,
+  ChatCountersDto,
+  ChatDto,
+  ChatFilter,
+  MessageDto,
+  Page,
+  TransferTarget,
+} from '@smartconnect/contracts';
+import { CHAT_FILTERS } from '@smartconnect/contracts';
 import { useQuery } from '@tanstack/react-query';
-import { get } from '../../shared/api/client.ts';
+import { get, post, put } from '../../shared/api/client.ts';
 
-export const CHAT_FILTERS = ['assigned', 'waiting', 'closed'] as const;
-export type ChatFilter = (typeof CHAT_FILTERS)[number];
+export { CHAT_FILTERS, type ChatFilter };
 
-/** The minimal shape the chat center reads; the chats issue owns the full DTO. */
-export type ChatListItem = {
-  id: string;
-  status?: string;
-  client?: { name?: string | null } | null;
-  clientName?: string | null;
-  lastMessage?: { text?: string | null; createdAt?: string } | null;
-  updatedAt?: string;
+/** Query keys of the chat center: lists per filter, counters, one chat, its messages. */
+export const chatKeys = {
+  all: ['chats'] as const,
+  list: (filter: ChatFilter) => ['chats', filter] as const,
+  counters: ['chats', 'counters'] as const,
+  chat: (id: string) => ['chat', id] as const,
+  messages: (id: string) => ['chat', id, 'messages'] as const,
 };
-type ChatList = { items: ChatListItem[]; total: number };
 
-function normalise(entity: unknown): ChatList {
-  if (Array.isArray(entity)) return { items: entity as ChatListItem[], total: entity.length };
-  const e = entity as Partial<ChatList> | null;
-  return { items: e?.items ?? [], total: e?.total ?? e?.items?.length ?? 0 };
-}
+export type ChatList = { items: ChatDto[]; total: number };
 
 export const chatsQuery = (filter: ChatFilter) => ({
-  queryKey: ['chats', filter],
-  queryFn: async () => normalise(await get<unknown>(`/api/chats?filter=${filter}`)),
-  // The chats API may not exist yet: the chat center then shows its empty state, never an error.
-  meta: { silent: true },
-  retry: false,
+  queryKey: chatKeys.list(filter),
+  queryFn: () => get<ChatList>(`/api/chats?filter=${filter}&limit=200`),
   staleTime: 30_000,
 });
 
-/** Counters of the menu (in progress and waiting); undefined while the chats API is unavailable. */
+/** Counters of the menu (in progress and waiting), kept fresh by `counters.changed` events. */
 export function useChatCounters(): Record<string, number> | undefined {
   const counters = useQuery({
-    queryKey: ['chats', 'counters'],
-    queryFn: () => get<{ inProgress: number; waiting: number }>('/api/chats/counters'),
+    queryKey: chatKeys.counters,
+    queryFn: () => get<ChatCountersDto>('/api/chats/counters'),
     meta: { silent: true },
-    retry: false,
-    refetchInterval: (q) => (q.state.status === 'success' ? 30_000 : false),
+    staleTime: 60_000,
   });
   if (!counters.data) return undefined;
   return { assigned: counters.data.inProgress ?? 0, waiting: counters.data.waiting ?? 0 };
 }
+
+export function useChat(id: string) {
+  return useQuery({ queryKey: chatKeys.chat(id), queryFn: () => get<ChatDto>(`/api/chats/${id}`) });
+}
+
+export function useMessages(id: string) {
+  return useQuery({
+    queryKey: chatKeys.messages(id),
+    queryFn: () => get<Page<MessageDto>>(`/api/chats/${id}/messages?limit=1000`),
+    select: (page) => page.items,
+  });
+}
+
+export function useCategories(enabled: boolean) {
+  return useQuery({
+    queryKey: ['categories'],
+    queryFn: async () => {
+      const e = await get<CategoryDto[] | Page<CategoryDto>>('/api/categories');
+      return Array.isArray(e) ? e : e.items;
+    },
+    enabled,
+  });
+}
+
+export const sendMessage = (chatId: string, text: string, internal: boolean) =>
+  post<MessageDto>(`/api/chats/${chatId}/messages`, { text, internal });
+export const takeChat = (id: string) => post<ChatDto>(`/api/chats/${id}/take`);
+export const transferChat = (id: string, target: TransferTarget) =>
+  post<ChatDto>(`/api/chats/${id}/transfer`, target);
+export const closeChat = (id: string) => post<ChatDto>(`/api/chats/${id}/close`);
+export const setCategory = (id: string, categoryId: string | null) =>
+  put<ChatDto>(`/api/chats/${id}/category`, { categoryId });

@@ -1,11 +1,13 @@
-import { Avatar, Group, Paper, SegmentedControl, Stack, Text, UnstyledButton } from '@mantine/core';
+import { Badge, Group, Paper, SegmentedControl, Stack, Text } from '@mantine/core';
 import { IconInbox, IconMessageCircle } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { EmptyState } from '../../shared/ui/empty-state.tsx';
 import { SectionLoader } from '../../shared/ui/full-loader.tsx';
-import { CHAT_FILTERS, type ChatFilter, chatsQuery } from './api.ts';
+import { CHAT_FILTERS, type ChatFilter, chatsQuery, useChatCounters } from './api.ts';
+import { ChatList } from './chat-list.tsx';
+import { Conversation } from './conversation.tsx';
 
 const EMPTY: Record<ChatFilter, string> = {
   assigned: 'chats.emptyAssigned',
@@ -18,14 +20,17 @@ const LABEL: Record<ChatFilter, string> = {
   closed: 'menu.closed',
 };
 
-/** /admin/chats?filter=assigned|waiting|closed: the chat center (the conversation view comes with its issue). */
+/** /admin/chats?filter=assigned|waiting|closed[&chat=<id>]: the chat list and the open conversation. */
 export function ChatsPage() {
   const { t } = useTranslation();
   const [params, setParams] = useSearchParams();
   const raw = params.get('filter');
   const filter: ChatFilter = CHAT_FILTERS.includes(raw as ChatFilter) ? (raw as ChatFilter) : 'assigned';
+  const selected = params.get('chat');
   const chats = useQuery(chatsQuery(filter));
+  const counters = useChatCounters();
   const items = chats.data?.items ?? [];
+  const select = (chat: string | null) => setParams(chat ? { filter, chat } : { filter });
 
   return (
     <Group
@@ -35,7 +40,11 @@ export function ChatsPage() {
       h="calc(100vh - 64px - 2 * var(--mantine-spacing-xl))"
       mih={480}
     >
-      <Paper w={340} p={0} style={{ display: 'flex', flexDirection: 'column', flexShrink: 0 }}>
+      <Paper
+        w={340}
+        p={0}
+        style={{ display: 'flex', flexDirection: 'column', flexShrink: 0, overflow: 'hidden' }}
+      >
         <Stack p="md" gap="sm" style={{ borderBottom: '1px solid var(--mantine-color-gray-3)' }}>
           <Text fw={650} size="lg">
             {t('menu.chatCenter')}
@@ -45,7 +54,19 @@ export function ChatsPage() {
             size="xs"
             value={filter}
             onChange={(v) => setParams({ filter: v })}
-            data={CHAT_FILTERS.map((f) => ({ value: f, label: t(LABEL[f]) }))}
+            data={CHAT_FILTERS.map((f) => ({
+              value: f,
+              label: (
+                <Group gap={4} justify="center" wrap="nowrap">
+                  <span>{t(LABEL[f])}</span>
+                  {counters?.[f] ? (
+                    <Badge size="xs" circle={counters[f] < 10} variant="filled">
+                      {counters[f]}
+                    </Badge>
+                  ) : null}
+                </Group>
+              ),
+            }))}
           />
         </Stack>
         {chats.isLoading ? (
@@ -53,30 +74,20 @@ export function ChatsPage() {
         ) : items.length === 0 ? (
           <EmptyState icon={<IconInbox size={28} />} title={t(EMPTY[filter])} text={t('chats.emptyHint')} />
         ) : (
-          <Stack gap={0} style={{ overflowY: 'auto' }}>
-            {items.map((chat) => {
-              const name = chat.client?.name ?? chat.clientName ?? '—';
-              return (
-                <UnstyledButton key={chat.id} p="md" className="sc-table-row">
-                  <Group wrap="nowrap" gap="sm">
-                    <Avatar name={name} color="initials" radius="xl" />
-                    <div style={{ minWidth: 0 }}>
-                      <Text size="sm" fw={600} truncate>
-                        {name}
-                      </Text>
-                      <Text size="xs" c="dimmed" truncate>
-                        {chat.lastMessage?.text ?? ''}
-                      </Text>
-                    </div>
-                  </Group>
-                </UnstyledButton>
-              );
-            })}
-          </Stack>
+          <ChatList items={items} selected={selected} onSelect={select} />
         )}
       </Paper>
-      <Paper style={{ flex: 1, display: 'flex', alignItems: 'center', justifyContent: 'center' }}>
-        <EmptyState icon={<IconMessageCircle size={30} />} title={t('chats.selectHint')} color="gray" />
+      <Paper
+        p={0}
+        style={{ flex: 1, minWidth: 0, display: 'flex', flexDirection: 'column', overflow: 'hidden' }}
+      >
+        {selected ? (
+          <Conversation key={selected} chatId={selected} />
+        ) : (
+          <Stack flex={1} justify="center">
+            <EmptyState icon={<IconMessageCircle size={30} />} title={t('chats.selectHint')} color="gray" />
+          </Stack>
+        )}
       </Paper>
     </Group>
   );

@@ -1,0 +1,45 @@
+import type { CurrentUserDto, PresenceDto } from '@smartconnect/contracts';
+import { useQueryClient } from '@tanstack/react-query';
+import { type ReactNode, useEffect } from 'react';
+import { applyChatEvent, resyncChats } from '../features/chats/cache.ts';
+import { get } from '../shared/api/client.ts';
+import { RealtimeClient, setActiveRealtime } from '../shared/realtime/client.ts';
+import { clearToken, getToken } from '../shared/storage.ts';
+import { ME_KEY, useCurrentUser } from './session.tsx';
+
+/** Opens the tab's one realtime socket while the admin area is shown and feeds its events to the cache. */
+export function RealtimeProvider({ children }: { children: ReactNode }) {
+  const client = useQueryClient();
+  const me = useCurrentUser();
+  const userId = me.id;
+  useEffect(() => {
+    const rt = new RealtimeClient({
+      token: getToken,
+      origin: `${window.location.protocol === 'https:' ? 'wss' : 'ws'}://${window.location.host}`,
+      onEvent: (event) => {
+        if (applyChatEvent(client, event)) return;
+        if (event.type === 'presence.changed') {
+          const p = event.payload as PresenceDto;
+          if (p.userId === userId)
+            client.setQueryData<CurrentUserDto>(ME_KEY, (u) => (u ? { ...u, presence: p.status } : u));
+        }
+      },
+      onResync: () => {
+        resyncChats(client);
+        void client.invalidateQueries({ queryKey: ME_KEY });
+      },
+      onUnauthorized: () => {
+        clearToken();
+        window.location.assign('/');
+      },
+      probe: () => get('/api/auth/user'),
+    });
+    setActiveRealtime(rt);
+    rt.start();
+    return () => {
+      rt.stop();
+      setActiveRealtime(null);
+    };
+  }, [client, userId]);
+  return <>{children}</>;
+}

@@ -1,0 +1,68 @@
+import type { ChatDto, MessageDto, Page } from '@smartconnect/contracts';
+import type { QueryClient } from '@tanstack/react-query';
+import type { RealtimeEvent } from '../../shared/realtime/client.ts';
+import { type ChatList, chatKeys } from './api.ts';
+
+const CHAT_EVENTS = new Set([
+  'chat.created',
+  'chat.updated',
+  'chat.assigned',
+  'chat.transferred',
+  'chat.closed',
+]);
+
+function patchLists(client: QueryClient, chatId: string, fn: (c: ChatDto) => ChatDto) {
+  client.setQueriesData<ChatList>({ queryKey: chatKeys.all }, (list) =>
+    list && Array.isArray(list.items)
+      ? { ...list, items: list.items.map((c) => (c.id === chatId ? fn(c) : c)) }
+      : list,
+  );
+}
+
+function upsertMessage(client: QueryClient, m: MessageDto) {
+  client.setQueryData<Page<MessageDto>>(chatKeys.messages(m.chatId), (page) => {
+    if (!page) return page;
+    const i = page.items.findIndex((x) => x.id === m.id);
+    if (i === -1) return { items: [...page.items, m], total: page.total + 1 };
+    const items = page.items.slice();
+    items[i] = m;
+    return { ...page, items };
+  });
+}
+
+/**
+ * Applies one realtime event of the chat domain to the query cache: the open chat and its messages change
+ * in place; lists refetch in the background (which list a chat belongs to depends on rights and teams the
+ * server knows best), after a patch so the row changes at once.
+ */
+export function applyChatEvent(client: QueryClient, event: RealtimeEvent): boolean {
+  if (CHAT_EVENTS.has(event.type)) {
+    const chat = event.payload as ChatDto;
+    client.setQueryData(chatKeys.chat(chat.id), chat);
+    patchLists(client, chat.id, () => chat);
+    void client.invalidateQueries({ queryKey: chatKeys.all, predicate: (q) => q.queryKey[1] !== 'counters' });
+    return true;
+  }
+  if (
+    event.type === 'message.created' ||
+    event.type === 'message.updated' ||
+    event.type === 'message.status'
+  ) {
+    const m = event.payload as MessageDto;
+    upsertMessage(client, m);
+    if (event.type === 'message.created' && !m.internal)
+      patchLists(client, m.chatId, (c) => ({ ...c, lastMessage: { text: m.text, at: m.createdAt } }));
+    return true;
+  }
+  if (event.type === 'counters.changed') {
+    void client.invalidateQueries({ queryKey: chatKeys.counters });
+    return true;
+  }
+  return false;
+}
+
+/** What a `resync` refetches: everything of the chat center. */
+export function resyncChats(client: QueryClient): void {
+  void client.invalidateQueries({ queryKey: chatKeys.all });
+  void client.invalidateQueries({ queryKey: ['chat'] });
+}

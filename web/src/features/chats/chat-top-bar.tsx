@@ -1,0 +1,82 @@
+import { Avatar, Badge, Button, Group, Text } from '@mantine/core';
+import type { ChatDto } from '@smartconnect/contracts';
+import { IconArrowsExchange, IconCircleCheck, IconHandGrab } from '@tabler/icons-react';
+import { useMutation } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { takeChat } from './api.ts';
+import { CloseDialog } from './close-dialog.tsx';
+import { TransferDialog } from './transfer-dialog.tsx';
+import { useChatChanged } from './use-chat-cache.ts';
+
+const STATUS_COLOR = { waiting: 'orange', in_progress: 'teal', closed: 'gray' } as const;
+
+/** §2.6 top bar: client and channel, status, then take (Waiting), transfer and close. */
+export function ChatTopBar({ chat }: { chat: ChatDto }) {
+  const { t } = useTranslation();
+  const changed = useChatChanged();
+  const [dialog, setDialog] = useState<'transfer' | 'close' | null>(null);
+  const take = useMutation({ mutationFn: () => takeChat(chat.id), onSuccess: changed });
+  const name = chat.client.name || chat.client.externalId;
+  return (
+    <Group
+      px="md"
+      py="sm"
+      justify="space-between"
+      wrap="nowrap"
+      style={{ borderBottom: '1px solid var(--mantine-color-gray-3)' }}
+    >
+      <Group gap="sm" wrap="nowrap" style={{ minWidth: 0 }}>
+        <Avatar name={name} color="initials" radius="xl" />
+        <div style={{ minWidth: 0 }}>
+          <Text fw={650} truncate data-testid="chat-client">
+            {name}
+          </Text>
+          <Text size="xs" c="dimmed" truncate>
+            {chat.channel.name} · {chat.team.name}
+            {chat.operator ? ` · ${chat.operator.name}` : ''}
+            {chat.category ? ` · ${chat.category.name}` : ''}
+          </Text>
+        </div>
+        <Badge color={STATUS_COLOR[chat.status]} variant="light" data-testid="chat-status">
+          {t(`chat.status.${chat.status}`)}
+        </Badge>
+      </Group>
+      <Group gap="xs" wrap="nowrap">
+        {chat.status === 'waiting' && (
+          <Button
+            size="xs"
+            leftSection={<IconHandGrab size={16} />}
+            loading={take.isPending}
+            onClick={() => take.mutate()}
+          >
+            {t('chat.take')}
+          </Button>
+        )}
+        {chat.status !== 'closed' && (
+          <>
+            <Button
+              size="xs"
+              variant="default"
+              leftSection={<IconArrowsExchange size={16} />}
+              onClick={() => setDialog('transfer')}
+            >
+              {t('chat.transfer')}
+            </Button>
+            <Button
+              size="xs"
+              variant="light"
+              color="red"
+              leftSection={<IconCircleCheck size={16} />}
+              onClick={() => setDialog('close')}
+            >
+              {t('chat.close')}
+            </Button>
+          </>
+        )}
+      </Group>
+      <TransferDialog chat={chat} opened={dialog === 'transfer'} onClose={() => setDialog(null)} />
+      <CloseDialog chat={chat} opened={dialog === 'close'} onClose={() => setDialog(null)} />
+    </Group>
+  );
+}

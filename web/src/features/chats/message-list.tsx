@@ -1,0 +1,101 @@
+import { Badge, Box, Group, Paper, Stack, Text } from '@mantine/core';
+import type { MessageDto } from '@smartconnect/contracts';
+import { IconCheck, IconChecks, IconClock, IconLock, IconX } from '@tabler/icons-react';
+import { useEffect, useRef } from 'react';
+import { useTranslation } from 'react-i18next';
+import { formatTime } from './chat-list.tsx';
+
+const STATUS_ICON = {
+  pending: IconClock,
+  sent: IconCheck,
+  delivered: IconChecks,
+  read: IconChecks,
+  undelivered: IconX,
+} as const;
+
+function Delivery({ status }: { status: MessageDto['status'] }) {
+  const { t } = useTranslation();
+  if (!status) return null;
+  const Icon = STATUS_ICON[status];
+  const color = status === 'undelivered' ? 'red' : status === 'read' ? 'indigo' : 'dimmed';
+  return (
+    <Group gap={2} wrap="nowrap" c={color} data-testid="delivery" data-status={status}>
+      <Icon size={14} aria-hidden />
+      <Text size="xs" c={color}>
+        {t(`chat.delivery.${status}`)}
+      </Text>
+    </Group>
+  );
+}
+
+/** The conversation, oldest first; texts are rendered as text (never HTML), internal notes stand apart. */
+export function MessageList({ messages }: { messages: MessageDto[] }) {
+  const { t, i18n } = useTranslation();
+  const end = useRef<HTMLDivElement>(null);
+  const count = messages.length;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: scroll when a message arrives
+  useEffect(() => end.current?.scrollIntoView({ block: 'end' }), [count]);
+  return (
+    <Stack gap="sm" p="md" style={{ flex: 1, overflowY: 'auto', background: 'var(--mantine-color-gray-0)' }}>
+      {messages.map((m) => {
+        const out = m.direction === 'out';
+        return (
+          <Box
+            key={m.id}
+            data-testid="message"
+            data-internal={m.internal || undefined}
+            style={{ alignSelf: out ? 'flex-end' : 'flex-start', maxWidth: '72%' }}
+          >
+            <Paper
+              px="md"
+              py="xs"
+              radius="lg"
+              shadow="none"
+              style={{
+                background: m.internal
+                  ? 'var(--mantine-color-yellow-0)'
+                  : out
+                    ? 'var(--mantine-color-indigo-0)'
+                    : 'white',
+                border: m.internal
+                  ? '1px dashed var(--mantine-color-yellow-6)'
+                  : '1px solid var(--mantine-color-gray-3)',
+              }}
+            >
+              {m.internal && (
+                <Badge size="xs" color="yellow" variant="light" leftSection={<IconLock size={10} />} mb={4}>
+                  {t('chat.internalNote')}
+                </Badge>
+              )}
+              <Text size="sm" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
+                {m.text}
+              </Text>
+              {m.attachments.map((a) => (
+                <Text key={a.url} size="xs" c="indigo" truncate>
+                  {a.name || a.url}
+                </Text>
+              ))}
+            </Paper>
+            <Group gap={6} mt={2} justify={out ? 'flex-end' : 'flex-start'} wrap="nowrap">
+              {m.author && out && (
+                <Text size="xs" c="dimmed">
+                  {m.author.name}
+                </Text>
+              )}
+              <Text size="xs" c="dimmed">
+                {formatTime(m.createdAt, i18n.language)}
+              </Text>
+              {m.editedAt && (
+                <Text size="xs" c="dimmed" fs="italic" data-testid="edited">
+                  {t('chat.edited')}
+                </Text>
+              )}
+              {out && !m.internal && <Delivery status={m.status} />}
+            </Group>
+          </Box>
+        );
+      })}
+      <div ref={end} />
+    </Stack>
+  );
+}

@@ -1,0 +1,107 @@
+import { Button, Group, Modal, Radio, Select, Stack } from '@mantine/core';
+import type { ChatDto, Page, TeamDto, TransferTarget, UserDto } from '@smartconnect/contracts';
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { get } from '../../shared/api/client.ts';
+import { notifySuccess } from '../../shared/notify.ts';
+import { transferChat } from './api.ts';
+import { useChatChanged } from './use-chat-cache.ts';
+
+type Kind = 'operator' | 'team' | 'last_operator' | 'personal_manager';
+
+/** Transfer to an operator, a team, the client's last operator or personal manager ('cannot transfer' toast). */
+export function TransferDialog({
+  chat,
+  opened,
+  onClose,
+}: {
+  chat: ChatDto;
+  opened: boolean;
+  onClose: () => void;
+}) {
+  const { t } = useTranslation();
+  const changed = useChatChanged();
+  const [kind, setKind] = useState<Kind>('operator');
+  const [target, setTarget] = useState<string | null>(null);
+  const users = useQuery({
+    queryKey: ['users', { search: '', team: null, limit: 500 }],
+    queryFn: () => get<Page<UserDto>>('/api/users?limit=500'),
+    enabled: opened && kind === 'operator',
+    select: (p) => p.items.filter((u) => u.active && u.id !== chat.operator?.id),
+  });
+  const teams = useQuery({
+    queryKey: ['teams', ''],
+    queryFn: async () => {
+      const e = await get<TeamDto[] | Page<TeamDto>>('/api/teams');
+      return Array.isArray(e) ? e : e.items;
+    },
+    enabled: opened && kind === 'team',
+  });
+  const body = (): TransferTarget | null =>
+    kind === 'operator'
+      ? target
+        ? { operatorId: target }
+        : null
+      : kind === 'team'
+        ? target
+          ? { teamId: target }
+          : null
+        : { target: kind };
+  const transfer = useMutation({
+    mutationFn: (b: TransferTarget) => transferChat(chat.id, b),
+    onSuccess: (c) => {
+      changed(c);
+      notifySuccess(t('chat.transferred'));
+      onClose();
+    },
+  });
+  const b = body();
+  return (
+    <Modal opened={opened} onClose={onClose} title={t('chat.transferTitle')}>
+      <Stack>
+        <Radio.Group
+          value={kind}
+          onChange={(v) => {
+            setKind(v as Kind);
+            setTarget(null);
+          }}
+        >
+          <Stack gap="xs">
+            {(['operator', 'team', 'last_operator', 'personal_manager'] as const).map((k) => (
+              <Radio key={k} value={k} label={t(`chat.transferTo.${k}`)} />
+            ))}
+          </Stack>
+        </Radio.Group>
+        {kind === 'operator' && (
+          <Select
+            label={t('chat.transferTo.operator')}
+            searchable
+            data={(users.data ?? []).map((u) => ({ value: u.id, label: u.name }))}
+            value={target}
+            onChange={setTarget}
+            nothingFoundMessage={t('chat.nothingFound')}
+          />
+        )}
+        {kind === 'team' && (
+          <Select
+            label={t('chat.transferTo.team')}
+            searchable
+            data={(teams.data ?? []).map((x) => ({ value: x.id, label: x.name }))}
+            value={target}
+            onChange={setTarget}
+            nothingFoundMessage={t('chat.nothingFound')}
+          />
+        )}
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onClose}>
+            {t('common.cancel')}
+          </Button>
+          <Button disabled={!b} loading={transfer.isPending} onClick={() => b && transfer.mutate(b)}>
+            {t('chat.transfer')}
+          </Button>
+        </Group>
+      </Stack>
+    </Modal>
+  );
+}

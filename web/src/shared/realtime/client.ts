@@ -1,0 +1,168 @@
+import { REALTIME_CLOSE, type RealtimeEventType, type RealtimeFrame } from '@smartconnect/contracts';
+
+export type RealtimeEvent = { id: string; type: RealtimeEventType; payload: unknown };
+
+type SocketLike = {
+  onopen: ((ev: unknown) => void) | null;
+  onmessage: ((ev: { data: unknown }) => void) | null;
+  onclose: ((ev: { code: number }) => void) | null;
+  onerror: ((ev: unknown) => void) | null;
+  close(code?: number): void;
+  send(data: string): void;
+};
+
+export type RealtimeOptions = {
+  /** The token of the session; the socket is not opened without one. */
+  token: () => string | null;
+  /** `ws(s)://host` of the API. */
+  origin: string;
+  onEvent: (event: RealtimeEvent) => void;
+  /** The server could not replay the gap (or this is a reconnect with no cursor): refetch everything. */
+  onResync: () => void;
+  /** Close code 4001, or a refused upgrade the HTTP check confirms as 401: back to login. */
+  onUnauthorized: () => void;
+  /** A refused upgrade says nothing about why: an HTTP call tells a revoked token from a network failure. */
+  probe?: () => Promise<unknown>;
+  createSocket?: (url: string) => SocketLike;
+  setTimer?: (fn: () => void, ms: number) => unknown;
+  clearTimer?: (t: unknown) => void;
+  random?: () => number;
+};
+
+/** Backoff of the n-th failed attempt in a row: 0.5 s doubling up to 30 s, with ±25 % jitter. */
+export function backoffMs(attempt: number, random = Math.random): number {
+  const base = Math.min(30_000, 500 * 2 ** Math.max(0, attempt));
+  return Math.round(base * (0.75 + random() * 0.5));
+}
+
+/**
+ * One websocket per tab to `/api/realtime`: keeps the id of the last frame seen and reconnects with it as
+ * `lastEventId` (the server replays the gap or answers `resync`), with backoff; stops for good on 4001.
+ */
+export class RealtimeClient {
+  #socket: SocketLike | null = null;
+  #timer: unknown = null;
+  #attempt = 0;
+  #stopped = true;
+  #opened = false;
+  /** True once a socket has been lost: the next hello without a cursor means data may have been missed. */
+  #hadConnection = false;
+  lastEventId: string | null = null;
+
+  constructor(private readonly o: RealtimeOptions) {}
+
+  get connected(): boolean {
+    return this.#opened;
+  }
+
+  start(): void {
+    if (!this.#stopped) return;
+    this.#stopped = false;
+    this.#connect();
+  }
+
+  /** Closes the socket and forgets the cursor (logout). */
+  stop(): void {
+    this.#stopped = true;
+    if (this.#timer !== null) (this.o.clearTimer ?? clearTimeout)(this.#timer as number);
+    this.#timer = null;
+    const s = this.#socket;
+    this.#socket = null;
+    if (s) {
+      s.onclose = null;
+      s.close(1000);
+    }
+    this.lastEventId = null;
+    this.#opened = false;
+  }
+
+  #url(token: string): string {
+    const q = new URLSearchParams({ token });
+    if (this.lastEventId) q.set('lastEventId', this.lastEventId);
+    return `${this.o.origin}/api/realtime?${q}`;
+  }
+
+  #connect(): void {
+    const token = this.o.token();
+    if (this.#stopped || !token) return;
+    const create = this.o.createSocket ?? ((url: string) => new WebSocket(url) as unknown as SocketLike);
+    const socket = create(this.#url(token));
+    this.#socket = socket;
+    this.#opened = false;
+    socket.onopen = () => {
+      this.#opened = true;
+    };
+    socket.onmessage = (ev) => this.handleFrame(String(ev.data));
+    socket.onerror = () => {};
+    socket.onclose = (ev) => this.#closed(ev.code);
+  }
+
+  /** Applies one frame (exported for tests through the instance). */
+  handleFrame(data: string): void {
+    let frame: RealtimeFrame;
+    try {
+      frame = JSON.parse(data) as RealtimeFrame;
+    } catch {
+      return;
+    }
+    if (frame.type === 'pong') return;
+    if (frame.type === 'hello') {
+      this.#attempt = 0;
+      const resumed = (frame.payload as { resumed?: boolean } | null)?.resumed === true;
+      // A reconnect that could not resume (no cursor yet) may have missed events: refetch.
+      if (this.#hadConnection && !resumed) this.o.onResync();
+      this.#hadConnection = true;
+      if (frame.id) this.lastEventId = frame.id;
+      return;
+    }
+    if (frame.id) this.lastEventId = frame.id;
+    if (frame.type === 'resync') {
+      this.o.onResync();
+      return;
+    }
+    this.o.onEvent(frame as RealtimeEvent);
+  }
+
+  #closed(code: number): void {
+    const opened = this.#opened;
+    this.#socket = null;
+    this.#opened = false;
+    if (this.#stopped) return;
+    if (code === REALTIME_CLOSE.unauthorized) {
+      this.stop();
+      this.o.onUnauthorized();
+      return;
+    }
+    const delay = backoffMs(this.#attempt++, this.o.random);
+    const retry = () => {
+      this.#timer = null;
+      this.#connect();
+    };
+    // Refused before opening: maybe the token was revoked (HTTP 401 before the upgrade); the probe's own
+    // 401 handling logs out, anything else retries.
+    if (!opened && this.o.probe)
+      this.o.probe().then(
+        () => this.#schedule(retry, delay),
+        () => this.#schedule(retry, delay),
+      );
+    else this.#schedule(retry, delay);
+  }
+
+  #schedule(fn: () => void, ms: number): void {
+    if (this.#stopped) return;
+    this.#timer = (this.o.setTimer ?? setTimeout)(fn, ms);
+  }
+}
+
+let active: RealtimeClient | null = null;
+
+/** Registers the tab's one client (a new one replaces and closes the previous). */
+export function setActiveRealtime(client: RealtimeClient | null): void {
+  if (active && active !== client) active.stop();
+  active = client;
+}
+
+/** Closes the tab's socket (logout). */
+export function closeRealtime(): void {
+  setActiveRealtime(null);
+}
