@@ -45,6 +45,7 @@ const catalogue = {
   accountLoginAlreadyExistsException: [409, 'Account login already exists'],
   roleNameAlreadyExistsException: [409, 'Role name already exists'],
   teamNameAlreadyExistsException: [409, 'Team name already exists'],
+  teamInUseException: [409, 'Channels or open chats still use this team'],
   organizationLoginAlreadyExistsException: [409, 'Organisation login already exists'],
   channelAlreadyExistsException: [409, 'Channel already exists'],
   // roles

@@ -542,7 +542,7 @@ export const userInOrg = (q: Queryable, orgId: string, userId: string) =>
   maybe<{ id: string }>(q, 'select id from users where id = $1 and organisation_id = $2', [userId, orgId]);
 
 export const teamInOrg = (q: Queryable, orgId: string, teamId: string) =>
-  maybe<{ id: string }>(q, 'select id from teams where id = $1 and organisation_id = $2', [teamId, orgId]);
+  maybe<{ id: string }>(q, 'select id from teams where id = $1 and organisation_id = $2 and deleted_at is null', [teamId, orgId]);
 
 export const categoryInOrg = (q: Queryable, orgId: string, id: string) =>
   maybe<{ id: string }>(q, 'select id from request_categories where id = $1 and organisation_id = $2', [

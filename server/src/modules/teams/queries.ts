@@ -21,21 +21,23 @@ const select = `
 
 export const listTeams = (q: Queryable, scope: string | null, search?: string) =>
   q.query<TeamRow>(
-    `${select} where ($1::uuid is null or t.organisation_id = $1) and ($2::text is null or t.name ilike '%' || $2 || '%')
+    `${select} where t.deleted_at is null and ($1::uuid is null or t.organisation_id = $1)
+        and ($2::text is null or t.name ilike '%' || $2 || '%')
       order by t.name`,
     [scope, search || null],
   );
 
 export const findTeam = (q: Queryable, scope: string | null, id: string) =>
-  maybe<TeamRow>(q, `${select} where t.id = $1 and ($2::uuid is null or t.organisation_id = $2)`, [
-    id,
-    scope,
-  ]);
+  maybe<TeamRow>(
+    q,
+    `${select} where t.id = $1 and t.deleted_at is null and ($2::uuid is null or t.organisation_id = $2)`,
+    [id, scope],
+  );
 
 export const nameTaken = async (q: Queryable, orgId: string, name: string, exceptId?: string) =>
   !!(await maybe(
     q,
-    'select 1 from teams where organisation_id = $1 and lower(name) = lower($2) and id is distinct from $3',
+    'select 1 from teams where organisation_id = $1 and deleted_at is null and lower(name) = lower($2) and id is distinct from $3',
     [orgId, name, exceptId ?? null],
   ));
 
@@ -94,5 +96,26 @@ export async function countUsersInOrg(q: Queryable, orgId: string, ids: string[]
   return r.n;
 }
 
-export const deleteTeam = (q: Queryable, orgId: string, id: string) =>
-  q.query('delete from teams where id = $1 and organisation_id = $2', [id, orgId]);
+/** What still depends on a team: channels routing to it, open chats in its queue, and any chat history. */
+export const teamUsage = (q: Queryable, orgId: string, id: string) =>
+  one<{ channels: number; open_chats: number; chats: number; deleted_channels: number }>(
+    q,
+    `select (select count(*)::int from channels where team_id = $1 and organisation_id = $2 and deleted_at is null) as channels,
+            (select count(*)::int from channels where team_id = $1 and organisation_id = $2 and deleted_at is not null) as deleted_channels,
+            (select count(*)::int from chats where team_id = $1 and organisation_id = $2 and status <> 'closed') as open_chats,
+            (select count(*)::int from chats where team_id = $1 and organisation_id = $2) as chats`,
+    [id, orgId],
+  );
+
+/** Deletes a team; one that history refers to is marked deleted and emptied instead. */
+export async function deleteTeam(q: Queryable, orgId: string, id: string, keepForHistory: boolean) {
+  if (!keepForHistory) {
+    await q.query('delete from teams where id = $1 and organisation_id = $2', [id, orgId]);
+    return;
+  }
+  await q.query('delete from team_members where team_id = $1 and organisation_id = $2', [id, orgId]);
+  await q.query(
+    'update teams set deleted_at = now(), updated_at = now() where id = $1 and organisation_id = $2',
+    [id, orgId],
+  );
+}

@@ -58,7 +58,16 @@ export async function updateTeam(
 
 export async function deleteTeam(app: AppContext, auth: AuthContext, id: string) {
   await getTeam(app, auth.organisationId, id);
-  await Q.deleteTeam(app.db, auth.organisationId, id);
+  await app.db.tx(async (q) => {
+    const usage = await Q.teamUsage(q, auth.organisationId, id);
+    if (usage.channels > 0 || usage.open_chats > 0) {
+      throw new AppError('teamInUseException', undefined, {
+        channels: usage.channels,
+        openChats: usage.open_chats,
+      });
+    }
+    await Q.deleteTeam(q, auth.organisationId, id, usage.chats > 0 || usage.deleted_channels > 0);
+  });
 }
 
 /** Adds a team without an acting user's checks: for bootstrapping an organisation (seed, provisioning). */

@@ -139,7 +139,7 @@ export async function setUserTeams(q: Queryable, organisationId: string, userId:
   if (!teamIds.length) return;
   await q.query(
     `insert into team_members (organisation_id, team_id, user_id)
-     select $1, t.id, $2 from teams t where t.organisation_id = $1 and t.id = any($3::uuid[])`,
+     select $1, t.id, $2 from teams t where t.organisation_id = $1 and t.deleted_at is null and t.id = any($3::uuid[])`,
     [organisationId, userId, teamIds],
   );
 }
@@ -151,7 +151,7 @@ export async function countTeamsInOrg(
 ): Promise<number> {
   const row = await one<{ n: number }>(
     q,
-    'select count(*)::int as n from teams where organisation_id = $1 and id = any($2::uuid[])',
+    'select count(*)::int as n from teams where organisation_id = $1 and deleted_at is null and id = any($2::uuid[])',
     [organisationId, teamIds],
   );
   return row.n;

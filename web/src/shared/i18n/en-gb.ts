@@ -168,6 +168,8 @@ export const enGB = {
     closedToast: 'The chat has been closed',
     category: 'Request category',
     categoryPlaceholder: 'Choose a category',
+    chooseOperator: 'Choose an operator',
+    chooseTeam: 'Choose a team',
     transferTo: {
       operator: 'Operator',
       team: 'Team',
@@ -479,6 +481,7 @@ export const enGB = {
     accountLoginAlreadyExistsException: 'Account login already exists',
     roleNameAlreadyExistsException: 'A role with this name already exists',
     teamNameAlreadyExistsException: 'A team with this name already exists',
+    teamInUseException: 'Channels or open chats still use this team: move them to another team first',
     organizationLoginAlreadyExistsException: 'Organisation login already exists',
     channelAlreadyExistsException: 'Channel already exists',
     immutableRoleUpdateException: 'Built-in roles cannot be changed',

@@ -169,6 +169,8 @@ export const ruRU: Resources = {
     closedToast: 'Чат закрыт',
     category: 'Категория обращения',
     categoryPlaceholder: 'Выберите категорию',
+    chooseOperator: 'Выберите оператора',
+    chooseTeam: 'Выберите команду',
     transferTo: {
       operator: 'Оператор',
       team: 'Команда',
@@ -481,6 +483,7 @@ export const ruRU: Resources = {
     accountLoginAlreadyExistsException: 'Такой логин уже существует',
     roleNameAlreadyExistsException: 'Роль с таким названием уже существует',
     teamNameAlreadyExistsException: 'Команда с таким названием уже существует',
+    teamInUseException: 'Команду используют каналы или открытые чаты: сначала переведите их в другую команду',
     organizationLoginAlreadyExistsException: 'Логин организации уже существует',
     channelAlreadyExistsException: 'Канал уже существует',
     immutableRoleUpdateException: 'Встроенные роли нельзя изменить',
