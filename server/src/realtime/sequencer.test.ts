@@ -84,32 +84,46 @@ describe('Sequencer', () => {
 
   test('a hole is stepped over as soon as the writers in flight when it appeared have finished', async () => {
     let writers = ['tx-a', 'tx-b'];
-    const { seq, out } = make(0, { between: async () => [], writers: async () => writers });
+    const out: number[] = [];
+    const seq = new Sequencer(
+      0,
+      (e) => out.push(Number(e.id)),
+      { between: async () => [], writers: async () => writers },
+      { ...options, gapCheckMs: 60_000, gapTimeoutMs: 60_000 },
+    );
     seq.accept(ev(2));
-    await sleep(35);
+    await seq.checkGaps();
     assert.deepEqual(out, [], 'tx-a or tx-b may still commit id 1');
     writers = ['tx-b', 'tx-c'];
-    await sleep(25);
+    await seq.checkGaps();
     assert.deepEqual(out, []);
     writers = ['tx-c'];
     seq.accept(ev(5));
-    await sleep(25);
+    await seq.checkGaps();
     // 1 is dead; 3 and 4 were taken after the first look (tx-c may hold them): 5 waits.
     assert.deepEqual(out, [2]);
     writers = [];
-    await sleep(25);
+    await seq.checkGaps();
+    await seq.checkGaps();
     assert.deepEqual(out, [2, 5]);
     seq.close();
   });
 
   test('with no writer in flight a hole is stepped over at the first look, after reading the log', async () => {
-    const { seq, out } = make(0, {
-      between: async (after, before) => [ev(3)].filter((e) => Number(e.id) > after && Number(e.id) < before),
-      writers: async () => [],
-    });
+    const out: number[] = [];
+    const seq = new Sequencer(
+      0,
+      (e) => out.push(Number(e.id)),
+      {
+        between: async (after, before) =>
+          [ev(3)].filter((e) => Number(e.id) > after && Number(e.id) < before),
+        writers: async () => [],
+      },
+      { ...options, gapCheckMs: 60_000, gapTimeoutMs: 60_000 },
+    );
     seq.accept(ev(2));
     seq.accept(ev(6));
-    await sleep(25);
+    await seq.checkGaps();
     assert.deepEqual(out, [2, 3, 6]);
     seq.close();
   });

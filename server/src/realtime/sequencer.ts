@@ -120,6 +120,12 @@ export class Sequencer {
     }
   }
 
+  /** Looks at the current hole now instead of at the next timer (tests). */
+  checkGaps(): Promise<void> {
+    if (this.#timer) clearTimeout(this.#timer);
+    return this.#checkGap();
+  }
+
   async #checkGap(): Promise<void> {
     this.#timer = undefined;
     if (this.#checking || this.#closed || !this.#held.size) return;

@@ -249,7 +249,7 @@ describe('realtime gateway', () => {
     const gateway = realtimeGateway(s.app);
     assert.ok(gateway);
     const saved = gateway.presence.options.graceMs;
-    gateway.presence.options.graceMs = 300;
+    gateway.presence.options.graceMs = 1000;
     try {
       const org = await createOrganisation(s);
       const op = await org.user();
@@ -262,13 +262,13 @@ describe('realtime gateway', () => {
       assert.equal(on.status, 200, JSON.stringify(on.body));
       // One tab closes: another is still open.
       tab1.close();
-      await new Promise((r) => setTimeout(r, 700));
+      await new Promise((r) => setTimeout(r, 1300));
       assert.equal(await presence(), 'online');
       // The last tab drops and comes back within the grace: still online.
       tab2.close();
       await new Promise((r) => setTimeout(r, 100));
       const tab3 = await connect(op.token);
-      await new Promise((r) => setTimeout(r, 700));
+      await new Promise((r) => setTimeout(r, 1300));
       assert.equal(await presence(), 'online');
       // Gone for good.
       tab3.close();
