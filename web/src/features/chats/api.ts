@@ -43,13 +43,21 @@ export function useChatCounters(): Record<string, number> | undefined {
 }
 
 export function useChat(id: string) {
-  return useQuery({ queryKey: chatKeys.chat(id), queryFn: () => get<ChatDto>(`/api/chats/${id}`) });
+  // A chat transferred away or closed by someone else may vanish: the screen says so itself.
+  return useQuery({
+    queryKey: chatKeys.chat(id),
+    queryFn: () => get<ChatDto>(`/api/chats/${id}`),
+    meta: { silent: true },
+    retry: false,
+  });
 }
 
 export function useMessages(id: string) {
   return useQuery({
     queryKey: chatKeys.messages(id),
     queryFn: () => get<Page<MessageDto>>(`/api/chats/${id}/messages?limit=1000`),
+    meta: { silent: true },
+    retry: false,
     select: (page) => page.items,
   });
 }

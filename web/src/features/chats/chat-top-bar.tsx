@@ -12,7 +12,7 @@ import { useChatChanged } from './use-chat-cache.ts';
 const STATUS_COLOR = { waiting: 'orange', in_progress: 'teal', closed: 'gray' } as const;
 
 /** §2.6 top bar: client and channel, status, then take (Waiting), transfer and close. */
-export function ChatTopBar({ chat }: { chat: ChatDto }) {
+export function ChatTopBar({ chat, onTransferred }: { chat: ChatDto; onTransferred: () => void }) {
   const { t } = useTranslation();
   const changed = useChatChanged();
   const [dialog, setDialog] = useState<'transfer' | 'close' | null>(null);
@@ -75,7 +75,12 @@ export function ChatTopBar({ chat }: { chat: ChatDto }) {
           </>
         )}
       </Group>
-      <TransferDialog chat={chat} opened={dialog === 'transfer'} onClose={() => setDialog(null)} />
+      <TransferDialog
+        chat={chat}
+        opened={dialog === 'transfer'}
+        onClose={() => setDialog(null)}
+        onTransferred={onTransferred}
+      />
       <CloseDialog chat={chat} opened={dialog === 'close'} onClose={() => setDialog(null)} />
     </Group>
   );

@@ -82,7 +82,7 @@ export function ChatsPage() {
         style={{ flex: 1, minWidth: 0, display: 'flex', flexDirection: 'column', overflow: 'hidden' }}
       >
         {selected ? (
-          <Conversation key={selected} chatId={selected} />
+          <Conversation key={selected} chatId={selected} onLeave={() => select(null)} />
         ) : (
           <Stack flex={1} justify="center">
             <EmptyState icon={<IconMessageCircle size={30} />} title={t('chats.selectHint')} color="gray" />

@@ -8,7 +8,7 @@ import { Composer } from './composer.tsx';
 import { MessageList } from './message-list.tsx';
 
 /** One open chat: top bar with the actions, the messages, the message box. */
-export function Conversation({ chatId }: { chatId: string }) {
+export function Conversation({ chatId, onLeave }: { chatId: string; onLeave: () => void }) {
   const { t } = useTranslation();
   const me = useCurrentUser();
   const chat = useChat(chatId);
@@ -31,7 +31,7 @@ export function Conversation({ chatId }: { chatId: string }) {
           : null;
   return (
     <Stack gap={0} style={{ flex: 1, minHeight: 0 }}>
-      <ChatTopBar chat={c} />
+      <ChatTopBar chat={c} onTransferred={onLeave} />
       <MessageList messages={messages.data ?? []} />
       <Composer chatId={c.id} disabledReason={reason} />
     </Stack>

@@ -34,7 +34,9 @@ export function MessageList({ messages }: { messages: MessageDto[] }) {
   const end = useRef<HTMLDivElement>(null);
   const count = messages.length;
   // biome-ignore lint/correctness/useExhaustiveDependencies: scroll when a message arrives
-  useEffect(() => end.current?.scrollIntoView({ block: 'end' }), [count]);
+  useEffect(() => {
+    end.current?.scrollIntoView({ block: 'end' });
+  }, [count]);
   return (
     <Stack gap="sm" p="md" style={{ flex: 1, overflowY: 'auto', background: 'var(--mantine-color-gray-0)' }}>
       {messages.map((m) => {

@@ -15,10 +15,12 @@ export function TransferDialog({
   chat,
   opened,
   onClose,
+  onTransferred,
 }: {
   chat: ChatDto;
   opened: boolean;
   onClose: () => void;
+  onTransferred: () => void;
 }) {
   const { t } = useTranslation();
   const changed = useChatChanged();
@@ -28,7 +30,8 @@ export function TransferDialog({
     queryKey: ['users', { search: '', team: null, limit: 500 }],
     queryFn: () => get<Page<UserDto>>('/api/users?limit=500'),
     enabled: opened && kind === 'operator',
-    select: (p) => p.items.filter((u) => u.active && u.id !== chat.operator?.id),
+    // Only an online operator can receive a chat (§4); the server checks it again.
+    select: (p) => p.items.filter((u) => u.active && u.presence === 'online' && u.id !== chat.operator?.id),
   });
   const teams = useQuery({
     queryKey: ['teams', ''],
@@ -54,6 +57,7 @@ export function TransferDialog({
       changed(c);
       notifySuccess(t('chat.transferred'));
       onClose();
+      onTransferred();
     },
   });
   const b = body();
@@ -75,7 +79,7 @@ export function TransferDialog({
         </Radio.Group>
         {kind === 'operator' && (
           <Select
-            label={t('chat.transferTo.operator')}
+            label={t('chat.chooseOperator')}
             searchable
             data={(users.data ?? []).map((u) => ({ value: u.id, label: u.name }))}
             value={target}
@@ -85,7 +89,7 @@ export function TransferDialog({
         )}
         {kind === 'team' && (
           <Select
-            label={t('chat.transferTo.team')}
+            label={t('chat.chooseTeam')}
             searchable
             data={(teams.data ?? []).map((x) => ({ value: x.id, label: x.name }))}
             value={target}
