@@ -369,6 +369,10 @@ describe('every screen', () => {
     // A screen whose entity does not exist goes to /not-found (§8 404 while loading a screen).
     await page.goto('/admin/users/edit/00000000-0000-7000-8000-000000000000');
     await page.waitForURL('**/not-found');
+    // So does an id that cannot exist, without a toast.
+    await page.goto('/admin/users/edit/not-a-uuid');
+    await page.waitForURL('**/not-found');
+    assert.equal(await page.getByText('Unknown error').count(), 0);
 
     // Avatar: a JPEG by the file chooser is saved; a picture over 200 KB is refused with the §5 limit.
     await page.goto('/admin/profile/general');

@@ -7,6 +7,9 @@ const OVERDUE: Record<string, string | undefined> = {
   expired: 'var(--mantine-color-red-1)',
 };
 
+/** Letters and digits only, so that `Jane <b>Doe</b>` shows JD. */
+export const initialsOf = (name: string) => name.replace(/[^\p{L}\p{N}\s]/gu, ' ').trim() || '?';
+
 export function formatTime(iso: string | null | undefined, locale: string): string {
   if (!iso) return '';
   const d = new Date(iso);
@@ -46,7 +49,7 @@ export function ChatList({
             }}
           >
             <Group wrap="nowrap" gap="sm" align="flex-start">
-              <Avatar name={name} color="initials" radius="xl" />
+              <Avatar name={initialsOf(name)} color="initials" radius="xl" />
               <div style={{ minWidth: 0, flex: 1 }}>
                 <Group justify="space-between" wrap="nowrap" gap="xs">
                   <Text size="sm" fw={600} truncate>

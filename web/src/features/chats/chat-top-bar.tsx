@@ -5,6 +5,7 @@ import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { takeChat } from './api.ts';
+import { initialsOf } from './chat-list.tsx';
 import { CloseDialog } from './close-dialog.tsx';
 import { TransferDialog } from './transfer-dialog.tsx';
 import { useChatChanged } from './use-chat-cache.ts';
@@ -27,7 +28,7 @@ export function ChatTopBar({ chat, onTransferred }: { chat: ChatDto; onTransferr
       style={{ borderBottom: '1px solid var(--mantine-color-gray-3)' }}
     >
       <Group gap="sm" wrap="nowrap" style={{ minWidth: 0 }}>
-        <Avatar name={name} color="initials" radius="xl" />
+        <Avatar name={initialsOf(name)} color="initials" radius="xl" />
         <div style={{ minWidth: 0 }}>
           <Text fw={650} truncate data-testid="chat-client">
             {name}

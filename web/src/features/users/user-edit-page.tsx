@@ -6,7 +6,7 @@ import { IconArrowLeft } from '@tabler/icons-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate, useParams } from 'react-router';
+import { Link, Navigate, useNavigate, useParams } from 'react-router';
 import { showServerErrors, zodValidate } from '../../shared/form.ts';
 import { notifySuccess } from '../../shared/notify.ts';
 import { AvatarDrop } from '../../shared/ui/avatar-drop.tsx';
@@ -46,10 +46,15 @@ const fromUser = (u: UserDto): UserFormValues => ({
   language: u.language,
 });
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 /** /admin/users/edit (new) and /admin/users/edit/:id: every §3 user field with the §5 messages. */
 export function UserEditPage() {
   const { id } = useParams();
-  const user = useUser(id);
+  // An id that cannot exist is a missing page, not a failed request (the server would answer 400).
+  const valid = !id || UUID.test(id);
+  const user = useUser(valid ? id : undefined);
+  if (!valid) return <Navigate to="/not-found" replace />;
   if (id && !user.data) return <SectionLoader />;
   return <UserEditor key={id ?? 'new'} user={user.data} />;
 }
