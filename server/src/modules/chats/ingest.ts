@@ -2,8 +2,10 @@ import type { MessageDto } from '@smartconnect/contracts';
 import type { InboundMessage } from '../../channels/types.ts';
 import type { AppContext } from '../../context.ts';
 import { insertTimerIfAbsent, upsertTimer } from '../../jobs/queries.ts';
+import type { StoredEvent } from '../../realtime/bus.ts';
 import { withEvents } from '../../realtime/emit.ts';
 import { lockTeam } from '../routing/service.ts';
+import { type BatchOutcome, type BatchStore, IngestBatcher, MicroStamps } from './ingest-batcher.ts';
 import { emitChat, routeWaiting, type Tx } from './lifecycle.ts';
 import { chatAudience } from './policy.ts';
 import { presentMessage } from './presenter.ts';
@@ -22,19 +24,164 @@ export type IngestResult = { duplicate: boolean; messageId: string; chatId: stri
 
 class Duplicate extends Error {}
 
+/** One inbound message as the batcher carries it: stamped when its batch is formed. */
+type Item = {
+  channel: IngestChannel;
+  msg: InboundMessage;
+  now: Date;
+  /** `now` with microseconds: the message's created_at, strictly increasing in arrival order. */
+  at: string;
+};
+
+type Batcher = IngestBatcher<Item, IngestResult, StoredEvent>;
+const batchers = new WeakMap<AppContext, Batcher>();
+
+function batcherOf(app: AppContext): Batcher {
+  let batcher = batchers.get(app);
+  if (!batcher) {
+    batcher = new IngestBatcher(ingestStore(app), { maxBatch: 100 });
+    batchers.set(app, batcher);
+  }
+  return batcher;
+}
+
 /**
- * One inbound customer message, in ONE transaction: dedupe by (channel, provider message id), upsert the
- * client and contact, find the open chat or open a new session, append the message, write history, route a
- * new chat, arm its timers and emit events. A retry of the same provider message changes nothing.
+ * One inbound customer message, answered once it is committed: dedupe by (channel, provider message id),
+ * upsert the client and contact, find the open chat or open a new session, append the message, write history,
+ * route a new chat, arm its timers and emit events. A retry of the same provider message changes nothing.
+ *
+ * Messages into ongoing chats are group-committed (ingest-batcher.ts): those arriving together are written by
+ * one statement (queries.appendBatchToOpenChats) and each is answered after that shared commit. The first
+ * message of a client or of a new session takes one transaction of its own (openAndAppend).
  */
-export async function ingestInbound(
+export function ingestInbound(
+  app: AppContext,
+  channel: IngestChannel,
+  msg: InboundMessage,
+): Promise<IngestResult> {
+  const batcher = batcherOf(app);
+  const stamps = stampsOf(app);
+  return batcher.submit(
+    {
+      channelId: channel.id,
+      externalClientId: msg.client.externalId,
+      externalMessageId: msg.externalMessageId,
+    },
+    () => {
+      const now = app.clock.now();
+      return { channel, msg, now, at: stamps.next(now) };
+    },
+  );
+}
+
+const stampsByApp = new WeakMap<AppContext, MicroStamps>();
+function stampsOf(app: AppContext): MicroStamps {
+  let stamps = stampsByApp.get(app);
+  if (!stamps) {
+    stamps = new MicroStamps();
+    stampsByApp.set(app, stamps);
+  }
+  return stamps;
+}
+
+/** The batcher's view of the database: the batch statement, the lone path, the bus. */
+function ingestStore(app: AppContext): BatchStore<Item, IngestResult, StoredEvent> {
+  const store: BatchStore<Item, IngestResult, StoredEvent> = {
+    append: (items) => appendBatch(app, items),
+    async alone(item, append) {
+      if (append) {
+        const [outcome] = await appendBatch(app, [item]);
+        if (outcome.kind === 'appended') {
+          await app.bus.publish([outcome.event]);
+          return outcome.result;
+        }
+        if (outcome.kind === 'duplicate') return outcome.result;
+      }
+      return ingestTransactional(app, item.channel, item.msg);
+    },
+    publish: (events) => app.bus.publish(events),
+    duplicateOf: (result) => ({ ...result, duplicate: true }),
+  };
+  return store;
+}
+
+/** The message.created payload of an inbound message, without id and chatId. */
+function inboundPayload(item: Item): Omit<MessageDto, 'id' | 'chatId'> {
+  return {
+    direction: 'in',
+    kind: 'normal',
+    internal: false,
+    text: item.msg.text,
+    attachments: item.msg.attachments,
+    status: null,
+    author: null,
+    externalMessageId: item.msg.externalMessageId,
+    editedAt: null,
+    createdAt: item.now.toISOString(),
+  };
+}
+
+/** Messages into ongoing chats, in ONE statement: what each became, in order. */
+async function appendBatch(
+  app: AppContext,
+  items: Item[],
+): Promise<BatchOutcome<IngestResult, StoredEvent>[]> {
+  const payloads = items.map(inboundPayload);
+  const rows = await Q.appendBatchToOpenChats(
+    app.db,
+    items.map(({ channel, msg, now, at }, i) => {
+      const expiring = channel.org_options.includes('OPTION_EXPIRING');
+      return {
+        orgId: channel.organisation_id,
+        channelId: channel.id,
+        externalClientId: msg.client.externalId,
+        now,
+        at,
+        text: msg.text,
+        attachments: msg.attachments,
+        externalMessageId: msg.externalMessageId,
+        payloadJson: JSON.stringify(payloads[i]),
+        halfExpiredMinutes: expiring ? channel.half_expired_minutes : null,
+        expiredMinutes: expiring ? channel.expired_minutes : null,
+      };
+    }),
+  );
+  if (rows.length !== items.length)
+    throw new Error(`ingest batch: ${rows.length} rows for ${items.length} messages`);
+  return rows.map((row, i): BatchOutcome<IngestResult, StoredEvent> => {
+    if (row.duplicate_id && row.duplicate_chat_id)
+      return {
+        kind: 'duplicate',
+        result: { duplicate: true, messageId: row.duplicate_id, chatId: row.duplicate_chat_id },
+      };
+    if (!row.message_id || !row.chat_id || !row.event_id || !row.event_created_at || !row.audience)
+      return { kind: 'miss' };
+    const item = items[i];
+    return {
+      kind: 'appended',
+      result: { duplicate: false, messageId: row.message_id, chatId: row.chat_id },
+      event: {
+        id: row.event_id,
+        organisationId: item.channel.organisation_id,
+        type: 'message.created',
+        payload: { id: row.message_id, chatId: row.chat_id, ...payloads[i] },
+        audience: row.audience,
+        createdAt: new Date(row.event_created_at).toISOString(),
+      },
+    };
+  });
+}
+
+/** The transactional path, retried on a lock cycle; a provider retry answers the stored message. */
+async function ingestTransactional(
   app: AppContext,
   channel: IngestChannel,
   msg: InboundMessage,
 ): Promise<IngestResult> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await ingestOnce(app, channel, msg);
+      const now = app.clock.now();
+      return await withEvents(app, (q, emit) => openAndAppend({ q, emit, now }, channel, msg));
     } catch (err) {
       if (err instanceof Duplicate) {
         const first = await Q.findMessageByExternal(app.db, channel.id, msg.externalMessageId);
@@ -45,66 +192,6 @@ export async function ingestInbound(
       if ((err as { code?: string }).code !== '40P01' || attempt >= 3) throw err;
     }
   }
-}
-
-async function ingestOnce(
-  app: AppContext,
-  channel: IngestChannel,
-  msg: InboundMessage,
-): Promise<IngestResult> {
-  const now = app.clock.now();
-  const fast = await appendFast(app, channel, msg, now);
-  if (fast) return fast;
-  return withEvents(app, (q, emit) => openAndAppend({ q, emit, now }, channel, msg));
-}
-
-/**
- * The common case, a message in an ongoing conversation: one atomic statement (queries.appendToOpenChat)
- * stores it with its event row; the event is published once that statement has committed.
- */
-async function appendFast(
-  app: AppContext,
-  channel: IngestChannel,
-  msg: InboundMessage,
-  now: Date,
-): Promise<IngestResult | null> {
-  const payload: Omit<MessageDto, 'id' | 'chatId'> = {
-    direction: 'in',
-    kind: 'normal',
-    internal: false,
-    text: msg.text,
-    attachments: msg.attachments,
-    status: null,
-    author: null,
-    externalMessageId: msg.externalMessageId,
-    editedAt: null,
-    createdAt: now.toISOString(),
-  };
-  const expiring = channel.org_options.includes('OPTION_EXPIRING');
-  const row = await Q.appendToOpenChat(app.db, {
-    orgId: channel.organisation_id,
-    channelId: channel.id,
-    externalClientId: msg.client.externalId,
-    now,
-    text: msg.text,
-    attachments: msg.attachments,
-    externalMessageId: msg.externalMessageId,
-    payloadJson: JSON.stringify(payload),
-    halfExpiredMinutes: expiring ? channel.half_expired_minutes : null,
-    expiredMinutes: expiring ? channel.expired_minutes : null,
-  });
-  if (!row?.message_id || !row.event_id || !row.event_created_at || !row.audience) return null;
-  await app.bus.publish([
-    {
-      id: row.event_id,
-      organisationId: channel.organisation_id,
-      type: 'message.created',
-      payload: { id: row.message_id, chatId: row.chat_id, ...payload },
-      audience: row.audience,
-      createdAt: new Date(row.event_created_at).toISOString(),
-    },
-  ]);
-  return { duplicate: false, messageId: row.message_id, chatId: row.chat_id };
 }
 
 /** First message of a client, or of a new session: client, contact and chat are created, then the chat is routed. */

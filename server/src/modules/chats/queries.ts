@@ -135,97 +135,136 @@ export const findMessageByExternal = (q: Queryable, channelId: string, externalI
     [channelId, externalId],
   );
 
+/** One message of an ingest batch (appendBatchToOpenChats). */
+export type BatchAppendInput = {
+  orgId: string;
+  channelId: string;
+  externalClientId: string;
+  /** When it arrived: the chat's timestamps and timers count from it. */
+  now: Date;
+  /** The message's created_at, `now` with microseconds: strictly increasing in arrival order. */
+  at: string;
+  text: string;
+  attachments: Attachment[];
+  externalMessageId: string;
+  /** message.created payload without id and chatId, which the statement fills in. */
+  payloadJson: string;
+  halfExpiredMinutes: number | null;
+  expiredMinutes: number | null;
+};
+
+/** Per input message, in input order: stored (with its event), already stored (duplicate), or neither. */
+export type BatchAppendRow = {
+  ord: number;
+  duplicate_id: string | null;
+  duplicate_chat_id: string | null;
+  message_id: string | null;
+  chat_id: string | null;
+  event_id: string | null;
+  event_created_at: Date | string | null;
+  audience: Audience | null;
+};
+
 /**
- * The whole common ingest path in ONE autocommit statement (one round trip, atomic): find the client's open
- * chat, touch it (row lock; nothing when it was closed meanwhile or the message is already stored), insert the
- * message, re-arm auto-close, start the overdue clocks when this message opens an unanswered window, and write
- * the `message.created` event row with the audience of policy.chatAudience. No row, or no message_id: the
- * caller takes the transactional path (new client, new session, retry).
+ * The common ingest path, a message into an ongoing chat, for many messages in ONE autocommit statement
+ * (one round trip, one commit, atomic): the group commit of ingest-batcher.ts. Per message: the chat is
+ * touched (row lock; nothing when it was closed meanwhile), the message inserted, auto-close re-armed, the
+ * overdue clocks started when it opens an unanswered window, and the `message.created` event row written
+ * with the audience of policy.chatAudience. Each message whose (channel, external id) is already stored answers its
+ * duplicate; each message of a client with an open chat is appended to it, in input order (created_at strictly
+ * increasing, event ids taken in input order); every chat touched is updated once, as the last of its messages
+ * leaves it (the first one opens the unanswered window and its overdue clocks, the last re-arms auto-close).
+ * Messages that answer neither (new client, closed session, lost race) take the transactional path. The input
+ * must not hold one (channel, external id) twice.
  */
-export const appendToOpenChat = (
+export async function appendBatchToOpenChats(
   q: Queryable,
-  a: {
-    orgId: string;
-    channelId: string;
-    externalClientId: string;
-    now: Date;
-    text: string;
-    attachments: Attachment[];
-    externalMessageId: string;
-    /** message.created payload without id and chatId, which the statement fills in. */
-    payloadJson: string;
-    halfExpiredMinutes: number | null;
-    expiredMinutes: number | null;
-  },
-) =>
-  maybe<{
-    chat_id: string;
-    status: ChatStatus;
-    operator_id: string | null;
-    team_id: string;
-    message_id: string | null;
-    event_id: string | null;
-    event_created_at: Date | null;
-    audience: Audience | null;
-  }>(
-    q,
-    `with k as (
-       select c.id as chat_id from contacts ct join chats c on c.contact_id = ct.id and c.status <> 'closed'
-        where ct.channel_id = $2 and ct.external_id = $3
+  items: BatchAppendInput[],
+): Promise<BatchAppendRow[]> {
+  const col = <K extends keyof BatchAppendInput>(k: K) => items.map((i) => i[k]);
+  return q.query<BatchAppendRow>(
+    `with i as (
+       select * from unnest($1::uuid[], $2::uuid[], $3::text[], $4::timestamptz[], $5::text[], $6::text[],
+                            $7::text[], $8::text[], $9::int[], $10::int[], $11::timestamptz[]) with ordinality
+         as i(org_id, channel_id, ext_client, at, text, attachments, ext_id, payload, half, expired, now, ord)
+     ), d as (
+       select i.ord, m.id, m.chat_id
+         from i join messages m on m.channel_id = i.channel_id and m.external_message_id = i.ext_id
+     ), k as (
+       select i.*, c.id as chat_id
+         from i
+         join contacts ct on ct.channel_id = i.channel_id and ct.external_id = i.ext_client
+         join chats c on c.contact_id = ct.id and c.status <> 'closed'
+        where not exists (select 1 from d where d.ord = i.ord)
+     ), a as (
+       select chat_id, (array_agg(now order by ord))[1] as first_at, (array_agg(now order by ord desc))[1] as last_at,
+              (array_agg(text order by ord desc))[1] as last_text, min(half) as half, min(expired) as expired
+         from k group by chat_id
      ), u as (
-       update chats set last_client_message_at = $4, unanswered_since = coalesce(unanswered_since, $4),
-              last_message_text = $5, last_message_at = $4, updated_at = $4
-        where id = (select chat_id from k) and status <> 'closed'
-          and not exists (select 1 from messages where channel_id = $2 and external_message_id = $7)
-        returning id, status, operator_id, team_id, unanswered_since,
-                  (select auto_close_minutes from teams t where t.id = chats.team_id) as auto_close_minutes
+       update chats c set last_client_message_at = a.last_at, unanswered_since = coalesce(c.unanswered_since, a.first_at),
+              last_message_text = a.last_text, last_message_at = a.last_at, updated_at = a.last_at
+         from a
+        where c.id = a.chat_id and c.status <> 'closed'
+        returning c.id, c.organisation_id, c.status, c.operator_id, c.team_id, c.unanswered_since, a.first_at, a.last_at,
+                  a.half, a.expired, (select auto_close_minutes from teams t where t.id = c.team_id) as auto_close_minutes
      ), m as (
        insert into messages (organisation_id, chat_id, channel_id, direction, kind, internal, text, attachments,
                              external_message_id, created_at)
-       select $1::uuid, u.id, $2::uuid, 'in', 'normal', false, $5::text, $6::jsonb, $7::text, $4::timestamptz from u
+       select k.org_id, u.id, k.channel_id, 'in', 'normal', false, k.text, k.attachments::jsonb, k.ext_id, k.at
+         from k join u on u.id = k.chat_id
+        order by k.ord
        on conflict (channel_id, external_message_id) do nothing
-       returning id, chat_id
+       returning id, chat_id, channel_id, external_message_id
      ), t as (
        insert into timers (organisation_id, kind, subject_id, due_at)
-       select $1::uuid, 'auto_close', u.id, $4::timestamptz + make_interval(mins => u.auto_close_minutes)
+       select u.organisation_id, 'auto_close', u.id, u.last_at + make_interval(mins => u.auto_close_minutes)
          from u where u.auto_close_minutes is not null
        union all
-       select $1::uuid, 'overdue_half', u.id, $4::timestamptz + make_interval(mins => $9::int)
-         from u where $9::int is not null and u.unanswered_since = $4::timestamptz
+       select u.organisation_id, 'overdue_half', u.id, u.first_at + make_interval(mins => u.half)
+         from u where u.half is not null and u.unanswered_since = u.first_at
        union all
-       select $1::uuid, 'overdue_expired', u.id, $4::timestamptz + make_interval(mins => $10::int)
-         from u where $10::int is not null and u.unanswered_since = $4::timestamptz
+       select u.organisation_id, 'overdue_expired', u.id, u.first_at + make_interval(mins => u.expired)
+         from u where u.expired is not null and u.unanswered_since = u.first_at
        on conflict (kind, subject_id) do update set due_at = case when excluded.kind = 'auto_close'
          then excluded.due_at else timers.due_at end
      ), e as (
        insert into events (organisation_id, type, payload, audience)
-       select $1::uuid, 'message.created',
-              $8::jsonb || jsonb_build_object('id', m.id, 'chatId', m.chat_id),
+       select k.org_id, 'message.created',
+              k.payload::jsonb || jsonb_build_object('id', m.id, 'chatId', m.chat_id),
               jsonb_build_object('rights', jsonb_build_array('AUTHORITY_ALL_CHATS'))
                 || case when u.operator_id is not null
                         then jsonb_build_object('userIds', jsonb_build_array(u.operator_id)) else '{}'::jsonb end
                 || case when u.status = 'waiting'
                         then jsonb_build_object('teamIds', jsonb_build_array(u.team_id)) else '{}'::jsonb end
-         from m join u on u.id = m.chat_id
-       returning id, created_at, audience
+         from m
+         join k on k.channel_id = m.channel_id and k.ext_id = m.external_message_id
+         join u on u.id = m.chat_id
+        order by k.ord
+       returning id, created_at, audience, (payload->>'id')::uuid as message_id
      )
-     select u.id as chat_id, u.status, u.operator_id, u.team_id, (select id from m) as message_id,
-            (select id::text from e) as event_id, (select created_at from e) as event_created_at,
-            (select audience from e) as audience
-       from u`,
+     select i.ord::int as ord, d.id as duplicate_id, d.chat_id as duplicate_chat_id, m.id as message_id,
+            m.chat_id, e.id::text as event_id, e.created_at as event_created_at, e.audience
+       from i
+       left join d on d.ord = i.ord
+       left join k on k.ord = i.ord
+       left join m on m.channel_id = k.channel_id and m.external_message_id = k.ext_id
+       left join e on e.message_id = m.id
+      order by i.ord`,
     [
-      a.orgId,
-      a.channelId,
-      a.externalClientId,
-      a.now,
-      a.text,
-      JSON.stringify(a.attachments),
-      a.externalMessageId,
-      a.payloadJson,
-      a.halfExpiredMinutes,
-      a.expiredMinutes,
+      col('orgId'),
+      col('channelId'),
+      col('externalClientId'),
+      col('at'),
+      col('text'),
+      items.map((i) => JSON.stringify(i.attachments)),
+      col('externalMessageId'),
+      col('payloadJson'),
+      col('halfExpiredMinutes'),
+      col('expiredMinutes'),
+      items.map((i) => i.now.toISOString()),
     ],
   );
+}
 
 /**
  * The contact of (channel, external id), created with its client when first seen.
@@ -542,7 +581,11 @@ export const userInOrg = (q: Queryable, orgId: string, userId: string) =>
   maybe<{ id: string }>(q, 'select id from users where id = $1 and organisation_id = $2', [userId, orgId]);
 
 export const teamInOrg = (q: Queryable, orgId: string, teamId: string) =>
-  maybe<{ id: string }>(q, 'select id from teams where id = $1 and organisation_id = $2 and deleted_at is null', [teamId, orgId]);
+  maybe<{ id: string }>(
+    q,
+    'select id from teams where id = $1 and organisation_id = $2 and deleted_at is null',
+    [teamId, orgId],
+  );
 
 export const categoryInOrg = (q: Queryable, orgId: string, id: string) =>
   maybe<{ id: string }>(q, 'select id from request_categories where id = $1 and organisation_id = $2', [
