@@ -233,4 +233,32 @@ describe('chat center', () => {
     assert.deepEqual(errors, []);
     await context.close();
   });
+  test('one socket per tab across screens; a session revoked elsewhere closes it and goes back to login', async () => {
+    const password = server.passwords['operator2@demo.local'];
+    const token = await apiLogin(server.url, 'operator2@demo.local', password);
+    const { page, errors, context } = await openPage(browser, server.url);
+    const sockets: string[] = [];
+    page.on('websocket', (ws) => sockets.push(ws.url()));
+    await signIn(page, token, '/admin/chats?filter=waiting');
+    // The chat transferred to Support by the previous test waits in this operator's queue.
+    await page.getByTestId('chat-row').filter({ hasText: 'Bob Buyer' }).waitFor();
+    await page.getByRole('navigation', { name: 'main' }).getByRole('link', { name: 'Teams' }).click();
+    await page.waitForURL('**/admin/teams/all');
+    await page
+      .getByRole('navigation', { name: 'main' })
+      .getByRole('link', { name: 'Closed', exact: true })
+      .click();
+    await page.waitForURL('**/admin/chats?filter=closed');
+    await page.waitForLoadState('networkidle');
+    assert.equal(sockets.length, 1, sockets.join('\n'));
+    assert.match(sockets[0], /\/api\/realtime\?token=/);
+    // Revoked from another device: the page makes no HTTP call, only the socket can tell (4001).
+    const out = await apiCall(server.url, 'POST', '/api/auth/acc/logout', { token }, token);
+    assert.equal(out.status, 200);
+    await page.waitForURL((u) => u.pathname === '/', { timeout: 40_000 });
+    await page.getByRole('button', { name: 'Log In' }).waitFor();
+    assert.equal(await page.evaluate(() => localStorage.getItem('token')), null);
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
 });
