@@ -169,7 +169,7 @@ describe('chat center', () => {
     await screenshot(page, 'chat-close-dialog');
     await page.getByRole('dialog').getByRole('button', { name: 'Close chat' }).click();
     await page.getByText('Choose a request category before closing').waitFor();
-    await field(page, 'Request category').click();
+    await page.getByRole('dialog').getByLabel('Request category').click();
     await page.getByRole('option', { name: 'Order question' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Close chat' }).click();
     await page.getByTestId('chat-status').getByText('Closed').waitFor();

@@ -4,7 +4,9 @@ import { IconArrowsExchange, IconCircleCheck, IconHandGrab } from '@tabler/icons
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useAccess } from '../../app/session.tsx';
 import { takeChat } from './api.ts';
+import { CategorySelect } from './category-select.tsx';
 import { initialsOf } from './chat-list.tsx';
 import { CloseDialog } from './close-dialog.tsx';
 import { TransferDialog } from './transfer-dialog.tsx';
@@ -16,6 +18,7 @@ const STATUS_COLOR = { waiting: 'orange', in_progress: 'teal', closed: 'gray' } 
 export function ChatTopBar({ chat, onTransferred }: { chat: ChatDto; onTransferred: () => void }) {
   const { t } = useTranslation();
   const changed = useChatChanged();
+  const withCategory = useAccess().has('OPTION_CATEGORY');
   const [dialog, setDialog] = useState<'transfer' | 'close' | null>(null);
   const take = useMutation({ mutationFn: () => takeChat(chat.id), onSuccess: changed });
   const name = chat.client.name || chat.client.externalId;
@@ -56,6 +59,7 @@ export function ChatTopBar({ chat, onTransferred }: { chat: ChatDto; onTransferr
         )}
         {chat.status !== 'closed' && (
           <>
+            {withCategory && chat.status === 'in_progress' && <CategorySelect chat={chat} />}
             <Button
               size="xs"
               variant="default"
