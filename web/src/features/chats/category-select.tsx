@@ -20,7 +20,7 @@ export function CategorySelect({ chat }: { chat: ChatDto }) {
   return (
     <Select
       size="xs"
-      w={180}
+      w={160}
       aria-label={t('chat.category')}
       placeholder={t('chat.category')}
       data={data}

@@ -42,11 +42,16 @@ export function ChatTopBar({ chat, onTransferred }: { chat: ChatDto; onTransferr
             {chat.category ? ` · ${chat.category.name}` : ''}
           </Text>
         </div>
-        <Badge color={STATUS_COLOR[chat.status]} variant="light" data-testid="chat-status">
+        <Badge
+          color={STATUS_COLOR[chat.status]}
+          variant="light"
+          data-testid="chat-status"
+          style={{ flexShrink: 0, overflow: 'visible' }}
+        >
           {t(`chat.status.${chat.status}`)}
         </Badge>
       </Group>
-      <Group gap="xs" wrap="nowrap">
+      <Group gap="xs" wrap="nowrap" style={{ flexShrink: 0 }}>
         {chat.status === 'waiting' && (
           <Button
             size="xs"
