@@ -96,29 +96,30 @@ describe('ingest batcher (group commit)', () => {
     assert.equal(r2.filter((r) => !r.duplicate).length, 1);
   });
 
-  test('messages of one client keep their arrival order, also behind the first message of a new chat', async () => {
-    const m = memoryStore({ newClients: ['a'] });
-    const b = new IngestBatcher(m.store, { maxBatch: 4 });
-    const items = Array.from({ length: 12 }, (_, n) => ({
-      client: n % 3 ? 'a' : 'b',
-      id: `m${n}`,
-      text: 't',
-    }));
-    const pending = items.slice(0, 6).map((i) => submit(b, i));
-    await new Promise((r) => setTimeout(r, 1));
-    pending.push(...items.slice(6).map((i) => submit(b, i)));
-    await Promise.all(pending);
-    const order = (client: string) => m.stored.filter((s) => s.client === client).map((s) => s.id);
-    assert.deepEqual(
-      order('a'),
-      items.filter((i) => i.client === 'a').map((i) => i.id),
-    );
-    assert.deepEqual(
-      order('b'),
-      items.filter((i) => i.client === 'b').map((i) => i.id),
-    );
-    assert.ok(m.calls.alone.includes('m1'), 'the new chat was opened on the lone path');
-  });
+  for (const lanes of [1, 3])
+    test(`messages of one client keep their arrival order, also behind the first message of a new chat (${lanes} lane(s))`, async () => {
+      const m = memoryStore({ newClients: ['a'] });
+      const b = new IngestBatcher(m.store, { maxBatch: 4, lanes });
+      const items = Array.from({ length: 12 }, (_, n) => ({
+        client: n % 3 ? 'a' : 'b',
+        id: `m${n}`,
+        text: 't',
+      }));
+      const pending = items.slice(0, 6).map((i) => submit(b, i));
+      await new Promise((r) => setTimeout(r, 1));
+      pending.push(...items.slice(6).map((i) => submit(b, i)));
+      await Promise.all(pending);
+      const order = (client: string) => m.stored.filter((s) => s.client === client).map((s) => s.id);
+      assert.deepEqual(
+        order('a'),
+        items.filter((i) => i.client === 'a').map((i) => i.id),
+      );
+      assert.deepEqual(
+        order('b'),
+        items.filter((i) => i.client === 'b').map((i) => i.id),
+      );
+      assert.ok(m.calls.alone.includes('m1'), 'the new chat was opened on the lone path');
+    });
 
   test('a message that fails its batch fails alone; its batch-mates are stored and answered', async () => {
     const m = memoryStore({ bad: (i) => i.text === 'bad' });

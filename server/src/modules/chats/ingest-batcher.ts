@@ -47,14 +47,22 @@ type Waiter<I, R> = {
   reject: (err: unknown) => void;
 };
 
-export type BatcherOptions = { maxBatch: number };
+export type BatcherOptions = {
+  /** Most messages in one statement. */
+  maxBatch: number;
+  /**
+   * Independent batch pipelines, each with one statement in flight; a client always uses the same one (its
+   * order holds), so concurrent statements touch different chats. 1 where the database is one connection.
+   */
+  lanes?: number;
+};
+
+type Lane<I, R> = { queue: Waiter<I, R>[]; running: boolean; scheduled: boolean };
 
 export class IngestBatcher<I, R, E> {
-  readonly #queue: Waiter<I, R>[] = [];
+  readonly #lanes: Lane<I, R>[];
   /** Per client: the work its later messages must wait for (a transactional or lone write in progress). */
   readonly #tails = new Map<string, Promise<unknown>>();
-  #running = false;
-  #scheduled = false;
   /** Statements written, messages in them: for tests and diagnostics. */
   batches = 0;
   batched = 0;
@@ -62,7 +70,20 @@ export class IngestBatcher<I, R, E> {
   constructor(
     private readonly store: BatchStore<I, R, E>,
     private readonly options: BatcherOptions = { maxBatch: 100 },
-  ) {}
+  ) {
+    this.#lanes = Array.from({ length: Math.max(1, options.lanes ?? 1) }, () => ({
+      queue: [],
+      running: false,
+      scheduled: false,
+    }));
+  }
+
+  #laneOf(client: string): Lane<I, R> {
+    if (this.#lanes.length === 1) return this.#lanes[0];
+    let h = 2166136261;
+    for (let i = 0; i < client.length; i++) h = Math.imul(h ^ client.charCodeAt(i), 16777619);
+    return this.#lanes[(h >>> 0) % this.#lanes.length];
+  }
 
   /** Stores one message; resolves after the commit that holds it. `make` builds the item when its batch is formed. */
   submit(key: BatchKey, make: () => I): Promise<R> {
@@ -81,13 +102,14 @@ export class IngestBatcher<I, R, E> {
   }
 
   #enqueue(w: Waiter<I, R>): void {
-    this.#queue.push(w);
-    if (this.#running || this.#scheduled) return;
+    const lane = this.#laneOf(w.client);
+    lane.queue.push(w);
+    if (lane.running || lane.scheduled) return;
     // Let the requests that arrived in this turn of the event loop join the first batch.
-    this.#scheduled = true;
+    lane.scheduled = true;
     setImmediate(() => {
-      this.#scheduled = false;
-      void this.#drain();
+      lane.scheduled = false;
+      void this.#drain(lane);
     });
   }
 
@@ -126,14 +148,14 @@ export class IngestBatcher<I, R, E> {
     else this.#behind(w, () => this.store.alone(item, append));
   }
 
-  async #drain(): Promise<void> {
-    if (this.#running) return;
-    this.#running = true;
+  async #drain(lane: Lane<I, R>): Promise<void> {
+    if (lane.running) return;
+    lane.running = true;
     try {
-      while (this.#queue.length) {
+      while (lane.queue.length) {
         const batch: Waiter<I, R>[] = [];
-        while (this.#queue.length && batch.length < this.options.maxBatch) {
-          const w = this.#queue.shift() as Waiter<I, R>;
+        while (lane.queue.length && batch.length < this.options.maxBatch) {
+          const w = lane.queue.shift() as Waiter<I, R>;
           // Queued before an earlier message of its client went down the transactional path: wait for it.
           if (!w.released && this.#tails.has(w.client)) this.#behind(w, () => this.#requeue(w));
           else batch.push(w);
@@ -141,7 +163,7 @@ export class IngestBatcher<I, R, E> {
         if (batch.length) await this.#write(batch);
       }
     } finally {
-      this.#running = false;
+      lane.running = false;
     }
   }
 

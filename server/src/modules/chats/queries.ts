@@ -187,15 +187,22 @@ export async function appendBatchToOpenChats(
        select * from unnest($1::uuid[], $2::uuid[], $3::text[], $4::timestamptz[], $5::text[], $6::text[],
                             $7::text[], $8::text[], $9::int[], $10::int[], $11::timestamptz[]) with ordinality
          as i(org_id, channel_id, ext_client, at, text, attachments, ext_id, payload, half, expired, now, ord)
-     ), d as (
-       select i.ord, m.id, m.chat_id
-         from i join messages m on m.channel_id = i.channel_id and m.external_message_id = i.ext_id
+     ), x as (
+       -- Index probes per message (LIMIT keeps each a nested loop whatever the table sizes).
+       select i.*, d.id as duplicate_id, d.chat_id as duplicate_chat_id
+         from i left join lateral (
+           select m.id, m.chat_id from messages m
+            where m.channel_id = i.channel_id and m.external_message_id = i.ext_id limit 1
+         ) d on true
      ), k as (
-       select i.*, c.id as chat_id
-         from i
-         join contacts ct on ct.channel_id = i.channel_id and ct.external_id = i.ext_client
-         join chats c on c.contact_id = ct.id and c.status <> 'closed'
-        where not exists (select 1 from d where d.ord = i.ord)
+       select x.*, o.chat_id
+         from x cross join lateral (
+           select c.id as chat_id
+             from contacts ct
+             join chats c on c.channel_id = ct.channel_id and c.contact_id = ct.id and c.status <> 'closed'
+            where ct.channel_id = x.channel_id and ct.external_id = x.ext_client limit 1
+         ) o
+        where x.duplicate_id is null
      ), a as (
        select chat_id, (array_agg(now order by ord))[1] as first_at, (array_agg(now order by ord desc))[1] as last_at,
               (array_agg(text order by ord desc))[1] as last_text, min(half) as half, min(expired) as expired
@@ -242,14 +249,13 @@ export async function appendBatchToOpenChats(
         order by k.ord
        returning id, created_at, audience, (payload->>'id')::uuid as message_id
      )
-     select i.ord::int as ord, d.id as duplicate_id, d.chat_id as duplicate_chat_id, m.id as message_id,
+     select x.ord::int as ord, x.duplicate_id, x.duplicate_chat_id, m.id as message_id,
             m.chat_id, e.id::text as event_id, e.created_at as event_created_at, e.audience
-       from i
-       left join d on d.ord = i.ord
-       left join k on k.ord = i.ord
+       from x
+       left join k on k.ord = x.ord
        left join m on m.channel_id = k.channel_id and m.external_message_id = k.ext_id
        left join e on e.message_id = m.id
-      order by i.ord`,
+      order by x.ord`,
     [
       col('orgId'),
       col('channelId'),
