@@ -40,7 +40,10 @@ export const findChannelById = (q: Queryable, id: string) =>
   maybe<ChannelRow>(q, `${select} where c.id = $1 and c.deleted_at is null`, [id]);
 
 export const teamInOrg = async (q: Queryable, orgId: string, teamId: string) =>
-  !!(await maybe(q, 'select 1 from teams where id = $1 and organisation_id = $2 and deleted_at is null', [teamId, orgId]));
+  !!(await maybe(q, 'select 1 from teams where id = $1 and organisation_id = $2 and deleted_at is null', [
+    teamId,
+    orgId,
+  ]));
 
 export const nameTaken = async (q: Queryable, orgId: string, name: string, exceptId?: string) =>
   !!(await maybe(
