@@ -5,7 +5,7 @@
  * -> event on the operator's socket) at full and at half load, and the baseline single-row
  * INSERT+COMMIT rate on the same database from the same process.
  *
- * Env: BENCH_SECONDS (default 10), BENCH_CONCURRENCY (50), BENCH_TARGETS (pglite,postgres), BENCH_POOL (10),
+ * Env: BENCH_SECONDS (default 10), BENCH_CONCURRENCY (100), BENCH_TARGETS (pglite,postgres), BENCH_POOL (10),
  * BENCH_TRACE=1 (statement counts and times), BENCH_EXPLAIN=<ms> (auto_explain plans of slower statements
  * into the PostgreSQL server log),
  * DATABASE_URL (admin connection of the PostgreSQL server; default postgres://postgres@127.0.0.1:5432/test).
@@ -29,7 +29,7 @@ import { realtimeGateway } from '../server/src/realtime/routes.ts';
 import { createServer } from '../server/src/server.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
-const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 50);
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 100);
 const TARGETS = (process.env.BENCH_TARGETS ?? 'pglite,postgres').split(',');
 const ADMIN_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 /** Connections in the server's PostgreSQL pool (the server's default is 10). */

@@ -1,6 +1,4 @@
 import { channelCreateSchema, channelUpdateSchema, idParams } from '@smartconnect/contracts';
-import type { InboundRequest } from '../../channels/types.ts';
-import type { AppContext } from '../../context.ts';
 import type { ModuleRoutes } from '../../http/route.ts';
 import { definePublicRoute, defineRoute } from '../../http/route.ts';
 import { ingestInbound } from '../chats/ingest.ts';
@@ -10,34 +8,6 @@ import { createChannel, deleteChannel, getChannel, inboundChannel, updateChannel
 
 const tags = ['channels'];
 
-/** Per server and channel: the inbound authentication now waiting on the database (a channel cache refresh). */
-const lookups = new WeakMap<AppContext, Map<string, Promise<void>>>();
-
-/**
- * inboundChannel, but when the channel's cached row is being re-read, requests arriving meanwhile wait for
- * that read and then authenticate from the refreshed cache, instead of each reading it again (every few
- * seconds under load, a burst of identical lookups queued for the pool ahead of the ingest statements).
- * Each request still runs inboundChannel itself: its own key check, the channel module's cache rules.
- */
-async function inboundOnce(app: AppContext, id: string, req: InboundRequest) {
-  let pending = lookups.get(app);
-  if (!pending) {
-    pending = new Map();
-    lookups.set(app, pending);
-  }
-  const earlier = pending.get(id);
-  if (earlier) await earlier;
-  const lookup = inboundChannel(app, id, req);
-  const settled = lookup.then(
-    () => undefined,
-    () => undefined,
-  );
-  pending.set(id, settled);
-  void settled.then(() => {
-    if (pending.get(id) === settled) pending.delete(id);
-  });
-  return lookup;
-}
 const manage = { right: 'AUTHORITY_SERVICE_ACCOUNT' } as const;
 
 export const channelRoutes: ModuleRoutes = (fastify, app) => {
@@ -120,7 +90,7 @@ export const channelRoutes: ModuleRoutes = (fastify, app) => {
       params: idParams,
     },
     async ({ params, req }) => {
-      const { row, adapter } = await inboundOnce(app, params.id, { headers: req.headers, body: req.body });
+      const { row, adapter } = await inboundChannel(app, params.id, { headers: req.headers, body: req.body });
       return ingestInbound(app, row, adapter.normalize(req.body));
     },
   );

@@ -95,8 +95,12 @@ export async function deliveryChannel(app: AppContext, channelId: string) {
   return { adapter: adapterFor(row.type), channel: adapterChannel(app, row) };
 }
 
-type Cached = { row: Q.ChannelRow; channel: AdapterChannel; expires: number };
-/** Inbound pushes come in bursts: the channel (and its decrypted secrets) is read at most every few seconds. */
+type Loaded = { row: Q.ChannelRow; channel: AdapterChannel };
+type Cached = { load: Promise<Loaded | null>; expires: number };
+/**
+ * Inbound pushes come in bursts: the channel (and its decrypted secrets) is read at most every few seconds,
+ * and requests arriving while it is being read wait for that one read instead of each reading it again.
+ */
 const INBOUND_CACHE_MS = 3_000;
 const inboundCache = new WeakMap<AppContext, Map<string, Cached>>();
 
@@ -109,21 +113,29 @@ function cacheOf(app: AppContext) {
   return cache;
 }
 
+function loadInbound(app: AppContext, id: string): Promise<Loaded | null> {
+  const cache = cacheOf(app);
+  const hit = cache.get(id);
+  if (hit && hit.expires >= Date.now()) return hit.load;
+  const load = Q.findChannelById(app.db, id).then((row) =>
+    row ? { row, channel: adapterChannel(app, row) } : null,
+  );
+  const entry = { load, expires: Date.now() + INBOUND_CACHE_MS };
+  if (cache.size > 10_000) cache.clear();
+  cache.set(id, entry);
+  const forget = () => {
+    if (cache.get(id) === entry) cache.delete(id);
+  };
+  // A channel that does not exist, or a failed read, is not remembered.
+  load.then((loaded) => loaded ?? forget(), forget);
+  return load;
+}
+
 /** Authenticates an inbound push with the channel adapter's own check (401 when it fails). */
 export async function inboundChannel(app: AppContext, id: string, req: InboundRequest) {
-  const cache = cacheOf(app);
-  let hit = cache.get(id);
-  if (!hit || hit.expires < Date.now()) {
-    const row = await Q.findChannelById(app.db, id);
-    if (!row) {
-      cache.delete(id);
-      throw new AppError('channelNotFoundException');
-    }
-    hit = { row, channel: adapterChannel(app, row), expires: Date.now() + INBOUND_CACHE_MS };
-    if (cache.size > 10_000) cache.clear();
-    cache.set(id, hit);
-  }
-  const adapter = adapterFor(hit.row.type);
-  if (!adapter.verify(hit.channel, req)) throw new AppError('unauthorizedException');
-  return { row: hit.row, adapter };
+  const loaded = await loadInbound(app, id);
+  if (!loaded) throw new AppError('channelNotFoundException');
+  const adapter = adapterFor(loaded.row.type);
+  if (!adapter.verify(loaded.channel, req)) throw new AppError('unauthorizedException');
+  return { row: loaded.row, adapter };
 }
