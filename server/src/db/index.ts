@@ -95,3 +95,22 @@ export async function maybe<T = Row>(q: Queryable, sql: string, params?: unknown
   const rows = await q.query<T>(sql, params);
   return rows[0];
 }
+
+/**
+ * The `column = $n, …` list of an UPDATE: one entry per field of `patch` that is set (undefined leaves the
+ * column as it is; null writes NULL), its column named by `columns`, its value appended to `params`.
+ * Empty when nothing changes.
+ */
+export function setList<K extends string>(
+  columns: Readonly<Record<K, string>>,
+  patch: Partial<Record<K, unknown>>,
+  params: unknown[],
+): string {
+  const sets: string[] = [];
+  for (const key of Object.keys(columns) as K[]) {
+    if (patch[key] === undefined) continue;
+    params.push(patch[key]);
+    sets.push(`${columns[key]} = $${params.length}`);
+  }
+  return sets.join(', ');
+}

@@ -1,5 +1,5 @@
 import type { ChannelStatus, ChannelType } from '@smartconnect/contracts';
-import { maybe, one, type Queryable } from '../../db/index.ts';
+import { maybe, one, type Queryable, setList } from '../../db/index.ts';
 
 export type ChannelRow = {
   id: string;
@@ -99,17 +99,11 @@ const columns = {
 export type ChannelPatch = Partial<Record<keyof typeof columns, unknown>>;
 
 export async function updateChannel(q: Queryable, orgId: string, id: string, patch: ChannelPatch) {
-  const sets: string[] = [];
   const params: unknown[] = [id, orgId];
-  for (const [key, column] of Object.entries(columns)) {
-    const value = patch[key as keyof ChannelPatch];
-    if (value === undefined) continue;
-    params.push(value);
-    sets.push(`${column} = $${params.length}`);
-  }
-  if (!sets.length) return;
+  const sets = setList(columns, patch, params);
+  if (!sets) return;
   await q.query(
-    `update channels set ${sets.join(', ')}, updated_at = now()
+    `update channels set ${sets}, updated_at = now()
       where id = $1 and organisation_id = $2 and deleted_at is null`,
     params,
   );

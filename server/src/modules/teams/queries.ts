@@ -1,4 +1,4 @@
-import { maybe, one, type Queryable } from '../../db/index.ts';
+import { maybe, one, type Queryable, setList } from '../../db/index.ts';
 
 export type TeamRow = {
   id: string;
@@ -66,14 +66,12 @@ export async function insertTeam(q: Queryable, orgId: string, f: TeamFields): Pr
 }
 
 export async function updateTeam(q: Queryable, orgId: string, id: string, f: TeamFields) {
-  const keys = Object.keys(columns).filter(
-    (k) => f[k as keyof TeamFields] !== undefined,
-  ) as (keyof typeof columns)[];
-  if (!keys.length) return;
+  const params: unknown[] = [id, orgId];
+  const sets = setList(columns, f, params);
+  if (!sets) return;
   await q.query(
-    `update teams set ${keys.map((k, i) => `${columns[k]} = $${i + 3}`).join(', ')}, updated_at = now()
-      where id = $1 and organisation_id = $2`,
-    [id, orgId, ...keys.map((k) => f[k])],
+    `update teams set ${sets}, updated_at = now() where id = $1 and organisation_id = $2`,
+    params,
   );
 }
 

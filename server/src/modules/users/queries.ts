@@ -1,5 +1,5 @@
 import type { Language, Presence } from '@smartconnect/contracts';
-import { maybe, one, type Queryable } from '../../db/index.ts';
+import { maybe, one, type Queryable, setList } from '../../db/index.ts';
 
 export type UserRow = {
   id: string;
@@ -115,17 +115,11 @@ export async function updateUser(
   id: string,
   patch: UserPatch,
 ): Promise<void> {
-  const sets: string[] = [];
   const params: unknown[] = [id, organisationId];
-  for (const [key, column] of Object.entries(columns)) {
-    const value = patch[key as keyof UserPatch];
-    if (value === undefined) continue;
-    params.push(value);
-    sets.push(`${column} = $${params.length}`);
-  }
-  if (!sets.length) return;
+  const sets = setList(columns, patch, params);
+  if (!sets) return;
   await q.query(
-    `update users set ${sets.join(', ')}, updated_at = now() where id = $1 and organisation_id = $2`,
+    `update users set ${sets}, updated_at = now() where id = $1 and organisation_id = $2`,
     params,
   );
 }

@@ -7,6 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { notifySuccess } from '../../shared/notify.ts';
 import { EmptyState } from '../../shared/ui/empty-state.tsx';
 import { SectionLoader } from '../../shared/ui/full-loader.tsx';
+import { ListTable } from '../../shared/ui/list-table.tsx';
 import { channelKeys, setChannelStatus, useChannels } from './api.ts';
 import { ChannelCreateModal } from './channel-create-modal.tsx';
 import { ChannelKeyModal } from './channel-key-modal.tsx';
@@ -63,46 +64,43 @@ export function ChannelsPage() {
             text={t('channels.emptyHint')}
           />
         ) : (
-          <Table.ScrollContainer minWidth={640}>
-            <Table verticalSpacing="sm" horizontalSpacing="md" data-testid="channels-table">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>{t('channels.name')}</Table.Th>
-                  <Table.Th>{t('channels.type')}</Table.Th>
-                  <Table.Th>{t('channels.team')}</Table.Th>
-                  <Table.Th>{t('channels.webhookUrl')}</Table.Th>
-                  <Table.Th>{t('channels.status')}</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {items.map((c) => (
-                  <Table.Tr key={c.id} data-testid={`channel-${c.name}`}>
-                    <Table.Td fw={600}>{c.name}</Table.Td>
-                    <Table.Td>
-                      <Badge variant="light" leftSection={<IconApi size={12} />}>
-                        {t(`channels.types.${c.type}`)}
-                      </Badge>
-                    </Table.Td>
-                    <Table.Td>{c.team.name}</Table.Td>
-                    <Table.Td maw={260}>
-                      <Text size="sm" truncate>
-                        {c.webhookUrl ?? '—'}
-                      </Text>
-                    </Table.Td>
-                    <Table.Td>
-                      <Switch
-                        checked={c.status === 'active'}
-                        label={c.status === 'active' ? t('common.active') : t('common.inactive')}
-                        aria-label={`${c.name}: ${t('channels.status')}`}
-                        disabled={toggle.isPending}
-                        onChange={() => toggle.mutate(c)}
-                      />
-                    </Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
+          <ListTable
+            minWidth={640}
+            testId="channels-table"
+            headings={[
+              t('channels.name'),
+              t('channels.type'),
+              t('channels.team'),
+              t('channels.webhookUrl'),
+              t('channels.status'),
+            ]}
+          >
+            {items.map((c) => (
+              <Table.Tr key={c.id} data-testid={`channel-${c.name}`}>
+                <Table.Td fw={600}>{c.name}</Table.Td>
+                <Table.Td>
+                  <Badge variant="light" leftSection={<IconApi size={12} />}>
+                    {t(`channels.types.${c.type}`)}
+                  </Badge>
+                </Table.Td>
+                <Table.Td>{c.team.name}</Table.Td>
+                <Table.Td maw={260}>
+                  <Text size="sm" truncate>
+                    {c.webhookUrl ?? '—'}
+                  </Text>
+                </Table.Td>
+                <Table.Td>
+                  <Switch
+                    checked={c.status === 'active'}
+                    label={c.status === 'active' ? t('common.active') : t('common.inactive')}
+                    aria-label={`${c.name}: ${t('channels.status')}`}
+                    disabled={toggle.isPending}
+                    onChange={() => toggle.mutate(c)}
+                  />
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </ListTable>
         )}
       </Paper>
       <Paper p="md">

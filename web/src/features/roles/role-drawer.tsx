@@ -1,4 +1,4 @@
-import { Alert, Button, Checkbox, Drawer, Group, Stack, Text, Textarea, TextInput } from '@mantine/core';
+import { Alert, Checkbox, Drawer, Stack, Text, Textarea, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { type Right, type RoleDto, roleCreateSchema } from '@smartconnect/contracts';
 import { IconLock } from '@tabler/icons-react';
@@ -6,6 +6,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { showServerErrors, zodValidate } from '../../shared/form.ts';
 import { notifySuccess } from '../../shared/notify.ts';
+import { FormActions } from '../../shared/ui/form-actions.tsx';
 import { createRole, type RoleInput, updateRole, useAssignableRights } from './api.ts';
 
 type Props = { role: RoleDto | null; opened: boolean; onClose: () => void };
@@ -92,16 +93,7 @@ function RoleEditor({
             ))}
           </Stack>
         </Checkbox.Group>
-        <Group justify="flex-end" mt="md">
-          <Button variant="default" onClick={onClose}>
-            {readOnly ? t('common.close') : t('common.cancel')}
-          </Button>
-          {!readOnly && (
-            <Button type="submit" loading={save.isPending}>
-              {role ? t('common.saveChanges') : t('common.create')}
-            </Button>
-          )}
-        </Group>
+        <FormActions onClose={onClose} readOnly={readOnly} creating={!role} pending={save.isPending} />
       </Stack>
     </form>
   );

@@ -1,4 +1,4 @@
-import { ActionIcon, Badge, Button, Group, Paper, Table, Text, Tooltip } from '@mantine/core';
+import { Badge, Button, Group, Paper, Table, Text } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import type { RoleDto } from '@smartconnect/contracts';
 import { IconEye, IconPencil, IconPlus, IconShieldCheck, IconTrash } from '@tabler/icons-react';
@@ -8,6 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { notifySuccess } from '../../shared/notify.ts';
 import { EmptyState } from '../../shared/ui/empty-state.tsx';
 import { SectionLoader } from '../../shared/ui/full-loader.tsx';
+import { ListTable, RowAction } from '../../shared/ui/list-table.tsx';
 import { deleteRole, useAssignableRights, useRoles } from './api.ts';
 import { RoleDrawer } from './role-drawer.tsx';
 
@@ -56,88 +57,69 @@ export function RolesPage() {
       ) : !roles.data?.length ? (
         <EmptyState icon={<IconShieldCheck size={30} />} title={t('roles.title')} />
       ) : (
-        <Table.ScrollContainer minWidth={640}>
-          <Table verticalSpacing="sm" horizontalSpacing="md" data-testid="roles-table">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>{t('roles.colName')}</Table.Th>
-                <Table.Th>{t('roles.colDescription')}</Table.Th>
-                <Table.Th>{t('roles.colRights')}</Table.Th>
-                <Table.Th>{t('roles.colUsers')}</Table.Th>
-                <Table.Th w={90} />
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {roles.data.map((role) => (
-                <Table.Tr
-                  key={role.id}
-                  className="sc-table-row"
-                  onClick={() => setDrawer({ role })}
-                  data-testid={`role-${role.name}`}
-                >
-                  <Table.Td>
-                    <Group gap="xs" wrap="nowrap">
-                      <Text size="sm" fw={600}>
-                        {name(role)}
-                      </Text>
-                      <Badge size="xs" variant="light" color={role.builtIn ? 'gray' : 'brand'}>
-                        {role.builtIn ? t('roles.builtIn') : t('roles.custom')}
-                      </Badge>
-                    </Group>
-                  </Table.Td>
-                  <Table.Td maw={320}>
-                    <Text size="sm" c="dimmed" lineClamp={1}>
-                      {role.builtIn
-                        ? t(`roleDescriptions.${role.builtIn}`, role.description)
-                        : role.description}
-                    </Text>
-                  </Table.Td>
-                  <Table.Td>{t('roles.rightsCount', { count: role.rights.length, total })}</Table.Td>
-                  <Table.Td>{role.userCount}</Table.Td>
-                  <Table.Td onClick={(e) => e.stopPropagation()}>
-                    <Group gap={4} justify="flex-end" wrap="nowrap">
-                      {role.builtIn ? (
-                        <Tooltip label={t('common.view')}>
-                          <ActionIcon
-                            variant="subtle"
-                            color="gray"
-                            aria-label={t('common.view')}
-                            onClick={() => setDrawer({ role })}
-                          >
-                            <IconEye size={18} />
-                          </ActionIcon>
-                        </Tooltip>
-                      ) : (
-                        <>
-                          <Tooltip label={t('common.edit')}>
-                            <ActionIcon
-                              variant="subtle"
-                              color="gray"
-                              aria-label={t('common.edit')}
-                              onClick={() => setDrawer({ role })}
-                            >
-                              <IconPencil size={18} />
-                            </ActionIcon>
-                          </Tooltip>
-                          <Tooltip label={t('common.delete')}>
-                            <ActionIcon
-                              variant="subtle"
-                              color="red"
-                              aria-label={t('common.delete')}
-                              onClick={() => confirmDelete(role)}
-                            >
-                              <IconTrash size={18} />
-                            </ActionIcon>
-                          </Tooltip>
-                        </>
-                      )}
-                    </Group>
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
+        <ListTable
+          minWidth={640}
+          testId="roles-table"
+          headings={[
+            t('roles.colName'),
+            t('roles.colDescription'),
+            t('roles.colRights'),
+            t('roles.colUsers'),
+            { w: 90 },
+          ]}
+        >
+          {roles.data.map((role) => (
+            <Table.Tr
+              key={role.id}
+              className="sc-table-row"
+              onClick={() => setDrawer({ role })}
+              data-testid={`role-${role.name}`}
+            >
+              <Table.Td>
+                <Group gap="xs" wrap="nowrap">
+                  <Text size="sm" fw={600}>
+                    {name(role)}
+                  </Text>
+                  <Badge size="xs" variant="light" color={role.builtIn ? 'gray' : 'brand'}>
+                    {role.builtIn ? t('roles.builtIn') : t('roles.custom')}
+                  </Badge>
+                </Group>
+              </Table.Td>
+              <Table.Td maw={320}>
+                <Text size="sm" c="dimmed" lineClamp={1}>
+                  {role.builtIn ? t(`roleDescriptions.${role.builtIn}`, role.description) : role.description}
+                </Text>
+              </Table.Td>
+              <Table.Td>{t('roles.rightsCount', { count: role.rights.length, total })}</Table.Td>
+              <Table.Td>{role.userCount}</Table.Td>
+              <Table.Td onClick={(e) => e.stopPropagation()}>
+                <Group gap={4} justify="flex-end" wrap="nowrap">
+                  {role.builtIn ? (
+                    <RowAction
+                      label={t('common.view')}
+                      icon={<IconEye size={18} />}
+                      onClick={() => setDrawer({ role })}
+                    />
+                  ) : (
+                    <>
+                      <RowAction
+                        label={t('common.edit')}
+                        icon={<IconPencil size={18} />}
+                        onClick={() => setDrawer({ role })}
+                      />
+                      <RowAction
+                        label={t('common.delete')}
+                        color="red"
+                        icon={<IconTrash size={18} />}
+                        onClick={() => confirmDelete(role)}
+                      />
+                    </>
+                  )}
+                </Group>
+              </Table.Td>
+            </Table.Tr>
+          ))}
+        </ListTable>
       )}
       <RoleDrawer opened={!!drawer} role={drawer?.role ?? null} onClose={() => setDrawer(null)} />
     </Paper>

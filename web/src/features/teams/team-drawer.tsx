@@ -1,4 +1,4 @@
-import { Alert, Button, Drawer, Group, Stack } from '@mantine/core';
+import { Alert, Drawer, Stack } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { type TeamDto, teamCreateSchema } from '@smartconnect/contracts';
 import { IconLock } from '@tabler/icons-react';
@@ -6,6 +6,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { showServerErrors, zodValidate } from '../../shared/form.ts';
 import { notifySuccess } from '../../shared/notify.ts';
+import { FormActions } from '../../shared/ui/form-actions.tsx';
 import { createTeam, type TeamInput, updateTeam } from './api.ts';
 import { emptyTeam, TeamForm, type TeamFormValues, teamPayload, teamToForm } from './team-form.tsx';
 
@@ -56,16 +57,7 @@ function TeamEditor({ team, readOnly, onClose }: Omit<Props, 'opened'>) {
           </Alert>
         )}
         <TeamForm form={form} readOnly={readOnly} />
-        <Group justify="flex-end" mt="md">
-          <Button variant="default" onClick={onClose}>
-            {readOnly ? t('common.close') : t('common.cancel')}
-          </Button>
-          {!readOnly && (
-            <Button type="submit" loading={save.isPending}>
-              {team ? t('common.saveChanges') : t('common.create')}
-            </Button>
-          )}
-        </Group>
+        <FormActions onClose={onClose} readOnly={readOnly} creating={!team} pending={save.isPending} />
       </Stack>
     </form>
   );

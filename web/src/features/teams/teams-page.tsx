@@ -1,4 +1,4 @@
-import { ActionIcon, Alert, Button, Group, Paper, Table, Text, TextInput, Tooltip } from '@mantine/core';
+import { Alert, Button, Group, Paper, Table, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { modals } from '@mantine/modals';
 import type { TeamDto } from '@smartconnect/contracts';
@@ -10,6 +10,7 @@ import { useAccess } from '../../app/session.tsx';
 import { notifySuccess } from '../../shared/notify.ts';
 import { EmptyState } from '../../shared/ui/empty-state.tsx';
 import { SectionLoader } from '../../shared/ui/full-loader.tsx';
+import { ListTable, RowAction } from '../../shared/ui/list-table.tsx';
 import { PageHeader } from '../../shared/ui/page-header.tsx';
 import { deleteTeam, useTeams } from './api.ts';
 import { TeamDrawer } from './team-drawer.tsx';
@@ -90,69 +91,57 @@ export function TeamsPage() {
             text={debounced ? undefined : t('teams.emptyHint')}
           />
         ) : (
-          <Table.ScrollContainer minWidth={760}>
-            <Table verticalSpacing="sm" horizontalSpacing="md" data-testid="teams-table">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>{t('teams.colName')}</Table.Th>
-                  <Table.Th>{t('teams.colMembers')}</Table.Th>
-                  <Table.Th>{t('teams.colDistribution')}</Table.Th>
-                  <Table.Th>{t('teams.colDialogLimit')}</Table.Th>
-                  <Table.Th>{t('teams.colAutoClose')}</Table.Th>
-                  <Table.Th w={90} />
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {items.map((team) => (
-                  <Table.Tr
-                    key={team.id}
-                    className="sc-table-row"
-                    onClick={() => setDrawer({ team })}
-                    data-testid={`team-${team.name}`}
-                  >
-                    <Table.Td maw={320}>
-                      <Text size="sm" fw={600}>
-                        {team.name}
-                      </Text>
-                      <Text size="xs" c="dimmed" lineClamp={1}>
-                        {team.description}
-                      </Text>
-                    </Table.Td>
-                    <Table.Td>{team.memberCount}</Table.Td>
-                    <Table.Td>{t(`teams.${team.distributionMethod}`)}</Table.Td>
-                    <Table.Td>{team.dialogLimit}</Table.Td>
-                    <Table.Td>{autoClose(team.autoCloseMinutes)}</Table.Td>
-                    <Table.Td onClick={(e) => e.stopPropagation()}>
-                      {canEdit && (
-                        <Group gap={4} justify="flex-end" wrap="nowrap">
-                          <Tooltip label={t('common.edit')}>
-                            <ActionIcon
-                              variant="subtle"
-                              color="gray"
-                              aria-label={t('common.edit')}
-                              onClick={() => setDrawer({ team })}
-                            >
-                              <IconPencil size={18} />
-                            </ActionIcon>
-                          </Tooltip>
-                          <Tooltip label={t('common.delete')}>
-                            <ActionIcon
-                              variant="subtle"
-                              color="red"
-                              aria-label={t('common.delete')}
-                              onClick={() => confirmDelete(team)}
-                            >
-                              <IconTrash size={18} />
-                            </ActionIcon>
-                          </Tooltip>
-                        </Group>
-                      )}
-                    </Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
+          <ListTable
+            minWidth={760}
+            testId="teams-table"
+            headings={[
+              t('teams.colName'),
+              t('teams.colMembers'),
+              t('teams.colDistribution'),
+              t('teams.colDialogLimit'),
+              t('teams.colAutoClose'),
+              { w: 90 },
+            ]}
+          >
+            {items.map((team) => (
+              <Table.Tr
+                key={team.id}
+                className="sc-table-row"
+                onClick={() => setDrawer({ team })}
+                data-testid={`team-${team.name}`}
+              >
+                <Table.Td maw={320}>
+                  <Text size="sm" fw={600}>
+                    {team.name}
+                  </Text>
+                  <Text size="xs" c="dimmed" lineClamp={1}>
+                    {team.description}
+                  </Text>
+                </Table.Td>
+                <Table.Td>{team.memberCount}</Table.Td>
+                <Table.Td>{t(`teams.${team.distributionMethod}`)}</Table.Td>
+                <Table.Td>{team.dialogLimit}</Table.Td>
+                <Table.Td>{autoClose(team.autoCloseMinutes)}</Table.Td>
+                <Table.Td onClick={(e) => e.stopPropagation()}>
+                  {canEdit && (
+                    <Group gap={4} justify="flex-end" wrap="nowrap">
+                      <RowAction
+                        label={t('common.edit')}
+                        icon={<IconPencil size={18} />}
+                        onClick={() => setDrawer({ team })}
+                      />
+                      <RowAction
+                        label={t('common.delete')}
+                        color="red"
+                        icon={<IconTrash size={18} />}
+                        onClick={() => confirmDelete(team)}
+                      />
+                    </Group>
+                  )}
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </ListTable>
         )}
       </Paper>
       <TeamDrawer

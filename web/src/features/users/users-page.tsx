@@ -1,4 +1,4 @@
-import { Button, Group, Paper, Select, Table, Text, TextInput } from '@mantine/core';
+import { Button, Group, Paper, Select, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import type { UserDto } from '@smartconnect/contracts';
 import { IconPlus, IconSearch, IconUserSearch } from '@tabler/icons-react';
@@ -8,6 +8,7 @@ import { Link, useNavigate } from 'react-router';
 import { useAccess } from '../../app/session.tsx';
 import { EmptyState } from '../../shared/ui/empty-state.tsx';
 import { SectionLoader } from '../../shared/ui/full-loader.tsx';
+import { ListTable } from '../../shared/ui/list-table.tsx';
 import { PageHeader } from '../../shared/ui/page-header.tsx';
 import { useTeams } from '../teams/api.ts';
 import { useUsers } from './api.ts';
@@ -79,35 +80,32 @@ export function UsersPage() {
             text={t('users.notFoundHint')}
           />
         ) : (
-          <Table.ScrollContainer minWidth={860}>
-            <Table verticalSpacing="sm" horizontalSpacing="md" data-testid="users-table">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>{t('users.colName')}</Table.Th>
-                  <Table.Th>{t('users.colEmail')}</Table.Th>
-                  <Table.Th>{t('users.colTeams')}</Table.Th>
-                  <Table.Th>{t('users.colRole')}</Table.Th>
-                  <Table.Th>{t('users.colAccount')}</Table.Th>
-                  <Table.Th>{t('users.colLastActivity')}</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {items.map((u) => (
-                  <UserRow
-                    key={u.id}
-                    user={u}
-                    onOpen={
-                      canEdit
-                        ? () => navigate(`/admin/users/edit/${u.id}`)
-                        : canChangeTeams
-                          ? () => setTeamsOf(u)
-                          : undefined
-                    }
-                  />
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
+          <ListTable
+            minWidth={860}
+            testId="users-table"
+            headings={[
+              t('users.colName'),
+              t('users.colEmail'),
+              t('users.colTeams'),
+              t('users.colRole'),
+              t('users.colAccount'),
+              t('users.colLastActivity'),
+            ]}
+          >
+            {items.map((u) => (
+              <UserRow
+                key={u.id}
+                user={u}
+                onOpen={
+                  canEdit
+                    ? () => navigate(`/admin/users/edit/${u.id}`)
+                    : canChangeTeams
+                      ? () => setTeamsOf(u)
+                      : undefined
+                }
+              />
+            ))}
+          </ListTable>
         )}
       </Paper>
       <UserTeamsModal user={teamsOf} onClose={() => setTeamsOf(null)} />
