@@ -1,6 +1,6 @@
 /**
  * The §8 error catalogue: one stable code per error, one HTTP status each (DECISIONS.md "Errors").
- * `message` is the English text; the web app translates by code, never by this text.
+ * `message` is the English text, worded as the spec words it; the web app translates by code, never by this text.
  */
 const catalogue = {
   // generic
@@ -12,7 +12,8 @@ const catalogue = {
   tooManyRequestsException: [429, 'Too many requests'],
   unknownException: [500, 'Unknown error'],
   fileUploadException: [400, 'File create or upload failure'],
-  pictureTooBigException: [413, 'Picture is too big'],
+  pictureTooBigException: [413, 'picture too big (at most 204800 bytes)'],
+  payloadTooLargeException: [413, 'Request too large'],
   // identity
   invalidCredentialsException: [401, 'Invalid credentials'],
   emailNotFoundException: [404, 'Specified email not found'],
@@ -49,13 +50,13 @@ const catalogue = {
   organizationLoginAlreadyExistsException: [409, 'Organisation login already exists'],
   channelAlreadyExistsException: [409, 'Channel already exists'],
   // roles
-  immutableRoleUpdateException: [409, 'Immutable role cannot be updated'],
+  immutableRoleUpdateException: [409, 'immutable role cannot be updated'],
   roleInUseException: [409, 'The role is assigned to users'],
   // licences and chats
-  allLicencesTakenException: [409, 'All operator licences are taken'],
-  cannotTransferException: [409, 'Cannot transfer the chat'],
-  deactivatedChannelException: [409, 'Cannot send to a deactivated channel'],
-  closeWithoutCategoryException: [409, 'Cannot close the chat without a category'],
+  allLicencesTakenException: [409, 'all operator licences taken'],
+  cannotTransferException: [409, 'cannot transfer'],
+  deactivatedChannelException: [409, 'cannot send to deactivated channel'],
+  closeWithoutCategoryException: [409, 'close without category'],
   chatClosedException: [409, 'The chat is closed'],
   chatAlreadyTakenException: [409, 'The chat has already been taken'],
   categoryNameAlreadyExistsException: [409, 'Category name already exists'],

@@ -23,5 +23,7 @@ export const FIELD_MESSAGES = {
   languageIncorrect: 'Language specified incorrectly',
   distributionIncorrect: 'Distribution method specified incorrectly',
   valueIncorrect: 'Value specified incorrectly',
+  emailNotFound: 'Specified email not found',
+  jpegOnly: 'JPEG only',
 } as const;
 export type FieldMessage = (typeof FIELD_MESSAGES)[keyof typeof FIELD_MESSAGES];

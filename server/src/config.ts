@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { PASSWORD_PATTERN } from '@smartconnect/contracts';
 import { z } from 'zod';
 
 const url = (protocols: string[]) =>
@@ -30,10 +31,27 @@ const envSchema = z.object({
   SMTP_URL: z.preprocess(emptyToUndefined, url(['smtp:', 'smtps:']).optional()),
   MAIL_FROM: z.string().default('SmartConnect <no-reply@smartconnect.local>'),
   ADMIN_EMAIL: z.preprocess(emptyToUndefined, z.email().optional()),
-  ADMIN_PASSWORD: z.preprocess(emptyToUndefined, z.string().min(8).optional()),
+  ADMIN_PASSWORD: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(
+        PASSWORD_PATTERN,
+        'must be at least 8 characters with an uppercase letter, a digit and a special character',
+      )
+      .optional(),
+  ),
   SECRET_KEY: z.preprocess(emptyToUndefined, z.string().min(32, 'must be at least 32 characters').optional()),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   SEED_DEMO: z.enum(['true', 'false']).default('true'),
+  TRUST_PROXY: z
+    .string()
+    .trim()
+    .regex(
+      /^(true|false|[0-9a-fA-F.:/]+(\s*,\s*[0-9a-fA-F.:/]+)*)$/,
+      'must be true, false or a list of proxy addresses',
+    )
+    .default('false'),
 });
 
 export type Config = {
@@ -50,6 +68,8 @@ export type Config = {
   secretKey: string;
   logLevel: string;
   seedDemo: boolean;
+  /** Whom to believe in X-Forwarded-For: nobody (false), any hop (true) or the listed proxy addresses. */
+  trustProxy: boolean | string;
 };
 
 export class ConfigError extends Error {}
@@ -77,6 +97,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     secretKey: e.SECRET_KEY ?? persistentSecret(dataDir),
     logLevel: e.LOG_LEVEL,
     seedDemo: e.SEED_DEMO === 'true',
+    trustProxy: e.TRUST_PROXY === 'true' ? true : e.TRUST_PROXY === 'false' ? false : e.TRUST_PROXY,
   };
 }
 

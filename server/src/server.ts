@@ -22,7 +22,7 @@ export async function openDatabase(config: Config): Promise<Db> {
 
 /** Boot order: database -> migrations -> seed -> HTTP. Does not listen; the caller decides where. */
 export async function createServer(config: Config, options: ServerOptions = {}): Promise<Server> {
-  const fastify = createFastify(config.logLevel);
+  const fastify = createFastify(config.logLevel, config.trustProxy);
   const db = options.db ?? (await openDatabase(config));
   await migrate(db);
   const app: AppContext = {

@@ -14,10 +14,12 @@ const loginPassword = z
   .max(LIMITS.passwordMax, M.invalidPasswordFormat);
 export const strongPassword = (message: string) => z.string().regex(PASSWORD_PATTERN, message);
 export const totpCode = z.string().trim().regex(TOTP_PATTERN, M.codeIncorrect);
+/** A code the server checks itself, so a missing or malformed one gets its own §8 error (mandatory, bad format). */
+const submittedCode = z.string().trim().optional();
 
 export const loginSchema = z.object({ email: loginEmail, password: loginPassword });
-export const twoFactorLoginSchema = z.object({ ticket: z.string().min(1), code: totpCode });
-export const toggleTwoFactorSchema = z.object({ enabled: z.boolean(), totpCode: z.string().trim() });
+export const twoFactorLoginSchema = z.object({ ticket: z.string().min(1), code: submittedCode });
+export const toggleTwoFactorSchema = z.object({ enabled: z.boolean(), totpCode: submittedCode });
 export const recoveryRequestSchema = z.object({ email: loginEmail });
 export const recoveryCheckSchema = z.object({ token: z.string().min(1) });
 export const recoveryResetSchema = z

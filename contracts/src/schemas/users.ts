@@ -99,7 +99,9 @@ export type UserDto = {
 export type UserShortDto = { id: string; name: string; email: string; photoUrl: string | null };
 
 /** The §7 identity answer of GET auth/user. */
-export type CurrentUserDto = UserDto & {
+export type CurrentUserDto = Omit<UserDto, 'role'> & {
+  /** §3 "role with a list of rights": the same list is also at the top level as `rights`. */
+  role: UserDto['role'] & { rights: string[] };
   rights: string[];
   options: string[];
   organisation: { id: string; name: string; login: string; language: Language };

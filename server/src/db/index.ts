@@ -96,6 +96,9 @@ export async function maybe<T = Row>(q: Queryable, sql: string, params?: unknown
   return rows[0];
 }
 
+/** An ILIKE pattern that finds `text` anywhere, with its own %, _ and \ taken literally. */
+export const containsPattern = (text: string): string => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
 /**
  * The `column = $n, …` list of an UPDATE: one entry per field of `patch` that is set (undefined leaves the
  * column as it is; null writes NULL), its column named by `columns`, its value appended to `params`.

@@ -3,6 +3,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import multipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
+import type { ErrorCode } from '@smartconnect/contracts';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.ts';
 import { modules } from '../modules/index.ts';
@@ -15,9 +16,14 @@ const webDist = resolve(dirname(fileURLToPath(import.meta.url)), '../../../web/d
 /** Builds the HTTP server: error mapping, every module's routes, OpenAPI and the web app. */
 export async function buildHttp(app: AppContext, fastify: FastifyInstance): Promise<FastifyInstance> {
   fastify.setErrorHandler((err: Error & { statusCode?: number; code?: string }, req, reply) => {
-    if (err instanceof AppError) return reply.status(err.status).send(err.body());
+    if (err instanceof AppError) {
+      const wait = err.details?.retryAfterSeconds;
+      if (typeof wait === 'number') reply.header('retry-after', String(wait));
+      return reply.status(err.status).send(err.body());
+    }
     if (err.code === 'FST_REQ_FILE_TOO_LARGE' || err.statusCode === 413) {
-      return reply.status(413).send(new AppError('pictureTooBigException').body());
+      const config = req.routeOptions?.config as { tooLarge?: ErrorCode } | undefined;
+      return reply.status(413).send(new AppError(config?.tooLarge ?? 'payloadTooLargeException').body());
     }
     if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
       // Malformed JSON, wrong content type and the like: the client's mistake, said as a validation error.
@@ -55,10 +61,11 @@ export async function buildHttp(app: AppContext, fastify: FastifyInstance): Prom
 /** Every route fastify knows, as registered; a test checks each is declared with its access. */
 export const collectedRoutes = new WeakMap<FastifyInstance, { method: string; url: string }[]>();
 
-export function createFastify(logLevel: string): FastifyInstance {
+/** `trustProxy`: whether X-Forwarded-For names the client (only behind a proxy that sets it; rate limits key on it). */
+export function createFastify(logLevel: string, trustProxy: boolean | string = false): FastifyInstance {
   const fastify = Fastify({
     logger: { level: logLevel },
-    trustProxy: true,
+    trustProxy,
     bodyLimit: 1024 * 1024,
   });
   const routes: { method: string; url: string }[] = [];

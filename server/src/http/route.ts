@@ -1,4 +1,4 @@
-import type { PlanOption, Right } from '@smartconnect/contracts';
+import type { ErrorCode, PlanOption, Right } from '@smartconnect/contracts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { AppContext } from '../context.ts';
@@ -36,6 +36,8 @@ export type RouteSpec<B, Q, P> = {
   /** Named response schema for the OpenAPI description. */
   response?: Schema;
   bodyLimit?: number;
+  /** The error for a body over the limit (default payloadTooLargeException); picture uploads say pictureTooBigException. */
+  tooLarge?: ErrorCode;
 };
 
 export type Handler<B, Q, P, A> = (ctx: {
@@ -54,10 +56,11 @@ export type ModuleRoutes = (fastify: FastifyInstance, app: AppContext) => void |
 export type RegisteredRoute = RouteSpec<Schema, Schema, Schema>;
 export const routeRegistry: RegisteredRoute[] = [];
 
-function parse<S>(schema: S | undefined, value: unknown): Infer<S> {
+function parse<S>(schema: S | undefined, value: unknown, where: 'params' | 'query' | 'body'): Infer<S> {
   if (!schema) return undefined as Infer<S>;
   const res = (schema as unknown as z.ZodType).safeParse(value ?? {});
-  if (!res.success) throw validationError(res.error);
+  // A path that names no object that could exist (a malformed id) is not found, like an id of another organisation.
+  if (!res.success) throw where === 'params' ? new AppError('notFoundException') : validationError(res.error);
   return res.data as Infer<S>;
 }
 
@@ -105,6 +108,7 @@ function register<B, Q, P>(
     method: spec.method,
     url: spec.url,
     bodyLimit: spec.bodyLimit,
+    config: { tooLarge: spec.tooLarge },
     handler: async (req, reply) => {
       let auth: AuthContext | null = null;
       if (spec.access !== 'public' && spec.access !== 'custom') {
@@ -116,9 +120,9 @@ function register<B, Q, P>(
             throw new AppError('optionUnavailableException', undefined, { option: spec.access.option });
         }
       }
-      const params = parse(spec.params, req.params);
-      const query = parse(spec.query, req.query);
-      const body = parse(spec.body, req.body);
+      const params = parse(spec.params, req.params, 'params');
+      const query = parse(spec.query, req.query, 'query');
+      const body = parse(spec.body, req.body, 'body');
       const result = await handler({ req, reply, body, query, params, auth, app });
       if (spec.raw) return result;
       return { code: 'ok', entity: result ?? null, error: null };

@@ -19,22 +19,22 @@ export async function hit(q: Queryable, key: string, limit: Limit, now: Date): P
   return row.hits;
 }
 
-/** Hits in the current window, without counting one more. */
-export async function peek(q: Queryable, key: string, limit: Limit, now: Date): Promise<number> {
-  const rows = await q.query<{ hits: number }>(
-    'select hits from rate_limits where key = $1 and window_start >= $2',
-    [key, new Date(now.getTime() - limit.windowMs)],
-  );
-  return rows[0]?.hits ?? 0;
+/** Gives back one hit taken by `reserve` (an attempt that turned out to be allowed without counting, e.g. a success). */
+export async function release(q: Queryable, keys: string[]): Promise<void> {
+  await q.query('update rate_limits set hits = greatest(hits - 1, 0) where key = any($1::text[])', [keys]);
 }
 
-/** Refuses with tooManyRequestsException when any of the keys has used up its window. */
-export async function assertUnder(q: Queryable, keys: string[], limit: Limit, now: Date): Promise<void> {
-  for (const key of keys) {
-    if ((await peek(q, key, limit, now)) >= limit.max) {
-      throw new AppError('tooManyRequestsException', undefined, {
-        retryAfterSeconds: Math.ceil(limit.windowMs / 1000),
-      });
-    }
+/**
+ * Counts one attempt against every key before the work is done, and refuses with tooManyRequestsException
+ * (with the seconds to wait) when a key is past its limit. Counting first is what makes a burst of parallel
+ * attempts unable to slip under the limit: each one takes its own hit atomically.
+ */
+export async function reserve(q: Queryable, keys: string[], limit: Limit, now: Date): Promise<void> {
+  let over = false;
+  for (const key of keys) if ((await hit(q, key, limit, now)) > limit.max) over = true;
+  if (over) {
+    throw new AppError('tooManyRequestsException', undefined, {
+      retryAfterSeconds: Math.ceil(limit.windowMs / 1000),
+    });
   }
 }

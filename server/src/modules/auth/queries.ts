@@ -73,8 +73,14 @@ export const findTicket = (q: Queryable, kind: TicketKind, tokenHash: string) =>
 export const countTicketAttempt = (q: Queryable, id: string) =>
   q.query('update auth_tickets set attempts = attempts + 1 where id = $1', [id]);
 
-export const useTicket = (q: Queryable, id: string, now: Date) =>
-  q.query('update auth_tickets set used_at = $2 where id = $1', [id, now]);
+/** Spends a ticket; false when it was already spent (a racing request got there first). */
+export async function useTicket(q: Queryable, id: string, now: Date): Promise<boolean> {
+  const rows = await q.query(
+    'update auth_tickets set used_at = $2 where id = $1 and used_at is null returning id',
+    [id, now],
+  );
+  return rows.length > 0;
+}
 
 export const setTotp = (
   q: Queryable,

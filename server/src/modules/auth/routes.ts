@@ -3,6 +3,7 @@ import {
   loginSchema,
   logoutSchema,
   passwordChangeSchema,
+  queryFlag,
   recoveryCheckSchema,
   recoveryRequestSchema,
   recoveryResetSchema,
@@ -55,10 +56,9 @@ export const authRoutes: ModuleRoutes = (fastify, app) => {
       access: 'user',
       summary: 'The current user with role, rights and plan options',
       tags,
-      query: z.object({ pwa: z.enum(['true', 'false']).optional(), token: z.string().optional() }),
+      query: z.object({ pwa: queryFlag, token: z.string().optional() }),
     },
-    async ({ auth, query }) =>
-      S.currentUser(app, auth, query.pwa === undefined ? undefined : query.pwa === 'true'),
+    async ({ auth, query }) => S.currentUser(app, auth, query.pwa),
   );
   defineRoute(
     fastify,

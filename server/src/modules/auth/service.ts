@@ -1,10 +1,11 @@
 import type { CurrentUserDto, LoginResult } from '@smartconnect/contracts';
+import { FIELD_MESSAGES as M } from '@smartconnect/contracts';
 import type { AppContext } from '../../context.ts';
 import type { AuthContext } from '../../http/auth.ts';
 import { AppError } from '../../http/errors.ts';
 import { decryptSecret, encryptSecret, hashToken, randomToken } from '../../lib/crypto.ts';
 import { hashPassword, verifyPassword } from '../../lib/password.ts';
-import { assertUnder, hit, type Limit } from '../../lib/rate-limit.ts';
+import { type Limit, release, reserve } from '../../lib/rate-limit.ts';
 import { presentUser } from '../users/presenter.ts';
 import { getUser, revokeSessions } from '../users/service.ts';
 import * as Q from './queries.ts';
@@ -15,6 +16,8 @@ const MINUTE = 60_000;
 export const LOGIN_LIMIT: Limit = { max: 10, windowMs: 15 * MINUTE };
 const LOGIN_IP_LIMIT: Limit = { max: 100, windowMs: 15 * MINUTE };
 const TWO_FACTOR_ATTEMPTS = 5;
+/** Wrong second-factor codes per user, across tickets and the 2FA toggle: new tickets do not buy more guesses. */
+export const TWO_FACTOR_LIMIT: Limit = { max: 10, windowMs: 15 * MINUTE };
 const TWO_FACTOR_TTL = 5 * MINUTE;
 export const RECOVERY_TTL = 60 * MINUTE;
 const RECOVERY_LIMIT: Limit = { max: 5, windowMs: 15 * MINUTE };
@@ -45,15 +48,13 @@ export async function login(
 ): Promise<LoginResult> {
   const now = app.clock.now();
   const keys = [`login:email:${email.toLowerCase()}`];
-  await assertUnder(app.db, keys, LOGIN_LIMIT, now);
-  await assertUnder(app.db, [`login:ip:${ip}`], LOGIN_IP_LIMIT, now);
+  // Each attempt takes its hit first, so parallel attempts cannot slip under the limit; a success gives it back.
+  await reserve(app.db, keys, LOGIN_LIMIT, now);
+  await reserve(app.db, [`login:ip:${ip}`], LOGIN_IP_LIMIT, now);
   const user = await Q.credentialsByEmail(app.db, email.toLowerCase());
   const ok = await verifyPassword(user?.password_hash ?? (await dummyHash), password);
-  if (!user || !ok || !user.active || !user.org_active) {
-    await hit(app.db, keys[0], LOGIN_LIMIT, now);
-    await hit(app.db, `login:ip:${ip}`, LOGIN_IP_LIMIT, now);
-    throw new AppError('invalidCredentialsException');
-  }
+  if (!user || !ok || !user.active || !user.org_active) throw new AppError('invalidCredentialsException');
+  await release(app.db, [...keys, `login:ip:${ip}`]);
   if (user.totp_enabled) {
     const ticket = randomToken();
     await Q.insertTicket(app.db, {
@@ -72,14 +73,16 @@ export async function login(
 export async function loginTwoFactor(
   app: AppContext,
   ticket: string,
-  code: string,
+  code: string | undefined,
 ): Promise<{ token: string }> {
   const now = app.clock.now();
+  const t = await Q.findTicket(app.db, 'two_factor', hashToken(ticket));
+  if (!t || t.used_at || new Date(t.expires_at) <= now || t.attempts >= TWO_FACTOR_ATTEMPTS) {
+    throw new AppError('loginTicketExpiredException');
+  }
+  const limitKeys = [`2fa:user:${t.user_id}`];
+  await reserve(app.db, limitKeys, TWO_FACTOR_LIMIT, now);
   const outcome = await app.db.tx(async (q) => {
-    const t = await Q.findTicket(q, 'two_factor', hashToken(ticket));
-    if (!t || t.used_at || new Date(t.expires_at) <= now || t.attempts >= TWO_FACTOR_ATTEMPTS) {
-      return { error: new AppError('loginTicketExpiredException') };
-    }
     const user = await Q.credentialsById(q, t.user_id);
     if (!user?.active || !user.org_active || !user.totp_secret)
       return { error: new AppError('invalidCredentialsException') };
@@ -90,10 +93,12 @@ export async function loginTwoFactor(
       await Q.countTicketAttempt(q, t.id);
       return { error: err as AppError };
     }
-    await Q.useTicket(q, t.id, now);
+    // Spent once: a second request racing with the same ticket finds it used.
+    if (!(await Q.useTicket(q, t.id, now))) return { error: new AppError('loginTicketExpiredException') };
     return { user };
   });
   if ('error' in outcome) throw outcome.error;
+  await release(app.db, limitKeys);
   return { token: await openSession(app, outcome.user) };
 }
 
@@ -106,7 +111,8 @@ export async function currentUser(
   if (pwa !== undefined) await Q.markPwa(app.db, auth.sessionId, pwa);
   const user = presentUser(await getUser(app, auth.organisationId, auth.userId));
   const organisation = await Q.organisationOf(app.db, auth.organisationId);
-  return { ...user, rights: [...auth.rights], options: [...auth.options], organisation };
+  const rights = [...auth.rights];
+  return { ...user, role: { ...user.role, rights }, rights, options: [...auth.options], organisation };
 }
 
 /** Starts 2FA enrolment: a new secret kept pending until a code confirms it. */
@@ -120,21 +126,34 @@ export async function generateTwoFactor(app: AppContext, auth: AuthContext) {
 }
 
 /** Turns 2FA on (confirming the pending secret) or off (with a code from the active one). */
-export async function toggleTwoFactor(app: AppContext, auth: AuthContext, enabled: boolean, code: string) {
+export async function toggleTwoFactor(
+  app: AppContext,
+  auth: AuthContext,
+  enabled: boolean,
+  code: string | undefined,
+) {
   const user = await Q.credentialsById(app.db, auth.userId);
   if (!user) throw new AppError('accountNotFoundException');
   const secretKey = app.config.secretKey;
   if (enabled) {
     if (user.totp_enabled) throw new AppError('totpAlreadyEnabledException');
     if (!user.totp_pending_secret) throw new AppError('totpNotGeneratedException');
-    assertTotp(decryptSecret(secretKey, user.totp_pending_secret), code);
+    await checkCode(app, auth.userId, decryptSecret(secretKey, user.totp_pending_secret), code);
     await Q.setTotp(app.db, auth.userId, { pending: null, secret: user.totp_pending_secret, enabled: true });
   } else {
     if (!user.totp_enabled || !user.totp_secret) throw new AppError('totpNotEnabledException');
-    assertTotp(decryptSecret(secretKey, user.totp_secret), code);
+    await checkCode(app, auth.userId, decryptSecret(secretKey, user.totp_secret), code);
     await Q.setTotp(app.db, auth.userId, { secret: null, enabled: false });
   }
   return { enabled };
+}
+
+/** A code for the 2FA toggle, counted against the user's wrong-code limit like the login step. */
+async function checkCode(app: AppContext, userId: string, secret: string, code: string | undefined) {
+  const keys = [`2fa:user:${userId}`];
+  await reserve(app.db, keys, TWO_FACTOR_LIMIT, app.clock.now());
+  assertTotp(secret, code);
+  await release(app.db, keys);
 }
 
 /** Changes the caller's password: every token of the user is revoked and a fresh one returned for this tab. */
@@ -146,7 +165,7 @@ export async function changePassword(
 ) {
   const user = await Q.credentialsById(app.db, auth.userId);
   if (!user || !(await verifyPassword(user.password_hash, oldPassword))) {
-    throw new AppError('wrongCurrentPasswordException', { oldPassword: 'Password specified incorrectly' });
+    throw new AppError('wrongCurrentPasswordException', { oldPassword: M.passwordIncorrect });
   }
   const hash = await hashPassword(password);
   await app.db.tx(async (q) => {
@@ -170,12 +189,10 @@ export async function logout(
 export async function requestRecovery(app: AppContext, email: string, ip: string) {
   const now = app.clock.now();
   const key = `recovery:email:${email.toLowerCase()}`;
-  await assertUnder(app.db, [key], RECOVERY_LIMIT, now);
-  await assertUnder(app.db, [`recovery:ip:${ip}`], RECOVERY_IP_LIMIT, now);
-  await hit(app.db, key, RECOVERY_LIMIT, now);
-  await hit(app.db, `recovery:ip:${ip}`, RECOVERY_IP_LIMIT, now);
+  await reserve(app.db, [key], RECOVERY_LIMIT, now);
+  await reserve(app.db, [`recovery:ip:${ip}`], RECOVERY_IP_LIMIT, now);
   const user = await Q.credentialsByEmail(app.db, email.toLowerCase());
-  if (!user?.active) throw new AppError('emailNotFoundException', { email: 'Specified email not found' });
+  if (!user?.active) throw new AppError('emailNotFoundException', { email: M.emailNotFound });
   const token = randomToken();
   await Q.insertTicket(app.db, {
     organisationId: user.organisation_id,
@@ -210,7 +227,7 @@ export async function resetPassword(app: AppContext, token: string, password: st
   const hash = await hashPassword(password);
   await app.db.tx(async (q) => {
     const t = await liveRecoveryTicket(app, q, token);
-    await Q.useTicket(q, t.id, app.clock.now());
+    if (!(await Q.useTicket(q, t.id, app.clock.now()))) throw new AppError('recoveryLinkExpiredException');
     await Q.setPassword(q, t.user_id, hash);
     await revokeSessions(q, t.user_id);
   });

@@ -1,13 +1,15 @@
+import { LIMITS } from '@smartconnect/contracts';
 import { z } from 'zod';
 import { maybe } from '../../db/index.ts';
 import { AppError } from '../../http/errors.ts';
 import { definePublicRoute, type ModuleRoutes } from '../../http/route.ts';
 
 export const fileRoutes: ModuleRoutes = (fastify, app) => {
-  // Raw JPEG bodies for avatar uploads without multipart.
+  // Raw picture bodies for avatar uploads without multipart. Any image type is read so that the JPEG check can
+  // name what is wrong; the limit only needs to be above the avatar limit for the size check to say so.
   fastify.addContentTypeParser(
-    ['image/jpeg', 'application/octet-stream'],
-    { parseAs: 'buffer', bodyLimit: 30 * 1024 * 1024 },
+    /^(image\/[\w.+-]+|application\/octet-stream)$/,
+    { parseAs: 'buffer', bodyLimit: 4 * LIMITS.avatarMaxBytes },
     (_req, body, done) => done(null, body),
   );
 

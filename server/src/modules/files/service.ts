@@ -1,4 +1,4 @@
-import { LIMITS } from '@smartconnect/contracts';
+import { LIMITS, FIELD_MESSAGES as M } from '@smartconnect/contracts';
 import type { FastifyRequest } from 'fastify';
 import { fileTypeFromBuffer } from 'file-type';
 import type { AppContext } from '../../context.ts';
@@ -24,7 +24,7 @@ export async function readJpegUpload(req: FastifyRequest): Promise<Buffer> {
   }
   if (data.length > LIMITS.avatarMaxBytes) throw tooBig();
   const type = await fileTypeFromBuffer(data);
-  if (type?.mime !== 'image/jpeg') throw new AppError('fileUploadException', { file: 'JPEG only' });
+  if (type?.mime !== 'image/jpeg') throw new AppError('fileUploadException', { file: M.jpegOnly });
   return data;
 }
 

@@ -17,15 +17,28 @@ export function generatePassword(): string {
  */
 export async function seedDemo(app: AppContext): Promise<void> {
   const people = [
-    { key: 'ADMINISTRATOR', name: 'Demo Administrator', email: app.config.adminEmail ?? 'admin@demo.local' },
-    { key: 'SUPERVISOR', name: 'Sofia Supervisor', email: 'supervisor@demo.local' },
-    { key: 'OPERATOR', name: 'Oleg Operator', email: 'operator1@demo.local' },
-    { key: 'OPERATOR', name: 'Olga Operator', email: 'operator2@demo.local' },
+    {
+      key: 'ADMINISTRATOR',
+      name: 'Demo Administrator',
+      email: app.config.adminEmail ?? 'admin@demo.local',
+      teams: [],
+    },
+    {
+      key: 'SUPERVISOR',
+      name: 'Sofia Supervisor',
+      email: 'supervisor@demo.local',
+      teams: ['sales', 'support'],
+    },
+    { key: 'OPERATOR', name: 'Oleg Operator', email: 'operator1@demo.local', teams: ['sales'] },
+    { key: 'OPERATOR', name: 'Olga Operator', email: 'operator2@demo.local', teams: ['support'] },
   ] as const;
-  const credentials = people.map((p, i) => ({
-    ...p,
-    password: i === 0 && app.config.adminPassword ? app.config.adminPassword : generatePassword(),
-  }));
+  // An ADMIN_EMAIL that is also one of the demo staff's addresses takes that address: the other person is left out.
+  const credentials = people
+    .filter((p, i) => i === 0 || p.email !== people[0].email)
+    .map((p, i) => ({
+      ...p,
+      password: i === 0 && app.config.adminPassword ? app.config.adminPassword : generatePassword(),
+    }));
   const hashes = await Promise.all(credentials.map((c) => hashPassword(c.password)));
   const seeded = await app.db.tx(async (q) => {
     if (app.db.kind === 'postgres') await q.query('select pg_advisory_xact_lock(4242002)');
@@ -49,15 +62,8 @@ export async function seedDemo(app: AppContext): Promise<void> {
       dialogLimit: 10,
       autoCloseMinutes: 24 * 60,
     });
+    const teamIds = { sales, support };
     for (const [i, c] of credentials.entries()) {
-      const teams =
-        c.key === 'ADMINISTRATOR'
-          ? []
-          : c.key === 'SUPERVISOR'
-            ? [sales, support]
-            : i === 2
-              ? [sales]
-              : [support];
       await addUser(q, {
         organisationId: org.id,
         roleId: org.roles[c.key],
@@ -68,7 +74,7 @@ export async function seedDemo(app: AppContext): Promise<void> {
         breakTimeoutMinutes: c.key === 'OPERATOR' ? 15 : null,
         language: 'eng',
         active: true,
-        teamIds: teams,
+        teamIds: c.teams.map((t) => teamIds[t]),
       });
     }
     return true;

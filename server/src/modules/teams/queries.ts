@@ -1,4 +1,4 @@
-import { maybe, one, type Queryable, setList } from '../../db/index.ts';
+import { containsPattern, maybe, one, type Queryable, setList } from '../../db/index.ts';
 
 export type TeamRow = {
   id: string;
@@ -22,9 +22,9 @@ const select = `
 export const listTeams = (q: Queryable, scope: string | null, search?: string) =>
   q.query<TeamRow>(
     `${select} where t.deleted_at is null and ($1::uuid is null or t.organisation_id = $1)
-        and ($2::text is null or t.name ilike '%' || $2 || '%')
+        and ($2::text is null or t.name ilike $2)
       order by t.name`,
-    [scope, search || null],
+    [scope, search ? containsPattern(search) : null],
   );
 
 export const findTeam = (q: Queryable, scope: string | null, id: string) =>

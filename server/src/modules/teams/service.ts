@@ -1,4 +1,5 @@
 import type { teamCreateSchema, teamUpdateSchema } from '@smartconnect/contracts';
+import { FIELD_MESSAGES as M } from '@smartconnect/contracts';
 import type { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import type { Queryable } from '../../db/index.ts';
@@ -9,7 +10,7 @@ import * as Q from './queries.ts';
 async function checkMembers(q: Queryable, orgId: string, ids: string[]) {
   const unique = [...new Set(ids)];
   if ((await Q.countUsersInOrg(q, orgId, unique)) !== unique.length) {
-    throw new AppError('validationException', { memberIds: 'Value specified incorrectly' });
+    throw new AppError('validationException', { memberIds: M.valueIncorrect });
   }
   return unique;
 }

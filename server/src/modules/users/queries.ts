@@ -1,5 +1,5 @@
 import type { Language, Presence } from '@smartconnect/contracts';
-import { maybe, one, type Queryable, setList } from '../../db/index.ts';
+import { containsPattern, maybe, one, type Queryable, setList } from '../../db/index.ts';
 
 export type UserRow = {
   id: string;
@@ -41,9 +41,9 @@ export type UserFilter = {
 /** Users of one organisation (or all, for a null scope), by name, optionally of one team. */
 export async function listUsers(q: Queryable, f: UserFilter): Promise<{ rows: UserRow[]; total: number }> {
   const where = `where ($1::uuid is null or u.organisation_id = $1)
-      and ($2::text is null or u.name ilike '%' || $2 || '%' or u.email ilike '%' || $2 || '%')
+      and ($2::text is null or u.name ilike $2)
       and ($3::uuid is null or exists (select 1 from team_members m where m.user_id = u.id and m.team_id = $3))`;
-  const params = [f.scope, f.search || null, f.teamId ?? null];
+  const params = [f.scope, f.search ? containsPattern(f.search) : null, f.teamId ?? null];
   const rows = await q.query<UserRow>(`${select} ${where} order by u.name, u.id limit $4 offset $5`, [
     ...params,
     f.limit,
@@ -181,7 +181,7 @@ export async function revokeUserSessions(q: Queryable, userId: string, exceptSes
 export const searchShort = (q: Queryable, organisationId: string, name: string) =>
   q.query<{ id: string; name: string; email: string; photo_key: string | null }>(
     `select id, name, email, photo_key from users
-      where organisation_id = $1 and active and ($2 = '' or name ilike '%' || $2 || '%')
+      where organisation_id = $1 and active and name ilike $2
       order by name limit 20`,
-    [organisationId, name],
+    [organisationId, containsPattern(name)],
   );

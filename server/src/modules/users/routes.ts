@@ -1,4 +1,10 @@
-import { idParams, userCreateSchema, userListQuerySchema, userUpdateSchema } from '@smartconnect/contracts';
+import {
+  idParams,
+  FIELD_MESSAGES as M,
+  userCreateSchema,
+  userListQuerySchema,
+  userUpdateSchema,
+} from '@smartconnect/contracts';
 import { z } from 'zod';
 import { readScope } from '../../http/auth.ts';
 import { defineRoute, type ModuleRoutes } from '../../http/route.ts';
@@ -101,7 +107,7 @@ export const userRoutes: ModuleRoutes = (fastify, app) => {
       summary: "Set a user's teams",
       tags,
       params: idParams,
-      body: z.object({ teamIds: z.array(z.uuid('Team specified incorrectly')) }),
+      body: z.object({ teamIds: z.array(z.uuid(M.teamIncorrect)) }),
     },
     async ({ auth, params, body }) => presentUser(await setTeams(app, auth, params.id, body.teamIds)),
   );

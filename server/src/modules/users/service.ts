@@ -1,4 +1,5 @@
 import type { accountUpdateSchema, userCreateSchema, userUpdateSchema } from '@smartconnect/contracts';
+import { FIELD_MESSAGES as M } from '@smartconnect/contracts';
 import type { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import type { Queryable } from '../../db/index.ts';
@@ -14,14 +15,14 @@ type UpdateInput = z.output<typeof userUpdateSchema>;
 
 async function checkRole(q: Queryable, auth: AuthContext, roleId: string) {
   const role = await Q.findRoleInOrg(q, auth.organisationId, roleId);
-  if (!role) throw new AppError('validationException', { roleId: 'Role specified incorrectly' });
+  if (!role) throw new AppError('validationException', { roleId: M.roleIncorrect });
   assertCanGrant(auth, role.rights);
 }
 
 async function checkTeams(q: Queryable, organisationId: string, teamIds: string[]) {
   const unique = [...new Set(teamIds)];
   if ((await Q.countTeamsInOrg(q, organisationId, unique)) !== unique.length) {
-    throw new AppError('validationException', { teamIds: 'Team specified incorrectly' });
+    throw new AppError('validationException', { teamIds: M.teamIncorrect });
   }
   return unique;
 }
