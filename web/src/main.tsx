@@ -5,7 +5,7 @@ import './app/global.css';
 import './shared/i18n/index.ts';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/app.tsx';
-import { registerServiceWorker } from './app/service-worker.ts';
+import { registerServiceWorker } from './app/service-worker.tsx';
 
 createRoot(document.getElementById('app')!).render(<App />);
 registerServiceWorker();

@@ -44,7 +44,7 @@ export function AdminNav({ onNavigate }: { onNavigate: () => void }) {
   );
 
   return (
-    <Stack gap={2} component="nav" aria-label="main">
+    <Stack gap={2} component="nav" aria-label={t('menu.mainNav')}>
       <NavLink
         label={t('menu.chatCenter')}
         leftSection={<IconMessages size={20} stroke={1.6} />}

@@ -12,6 +12,9 @@ const soon = (path: string, titleKey: string): RouteObject => ({
 const to = (path: string): RouteObject => ({ index: true, element: <Navigate to={path} replace /> });
 
 const reportTabs = ['report', 'common', 'dialogs', 'channels', 'employees', 'teams', 'time', 'categories'];
+/** Every report but the consolidated one needs AUTHORITY_ALL_STAT (§6). */
+const statTabs = reportTabs.slice(1);
+const statRights = Object.fromEntries(statTabs.map((tab) => [tab, 'AUTHORITY_ALL_STAT' as const]));
 const monitoringTabs = ['channels', 'teams', 'operators', 'abonents'];
 const financeTabs = ['balance', 'payments', 'billing'];
 
@@ -51,13 +54,21 @@ export const adminRoutes: RouteObject = {
     },
     {
       path: 'reports',
-      element: <SectionTabs base="/admin/reports" ns="reports" tabs={reportTabs} titleKey="menu.reports" />,
+      element: (
+        <SectionTabs
+          base="/admin/reports"
+          ns="reports"
+          tabs={reportTabs}
+          titleKey="menu.reports"
+          rights={statRights}
+        />
+      ),
       children: [
         to('report'),
         soon('report', 'reports.report'),
         {
           element: <Guard right="AUTHORITY_ALL_STAT" option="OPTION_STATISTIC" />,
-          children: reportTabs.slice(1).map((tab) => soon(tab, `reports.${tab}`)),
+          children: statTabs.map((tab) => soon(tab, `reports.${tab}`)),
         },
       ],
     },

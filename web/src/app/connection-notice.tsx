@@ -2,18 +2,25 @@ import { Button, Group, Paper, Text, ThemeIcon } from '@mantine/core';
 import { IconWifiOff } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { onConnectionChange, reportConnectionLost } from '../shared/api/connection.ts';
+import { onConnectionChange, probeConnection, reportConnectionLost } from '../shared/api/connection.ts';
 
-/** §4 connection loss: 'No connection to the server.' with a refresh button. */
+const probe = () => void probeConnection();
+
+/**
+ * §4 connection loss: 'No connection to the server.' with a refresh button. It goes away when a later
+ * call gets through, or when the browser is back online and the server answers /api/health.
+ */
 export function ConnectionNotice() {
   const { t } = useTranslation();
   const [lost, setLost] = useState(false);
   useEffect(() => {
     const off = onConnectionChange(setLost);
     window.addEventListener('offline', reportConnectionLost);
+    window.addEventListener('online', probe);
     return () => {
       off();
       window.removeEventListener('offline', reportConnectionLost);
+      window.removeEventListener('online', probe);
     };
   }, []);
   if (!lost) return null;

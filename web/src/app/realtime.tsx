@@ -3,8 +3,10 @@ import { useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useEffect } from 'react';
 import { applyChatEvent, resyncChats } from '../features/chats/cache.ts';
 import { get } from '../shared/api/client.ts';
+import { i18n } from '../shared/i18n/index.ts';
 import { RealtimeClient, setActiveRealtime } from '../shared/realtime/client.ts';
 import { clearToken, getToken } from '../shared/storage.ts';
+import { newMessageAlert } from './new-message-alert.ts';
 import { ME_KEY, useCurrentUser } from './session.tsx';
 
 /** Opens the tab's one realtime socket while the admin area is shown and feeds its events to the cache. */
@@ -13,10 +15,12 @@ export function RealtimeProvider({ children }: { children: ReactNode }) {
   const me = useCurrentUser();
   const userId = me.id;
   useEffect(() => {
+    const alert = newMessageAlert({ title: () => i18n.t('notices.newMessage') });
     const rt = new RealtimeClient({
       token: getToken,
       origin: `${window.location.protocol === 'https:' ? 'wss' : 'ws'}://${window.location.host}`,
       onEvent: (event) => {
+        alert.onEvent(event);
         if (applyChatEvent(client, event)) return;
         if (event.type === 'presence.changed') {
           const p = event.payload as PresenceDto;
@@ -39,6 +43,7 @@ export function RealtimeProvider({ children }: { children: ReactNode }) {
     return () => {
       rt.stop();
       setActiveRealtime(null);
+      alert.dispose();
     };
   }, [client, userId]);
   return <>{children}</>;

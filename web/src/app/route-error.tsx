@@ -3,6 +3,7 @@ import { IconAlertTriangle, IconWifiOff } from '@tabler/icons-react';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useRouteError } from 'react-router';
+import { ERROR_ICON, setPageTitle } from '../shared/title.ts';
 
 /** A screen's code could not load (offline, or a new deployment removed the old chunk). */
 const isChunkError = (e: unknown) =>
@@ -17,6 +18,10 @@ export function RouteError() {
   useEffect(() => {
     if (!chunk) console.error(error);
   }, [chunk, error]);
+  // The root layout (and its title manager) is gone: this screen names itself, with the error icon.
+  useEffect(() => {
+    setPageTitle(chunk ? undefined : t('pages.unknownErrorTitle'), ERROR_ICON);
+  }, [chunk, t]);
   return (
     <Center mih="100vh" p="md">
       <Paper p={40} maw={480} w="100%" shadow="md" role="alert">

@@ -1,5 +1,6 @@
 import { createBrowserRouter, Navigate, type RouteObject, useParams } from 'react-router';
 import { setNavigator } from '../shared/query.ts';
+import { ERROR_ICON } from '../shared/title.ts';
 import { adminRoutes } from './admin-routes.tsx';
 import { screen } from './lazy.ts';
 import { RootLayout } from './root-layout.tsx';
@@ -10,9 +11,9 @@ function PhoneConfirmationRedirect() {
   return <Navigate to={`/signup?token=${encodeURIComponent(token)}`} replace />;
 }
 
-const status = (kind: string, title: string): RouteObject => ({
+const status = (kind: string, title: string, icon?: string): RouteObject => ({
   path: `/${kind}`,
-  handle: { title },
+  handle: { title, icon },
   lazy: screen(() => import('../features/public-pages/status-page.tsx'), 'StatusPage'),
 });
 
@@ -37,12 +38,12 @@ const routes: RouteObject[] = [
         lazy: screen(() => import('../features/public-pages/signup-page.tsx'), 'SignupPage'),
       },
       { path: '/registration/phone-confirmation/:token', element: <PhoneConfirmationRedirect /> },
-      status('not-found', 'titles.notFound'),
-      status('service-unavailable', 'titles.serviceUnavailable'),
+      status('not-found', 'titles.notFound', ERROR_ICON),
+      status('service-unavailable', 'titles.serviceUnavailable', ERROR_ICON),
       status('success', 'titles.success'),
       status('already-used', 'titles.alreadyUsed'),
-      status('no-rights', 'titles.noRights'),
-      status('unknown-error', 'titles.unknownError'),
+      status('no-rights', 'titles.noRights', ERROR_ICON),
+      status('unknown-error', 'titles.unknownError', ERROR_ICON),
       { ...status('link-action', 'titles.linkAction'), path: '/link-action/:uuid' },
       { ...status('bot-action', 'titles.linkAction'), path: '/bot-action/:uuid' },
       adminRoutes,

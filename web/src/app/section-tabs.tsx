@@ -1,30 +1,36 @@
 import { Tabs } from '@mantine/core';
+import type { Right } from '@smartconnect/contracts';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation, useNavigate } from 'react-router';
 import { PageHeader } from '../shared/ui/page-header.tsx';
+import { useAccess } from './session.tsx';
 
-/** A section with tabs as sub-routes (reports, monitoring, finance). */
-export function SectionTabs({
-  base,
-  ns,
-  tabs,
-  titleKey,
-}: {
+type Props = {
   base: string;
   ns: string;
   tabs: string[];
   titleKey: string;
-}) {
+  /** The §6 right a tab's route is guarded by: without it the tab is not offered (no way into /no-rights). */
+  rights?: Partial<Record<string, Right>>;
+};
+
+/** A section with tabs as sub-routes (reports, monitoring, finance). */
+export function SectionTabs({ base, ns, tabs, titleKey, rights = {} }: Props) {
   const { t } = useTranslation();
+  const { can } = useAccess();
   const navigate = useNavigate();
   const { pathname } = useLocation();
-  const active = tabs.find((tab) => pathname.startsWith(`${base}/${tab}`)) ?? tabs[0];
+  const shown = tabs.filter((tab) => {
+    const right = rights[tab];
+    return !right || can(right);
+  });
+  const active = shown.find((tab) => pathname.startsWith(`${base}/${tab}`)) ?? shown[0];
   return (
     <>
       <PageHeader title={t(titleKey)} />
       <Tabs value={active} onChange={(v) => v && navigate(`${base}/${v}`)} mb="lg">
         <Tabs.List>
-          {tabs.map((tab) => (
+          {shown.map((tab) => (
             <Tabs.Tab key={tab} value={tab}>
               {t(`${ns}.${tab}`)}
             </Tabs.Tab>

@@ -17,11 +17,22 @@ export type QueryMeta = {
   silent?: boolean;
 };
 
-/** §8 handling of a failed screen load: 403 -> /no-rights, 404 -> /not-found, 500 toast unless an identity call. */
+/** Where a feature outside the plan leads (§6): the options screen, naming the option when known. */
+export function optionsPath(option?: unknown): string {
+  return typeof option === 'string' && option
+    ? `/admin/options?option=${encodeURIComponent(option)}`
+    : '/admin/options';
+}
+
+/**
+ * §8 handling of a failed screen load: 403 -> /no-rights (a plan option the server refuses -> the options
+ * screen), 404 -> /not-found, 500 toast unless an identity call.
+ */
 export function handleLoadError(err: unknown, meta: QueryMeta = {}): void {
   if (meta.silent || !isApiError(err)) return;
   if (err.status === 0 || err.status === 401) return;
-  if (err.status === 403) navigate('/no-rights');
+  if (err.code === 'optionUnavailableException') navigate(optionsPath(err.details?.option));
+  else if (err.status === 403) navigate('/no-rights');
   else if (err.status === 404) navigate('/not-found');
   else if (err.status < 500 || !meta.identity) notifyError(err.code);
 }

@@ -3,6 +3,8 @@ import { LIMITS } from '@smartconnect/contracts';
 export const APP_NAME = 'SmartConnect';
 export const DEFAULT_ICON = '/favicon.svg';
 export const ALERT_ICON = '/favicon-alert.svg';
+/** Error and status screens (not found, no rights...): a grey icon with an exclamation mark. */
+export const ERROR_ICON = '/favicon-error.svg';
 
 type Doc = Pick<Document, 'title' | 'querySelector'>;
 

@@ -4,7 +4,7 @@ import { loginSchema } from '@smartconnect/contracts';
 import { IconAlertCircle } from '@tabler/icons-react';
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { Trans, useTranslation } from 'react-i18next';
 import { Link, Navigate, useNavigate } from 'react-router';
 import { isApiError } from '../../shared/api/errors.ts';
 import { showServerErrors, zodValidate } from '../../shared/form.ts';
@@ -108,10 +108,11 @@ export function LoginPage() {
               {t('login.submit')}
             </Button>
             <Text size="sm" c="dimmed" ta="center">
-              {t('login.noAccount')}{' '}
-              <Anchor component={Link} to="/signup">
-                {t('login.tryFree')}
-              </Anchor>
+              <Trans
+                t={t}
+                i18nKey="login.noAccount"
+                components={{ link: <Anchor component={Link} to="/signup" /> }}
+              />
             </Text>
           </Stack>
         </form>

@@ -4,7 +4,7 @@ import { recoveryRequestSchema } from '@smartconnect/contracts';
 import { IconClockX, IconMailCheck } from '@tabler/icons-react';
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { Trans, useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { isApiError } from '../../shared/api/errors.ts';
 import { showServerErrors, zodValidate } from '../../shared/form.ts';
@@ -67,7 +67,7 @@ export function RecoveryEmailStep() {
   );
 }
 
-/** The expired-link notice with its 'try again' link (§2.4). */
+/** The expired-link notice of §8, one translated sentence with its 'try again' link (§2.4). */
 export function ExpiredLink() {
   const { t } = useTranslation();
   return (
@@ -77,11 +77,11 @@ export function ExpiredLink() {
       </ThemeIcon>
       <Text fw={600}>{t('restore.expiredTitle')}</Text>
       <Text c="dimmed">
-        {t('restore.expired')} {t('restore.tryAgainPrefix')}{' '}
-        <Anchor component={Link} to="/restore" reloadDocument fw={600}>
-          {t('restore.tryAgain')}
-        </Anchor>
-        .
+        <Trans
+          t={t}
+          i18nKey="restore.expired"
+          components={{ link: <Anchor component={Link} to="/restore" fw={600} /> }}
+        />
       </Text>
     </Stack>
   );

@@ -26,8 +26,7 @@ export function RecoveryPasswordStep({ token }: { token: string }) {
     meta: { form: true },
     onSuccess: () => setState('done'),
     onError: (err) => {
-      if (isApiError(err) && (err.code === 'recoveryLinkExpiredException' || err.status === 404))
-        setState('expired');
+      if (isApiError(err) && err.code === 'recoveryLinkExpiredException') setState('expired');
       else showServerErrors(form, err);
     },
   });

@@ -1,7 +1,9 @@
-import { Anchor, Group, Stack, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Group, Stack, Text, Title } from '@mantine/core';
+import { IconAlertCircle } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { Link, useSearchParams } from 'react-router';
+import { Link, useLocation, useSearchParams } from 'react-router';
+import { isApiError } from '../../shared/api/errors.ts';
 import { SectionLoader } from '../../shared/ui/full-loader.tsx';
 import { recoveryCheck } from './api.ts';
 import { AuthLayout } from './auth-layout.tsx';
@@ -12,6 +14,8 @@ import { RecoveryPasswordStep } from './recovery-password-step.tsx';
 export function RestorePage() {
   const { t } = useTranslation();
   const [params] = useSearchParams();
+  // Every visit of /restore (the Renew Password link included) starts a fresh e-mail step.
+  const { key } = useLocation();
   const token = params.get('token');
   return (
     <AuthLayout>
@@ -19,9 +23,9 @@ export function RestorePage() {
         <Title order={1} fz={30}>
           {t('restore.title')}
         </Title>
-        {token ? <TokenStep token={token} /> : <RecoveryEmailStep />}
+        {token ? <TokenStep key={token} token={token} /> : <RecoveryEmailStep key={key} />}
         <Group gap="lg" mt="xs" data-testid="restore-links">
-          <Anchor component={Link} to="/restore" reloadDocument={!!token} size="sm">
+          <Anchor component={Link} to="/restore" size="sm">
             {t('restore.renew')}
           </Anchor>
           <Anchor component={Link} to="/" size="sm">
@@ -33,6 +37,7 @@ export function RestorePage() {
   );
 }
 
+/** The link from the mail: only a link the server calls expired shows the expired notice. */
 function TokenStep({ token }: { token: string }) {
   const { t } = useTranslation();
   const check = useQuery({
@@ -49,6 +54,30 @@ function TokenStep({ token }: { token: string }) {
         <SectionLoader />
       </>
     );
-  if (check.isError) return <ExpiredLink />;
+  if (check.isError) {
+    if (isApiError(check.error) && check.error.code === 'recoveryLinkExpiredException')
+      return <ExpiredLink />;
+    return (
+      <Alert
+        color="red"
+        variant="light"
+        icon={<IconAlertCircle size={20} />}
+        title={t('restore.checkFailedTitle')}
+        data-testid="recovery-check-failed"
+      >
+        <Text size="sm">{t('restore.checkFailed')}</Text>
+        <Button
+          size="xs"
+          variant="light"
+          color="red"
+          mt="sm"
+          loading={check.isFetching}
+          onClick={() => void check.refetch()}
+        >
+          {t('common.retry')}
+        </Button>
+      </Alert>
+    );
+  }
   return <RecoveryPasswordStep token={token} />;
 }

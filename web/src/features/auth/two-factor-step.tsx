@@ -2,7 +2,7 @@ import { Alert, Anchor, Button, Center, PinInput, Stack, Text, ThemeIcon, Title 
 import { IconAlertCircle, IconShieldLock } from '@tabler/icons-react';
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { Trans, useTranslation } from 'react-i18next';
 import { isApiError } from '../../shared/api/errors.ts';
 import { translateError } from '../../shared/i18n/index.ts';
 import { twoFactorCall } from './api.ts';
@@ -65,10 +65,13 @@ export function TwoFactorStep({ ticket, onDone, onRestart }: Props) {
       </Center>
       {wrong && (
         <Alert color="red" variant="light" icon={<IconAlertCircle size={18} />} data-testid="totp-error">
-          {t('errors.totpInvalidException')}.{' '}
-          <Anchor component="button" type="button" onClick={again} fw={600} size="sm">
-            {t('login.enterAgain')}
-          </Anchor>
+          <Trans
+            t={t}
+            i18nKey="login.wrongCode"
+            components={{
+              again: <Anchor component="button" type="button" onClick={again} fw={600} size="sm" />,
+            }}
+          />
         </Alert>
       )}
       <Button

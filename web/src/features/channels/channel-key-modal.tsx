@@ -30,7 +30,7 @@ function Copyable({ label, value, testId }: { label: string; value: string; test
                 variant="subtle"
                 color={copied ? 'teal' : 'gray'}
                 onClick={copy}
-                aria-label={`${t('channels.copy')}: ${label}`}
+                aria-label={t('channels.copyLabel', { label })}
               >
                 {copied ? <IconCheck size={16} /> : <IconCopy size={16} />}
               </ActionIcon>

@@ -6,6 +6,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { notifySuccess } from '../../shared/notify.ts';
 import { EmptyState } from '../../shared/ui/empty-state.tsx';
+import { ErrorState } from '../../shared/ui/error-state.tsx';
 import { SectionLoader } from '../../shared/ui/full-loader.tsx';
 import { ListTable } from '../../shared/ui/list-table.tsx';
 import { channelKeys, setChannelStatus, useChannels } from './api.ts';
@@ -57,6 +58,8 @@ export function ChannelsPage() {
         </Group>
         {channels.isLoading ? (
           <SectionLoader />
+        ) : channels.isError && !channels.data ? (
+          <ErrorState onRetry={() => void channels.refetch()} retrying={channels.isFetching} />
         ) : items.length === 0 ? (
           <EmptyState
             icon={<IconPlugConnected size={30} />}
@@ -93,7 +96,7 @@ export function ChannelsPage() {
                   <Switch
                     checked={c.status === 'active'}
                     label={c.status === 'active' ? t('common.active') : t('common.inactive')}
-                    aria-label={`${c.name}: ${t('channels.status')}`}
+                    aria-label={t('channels.statusOf', { name: c.name })}
                     disabled={toggle.isPending}
                     onChange={() => toggle.mutate(c)}
                   />

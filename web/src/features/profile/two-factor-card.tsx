@@ -28,14 +28,19 @@ export function TwoFactorCard() {
       setError(null);
     },
   });
+  // Leaving enrolment or disabling forgets the typed code and its error.
+  const cancel = () => {
+    setEnrolment(null);
+    setDisabling(false);
+    setCode('');
+    setError(null);
+  };
   const toggle = useMutation({
     meta: { form: true },
     mutationFn: (enabled: boolean) => patch('/api/auth/toggle', { enabled, totpCode: code }),
     onSuccess: async (_r, enabled) => {
       notifySuccess(t(enabled ? 'profile.enabled' : 'profile.disabledDone'));
-      setEnrolment(null);
-      setDisabling(false);
-      setCode('');
+      cancel();
       await client.invalidateQueries({ queryKey: ME_KEY });
     },
     onError: (err) => {
@@ -88,7 +93,7 @@ export function TwoFactorCard() {
           <Group align="flex-start" gap="xl" wrap="wrap">
             <Image
               src={enrolment.qr}
-              alt="QR"
+              alt={t('profile.qrAlt')}
               w={180}
               h={180}
               radius="md"
@@ -105,14 +110,18 @@ export function TwoFactorCard() {
                 </Code>
               </div>
               {codeInput}
-              <Button
-                w="fit-content"
-                disabled={code.length !== 6}
-                loading={toggle.isPending}
-                onClick={() => toggle.mutate(true)}
-              >
-                {t('profile.confirmEnable')}
-              </Button>
+              <Group>
+                <Button variant="default" onClick={cancel}>
+                  {t('common.cancel')}
+                </Button>
+                <Button
+                  disabled={code.length !== 6}
+                  loading={toggle.isPending}
+                  onClick={() => toggle.mutate(true)}
+                >
+                  {t('profile.confirmEnable')}
+                </Button>
+              </Group>
             </Stack>
           </Group>
         )}
@@ -126,7 +135,7 @@ export function TwoFactorCard() {
             <Text size="sm">{t('profile.disableHint')}</Text>
             {codeInput}
             <Group>
-              <Button variant="default" onClick={() => setDisabling(false)}>
+              <Button variant="default" onClick={cancel}>
                 {t('common.cancel')}
               </Button>
               <Button

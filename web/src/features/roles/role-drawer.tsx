@@ -6,7 +6,9 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { showServerErrors, zodValidate } from '../../shared/form.ts';
 import { notifySuccess } from '../../shared/notify.ts';
+import { ErrorState } from '../../shared/ui/error-state.tsx';
 import { FormActions } from '../../shared/ui/form-actions.tsx';
+import { SectionLoader } from '../../shared/ui/full-loader.tsx';
 import { createRole, type RoleInput, updateRole, useAssignableRights } from './api.ts';
 
 type Props = { role: RoleDto | null; opened: boolean; onClose: () => void };
@@ -59,6 +61,10 @@ function RoleEditor({
   });
   const all: Right[] = rights.data?.rights ?? [];
   const shown = readOnly ? [...new Set([...all, ...(role?.rights ?? [])])] : all;
+  // Without the list of rights the role cannot be shown or saved truthfully.
+  if (rights.isLoading) return <SectionLoader />;
+  if (rights.isError && !rights.data)
+    return <ErrorState onRetry={() => void rights.refetch()} retrying={rights.isFetching} />;
   return (
     <form noValidate onSubmit={form.onSubmit((v) => save.mutate(v))}>
       <Stack gap="md">

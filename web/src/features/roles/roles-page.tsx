@@ -7,6 +7,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { notifySuccess } from '../../shared/notify.ts';
 import { EmptyState } from '../../shared/ui/empty-state.tsx';
+import { ErrorState } from '../../shared/ui/error-state.tsx';
 import { SectionLoader } from '../../shared/ui/full-loader.tsx';
 import { ListTable, RowAction } from '../../shared/ui/list-table.tsx';
 import { deleteRole, useAssignableRights, useRoles } from './api.ts';
@@ -54,6 +55,8 @@ export function RolesPage() {
       </Group>
       {roles.isLoading ? (
         <SectionLoader />
+      ) : roles.isError && !roles.data ? (
+        <ErrorState onRetry={() => void roles.refetch()} retrying={roles.isFetching} />
       ) : !roles.data?.length ? (
         <EmptyState icon={<IconShieldCheck size={30} />} title={t('roles.title')} />
       ) : (

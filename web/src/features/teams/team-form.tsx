@@ -67,7 +67,7 @@ export function TeamForm({ form, readOnly }: { form: UseFormReturnType<TeamFormV
   if (!autoClose.some((o) => o.value === form.values.autoClose))
     autoClose.push({
       value: form.values.autoClose,
-      label: `${form.values.autoClose} ${t('common.minutesShort')}`,
+      label: t('common.minutes', { count: Number(form.values.autoClose) }),
     });
   return (
     <Stack gap="md">

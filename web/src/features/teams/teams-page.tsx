@@ -9,6 +9,7 @@ import { useTranslation } from 'react-i18next';
 import { useAccess } from '../../app/session.tsx';
 import { notifySuccess } from '../../shared/notify.ts';
 import { EmptyState } from '../../shared/ui/empty-state.tsx';
+import { ErrorState } from '../../shared/ui/error-state.tsx';
 import { SectionLoader } from '../../shared/ui/full-loader.tsx';
 import { ListTable, RowAction } from '../../shared/ui/list-table.tsx';
 import { PageHeader } from '../../shared/ui/page-header.tsx';
@@ -45,7 +46,7 @@ export function TeamsPage() {
       ? t('teams.autoCloseNone')
       : m % 60 === 0
         ? t('teams.autoCloseHours', { count: m / 60 })
-        : `${m} ${t('common.minutesShort')}`;
+        : t('common.minutes', { count: m });
 
   return (
     <>
@@ -84,6 +85,8 @@ export function TeamsPage() {
         </Group>
         {teams.isLoading ? (
           <SectionLoader />
+        ) : teams.isError && !teams.data ? (
+          <ErrorState onRetry={() => void teams.refetch()} retrying={teams.isFetching} />
         ) : items.length === 0 ? (
           <EmptyState
             icon={<IconUsersGroup size={30} />}

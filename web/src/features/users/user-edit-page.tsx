@@ -1,15 +1,18 @@
-import { Anchor, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { modals } from '@mantine/modals';
 import { type UserDto, userCreateSchema, userUpdateSchema } from '@smartconnect/contracts';
-import { IconArrowLeft } from '@tabler/icons-react';
+import { IconArrowLeft, IconPhotoExclamation } from '@tabler/icons-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, Navigate, useNavigate, useParams } from 'react-router';
+import { Link, Navigate, useLocation, useNavigate, useParams } from 'react-router';
+import { isApiError } from '../../shared/api/errors.ts';
 import { showServerErrors, zodValidate } from '../../shared/form.ts';
+import { translateError } from '../../shared/i18n/index.ts';
 import { notifySuccess } from '../../shared/notify.ts';
 import { AvatarDrop } from '../../shared/ui/avatar-drop.tsx';
+import { ErrorState } from '../../shared/ui/error-state.tsx';
 import { SectionLoader } from '../../shared/ui/full-loader.tsx';
 import { createUser, removePhoto, setUserActive, updateUser, uploadPhoto, useUser } from './api.ts';
 import {
@@ -48,6 +51,9 @@ const fromUser = (u: UserDto): UserFormValues => ({
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+/** Navigation state of a user created whose photo could not be uploaded: the §8 code of that failure. */
+type EditState = { photoError?: string } | null;
+
 /** /admin/users/edit (new) and /admin/users/edit/:id: every §3 user field with the §5 messages. */
 export function UserEditPage() {
   const { id } = useParams();
@@ -55,7 +61,17 @@ export function UserEditPage() {
   const valid = !id || UUID.test(id);
   const user = useUser(valid ? id : undefined);
   if (!valid) return <Navigate to="/not-found" replace />;
-  if (id && !user.data) return <SectionLoader />;
+  if (id && !user.data) {
+    // 403 and 404 leave for /no-rights and /not-found; a server or network failure can be retried here.
+    const leaving = isApiError(user.error) && (user.error.status === 403 || user.error.status === 404);
+    if (user.isError && !leaving)
+      return (
+        <Paper>
+          <ErrorState onRetry={() => void user.refetch()} retrying={user.isFetching} />
+        </Paper>
+      );
+    return <SectionLoader />;
+  }
   return <UserEditor key={id ?? 'new'} user={user.data} />;
 }
 
@@ -73,11 +89,18 @@ function Section({ title, children }: { title: string; children: ReactNode }) {
 function UserEditor({ user }: { user?: UserDto }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
+  const location = useLocation();
   const client = useQueryClient();
   const isNew = !user;
   const [photo, setPhoto] = useState<File | null>(null);
   const [preview, setPreview] = useState<string | null>(user?.photoUrl ?? null);
+  const [photoError, setPhotoError] = useState((location.state as EditState)?.photoError ?? null);
   useEffect(() => () => void (preview?.startsWith('blob:') && URL.revokeObjectURL(preview)), [preview]);
+  // The notice is kept in this screen's state; a reload must not show it again.
+  useEffect(() => {
+    if ((location.state as EditState)?.photoError)
+      navigate(location.pathname, { replace: true, state: null });
+  }, [location, navigate]);
 
   const form = useForm<UserFormValues>({
     initialValues: user ? fromUser(user) : EMPTY,
@@ -90,14 +113,23 @@ function UserEditor({ user }: { user?: UserDto }) {
     meta: { form: true },
     mutationFn: async (values: UserFormValues) => {
       const body = toUserPayload(values, isNew);
-      const saved = isNew ? await createUser(body) : await updateUser(user.id, body);
-      if (isNew && photo) await uploadPhoto(`/api/users/${saved.id}/photo`, photo);
-      return saved;
+      if (!isNew) return { saved: await updateUser(user.id, body), photoFailure: null };
+      const saved = await createUser(body);
+      if (!photo) return { saved, photoFailure: null };
+      try {
+        await uploadPhoto(`/api/users/${saved.id}/photo`, photo);
+        return { saved, photoFailure: null };
+      } catch (err) {
+        return { saved, photoFailure: isApiError(err) ? err.code : 'unknownException' };
+      }
     },
-    onSuccess: async () => {
+    onSuccess: async ({ saved, photoFailure }) => {
       notifySuccess(t(isNew ? 'users.created' : 'users.changed'));
       await client.invalidateQueries({ queryKey: ['users'] });
-      navigate('/admin/users/all');
+      // The user exists now: go on editing it, so that submitting again cannot create it twice.
+      if (photoFailure)
+        navigate(`/admin/users/edit/${saved.id}`, { replace: true, state: { photoError: photoFailure } });
+      else navigate('/admin/users/all');
     },
     onError: (err) => showServerErrors(form, err),
   });
@@ -111,6 +143,7 @@ function UserEditor({ user }: { user?: UserDto }) {
           ? (updated as UserDto).photoUrl
           : null,
       );
+      setPhotoError(null);
       notifySuccess(t('avatar.changed'));
       await client.invalidateQueries({ queryKey: ['users'] });
     },
@@ -120,7 +153,7 @@ function UserEditor({ user }: { user?: UserDto }) {
     mutationFn: (active: boolean) => setUserActive(user!.id, active),
     onSuccess: async (u) => {
       notifySuccess(t(u.active ? 'users.activated' : 'users.deactivated'));
-      form.setFieldValue('active', u.active);
+      client.setQueryData(['users', u.id], u);
       await client.invalidateQueries({ queryKey: ['users'] });
     },
   });
@@ -145,10 +178,11 @@ function UserEditor({ user }: { user?: UserDto }) {
         <Group justify="space-between" align="center">
           <Group gap="sm">
             <Title order={2}>{isNew ? t('users.newTitle') : t('users.editTitle')}</Title>
-            {user && <ActiveBadge active={form.values.active} />}
+            {/* The saved state: it changes only when Deactivate/Activate has succeeded. */}
+            {user && <ActiveBadge active={user.active} />}
           </Group>
           {user &&
-            (form.values.active ? (
+            (user.active ? (
               <Button
                 variant="light"
                 color="red"
@@ -170,6 +204,18 @@ function UserEditor({ user }: { user?: UserDto }) {
         </Group>
         <Section title={t('users.sectionMain')}>
           <Stack gap="lg">
+            {photoError && (
+              <Alert
+                color="orange"
+                variant="light"
+                icon={<IconPhotoExclamation size={20} />}
+                title={t('users.photoFailed')}
+                data-testid="photo-failed"
+              >
+                <Text size="sm">{translateError(photoError)}</Text>
+                <Text size="sm">{t('users.photoRetry')}</Text>
+              </Alert>
+            )}
             <AvatarDrop
               name={form.values.name}
               photoUrl={preview}
@@ -187,7 +233,7 @@ function UserEditor({ user }: { user?: UserDto }) {
                 } else photoChange.mutate(null);
               }}
             />
-            <UserMainFields form={form} />
+            <UserMainFields form={form} user={user} />
           </Stack>
         </Section>
         <Section title={t('users.sectionAccess')}>

@@ -10,10 +10,12 @@ import {
   TextInput,
 } from '@mantine/core';
 import type { UseFormReturnType } from '@mantine/form';
-import type { Language } from '@smartconnect/contracts';
+import type { Language, UserDto } from '@smartconnect/contracts';
 import { useTranslation } from 'react-i18next';
+import { useCurrentUser } from '../../app/session.tsx';
 import { useRoles } from '../roles/api.ts';
 import { useTeams } from '../teams/api.ts';
+import { formatDateTime } from './api.ts';
 
 export type UserFormValues = {
   name: string;
@@ -28,13 +30,17 @@ export type UserFormValues = {
   language: Language;
 };
 
-/** Form values -> API body: empty phone/timeout mean "none"; an empty password on edit keeps the old one. */
+/**
+ * Form values -> API body: empty phone/timeout mean "none"; an empty password on edit keeps the old one.
+ * On edit the account's activity is not sent: Deactivate/Activate changes it at once, on its own.
+ */
 export function toUserPayload(v: UserFormValues, isNew: boolean) {
   const body: Record<string, unknown> = {
     ...v,
     phone: v.phone.trim() === '' ? null : v.phone.trim(),
     breakTimeoutMinutes: v.breakTimeoutMinutes === '' ? null : Number(v.breakTimeoutMinutes),
   };
+  if (!isNew) delete body.active;
   if (!isNew && v.password === '' && v.repeatPassword === '') {
     delete body.password;
     delete body.repeatPassword;
@@ -44,8 +50,13 @@ export function toUserPayload(v: UserFormValues, isNew: boolean) {
 
 type Form = UseFormReturnType<UserFormValues>;
 
-export function UserMainFields({ form }: { form: Form }) {
-  const { t } = useTranslation();
+/** The §3 user fields; `user` is the saved account when editing (organisation, last activity). */
+export function UserMainFields({ form, user }: { form: Form; user?: UserDto }) {
+  const { t, i18n } = useTranslation();
+  const me = useCurrentUser();
+  // §3 affiliation: the organisation the account belongs to, which only a privileged user could change.
+  const organisation =
+    !user || user.organisationId === me.organisation.id ? me.organisation.name : user.organisationId;
   return (
     <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
       <TextInput label={t('users.name')} withAsterisk {...form.getInputProps('name')} />
@@ -73,11 +84,17 @@ export function UserMainFields({ form }: { form: Form }) {
         allowDeselect={false}
         {...form.getInputProps('language')}
       />
-      <Switch
-        label={t('users.active')}
-        mt={{ sm: 30 }}
-        {...form.getInputProps('active', { type: 'checkbox' })}
-      />
+      <TextInput label={t('users.organisation')} value={organisation} readOnly disabled />
+      {user ? (
+        <TextInput
+          label={t('users.colLastActivity')}
+          value={formatDateTime(user.lastActivityAt, i18n.language) ?? t('common.never')}
+          readOnly
+          disabled
+        />
+      ) : (
+        <Switch label={t('users.active')} mt="xs" {...form.getInputProps('active', { type: 'checkbox' })} />
+      )}
     </SimpleGrid>
   );
 }

@@ -7,6 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { useAccess } from '../../app/session.tsx';
 import { EmptyState } from '../../shared/ui/empty-state.tsx';
+import { ErrorState } from '../../shared/ui/error-state.tsx';
 import { SectionLoader } from '../../shared/ui/full-loader.tsx';
 import { ListTable } from '../../shared/ui/list-table.tsx';
 import { PageHeader } from '../../shared/ui/page-header.tsx';
@@ -73,6 +74,8 @@ export function UsersPage() {
         </Group>
         {users.isLoading ? (
           <SectionLoader />
+        ) : users.isError && !users.data ? (
+          <ErrorState onRetry={() => void users.refetch()} retrying={users.isFetching} />
         ) : items.length === 0 ? (
           <EmptyState
             icon={<IconUserSearch size={30} />}

@@ -49,7 +49,7 @@ export async function api<T>(
   if (res.ok && json && json.code === 'ok') return (json as { entity: T }).entity;
   const error = json && 'error' in json && json.error ? json.error : null;
   const code = (error?.code ?? (res.status >= 500 ? 'unknownException' : 'notFoundException')) as ErrorCode;
-  throw new ApiError(res.status, code, error?.fields);
+  throw new ApiError(res.status, code, error?.fields, error?.details);
 }
 
 export const get = <T>(path: string, options?: CallOptions) => api<T>('GET', path, undefined, options);

@@ -21,3 +21,18 @@ export function reportConnectionRestored(): void {
   lost = false;
   for (const l of listeners) l(false);
 }
+
+/**
+ * The browser says it is back online: one cheap call to /api/health confirms the server answers before
+ * the notice goes away (being online says nothing about the server itself).
+ */
+export async function probeConnection(fetchFn: typeof fetch = fetch): Promise<boolean> {
+  try {
+    const res = await fetchFn('/api/health', { cache: 'no-store' });
+    if (!res.ok) return false;
+    reportConnectionRestored();
+    return true;
+  } catch {
+    return false;
+  }
+}

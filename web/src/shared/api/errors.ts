@@ -1,11 +1,15 @@
 import type { ErrorCode } from '@smartconnect/contracts';
 
-/** A failed call: the HTTP status, the §8 code and, for validation errors, the spec's message per field. */
+/**
+ * A failed call: the HTTP status, the §8 code, for validation errors the spec's message per field, and the
+ * error's details (the missing plan option of optionUnavailableException, for one).
+ */
 export class ApiError extends Error {
   constructor(
     readonly status: number,
     readonly code: ErrorCode | 'networkError',
     readonly fields?: Record<string, string>,
+    readonly details?: Record<string, unknown>,
   ) {
     super(code);
     this.name = 'ApiError';

@@ -85,6 +85,18 @@ test('validation errors carry the field messages', async () => {
   );
 });
 
+test('an option outside the plan carries the option from the error details', async () => {
+  answer(403, {
+    code: 'optionUnavailableException',
+    entity: null,
+    error: { code: 'optionUnavailableException', message: 'prose', details: { option: 'OPTION_STATISTIC' } },
+  });
+  await assert.rejects(
+    m.client.get('/api/reports'),
+    (e) => m.errors.isApiError(e) && e.details?.option === 'OPTION_STATISTIC',
+  );
+});
+
 test('a network failure reports the lost connection until a call gets through', async () => {
   const seen: boolean[] = [];
   const off = m.connection.onConnectionChange((lost) => seen.push(lost));
@@ -99,7 +111,28 @@ test('a network failure reports the lost connection until a call gets through', 
   assert.deepEqual(seen, [false, true, false]);
 });
 
-test('loading a screen: 403 -> /no-rights, 404 -> /not-found, 500 toast except on identity calls', () => {
+test('back online: the notice clears only once /api/health answers', async () => {
+  const seen: boolean[] = [];
+  const off = m.connection.onConnectionChange((lost) => seen.push(lost));
+  m.connection.reportConnectionLost();
+  const down = async () => {
+    throw new TypeError('Failed to fetch');
+  };
+  assert.equal(await m.connection.probeConnection(down as typeof fetch), false);
+  const busy = async () => new Response('{}', { status: 503 });
+  assert.equal(await m.connection.probeConnection(busy as typeof fetch), false);
+  const paths: string[] = [];
+  const up = async (path: string) => {
+    paths.push(path);
+    return new Response('{"status":"ok"}');
+  };
+  assert.equal(await m.connection.probeConnection(up as typeof fetch), true);
+  off();
+  assert.deepEqual(seen, [false, true, false]);
+  assert.deepEqual(paths, ['/api/health']);
+});
+
+test('loading a screen: 403 -> /no-rights (a plan option -> /admin/options), 404 -> /not-found, 500 toast except on identity calls', () => {
   const went: string[] = [];
   m.query.setNavigator((to) => went.push(to));
   const show = mock.method(m.notifications.notifications, 'show', () => '');
@@ -108,7 +141,16 @@ test('loading a screen: 403 -> /no-rights, 404 -> /not-found, 500 toast except o
   m.query.handleLoadError(new E(404, 'teamNotFoundException'));
   m.query.handleLoadError(new E(404, 'notFoundException'), { silent: true });
   m.query.handleLoadError(new E(500, 'unknownException'), { identity: true });
-  assert.deepEqual(went, ['/no-rights', '/not-found']);
+  m.query.handleLoadError(
+    new E(403, 'optionUnavailableException', undefined, { option: 'OPTION_STATISTIC' }),
+  );
+  m.query.handleLoadError(new E(403, 'optionUnavailableException'));
+  assert.deepEqual(went, [
+    '/no-rights',
+    '/not-found',
+    '/admin/options?option=OPTION_STATISTIC',
+    '/admin/options',
+  ]);
   assert.equal(show.mock.callCount(), 0);
   m.query.handleLoadError(new E(500, 'unknownException'));
   assert.equal(show.mock.callCount(), 1);

@@ -20,8 +20,12 @@ export const enGB = {
     goHome: 'Go to the main page',
     goAdmin: 'Back to the workspace',
     requiredHint: 'Fields marked with * are required',
-    minutesShort: 'min',
+    minutes_one: '{{count}} minute',
+    minutes_other: '{{count}} minutes',
     total: 'Total: {{count}}',
+    retry: 'Try again',
+    loadFailed: 'Could not load the data',
+    loadFailedHint: 'Something went wrong while loading. Check the connection and try again.',
   },
   roleNames: { OPERATOR: 'Operator', SUPERVISOR: 'Supervisor', ADMINISTRATOR: 'Administrator' },
   roleDescriptions: {
@@ -54,10 +58,9 @@ export const enGB = {
     twoFactorHint: 'Enter the 6-digit code from your authenticator app',
     code: 'Authenticator code',
     confirm: 'Confirm',
-    enterAgain: 'Enter again?',
+    wrongCode: 'The code entered is incorrect. <again>Enter again?</again>',
     otherAccount: 'Sign in with another account',
-    noAccount: 'New to SmartConnect?',
-    tryFree: 'Try it free for 7 days',
+    noAccount: 'New to SmartConnect? <link>Try it free for 7 days</link>',
   },
   carousel: {
     s1title: 'Every channel in one window',
@@ -72,6 +75,7 @@ export const enGB = {
     s4text: 'Quick-reply templates, files and images, chat bots and internal notes in every conversation.',
     s5title: 'See the whole picture',
     s5text: 'Reports, online monitoring and unlimited storage of conversations and statistics.',
+    slide: 'Slide {{n}} of {{total}}',
   },
   restore: {
     title: 'Password recovery',
@@ -88,10 +92,10 @@ export const enGB = {
     doneTitle: 'Password changed',
     doneHint: 'You can now sign in with your new password.',
     expiredTitle: 'Link outdated',
-    expired: 'The recovery link is outdated and does not work.',
-    tryAgain: 'try again',
-    tryAgainPrefix: 'Please',
+    expired: 'The recovery link is outdated and does not work. <link>Try again</link> recovery attempt.',
     checking: 'Checking the link…',
+    checkFailedTitle: 'The link could not be checked',
+    checkFailed: 'The server did not answer. Check the connection and try again.',
     renew: 'Renew Password',
     signIn: 'Sign In',
   },
@@ -114,7 +118,10 @@ export const enGB = {
     signupText:
       'Self-service sign-up with e-mail and SMS confirmation is not yet available. Contact us to start a 7-day trial.',
     optionsTitle: 'Functionality unavailable',
-    optionsText: 'This feature is not included in your plan. Change the plan to use it.',
+    optionsFeature: '“{{name}}” is not included in your plan.',
+    optionsGeneric: 'This feature is not included in your plan.',
+    optionsChangeHint: 'Change the plan in Finance to use it.',
+    optionsAskAdmin: 'To use it, ask your administrator to change the plan.',
     changePlan: 'Change plan',
     comingSoonTitle: 'Coming soon',
     comingSoonText: '“{{name}}” is being built and will appear here in an upcoming release.',
@@ -138,6 +145,7 @@ export const enGB = {
     break: 'Break',
     workStatus: 'Work status',
     offline: 'Offline',
+    mainNav: 'Main menu',
   },
   chats: {
     emptyAssigned: 'No conversations in progress',
@@ -197,6 +205,7 @@ export const enGB = {
     webhookUrl: 'Webhook URL',
     webhookHint: 'Operator replies are posted to this address.',
     status: 'Status',
+    statusOf: 'Status of {{name}}',
     changed: 'The channel has been changed',
     created: 'The channel has been created',
     createTitle: 'New API channel',
@@ -206,6 +215,7 @@ export const enGB = {
     webhookSecret: 'Webhook signing secret',
     curl: 'Example: push a customer message',
     copy: 'Copy',
+    copyLabel: 'Copy “{{label}}”',
     copied: 'Copied',
     keySaved: 'I have saved the key',
     available: 'Available channels',
@@ -283,6 +293,7 @@ export const enGB = {
     password: 'Password',
     repeatPassword: 'Repeat password',
     active: 'Account active',
+    organisation: 'Organisation',
     language: 'Interface language',
     created: 'User created',
     changed: 'User changed',
@@ -293,6 +304,8 @@ export const enGB = {
     deactivateTitle: 'Deactivate user?',
     deactivateText: '{{name}} will be signed out and will not be able to log in until activated again.',
     noTeams: 'No teams',
+    photoFailed: 'The user has been created, but the photo was not saved',
+    photoRetry: 'Choose the photo again: it is saved at once.',
   },
   avatar: {
     drop: 'Drag a photo here or click to choose',
@@ -329,7 +342,8 @@ export const enGB = {
     autoRedistributionHint: 'Empty switches redistribution off',
     autoClose: 'Auto close of unattended chats',
     autoCloseNone: 'None',
-    autoCloseHours: '{{count}} hours',
+    autoCloseHours_one: '{{count}} hour',
+    autoCloseHours_other: '{{count}} hours',
     inactivity: 'Inactivity time, hours',
     inactivityHint: '0 switches it off, otherwise at least 24',
     members: 'Members',
@@ -409,6 +423,7 @@ export const enGB = {
     scan: 'Scan the QR code with Google Authenticator, 1Password or another authenticator app, then enter the 6-digit code it shows.',
     manualKey: 'Or enter this key manually',
     code: '6-digit code',
+    qrAlt: 'QR code for the authenticator app',
     confirmEnable: 'Enable two-factor authentication',
     disableHint: 'Enter a current code from your authenticator app to switch two-factor authentication off.',
     confirmDisable: 'Disable two-factor authentication',
@@ -420,6 +435,23 @@ export const enGB = {
     newVersion: 'New version available, refresh page',
     problem: 'Problem detected!',
     newMessage: 'New message!',
+  },
+  planOptions: {
+    OPTION_ROUTING: 'Routing rules',
+    OPTION_EXPIRING: 'Overdue control (SLA)',
+    OPTION_QUALITY_ASSESSMENT: 'Service quality assessment',
+    OPTION_AUTO_REPLY: 'Auto-replies',
+    OPTION_API: 'Open API',
+    OPTION_CHAT_BOT: 'Chat bots',
+    OPTION_PROFILE_SESSION_HISTORY: 'Client interaction history',
+    OPTION_ONLINE_MONITORING: 'Online monitoring',
+    OPTION_PROFILE: 'Client profiles',
+    OPTION_TEMPLATE: 'Reply templates',
+    OPTION_CATEGORY: 'Request categories',
+    OPTION_COMMENT: 'Comments',
+    OPTION_EXTENDED_SEARCH: 'Extended search',
+    OPTION_PROFILE_STATUS: 'Client statuses management',
+    OPTION_STATISTIC: 'Enhanced statistics',
   },
   fields: {
     invalidPasswordFormat: 'Invalid password format',
@@ -442,6 +474,8 @@ export const enGB = {
     languageIncorrect: 'Language specified incorrectly',
     distributionIncorrect: 'Distribution method specified incorrectly',
     valueIncorrect: 'Value specified incorrectly',
+    emailNotFound: 'Specified email not found',
+    jpegOnly: 'JPEG only',
   },
   errors: {
     networkError: 'No connection to the server.',
@@ -454,6 +488,7 @@ export const enGB = {
     unknownException: 'Unknown error',
     fileUploadException: 'File create or upload failure',
     pictureTooBigException: 'The picture is too big (maximum 200 KB)',
+    payloadTooLargeException: 'The request is too large',
     invalidCredentialsException: 'Incorrect login or password',
     emailNotFoundException: 'Specified email not found',
     recoveryLinkExpiredException:
@@ -497,5 +532,11 @@ export const enGB = {
   },
 };
 
-type Shape<T> = { [K in keyof T]: T[K] extends string ? string : Shape<T[K]> };
+/** i18next plural suffixes: English needs `_one`/`_other`, Russian `_one`/`_few`/`_many`/`_other`. */
+type PluralForm = 'one' | 'few' | 'many' | 'other';
+type Shape<T> = {
+  [K in keyof T & string as K extends `${string}_one` | `${string}_other` ? never : K]: T[K] extends string
+    ? string
+    : Shape<T[K]>;
+} & { [K in keyof T & string as K extends `${infer B}_other` ? `${B}_${PluralForm}` : never]: string };
 export type Resources = Shape<typeof enGB>;

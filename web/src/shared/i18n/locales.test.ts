@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ERROR_CODES, FIELD_MESSAGES, RIGHTS } from '@smartconnect/contracts';
+import { ERROR_CODES, FIELD_MESSAGES, PLAN_OPTIONS, RIGHTS } from '@smartconnect/contracts';
+import i18next from 'i18next';
 import { enGB } from './en-gb.ts';
 import { ruRU } from './ru-ru.ts';
 
@@ -21,18 +22,60 @@ function lookup(tree: Tree, path: string): string | undefined {
 const en = keys(enGB as Tree);
 const ru = keys(ruRU as Tree);
 
+/** i18next plural keys (`count_one`, `count_few`...): each language has the forms its own rules need. */
+const PLURAL = /_(zero|one|two|few|many|other)$/;
+const base = (k: string) => k.replace(PLURAL, '');
+const bases = (list: string[]) => [...new Set(list.map(base))];
+
 test('every English key exists in Russian', () => {
+  const ruBases = bases(ru);
   assert.deepEqual(
-    en.filter((k) => !ru.includes(k)),
+    bases(en).filter((k) => !ruBases.includes(k)),
     [],
   );
 });
 
 test('every Russian key exists in English', () => {
+  const enBases = bases(en);
   assert.deepEqual(
-    ru.filter((k) => !en.includes(k)),
+    bases(ru).filter((k) => !enBases.includes(k)),
     [],
   );
+});
+
+test('a plural key has exactly the forms of its language (en: one, other; ru: one, few, many, other)', () => {
+  for (const [locale, list] of [
+    ['en-GB', en],
+    ['ru-RU', ru],
+  ] as const) {
+    const needed = [...new Intl.PluralRules(locale).resolvedOptions().pluralCategories].sort();
+    const plural = bases(list.filter((k) => PLURAL.test(k)));
+    for (const b of plural) {
+      const forms = list.filter((k) => base(k) === b && PLURAL.test(k)).map((k) => k.slice(b.length + 1));
+      assert.deepEqual(forms.sort(), needed, `${locale} ${b}`);
+    }
+  }
+});
+
+test('counts read naturally in Russian: 1 час, 24 часа, 48 часов, 72 часа, 5 минут', async () => {
+  const ruI18n = i18next.createInstance();
+  await ruI18n.init({
+    lng: 'ru-RU',
+    resources: { 'ru-RU': { translation: ruRU } },
+    showSupportNotice: false,
+  });
+  const hours = (count: number) => ruI18n.t('teams.autoCloseHours', { count });
+  assert.deepEqual([1, 24, 48, 72].map(hours), ['1 час', '24 часа', '48 часов', '72 часа']);
+  assert.equal(ruI18n.t('common.minutes', { count: 5 }), '5 минут');
+  assert.equal(ruI18n.t('common.minutes', { count: 21 }), '21 минута');
+  const enI18n = i18next.createInstance();
+  await enI18n.init({
+    lng: 'en-GB',
+    resources: { 'en-GB': { translation: enGB } },
+    showSupportNotice: false,
+  });
+  assert.equal(enI18n.t('teams.autoCloseHours', { count: 1 }), '1 hour');
+  assert.equal(enI18n.t('teams.autoCloseHours', { count: 48 }), '48 hours');
 });
 
 test('no translation is empty', () => {
@@ -60,13 +103,23 @@ test('every error code and every right has a translation in both locales', () =>
     assert.ok(lookup(enGB as Tree, `errors.${code}`), `en-GB errors.${code}`);
     assert.ok(lookup(ruRU as Tree, `errors.${code}`), `ru-RU errors.${code}`);
   }
+  for (const option of PLAN_OPTIONS) {
+    assert.ok(lookup(enGB as Tree, `planOptions.${option}`), `en-GB planOptions.${option}`);
+    assert.ok(lookup(ruRU as Tree, `planOptions.${option}`), `ru-RU planOptions.${option}`);
+  }
   for (const right of RIGHTS) {
     assert.ok(lookup(ruRU as Tree, `rights.${right}`), `ru-RU rights.${right}`);
     assert.ok(lookup(enGB as Tree, `rights.${right}`), `en-GB rights.${right}`);
   }
 });
 
-test('interpolation placeholders agree between the locales', () => {
+test('interpolation placeholders and <tags> of Trans agree between the locales', () => {
   const vars = (s: string | undefined) => [...(s ?? '').matchAll(/\{\{(\w+)\}\}/g)].map((m) => m[1]).sort();
-  for (const k of en) assert.deepEqual(vars(lookup(ruRU as Tree, k)), vars(lookup(enGB as Tree, k)), k);
+  const tags = (s: string | undefined) => [...(s ?? '').matchAll(/<\/?(\w+)>/g)].map((m) => m[0]).sort();
+  // A Russian plural form is compared with the English `_other`.
+  const english = (k: string) => lookup(enGB as Tree, en.includes(k) ? k : `${base(k)}_other`);
+  for (const k of ru) {
+    assert.deepEqual(vars(lookup(ruRU as Tree, k)), vars(english(k)), k);
+    assert.deepEqual(tags(lookup(ruRU as Tree, k)), tags(english(k)), k);
+  }
 });

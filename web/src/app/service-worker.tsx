@@ -1,8 +1,24 @@
 import { registerSW } from 'virtual:pwa-register';
+import { Button, Group, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { i18n } from '../shared/i18n/index.ts';
+import { useTranslation } from 'react-i18next';
 
 const CHECK_EVERY_MS = 30 * 60 * 1000;
+
+/** 'New version available, refresh page' with its Refresh button (rendered inside the app's providers). */
+function NewVersionNotice({ onRefresh }: { onRefresh: () => void }) {
+  const { t } = useTranslation();
+  return (
+    <Group justify="space-between" gap="sm" wrap="nowrap" data-testid="new-version">
+      <Text size="sm" fw={500}>
+        {t('notices.newVersion')}
+      </Text>
+      <Button size="xs" onClick={onRefresh}>
+        {t('common.refresh')}
+      </Button>
+    </Group>
+  );
+}
 
 /**
  * §4: the worker lives at /service-worker.js with scope /. First install is silent (offline ready);
@@ -19,10 +35,7 @@ export function registerServiceWorker(): void {
         color: 'brand',
         autoClose: false,
         withCloseButton: true,
-        title: i18n.t('notices.newVersion'),
-        message: i18n.t('common.refresh'),
-        onClick: () => void update(true),
-        style: { cursor: 'pointer' },
+        message: <NewVersionNotice onRefresh={() => void update(true)} />,
       });
     },
     onRegisteredSW(_url, registration) {

@@ -1,0 +1,32 @@
+import { Button } from '@mantine/core';
+import { IconAlertTriangle, IconRefresh } from '@tabler/icons-react';
+import { useTranslation } from 'react-i18next';
+import { EmptyState } from './empty-state.tsx';
+
+type Props = { onRetry: () => void; retrying?: boolean };
+
+/** A list or form that could not load: says so (never "nothing found") and offers to try again. */
+export function ErrorState({ onRetry, retrying }: Props) {
+  const { t } = useTranslation();
+  return (
+    <div role="alert" data-testid="load-error">
+      <EmptyState
+        color="red"
+        icon={<IconAlertTriangle size={30} />}
+        title={t('common.loadFailed')}
+        text={t('common.loadFailedHint')}
+        action={
+          <Button
+            variant="light"
+            leftSection={<IconRefresh size={16} />}
+            loading={retrying}
+            onClick={onRetry}
+            mt="xs"
+          >
+            {t('common.retry')}
+          </Button>
+        }
+      />
+    </div>
+  );
+}
