@@ -5,6 +5,7 @@ import { collectedRoutes } from '../../src/http/app.ts';
 import { type RegisteredRoute, routeRegistry } from '../../src/http/route.ts';
 import { insertRole } from '../../src/modules/roles/queries.ts';
 import { createOrganisation, startTestServer, type TestOrg, type TestServer } from '../helpers.ts';
+import { fixtures, send } from '../route-fixtures.ts';
 
 const ZERO = '00000000-0000-7000-8000-000000000000';
 const concretePath = (url: string) => url.replace(/:[A-Za-z]+/g, ZERO);
@@ -77,6 +78,31 @@ describe('authorization', () => {
         `${r.method} ${r.url} with ${r.access.right}: ${JSON.stringify(allowed.body)}`,
       );
       assert.notEqual(allowed.status, 401);
+    }
+  });
+
+  test('every route with a right: a valid call by a user holding only that right succeeds', async () => {
+    const org = await createOrganisation(s);
+    const guarded = routeRegistry.filter(
+      (r): r is RegisteredRoute & { access: { right: Right } } =>
+        typeof r.access === 'object' && 'right' in r.access,
+    );
+    const missing = guarded.map((r) => `${r.method} ${r.url}`).filter((k) => !fixtures[k]);
+    assert.deepEqual(missing, [], 'every guarded route has a valid call in test/route-fixtures.ts');
+    const holders = new Map<Right, TestOrg['admin']>();
+    for (const r of guarded) {
+      const right = r.access.right;
+      if (!holders.has(right)) {
+        holders.set(
+          right,
+          await org.user({ role: await roleWith(s, org, `just ${right}`.slice(0, 32), [right]) }),
+        );
+      }
+      const holder = holders.get(right)!;
+      const call = await fixtures[`${r.method} ${r.url}`](org, s, holder.id);
+      const res = await send(holder.api, r.method, call);
+      assert.equal(res.status, 200, `${r.method} ${r.url} with only ${right}: ${JSON.stringify(res.body)}`);
+      assert.equal(res.body.code, 'ok');
     }
   });
 

@@ -1,10 +1,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { PLAN_OPTIONS } from '@smartconnect/contracts';
+import { routeRegistry } from '../../src/http/route.ts';
 import { hashPassword } from '../../src/lib/password.ts';
 import { insertOrganisation } from '../../src/modules/organisations/queries.ts';
 import { insertUser } from '../../src/modules/users/queries.ts';
 import { createOrganisation, loginToken, startTestServer, type TestServer } from '../helpers.ts';
+import { fixtures, send } from '../route-fixtures.ts';
 
 describe('tenant isolation', () => {
   let s: TestServer;
@@ -51,6 +53,27 @@ describe('tenant isolation', () => {
     // B cannot put A's users into its own team.
     const bTeam = await B.post('/api/teams', { name: 'B team', description: 'B', memberIds: [aUser.id] });
     assert.equal(bTeam.body.error.fields.memberIds, 'Value specified incorrectly');
+  });
+
+  test('every signed-in route that names an object answers 404 to an admin of another organisation', async () => {
+    const a = await createOrganisation(s);
+    const b = await createOrganisation(s);
+    const named = routeRegistry.filter(
+      (r) => r.url.includes('/:') && r.access !== 'public' && r.access !== 'custom',
+    );
+    const missing = named.map((r) => `${r.method} ${r.url}`).filter((k) => !fixtures[k]);
+    assert.deepEqual(missing, [], 'every route with a path id has a call in test/route-fixtures.ts');
+    for (const r of named) {
+      const call = await fixtures[`${r.method} ${r.url}`](a, s);
+      const res = await send(b.admin.api, r.method, call);
+      assert.equal(
+        res.status,
+        404,
+        `${r.method} ${call.path} by organisation B: ${JSON.stringify(res.body)}`,
+      );
+      // The same call is fine for A's own admin, so the 404 is about the organisation, not the request.
+      if (r.method === 'GET') assert.equal((await send(a.admin.api, r.method, call)).status, 200, r.url);
+    }
   });
 
   test('RIGHT_OBSERVER (platform staff) reads every organisation', async () => {

@@ -1,0 +1,189 @@
+import type { Call, TestOrg, TestServer } from './helpers.ts';
+
+/**
+ * A valid call of each route on real objects of one organisation, made by its admin through the API.
+ * The authorization matrix sends these as a user holding only the route's right (it must succeed) and the
+ * isolation walk sends them as another organisation's admin (it must be 404). A test fails when a route of
+ * the registry has no fixture here, so every new route gets both checks.
+ */
+export type FixtureCall = { path: string; body?: unknown; headers?: Record<string, string> };
+/** `callerId`: the user who will send the call, where the object must be one they can see (their team's chat). */
+export type Fixture = (org: TestOrg, s: TestServer, callerId?: string) => Promise<FixtureCall>;
+
+let n = 0;
+const uniq = (p: string) => `${p} ${Date.now().toString(36)}${(n++).toString(36)}`;
+
+function ok(res: Call, what: string) {
+  if (res.status !== 200) throw new Error(`${what}: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body.entity;
+}
+
+/** The smallest JPEG header file-type recognises, padded to a few KB. */
+export function jpeg(size = 4_000): Uint8Array {
+  const buf = new Uint8Array(size);
+  buf.set([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01]);
+  buf[size - 2] = 0xff;
+  buf[size - 1] = 0xd9;
+  return buf;
+}
+
+/** A custom role with no rights: anyone who manages accounts may hand it out. */
+const emptyRole = async (org: TestOrg) =>
+  ok(await org.admin.api.post('/api/roles', { name: uniq('Empty'), description: 'none', rights: [] }), 'role')
+    .id as string;
+async function team(org: TestOrg, memberIds: string[] = []) {
+  const body = { name: uniq('Team'), description: 'Fixture', memberIds };
+  return ok(await org.admin.api.post('/api/teams', body), 'team').id as string;
+}
+async function user(org: TestOrg) {
+  const roleId = await emptyRole(org);
+  const email = `${uniq('u').replace(/\W/g, '')}@fixture.test`;
+  const body = { name: 'Fixture User', email, roleId, password: 'Passw0rd!', repeatPassword: 'Passw0rd!' };
+  return ok(await org.admin.api.post('/api/users', body), 'user').id as string;
+}
+async function channel(org: TestOrg, memberIds: string[] = []) {
+  const body = {
+    type: 'api',
+    name: uniq('API'),
+    teamId: await team(org, memberIds),
+    webhookUrl: 'http://127.0.0.1:9/x',
+  };
+  return ok(await org.admin.api.post('/api/channels', body), 'channel') as { id: string; inboundKey: string };
+}
+const category = async (org: TestOrg) =>
+  ok(await org.admin.api.post('/api/categories', { name: uniq('Category') }), 'category').id as string;
+
+/**
+ * A chat in Waiting with one customer message, in a team of `memberIds`; `taken` puts it in the admin's work with
+ * a reply of theirs.
+ */
+async function chat(org: TestOrg, s: TestServer, taken = false, memberIds: string[] = []) {
+  const ch = await channel(org, memberIds);
+  const res = await s.api.as(ch.inboundKey).post(`/api/channels/${ch.id}/inbound`, {
+    externalMessageId: uniq('m'),
+    client: { externalId: uniq('c'), name: 'Fixture Client' },
+    text: 'Hello',
+  });
+  const { chatId } = ok(res, 'inbound') as { chatId: string };
+  const chatRow = ok(await org.admin.api.get(`/api/chats/${chatId}`), 'chat') as { client: { id: string } };
+  let messageId = '';
+  if (taken) {
+    ok(await org.admin.api.post(`/api/chats/${chatId}/take`), 'take');
+    messageId = ok(await org.admin.api.post(`/api/chats/${chatId}/messages`, { text: 'Hi' }), 'send').id;
+  }
+  return { chatId, clientId: chatRow.client.id, messageId };
+}
+
+export const fixtures: Record<string, Fixture> = {
+  // users
+  'GET /api/users/:id': async (org) => ({ path: `/api/users/${await user(org)}` }),
+  'POST /api/users': async (org) => ({
+    path: '/api/users',
+    body: {
+      name: 'New Person',
+      email: `${uniq('new').replace(/\W/g, '')}@fixture.test`,
+      roleId: await emptyRole(org),
+      password: 'Passw0rd!',
+      repeatPassword: 'Passw0rd!',
+    },
+  }),
+  'PATCH /api/users/:id': async (org) => ({
+    path: `/api/users/${await user(org)}`,
+    body: { name: 'Renamed' },
+  }),
+  'POST /api/users/:id/deactivate': async (org) => ({ path: `/api/users/${await user(org)}/deactivate` }),
+  'POST /api/users/:id/activate': async (org) => ({ path: `/api/users/${await user(org)}/activate` }),
+  'PUT /api/users/:id/teams': async (org) => ({
+    path: `/api/users/${await user(org)}/teams`,
+    body: { teamIds: [await team(org)] },
+  }),
+  'PUT /api/users/:id/photo': async (org) => ({
+    path: `/api/users/${await user(org)}/photo`,
+    body: jpeg(),
+    headers: { 'content-type': 'image/jpeg' },
+  }),
+  'DELETE /api/users/:id/photo': async (org) => ({ path: `/api/users/${await user(org)}/photo` }),
+  // teams
+  'GET /api/teams/:id': async (org) => ({ path: `/api/teams/${await team(org)}` }),
+  'POST /api/teams': async () => ({ path: '/api/teams', body: { name: uniq('Team'), description: 'New' } }),
+  'PATCH /api/teams/:id': async (org) => ({
+    path: `/api/teams/${await team(org)}`,
+    body: { name: uniq('Team') },
+  }),
+  'DELETE /api/teams/:id': async (org) => ({ path: `/api/teams/${await team(org)}` }),
+  // roles
+  'GET /api/roles/:id': async (org) => ({ path: `/api/roles/${await emptyRole(org)}` }),
+  'POST /api/roles': async () => ({
+    path: '/api/roles',
+    body: { name: uniq('Role'), description: 'd', rights: [] },
+  }),
+  'PATCH /api/roles/:id': async (org) => ({
+    path: `/api/roles/${await emptyRole(org)}`,
+    body: { description: 'Changed' },
+  }),
+  'DELETE /api/roles/:id': async (org) => ({ path: `/api/roles/${await emptyRole(org)}` }),
+  // channels
+  'GET /api/channels': async () => ({ path: '/api/channels' }),
+  'GET /api/channels/:id': async (org) => ({ path: `/api/channels/${(await channel(org)).id}` }),
+  'POST /api/channels': async (org) => ({
+    path: '/api/channels',
+    body: { type: 'api', name: uniq('API'), teamId: await team(org), webhookUrl: 'http://127.0.0.1:9/x' },
+  }),
+  'PATCH /api/channels/:id': async (org) => ({
+    path: `/api/channels/${(await channel(org)).id}`,
+    body: { name: uniq('API') },
+  }),
+  'DELETE /api/channels/:id': async (org) => ({ path: `/api/channels/${(await channel(org)).id}` }),
+  // chats
+  'GET /api/chats/:id': async (org, s) => ({ path: `/api/chats/${(await chat(org, s)).chatId}` }),
+  'GET /api/chats/:id/messages': async (org, s) => ({
+    path: `/api/chats/${(await chat(org, s)).chatId}/messages`,
+  }),
+  'GET /api/chats/:id/history': async (org, s) => ({
+    path: `/api/chats/${(await chat(org, s)).chatId}/history`,
+  }),
+  'POST /api/chats/:id/messages': async (org, s) => ({
+    path: `/api/chats/${(await chat(org, s, true)).chatId}/messages`,
+    body: { text: 'Reply' },
+  }),
+  'PATCH /api/chats/:id/messages/:messageId': async (org, s) => {
+    const c = await chat(org, s, true);
+    return { path: `/api/chats/${c.chatId}/messages/${c.messageId}`, body: { text: 'Edited' } };
+  },
+  'POST /api/chats/:id/take': async (org, s) => ({ path: `/api/chats/${(await chat(org, s)).chatId}/take` }),
+  'POST /api/chats/:id/transfer': async (org, s) => ({
+    path: `/api/chats/${(await chat(org, s, true)).chatId}/transfer`,
+    body: { teamId: await team(org) },
+  }),
+  'POST /api/chats/:id/close': async (org, s) => ({
+    path: `/api/chats/${(await chat(org, s, true)).chatId}/close`,
+    body: { categoryId: await category(org) },
+  }),
+  'PUT /api/chats/:id/category': async (org, s) => ({
+    path: `/api/chats/${(await chat(org, s, true)).chatId}/category`,
+    body: { categoryId: await category(org) },
+  }),
+  // categories
+  'POST /api/categories': async () => ({ path: '/api/categories', body: { name: uniq('Category') } }),
+  'PATCH /api/categories/:id': async (org) => ({
+    path: `/api/categories/${await category(org)}`,
+    body: { name: uniq('Category') },
+  }),
+  'DELETE /api/categories/:id': async (org) => ({ path: `/api/categories/${await category(org)}` }),
+  // clients
+  'GET /api/clients/:id': async (org, s) => ({ path: `/api/clients/${(await chat(org, s)).clientId}` }),
+  // A client profile is edited by someone who sees one of the client's chats: here their team's Waiting chat.
+  'PATCH /api/clients/:id': async (org, s, callerId) => ({
+    path: `/api/clients/${(await chat(org, s, false, callerId ? [callerId] : [])).clientId}`,
+    body: { name: 'Renamed Client' },
+  }),
+};
+
+/** Sends a fixture's call as the given user. */
+export function send(api: TestOrg['admin']['api'], method: string, call: FixtureCall): Promise<Call> {
+  const body =
+    call.body instanceof Uint8Array
+      ? call.body
+      : (call.body ?? (method === 'GET' || method === 'DELETE' ? undefined : {}));
+  return api.call(method, call.path, body, call.headers);
+}
