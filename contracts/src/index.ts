@@ -10,6 +10,7 @@ export * from './schemas/chats.ts';
 export * from './schemas/clients.ts';
 export * from './schemas/common.ts';
 export * from './schemas/presence.ts';
+export * from './schemas/responses.ts';
 export * from './schemas/roles.ts';
 export * from './schemas/teams.ts';
 export * from './schemas/users.ts';

@@ -1,3 +1,4 @@
+import { healthDto } from '@smartconnect/contracts';
 import { definePublicRoute, type ModuleRoutes } from '../../http/route.ts';
 
 export const healthRoutes: ModuleRoutes = (fastify, app) => {
@@ -9,6 +10,7 @@ export const healthRoutes: ModuleRoutes = (fastify, app) => {
       url: '/api/health',
       access: 'public',
       raw: true,
+      response: healthDto,
       summary: 'Liveness and database kind',
       tags: ['system'],
     },

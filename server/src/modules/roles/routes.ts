@@ -1,8 +1,12 @@
 import {
   ASSIGNABLE_RIGHTS,
+  idEntity,
   idParams,
   PLAN_OPTIONS,
+  page,
+  rightsDto,
   roleCreateSchema,
+  roleDto,
   roleUpdateSchema,
 } from '@smartconnect/contracts';
 import { readScope } from '../../http/auth.ts';
@@ -21,6 +25,7 @@ export const roleRoutes: ModuleRoutes = (fastify, app) => {
       method: 'GET',
       url: '/api/rights',
       access: 'user',
+      response: rightsDto,
       summary: 'The rights a role can hold, and the plan options',
       tags,
     },
@@ -29,7 +34,14 @@ export const roleRoutes: ModuleRoutes = (fastify, app) => {
   defineRoute(
     fastify,
     app,
-    { method: 'GET', url: '/api/roles', access: 'user', summary: 'List roles (built-in first)', tags },
+    {
+      method: 'GET',
+      url: '/api/roles',
+      access: 'user',
+      response: page(roleDto),
+      summary: 'List roles (built-in first)',
+      tags,
+    },
     async ({ auth }) => {
       const items = (await listRoles(app.db, readScope(auth))).map(presentRole);
       return { items, total: items.length };
@@ -38,7 +50,15 @@ export const roleRoutes: ModuleRoutes = (fastify, app) => {
   defineRoute(
     fastify,
     app,
-    { method: 'GET', url: '/api/roles/:id', access: 'user', summary: 'One role', tags, params: idParams },
+    {
+      method: 'GET',
+      url: '/api/roles/:id',
+      access: 'user',
+      response: roleDto,
+      summary: 'One role',
+      tags,
+      params: idParams,
+    },
     async ({ auth, params }) => presentRole(await getRole(app, readScope(auth), params.id)),
   );
   defineRoute(
@@ -48,6 +68,7 @@ export const roleRoutes: ModuleRoutes = (fastify, app) => {
       method: 'POST',
       url: '/api/roles',
       access: modify,
+      response: roleDto,
       summary: 'Create a custom role',
       tags,
       body: roleCreateSchema,
@@ -61,6 +82,7 @@ export const roleRoutes: ModuleRoutes = (fastify, app) => {
       method: 'PATCH',
       url: '/api/roles/:id',
       access: modify,
+      response: roleDto,
       summary: 'Update a custom role (built-in roles are immutable)',
       tags,
       params: idParams,
@@ -75,6 +97,7 @@ export const roleRoutes: ModuleRoutes = (fastify, app) => {
       method: 'DELETE',
       url: '/api/roles/:id',
       access: modify,
+      response: idEntity,
       summary: 'Delete a custom role (irreversible)',
       tags,
       params: idParams,

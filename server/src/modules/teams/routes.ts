@@ -1,4 +1,12 @@
-import { idParams, teamCreateSchema, teamListQuerySchema, teamUpdateSchema } from '@smartconnect/contracts';
+import {
+  idEntity,
+  idParams,
+  page,
+  teamCreateSchema,
+  teamDto,
+  teamListQuerySchema,
+  teamUpdateSchema,
+} from '@smartconnect/contracts';
 import { readScope } from '../../http/auth.ts';
 import { defineRoute, type ModuleRoutes } from '../../http/route.ts';
 import { presentTeam } from './presenter.ts';
@@ -16,6 +24,7 @@ export const teamRoutes: ModuleRoutes = (fastify, app) => {
       method: 'GET',
       url: '/api/teams',
       access: 'user',
+      response: page(teamDto),
       summary: 'List teams (search by name)',
       tags,
       query: teamListQuerySchema,
@@ -28,7 +37,15 @@ export const teamRoutes: ModuleRoutes = (fastify, app) => {
   defineRoute(
     fastify,
     app,
-    { method: 'GET', url: '/api/teams/:id', access: 'user', summary: 'One team', tags, params: idParams },
+    {
+      method: 'GET',
+      url: '/api/teams/:id',
+      access: 'user',
+      response: teamDto,
+      summary: 'One team',
+      tags,
+      params: idParams,
+    },
     async ({ auth, params }) => presentTeam(await getTeam(app, readScope(auth), params.id)),
   );
   defineRoute(
@@ -38,6 +55,7 @@ export const teamRoutes: ModuleRoutes = (fastify, app) => {
       method: 'POST',
       url: '/api/teams',
       access: manage,
+      response: teamDto,
       summary: 'Create a team',
       tags,
       body: teamCreateSchema,
@@ -51,6 +69,7 @@ export const teamRoutes: ModuleRoutes = (fastify, app) => {
       method: 'PATCH',
       url: '/api/teams/:id',
       access: manage,
+      response: teamDto,
       summary: 'Update a team',
       tags,
       params: idParams,
@@ -65,6 +84,7 @@ export const teamRoutes: ModuleRoutes = (fastify, app) => {
       method: 'DELETE',
       url: '/api/teams/:id',
       access: manage,
+      response: idEntity,
       summary: 'Delete a team',
       tags,
       params: idParams,

@@ -1,7 +1,9 @@
 import {
   idParams,
   FIELD_MESSAGES as M,
+  page,
   userCreateSchema,
+  userDto,
   userListQuerySchema,
   userUpdateSchema,
 } from '@smartconnect/contracts';
@@ -24,6 +26,7 @@ export const userRoutes: ModuleRoutes = (fastify, app) => {
       method: 'GET',
       url: '/api/users',
       access: 'user',
+      response: page(userDto),
       summary: 'List users (search by name, filter by team)',
       tags,
       query: userListQuerySchema,
@@ -43,7 +46,15 @@ export const userRoutes: ModuleRoutes = (fastify, app) => {
   defineRoute(
     fastify,
     app,
-    { method: 'GET', url: '/api/users/:id', access: 'user', summary: 'One user', tags, params: idParams },
+    {
+      method: 'GET',
+      url: '/api/users/:id',
+      access: 'user',
+      response: userDto,
+      summary: 'One user',
+      tags,
+      params: idParams,
+    },
     async ({ auth, params }) => presentUser(await getUser(app, readScope(auth), params.id)),
   );
 
@@ -54,6 +65,7 @@ export const userRoutes: ModuleRoutes = (fastify, app) => {
       method: 'POST',
       url: '/api/users',
       access: { right: 'RIGHT_ACCOUNT_CONTROL' },
+      response: userDto,
       summary: 'Create a user',
       tags,
       body: userCreateSchema,
@@ -68,6 +80,7 @@ export const userRoutes: ModuleRoutes = (fastify, app) => {
       method: 'PATCH',
       url: '/api/users/:id',
       access: { right: 'RIGHT_ACCOUNT_CONTROL' },
+      response: userDto,
       summary: 'Update a user (active=false deactivates and revokes their tokens)',
       tags,
       params: idParams,
@@ -87,6 +100,7 @@ export const userRoutes: ModuleRoutes = (fastify, app) => {
         method: 'POST',
         url: `/api/users/:id/${action}`,
         access: { right: 'RIGHT_ACCOUNT_CONTROL' },
+        response: userDto,
         summary: active
           ? 'Activate a user'
           : 'Deactivate a user: they cannot log in and their tokens are revoked',
@@ -104,6 +118,7 @@ export const userRoutes: ModuleRoutes = (fastify, app) => {
       method: 'PUT',
       url: '/api/users/:id/teams',
       access: { right: 'AUTHORITY_TEAMS_UPDATE' },
+      response: userDto,
       summary: "Set a user's teams",
       tags,
       params: idParams,
@@ -119,6 +134,7 @@ export const userRoutes: ModuleRoutes = (fastify, app) => {
       method: 'PUT',
       url: '/api/users/:id/photo',
       access: { right: 'RIGHT_ACCOUNT_CONTROL' },
+      response: userDto,
       summary:
         "Upload a user's photo (JPEG, at most 200 KB; multipart field `file` or a raw image/jpeg body)",
       tags,
@@ -138,6 +154,7 @@ export const userRoutes: ModuleRoutes = (fastify, app) => {
       method: 'DELETE',
       url: '/api/users/:id/photo',
       access: { right: 'RIGHT_ACCOUNT_CONTROL' },
+      response: userDto,
       summary: "Remove a user's photo",
       tags,
       params: idParams,
