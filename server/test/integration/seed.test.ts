@@ -35,6 +35,24 @@ describe('demo seed', () => {
     await loginToken(s.api, 'operator1@demo.local', line.trim().split(/\s+/).at(-1)!);
   });
 
+  test('an ADMIN_EMAIL that is a demo address takes it; the demo person of that address is left out', async () => {
+    const other = await startTestServer({
+      env: { SEED_DEMO: 'true', ADMIN_EMAIL: 'supervisor@demo.local', ADMIN_PASSWORD: 'B0ss-pass!' },
+    });
+    try {
+      const admin = other.api.as(await loginToken(other.api, 'supervisor@demo.local', 'B0ss-pass!'));
+      assert.equal((await admin.get('/api/auth/user')).body.entity.role.builtIn, 'ADMINISTRATOR');
+      const users = (await admin.get('/api/users')).body.entity.items;
+      assert.deepEqual(users.map((u: { role: { builtIn: string } }) => u.role.builtIn).sort(), [
+        'ADMINISTRATOR',
+        'OPERATOR',
+        'OPERATOR',
+      ]);
+    } finally {
+      await other.close();
+    }
+  });
+
   test('a later start does not seed again or overwrite', async () => {
     printed.length = 0;
     await seedDemo({ ...s.app, config: { ...s.app.config, adminPassword: 'Other-pass1!' } });

@@ -126,6 +126,7 @@ describe('roles', () => {
       const upd = await org.admin.api.patch(`/api/roles/${id}`, { name: 'Hacked' });
       assert.equal(upd.status, 409);
       assert.equal(upd.body.code, 'immutableRoleUpdateException');
+      assert.equal(upd.body.error.message, 'immutable role cannot be updated');
       assert.equal(
         (await org.admin.api.delete(`/api/roles/${id}`)).body.code,
         'immutableRoleUpdateException',
