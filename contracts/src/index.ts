@@ -9,6 +9,7 @@ export * from './schemas/channels.ts';
 export * from './schemas/chats.ts';
 export * from './schemas/clients.ts';
 export * from './schemas/common.ts';
+export * from './schemas/organisations.ts';
 export * from './schemas/presence.ts';
 export * from './schemas/responses.ts';
 export * from './schemas/roles.ts';

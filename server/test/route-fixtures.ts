@@ -170,6 +170,12 @@ export const fixtures: Record<string, Fixture> = {
     body: { name: uniq('Category') },
   }),
   'DELETE /api/categories/:id': async (org) => ({ path: `/api/categories/${await category(org)}` }),
+  // organisations (platform staff)
+  'GET /api/organisations': async () => ({ path: '/api/organisations' }),
+  'PATCH /api/organisations/:id': async (org) => ({
+    path: `/api/organisations/${org.id}`,
+    body: { operatorLicences: 50 },
+  }),
   // clients
   'GET /api/clients/:id': async (org, s) => ({ path: `/api/clients/${(await chat(org, s)).clientId}` }),
   // A client profile is edited by someone who sees one of the client's chats: here their team's Waiting chat.

@@ -6,6 +6,7 @@ import { chatRoutes } from './chats/routes.ts';
 import { clientRoutes } from './clients/routes.ts';
 import { fileRoutes } from './files/routes.ts';
 import { healthRoutes } from './health/routes.ts';
+import { organisationRoutes } from './organisations/routes.ts';
 import { presenceRoutes } from './presence/routes.ts';
 import { roleRoutes } from './roles/routes.ts';
 import { teamRoutes } from './teams/routes.ts';
@@ -26,4 +27,5 @@ export const modules: ModuleRoutes[] = [
   presenceRoutes,
   categoryRoutes,
   clientRoutes,
+  organisationRoutes,
 ];

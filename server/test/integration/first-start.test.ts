@@ -101,6 +101,15 @@ describe('first start of the real server process', () => {
       const admin = first.api.as(await loginToken(first.api, 'admin@demo.local', adminPassword));
       assert.equal((await admin.get('/api/auth/user')).body.entity.organisation.name, 'Demo');
       assert.equal((await admin.get('/api/teams')).body.entity.total, 2);
+      // Platform staff manage plans and licences of customer organisations.
+      const staffPassword = printedPassword(first.output(), 'staff@smartconnect.local');
+      assert.ok(staffPassword, 'the platform staff password is printed');
+      const staff = first.api.as(await loginToken(first.api, 'staff@smartconnect.local', staffPassword));
+      const orgs = (await staff.get('/api/organisations')).body.entity.items;
+      assert.deepEqual(
+        orgs.map((o: { name: string }) => o.name),
+        ['Demo'],
+      );
 
       // No SMTP_URL: the recovery mail, with its link, is in the server log.
       const rec = await first.api.post('/api/auth/recovery', { email: 'operator1@demo.local' });

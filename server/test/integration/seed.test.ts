@@ -57,7 +57,7 @@ describe('demo seed', () => {
     printed.length = 0;
     await seedDemo({ ...s.app, config: { ...s.app.config, adminPassword: 'Other-pass1!' } });
     const orgs = await s.app.db.query<{ n: number }>('select count(*)::int as n from organisations');
-    assert.equal(orgs[0].n, 1);
+    assert.equal(orgs[0].n, 2, 'Demo and the platform organisation, nothing more');
     await loginToken(s.api, 'boss@demo.test', 'B0ss-pass!');
   });
 });

@@ -4,7 +4,7 @@ import {
   BUILT_IN_ROLES,
   type PlanOption,
 } from '@smartconnect/contracts';
-import { one, type Queryable } from '../../db/index.ts';
+import { maybe, one, type Queryable, setList } from '../../db/index.ts';
 
 export type NewOrganisation = {
   login: string;
@@ -46,4 +46,51 @@ export async function insertOrganisation(q: Queryable, org: NewOrganisation) {
 export async function countOrganisations(q: Queryable): Promise<number> {
   const row = await one<{ n: number }>(q, 'select count(*)::int as n from organisations');
   return row.n;
+}
+
+export type OrganisationRow = {
+  id: string;
+  login: string;
+  name: string;
+  language: 'eng' | 'rus';
+  status: 'active' | 'deactivated';
+  tariff_name: string;
+  options: PlanOption[];
+  operator_licences: number;
+  online_operators: number;
+  created_at: Date;
+};
+
+// Online operators: users receiving chats (AUTHORITY_CHAT_DISTRIBUTION) who are In work, as the licence check counts them.
+const select = `
+  select o.id, o.login, o.name, o.language, o.status, o.tariff_name, o.options, o.operator_licences, o.created_at,
+         (select count(*)::int from users u join roles r on r.id = u.role_id
+           where u.organisation_id = o.id and u.presence = 'online'
+             and 'AUTHORITY_CHAT_DISTRIBUTION' = any(r.rights)) as online_operators
+    from organisations o`;
+
+/** Customer organisations (the platform's own is not one), or one of them when `id` is given. */
+export const listOrganisations = (q: Queryable) =>
+  q.query<OrganisationRow>(`${select} where not o.is_platform order by o.name, o.id`);
+
+export const findOrganisation = (q: Queryable, id: string, withPlatform = false) =>
+  maybe<OrganisationRow>(q, `${select} where o.id = $1 and ($2 or not o.is_platform)`, [id, withPlatform]);
+
+const columns = {
+  name: 'name',
+  language: 'language',
+  status: 'status',
+  options: 'options',
+  operatorLicences: 'operator_licences',
+} as const;
+export type OrganisationPatch = Partial<Record<keyof typeof columns, unknown>>;
+
+export async function updateOrganisation(q: Queryable, id: string, patch: OrganisationPatch) {
+  const params: unknown[] = [id];
+  const sets = setList(columns, patch, params);
+  if (!sets) return;
+  await q.query(
+    `update organisations set ${sets}, updated_at = now() where id = $1 and not is_platform`,
+    params,
+  );
 }

@@ -13,7 +13,8 @@ export function generatePassword(): string {
 
 /**
  * First start on an empty database: the "Demo" organisation with an Administrator, a Supervisor,
- * two Operators and two teams. Their passwords are printed once. Later starts change nothing.
+ * two Operators and two teams, and the platform's own organisation with one staff account (RIGHT_OBSERVER).
+ * Their passwords are printed once. Later starts change nothing.
  */
 export async function seedDemo(app: AppContext): Promise<void> {
   const people = [
@@ -39,7 +40,14 @@ export async function seedDemo(app: AppContext): Promise<void> {
       ...p,
       password: i === 0 && app.config.adminPassword ? app.config.adminPassword : generatePassword(),
     }));
+  // Platform staff (RIGHT_OBSERVER) in the platform's own organisation, unless ADMIN_EMAIL took the address.
+  const staffEmail = 'staff@smartconnect.local';
+  const staff =
+    credentials[0].email === staffEmail
+      ? null
+      : { key: 'PLATFORM', email: staffEmail, password: generatePassword() };
   const hashes = await Promise.all(credentials.map((c) => hashPassword(c.password)));
+  const staffHash = staff ? await hashPassword(staff.password) : '';
   const seeded = await app.db.tx(async (q) => {
     if (app.db.kind === 'postgres') await q.query('select pg_advisory_xact_lock(4242002)');
     if ((await countOrganisations(q)) > 0) return false;
@@ -77,10 +85,34 @@ export async function seedDemo(app: AppContext): Promise<void> {
         teamIds: c.teams.map((t) => teamIds[t]),
       });
     }
+    if (staff) {
+      // The platform's own organisation: its Administrator holds RIGHT_OBSERVER (plans, licences, companies).
+      const platform = await insertOrganisation(q, {
+        login: 'platform',
+        name: 'SmartConnect',
+        adminEmail: staff.email,
+        options: [...PLAN_OPTIONS],
+        isPlatform: true,
+      });
+      await addUser(q, {
+        organisationId: platform.id,
+        roleId: platform.roles.ADMINISTRATOR,
+        name: 'Platform Staff',
+        email: staff.email,
+        phone: null,
+        passwordHash: staffHash,
+        breakTimeoutMinutes: null,
+        language: 'eng',
+        active: true,
+        teamIds: [],
+      });
+    }
     return true;
   });
   if (!seeded) return;
-  const lines = credentials.map((c) => `  ${c.key.padEnd(13)} ${c.email.padEnd(26)} ${c.password}`);
+  const lines = [...credentials, ...(staff ? [staff] : [])].map(
+    (c) => `  ${c.key.padEnd(13)} ${c.email.padEnd(26)} ${c.password}`,
+  );
   // Printed once, on the console, so the person who started the server can log in.
   console.log(`\nDemo organisation created. Sign in at ${app.config.publicUrl} with:\n${lines.join('\n')}\n`);
 }

@@ -1,0 +1,43 @@
+import { z } from 'zod';
+import { FIELD_MESSAGES as M } from '../messages.ts';
+import { PLAN_OPTIONS } from '../options.ts';
+import { LANGUAGES } from './users.ts';
+
+export const ORGANISATION_STATUSES = ['active', 'deactivated'] as const;
+export type OrganisationStatus = (typeof ORGANISATION_STATUSES)[number];
+/** §5 Organisation: login and name not empty, at most 255. */
+export const ORGANISATION_LIMITS = { nameMax: 255, licencesMax: 100_000 } as const;
+
+/** What platform staff (RIGHT_OBSERVER) change of a customer organisation: plan options, licences, status. */
+export const organisationUpdateSchema = z
+  .object({
+    name: z
+      .string(M.nameIncorrect)
+      .trim()
+      .min(1, M.nameIncorrect)
+      .max(ORGANISATION_LIMITS.nameMax, M.nameIncorrect),
+    language: z.enum(LANGUAGES, M.languageIncorrect),
+    status: z.enum(ORGANISATION_STATUSES, M.valueIncorrect),
+    options: z.array(z.enum(PLAN_OPTIONS, M.valueIncorrect), M.valueIncorrect),
+    operatorLicences: z
+      .number(M.quantityIncorrect)
+      .int(M.quantityIncorrect)
+      .min(0, M.quantityIncorrect)
+      .max(ORGANISATION_LIMITS.licencesMax, M.quantityIncorrect),
+  })
+  .partial();
+
+export const organisationDto = z.object({
+  id: z.uuid(),
+  login: z.string(),
+  name: z.string(),
+  language: z.enum(LANGUAGES),
+  status: z.enum(ORGANISATION_STATUSES),
+  tariffName: z.string(),
+  options: z.array(z.enum(PLAN_OPTIONS)),
+  /** §6 licence limit: how many operators may be online ('In work' or on a break) at once. */
+  operatorLicences: z.number().int(),
+  onlineOperators: z.number().int(),
+  createdAt: z.iso.datetime({ offset: true }),
+});
+export type OrganisationDto = z.infer<typeof organisationDto>;

@@ -1,0 +1,134 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { PLAN_OPTIONS } from '@smartconnect/contracts';
+import { hashPassword } from '../../src/lib/password.ts';
+import { insertOrganisation } from '../../src/modules/organisations/queries.ts';
+import { insertUser } from '../../src/modules/users/queries.ts';
+import { type Api, createOrganisation, loginToken, startTestServer, type TestServer } from '../helpers.ts';
+import { goOnline, inbound, makeChannel, makeTeam } from './chats-fixtures.ts';
+
+/** Plan options and operator licences: read by every user, changed by platform staff (RIGHT_OBSERVER) only. */
+describe('organisations', () => {
+  let s: TestServer;
+  let staff: Api;
+  before(async () => {
+    s = await startTestServer();
+    const platform = await s.app.db.tx((q) =>
+      insertOrganisation(q, {
+        login: `platform-${Date.now()}`,
+        name: 'Platform',
+        adminEmail: 'p@x.test',
+        options: [...PLAN_OPTIONS],
+        isPlatform: true,
+      }),
+    );
+    const email = `staff-${Date.now()}@platform.test`;
+    const passwordHash = await hashPassword('Passw0rd!');
+    await s.app.db.tx((q) =>
+      insertUser(q, {
+        organisationId: platform.id,
+        roleId: platform.roles.ADMINISTRATOR,
+        name: 'Staff',
+        email,
+        phone: null,
+        passwordHash,
+        breakTimeoutMinutes: null,
+        language: 'eng',
+        active: true,
+      }),
+    );
+    staff = s.api.as(await loginToken(s.api, email, 'Passw0rd!'));
+  });
+  after(() => s.close());
+
+  test('every user reads their organisation: options, licences and operators online', async () => {
+    const org = await createOrganisation(s, { options: ['OPTION_CATEGORY'] });
+    const op = await org.user({ role: 'OPERATOR' });
+    await goOnline(op);
+    const res = await op.api.get('/api/organisation');
+    assert.equal(res.status, 200);
+    assert.equal(res.body.entity.id, org.id);
+    assert.deepEqual(res.body.entity.options, ['OPTION_CATEGORY']);
+    assert.equal(res.body.entity.operatorLicences, 1000);
+    assert.equal(res.body.entity.onlineOperators, 1);
+  });
+
+  test('staff set the licence limit: the operator past it gets 409 all operator licences taken', async () => {
+    const org = await createOrganisation(s);
+    const a = await org.user({ role: 'OPERATOR' });
+    const b = await org.user({ role: 'OPERATOR' });
+    const set = await staff.patch(`/api/organisations/${org.id}`, { operatorLicences: 1 });
+    assert.equal(set.status, 200);
+    assert.equal(set.body.entity.operatorLicences, 1);
+    assert.equal((await a.api.patch('/api/presence', { status: 'online' })).status, 200);
+    const refused = await b.api.patch('/api/presence', { status: 'online' });
+    assert.equal(refused.status, 409);
+    assert.equal(refused.body.code, 'allLicencesTakenException');
+    assert.equal(refused.body.error.message, 'all operator licences taken');
+    await staff.patch(`/api/organisations/${org.id}`, { operatorLicences: 2 });
+    assert.equal((await b.api.patch('/api/presence', { status: 'online' })).status, 200);
+    const listed = (await staff.get('/api/organisations')).body.entity.items.find(
+      (o: { id: string }) => o.id === org.id,
+    );
+    assert.equal(listed.onlineOperators, 2);
+  });
+
+  test('staff switch the category option: closing needs a category only while it is on', async () => {
+    const org = await createOrganisation(s);
+    const teamId = await makeTeam(org, { method: 'manual' });
+    const ch = await makeChannel(org, teamId);
+    const chat = async () => {
+      const { chatId } = (await inbound(s, ch, { client: `c-${Math.random()}` })).body.entity;
+      assert.equal((await org.admin.api.post(`/api/chats/${chatId}/take`)).status, 200);
+      return chatId as string;
+    };
+    const first = await chat();
+    assert.equal(
+      (await org.admin.api.post(`/api/chats/${first}/close`)).body.code,
+      'closeWithoutCategoryException',
+    );
+    const off = await staff.patch(`/api/organisations/${org.id}`, {
+      options: PLAN_OPTIONS.filter((o) => o !== 'OPTION_CATEGORY'),
+    });
+    assert.ok(!off.body.entity.options.includes('OPTION_CATEGORY'));
+    const second = await chat();
+    const closed = await org.admin.api.post(`/api/chats/${second}/close`);
+    assert.equal(closed.status, 200, JSON.stringify(closed.body));
+    assert.equal((await org.admin.api.get('/api/categories')).body.code, 'optionUnavailableException');
+  });
+
+  test('customers cannot change organisations, even their own; bad values get the field messages', async () => {
+    const org = await createOrganisation(s);
+    const own = await org.admin.api.patch(`/api/organisations/${org.id}`, { operatorLicences: 5000 });
+    assert.equal(own.status, 403);
+    assert.equal((await org.admin.api.get('/api/organisations')).status, 403);
+    const bad = await staff.patch(`/api/organisations/${org.id}`, {
+      operatorLicences: -1,
+      name: '',
+      options: ['OPTION_NOPE'],
+    });
+    assert.equal(bad.status, 400);
+    assert.deepEqual(bad.body.error.fields, {
+      operatorLicences: 'Quantity specified incorrectly',
+      name: 'Name specified incorrectly',
+      'options.0': 'Value specified incorrectly',
+    });
+    const missing = await staff.patch('/api/organisations/00000000-0000-7000-8000-000000000000', {
+      name: 'X',
+    });
+    assert.equal(missing.status, 404);
+    assert.equal(missing.body.code, 'organizationNotFoundException');
+  });
+
+  test('a deactivated organisation is signed out and cannot log in', async () => {
+    const org = await createOrganisation(s);
+    const res = await staff.patch(`/api/organisations/${org.id}`, { status: 'deactivated' });
+    assert.equal(res.body.entity.status, 'deactivated');
+    assert.equal((await org.admin.api.get('/api/auth/user')).status, 401);
+    const login = await s.api.post('/api/auth/login', {
+      email: org.admin.email,
+      password: org.admin.password,
+    });
+    assert.equal(login.body.code, 'invalidCredentialsException');
+  });
+});
