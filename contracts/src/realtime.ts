@@ -14,6 +14,12 @@ export const REALTIME_EVENT_TYPES = [
 export type RealtimeEventType = (typeof REALTIME_EVENT_TYPES)[number];
 
 /**
+ * Payload of `counters.changed`, sent whenever a chat's move changes In progress / Waiting counts: the chat,
+ * its team now, and every team whose queue or counts it touched (its team, and the team it left).
+ */
+export type CountersChangedPayload = { chatId: string; teamId: string; teamIds: string[] };
+
+/**
  * Who may receive an event, always within its organisation: listed users, members of listed teams,
  * holders of a right, or (`all`) every user of the organisation. An empty audience reaches nobody.
  */

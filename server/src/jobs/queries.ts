@@ -9,11 +9,14 @@ export type TimerRow = {
   due_at: Date;
 };
 
-/** Sets the timer of (kind, subject) to fire at `dueAt`, replacing an earlier setting. */
+/**
+ * Sets the timer of (kind, subject) to fire at `dueAt`, replacing an earlier setting. A re-armed timer is a new
+ * one: a runner's claim on the old setting ends (that runner finds it no longer claimed and leaves it).
+ */
 export const upsertTimer = (q: Queryable, orgId: string, kind: TimerKind, subjectId: string, dueAt: Date) =>
   q.query(
     `insert into timers (organisation_id, kind, subject_id, due_at) values ($1, $2, $3, $4)
-     on conflict (kind, subject_id) do update set due_at = excluded.due_at`,
+     on conflict (kind, subject_id) do update set due_at = excluded.due_at, claimed_by = null, lease_until = null`,
     [orgId, kind, subjectId, dueAt],
   );
 
@@ -34,19 +37,39 @@ export const insertTimerIfAbsent = (
 export const deleteTimers = (q: Queryable, subjectId: string, kinds: TimerKind[]) =>
   q.query('delete from timers where subject_id = $1 and kind = any($2::text[])', [subjectId, kinds]);
 
-/** One due timer that no other instance holds; locked until the transaction ends. */
-export const claimDueTimer = (q: Queryable, now: Date) =>
-  maybe<TimerRow>(
-    q,
-    `select id, organisation_id, kind, subject_id, due_at from timers
-      where due_at <= $1 order by due_at, id limit 1 for update skip locked`,
-    [now],
+/**
+ * Claims due timers that no runner holds (or whose runner's lease ran out) for `claimedBy` until `leaseUntil`,
+ * in one autocommit statement: no lock is kept, so the runner never holds a timer row while it waits for a chat.
+ */
+export const claimDueTimers = (q: Queryable, now: Date, claimedBy: string, leaseUntil: Date, limit: number) =>
+  q.query<TimerRow>(
+    `update timers set claimed_by = $2, lease_until = $3
+      where id in (select id from timers where due_at <= $1 and (lease_until is null or lease_until <= $1)
+                    order by due_at, id limit $4 for update skip locked)
+      returning id, organisation_id, kind, subject_id, due_at`,
+    [now, claimedBy, leaseUntil, limit],
   );
 
-export const deleteTimer = (q: Queryable, id: string) => q.query('delete from timers where id = $1', [id]);
+/**
+ * Consumes a claimed timer, with its subject already locked: true when it is still this runner's and due
+ * (it fires now); false when it was re-armed, deleted or claimed again since (it must not fire).
+ */
+export const takeClaimedTimer = async (q: Queryable, id: string, claimedBy: string, now: Date) =>
+  (
+    await q.query('delete from timers where id = $1 and claimed_by = $2 and due_at <= $3 returning id', [
+      id,
+      claimedBy,
+      now,
+    ])
+  ).length === 1;
 
-export const postponeTimer = (q: Queryable, id: string, dueAt: Date) =>
-  q.query('update timers set due_at = $2 where id = $1', [id, dueAt]);
+/** Gives a claimed timer back (at `dueAt`, or when it was due): another poll fires it. */
+export const releaseTimer = (q: Queryable, id: string, claimedBy: string, dueAt: Date | null) =>
+  q.query(
+    `update timers set claimed_by = null, lease_until = null, due_at = coalesce($3, due_at)
+      where id = $1 and claimed_by = $2`,
+    [id, claimedBy, dueAt],
+  );
 
 // ---- outbox ----
 

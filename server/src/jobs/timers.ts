@@ -1,47 +1,80 @@
+import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../context.ts';
+import type { Queryable } from '../db/index.ts';
 import type { Tx } from '../modules/chats/lifecycle.ts';
-import { fireAutoClose, fireOverdue, fireRedistribute } from '../modules/chats/timers.ts';
-import { fireAutoBreak } from '../modules/presence/service.ts';
+import { fireAutoClose, fireOverdue, fireRedistribute, lockTimerChat } from '../modules/chats/timers.ts';
+import { fireAutoBreak, lockTimerUser } from '../modules/presence/service.ts';
 import { withEvents } from '../realtime/emit.ts';
 import * as Q from './queries.ts';
 
-/** What each timer kind does when it fires; each handler re-checks the state, so a stale timer is harmless. */
-const handlers: Record<Q.TimerKind, (tx: Tx, orgId: string, subjectId: string) => Promise<void>> = {
-  auto_close: fireAutoClose,
-  redistribute: fireRedistribute,
-  overdue_half: (tx, org, id) => fireOverdue(tx, org, id, 'half_expired'),
-  overdue_expired: (tx, org, id) => fireOverdue(tx, org, id, 'expired'),
-  auto_break: fireAutoBreak,
+type TimerHandler = {
+  /** Locks the timer's subject (chat or user): the lock every operation on it takes first. */
+  lock: (q: Queryable, orgId: string, subjectId: string) => Promise<unknown>;
+  /** What the timer does; it re-checks the subject's state, so a stale timer is harmless. */
+  fire: (tx: Tx, orgId: string, subjectId: string) => Promise<void>;
 };
 
-const RETRY_FAILED_MS = 60_000;
+const handlers: Record<Q.TimerKind, TimerHandler> = {
+  auto_close: { lock: lockTimerChat, fire: fireAutoClose },
+  redistribute: { lock: lockTimerChat, fire: fireRedistribute },
+  overdue_half: { lock: lockTimerChat, fire: (tx, org, id) => fireOverdue(tx, org, id, 'half_expired') },
+  overdue_expired: { lock: lockTimerChat, fire: (tx, org, id) => fireOverdue(tx, org, id, 'expired') },
+  auto_break: { lock: lockTimerUser, fire: fireAutoBreak },
+};
+
+export const TIMERS = {
+  /** A claimed timer is left to its runner this long; if that instance dies another one fires it after. */
+  leaseMs: 60_000,
+  batch: 50,
+  /** A handler that failed is tried again this much later. */
+  retryFailedMs: 60_000,
+} as const;
+
+const LOCK_CYCLE = new Set(['40P01', '40001']);
+
+/** Fires one claimed timer in its own transaction: subject locked first, then the timer taken if still ours. */
+async function fire(app: AppContext, row: Q.TimerRow, claimedBy: string, now: Date): Promise<void> {
+  const handler = handlers[row.kind];
+  try {
+    await withEvents(app, async (q, emit) => {
+      if (handler) await handler.lock(q, row.organisation_id, row.subject_id);
+      if (!(await Q.takeClaimedTimer(q, row.id, claimedBy, now))) return;
+      await handler?.fire({ q, emit, now }, row.organisation_id, row.subject_id);
+    });
+  } catch (err) {
+    const code = (err as { code?: string }).code;
+    // A lock cycle with something we do not know of is retried at the next poll; anything else a minute later.
+    const retryAt = code && LOCK_CYCLE.has(code) ? null : new Date(now.getTime() + TIMERS.retryFailedMs);
+    app.log.error({ err, timer: row }, 'timer failed');
+    await Q.releaseTimer(app.db, row.id, claimedBy, retryAt);
+  }
+}
 
 /**
- * Fires every timer due by `app.clock.now()`, each in its own transaction with its row locked
- * (FOR UPDATE SKIP LOCKED): across instances each timer fires exactly once. A handler that throws
- * rolls its change back and the timer is retried a minute later.
+ * Fires every timer due by `app.clock.now()`. Due timers are first claimed in a short committed step
+ * (`FOR UPDATE SKIP LOCKED`, leased to this run); each then fires in a transaction of its own that locks the
+ * chat (or user) first and only then takes the timer row, the order every operation uses, and only if the timer
+ * is still this run's claim and due (an operation may have re-armed or deleted it meanwhile). Across runs and
+ * instances each timer fires exactly once; a claim whose runner died is taken over when its lease ends; a
+ * handler that throws rolls its change back and the timer is tried again later.
  */
 export async function runDueTimers(app: AppContext, max = 1000): Promise<number> {
+  const claimedBy = randomUUID();
   let fired = 0;
   while (fired < max) {
     const now = app.clock.now();
-    const claimed: { row?: Q.TimerRow } = {};
-    try {
-      const more = await withEvents(app, async (q, emit) => {
-        const row = await Q.claimDueTimer(q, now);
-        if (!row) return false;
-        claimed.row = row;
-        await Q.deleteTimer(q, row.id);
-        await handlers[row.kind]?.({ q, emit, now }, row.organisation_id, row.subject_id);
-        return true;
-      });
-      if (!more) return fired;
-    } catch (err) {
-      if (!claimed.row) throw err;
-      app.log.error({ err, timer: claimed.row }, 'timer failed');
-      await Q.postponeTimer(app.db, claimed.row.id, new Date(now.getTime() + RETRY_FAILED_MS));
+    const batch = await Q.claimDueTimers(
+      app.db,
+      now,
+      claimedBy,
+      new Date(now.getTime() + TIMERS.leaseMs),
+      Math.min(TIMERS.batch, max - fired),
+    );
+    if (!batch.length) return fired;
+    for (const row of batch) {
+      await fire(app, row, claimedBy, now);
+      fired++;
     }
-    fired++;
   }
   return fired;
 }

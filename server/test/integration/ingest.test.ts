@@ -216,4 +216,44 @@ describe('ingest through the API channel', () => {
     assert.equal((await inbound(s, ch, { client: 'gone' })).status, 404);
     assert.equal((await org.admin.api.get(`/api/chats/${chatId}`)).status, 200);
   });
+
+  test('a client writing under a new name renames the contact and the client (into the open chat and on a new session)', async () => {
+    const org = await createOrganisation(s, { options: [] });
+    const ch = await makeChannel(org, await makeTeam(org, { method: 'manual' }));
+    const first = await inbound(s, ch, { client: 'renamer', name: 'Ann' });
+    const chatId: string = first.body.entity.chatId;
+    const client = async () => (await org.admin.api.get(`/api/chats/${chatId}`)).body.entity.client;
+    const profile = async (id: string) => (await org.admin.api.get(`/api/clients/${id}`)).body.entity;
+    const { id: clientId } = await client();
+    assert.equal((await profile(clientId)).name, 'Ann');
+
+    // Into the ongoing chat (the batch statement).
+    assert.equal((await inbound(s, ch, { client: 'renamer', name: 'Ann Smith' })).status, 200);
+    assert.equal((await client()).name, 'Ann Smith');
+    const renamed = await profile(clientId);
+    assert.equal(renamed.name, 'Ann Smith');
+    assert.deepEqual(
+      renamed.contacts.map((c: { name: string }) => c.name),
+      ['Ann Smith'],
+    );
+    // No name: nothing changes. The same name again does not undo an operator's rename.
+    await s.api.as(ch.inboundKey).post(`/api/channels/${ch.id}/inbound`, {
+      externalMessageId: 'no-name',
+      client: { externalId: 'renamer' },
+      text: 'x',
+    });
+    assert.equal((await profile(clientId)).name, 'Ann Smith');
+    assert.equal((await org.admin.api.patch(`/api/clients/${clientId}`, { name: 'VIP Ann' })).status, 200);
+    await inbound(s, ch, { client: 'renamer', name: 'Ann Smith' });
+    assert.equal((await profile(clientId)).name, 'VIP Ann');
+
+    // A new session (the transactional path) with yet another name.
+    assert.equal((await org.admin.api.post(`/api/chats/${chatId}/close`)).status, 200);
+    const next = await inbound(s, ch, { client: 'renamer', name: 'Ann Jones' });
+    assert.notEqual(next.body.entity.chatId, chatId);
+    const chat = (await org.admin.api.get(`/api/chats/${next.body.entity.chatId}`)).body.entity;
+    assert.equal(chat.client.id, clientId);
+    assert.equal(chat.client.name, 'Ann Jones');
+    assert.equal((await profile(clientId)).contacts[0].name, 'Ann Jones');
+  });
 });

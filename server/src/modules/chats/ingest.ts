@@ -56,8 +56,9 @@ function batcherOf(app: AppContext): Batcher {
 
 /**
  * One inbound customer message, answered once it is committed: dedupe by (channel, provider message id),
- * upsert the client and contact, find the open chat or open a new session, append the message, write history,
- * route a new chat, arm its timers and emit events. A retry of the same provider message changes nothing.
+ * upsert the client and contact (their name follows the provider's), find the open chat or open a new session,
+ * append the message, write history, route a new chat, arm its timers and emit events. A retry of the same
+ * provider message changes nothing.
  *
  * Messages into ongoing chats are group-committed (ingest-batcher.ts): those arriving together are written by
  * one statement (queries.appendBatchToOpenChats) and each is answered after that shared commit. The first
@@ -144,6 +145,7 @@ async function appendBatch(
         orgId: channel.organisation_id,
         channelId: channel.id,
         externalClientId: msg.client.externalId,
+        clientName: msg.client.name,
         now,
         at,
         text: msg.text,
@@ -234,6 +236,8 @@ async function openAndAppend(tx: Tx, channel: IngestChannel, msg: InboundMessage
   });
   // Another delivery of this message committed first: undo everything this one did.
   if (!message) throw new Duplicate();
+  // After the chat: the order the batch statement locks chat, contact and client in.
+  if (!contact.created) await Q.renameContact(q, contact.id, msg.client.name);
   const touched = chat.created ? chat : await Q.touchChatOnClientMessage(q, chat.id, msg.text, now);
   // A brand-new contact has no earlier session to reopen.
   const reopened =

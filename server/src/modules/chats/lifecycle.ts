@@ -1,8 +1,8 @@
-import type { ChatHistoryKind, RealtimeEventType } from '@smartconnect/contracts';
+import type { ChatHistoryKind, CountersChangedPayload, RealtimeEventType } from '@smartconnect/contracts';
 import type { Queryable } from '../../db/index.ts';
 import { deleteTimers, upsertTimer } from '../../jobs/queries.ts';
 import type { Emit } from '../../realtime/emit.ts';
-import { lockTeam, pickOperator, type RoutingTeam } from '../routing/service.ts';
+import { lockTeams, pickOperator, type RoutingTeam } from '../routing/service.ts';
 import { chatAudience } from './policy.ts';
 import { presentChat } from './presenter.ts';
 import * as Q from './queries.ts';
@@ -12,19 +12,31 @@ export type Tx = { q: Queryable; emit: Emit; now: Date };
 
 const CHAT_TIMERS = ['auto_close', 'redistribute', 'overdue_half', 'overdue_expired'] as const;
 
-/** Re-reads the chat and emits `type` (plus counters) to its audience and to `also` (who must drop it). */
+/**
+ * Re-reads the chat and emits `type` to its audience and to `also` (who must drop it). Every change of the
+ * In progress / Waiting counts also emits counters.changed: by default every type but chat.updated, and
+ * chat.updated too with `counters` (a chat sent back to the queue). `fromTeamId`: the team it left.
+ */
 export async function emitChat(
   tx: Tx,
   orgId: string,
   chatId: string,
   type: RealtimeEventType,
   also: Parameters<typeof chatAudience>[1] = {},
+  opts: { counters?: boolean; fromTeamId?: string } = {},
 ): Promise<Q.ChatRow> {
   const chat = await Q.findChat(tx.q, orgId, chatId);
   if (!chat) throw new Error(`chat ${chatId} vanished`);
   const audience = chatAudience(chat, also);
   await tx.emit(orgId, type, presentChat(chat), audience);
-  if (type !== 'chat.updated') await tx.emit(orgId, 'counters.changed', { chatId }, audience);
+  if (opts.counters ?? type !== 'chat.updated') {
+    const payload: CountersChangedPayload = {
+      chatId,
+      teamId: chat.team_id,
+      teamIds: [...new Set([chat.team_id, opts.fromTeamId ?? chat.team_id])],
+    };
+    await tx.emit(orgId, 'counters.changed', payload, audience);
+  }
   return chat;
 }
 
@@ -88,18 +100,56 @@ export async function routeWaiting(
   return ok ? userId : null;
 }
 
-/** Hands the team's Waiting chats, oldest first, to eligible operators until none is left or nobody has room. */
-export async function distributeWaiting(tx: Tx, teamId: string): Promise<number> {
-  const team = await lockTeam(tx.q, teamId);
-  if (!team || team.distribution_method === 'manual') return 0;
+/**
+ * Locks these teams for routing, in id order, as the first team locks of the transaction: every transaction
+ * that locks several teams takes them this way round, so none waits for another in a cycle. Answers the teams
+ * by id (a missing one is left out).
+ */
+export async function lockRoutingTeams(tx: Tx, teamIds: (string | null | undefined)[]) {
+  const ids = [...new Set(teamIds.filter((id): id is string => !!id))];
+  const teams = ids.length ? await lockTeams(tx.q, ids) : [];
+  return new Map(teams.map((t) => [t.id, t]));
+}
+
+/** The teams whose queues may move when this operator gains room: their own. */
+export const teamsOfOperator = async (tx: Tx, userId: string | null): Promise<string[]> =>
+  userId ? Q.userTeamIds(tx.q, userId) : [];
+
+/**
+ * Hands the Waiting chats of locked teams (lockRoutingTeams) to eligible operators, oldest first per team, until
+ * none is left or nobody has room; `skipChatIds` stay where they are (a chat just taken from its operator is not
+ * handed straight back). Manual teams keep their queue.
+ */
+export async function distributeLocked(
+  tx: Tx,
+  teams: Iterable<RoutingTeam>,
+  opts: { skipChatIds?: string[] } = {},
+): Promise<number> {
+  const skip = new Set(opts.skipChatIds ?? []);
   let assigned = 0;
-  for (const chat of await Q.claimWaiting(tx.q, teamId, 200)) {
-    const userId = await routeWaiting(tx, team, { ...chat, operator_id: null, team_id: teamId });
-    if (!userId) break;
-    assigned++;
-    await emitChat(tx, chat.organisation_id, chat.id, 'chat.assigned', { teamIds: [teamId] });
+  for (const team of teams) {
+    if (team.distribution_method === 'manual') continue;
+    for (const chat of await Q.claimWaiting(tx.q, team.id, 200)) {
+      if (skip.has(chat.id)) continue;
+      const userId = await routeWaiting(tx, team, { ...chat, operator_id: null, team_id: team.id });
+      if (!userId) break;
+      assigned++;
+      await emitChat(tx, chat.organisation_id, chat.id, 'chat.assigned', { teamIds: [team.id] });
+    }
   }
   return assigned;
+}
+
+/**
+ * Hands out the Waiting queues of these teams: wherever operators may have gained room or a chat went back to
+ * a queue. Call with no team locked yet in the transaction (see lockRoutingTeams).
+ */
+export async function distributeWaiting(
+  tx: Tx,
+  teamIds: (string | null | undefined)[],
+  opts: { skipChatIds?: string[] } = {},
+): Promise<number> {
+  return distributeLocked(tx, (await lockRoutingTeams(tx, teamIds)).values(), opts);
 }
 
 /** Closes an open chat, writes history and stops its timers (the caller has checked the rules). */
@@ -121,7 +171,7 @@ export async function closeChatRow(
   const closed = await emitChat(tx, chat.organisation_id, chat.id, 'chat.closed', {
     teamIds: chat.status === 'waiting' ? [chat.team_id] : [],
   });
-  // The operator has room again: the queue moves.
-  await distributeWaiting(tx, chat.team_id);
+  // Its operator has room again: the queues of all their teams move (and the chat's own team's).
+  await distributeWaiting(tx, [chat.team_id, ...(await teamsOfOperator(tx, chat.operator_id))]);
   return closed;
 }

@@ -74,6 +74,13 @@ export async function lockChat(q: Queryable, orgId: string, id: string): Promise
   return locked ? findChat(q, orgId, id) : undefined;
 }
 
+/** Locks the chat row only (a timer's first step; lockChat when the chat is read too). */
+export const lockChatRow = (q: Queryable, orgId: string, id: string) =>
+  maybe<{ id: string }>(q, 'select id from chats where id = $1 and organisation_id = $2 for no key update', [
+    id,
+    orgId,
+  ]);
+
 /** Who is asking: their id, whether they see every chat, and their teams. */
 export type Viewer = { userId: string; all: boolean; teamIds: string[] };
 
@@ -140,6 +147,8 @@ export type BatchAppendInput = {
   orgId: string;
   channelId: string;
   externalClientId: string;
+  /** The client's name as the provider sends it now ('' when it sends none). */
+  clientName: string;
   /** When it arrived: the chat's timestamps and timers count from it. */
   now: Date;
   /** The message's created_at, `now` with microseconds: strictly increasing in arrival order. */
@@ -167,15 +176,15 @@ export type BatchAppendRow = {
 
 /**
  * The common ingest path, a message into an ongoing chat, for many messages in ONE autocommit statement
- * (one round trip, one commit, atomic): the group commit of ingest-batcher.ts. Per message: the chat is
- * touched (row lock; nothing when it was closed meanwhile), the message inserted, auto-close re-armed, the
- * overdue clocks started when it opens an unanswered window, and the `message.created` event row written
- * with the audience of policy.chatAudience. Each message whose (channel, external id) is already stored answers its
- * duplicate; each message of a client with an open chat is appended to it, in input order (created_at strictly
- * increasing, event ids taken in input order); every chat touched is updated once, as the last of its messages
- * leaves it (the first one opens the unanswered window and its overdue clocks, the last re-arms auto-close).
- * Messages that answer neither (new client, closed session, lost race) take the transactional path. The input
- * must not hold one (channel, external id) twice.
+ * (one round trip, one commit, atomic): the group commit of ingest-batcher.ts. The chats are locked first (in id
+ * order; one closed meanwhile drops out), then the messages inserted, and only what was really inserted changes
+ * anything: a copy of a message stored meanwhile by another writer (the unique key skips it) leaves the chat, its
+ * timers, the client's name and the events as they were. For each chat that received messages: last message and
+ * client message time, auto-close re-armed, the overdue clocks started when the batch opens an unanswered window
+ * (the first of its messages opens it, the last re-arms auto-close), the contact's and client's name follow the
+ * provider's when it changed, and one `message.created` event row per message with the audience of
+ * policy.chatAudience, ids taken in input order. Messages that answer neither stored nor duplicate (new client,
+ * closed session, lost race) take the transactional path. The input must not hold one (channel, external id) twice.
  */
 export async function appendBatchToOpenChats(
   q: Queryable,
@@ -185,8 +194,9 @@ export async function appendBatchToOpenChats(
   return q.query<BatchAppendRow>(
     `with i as (
        select * from unnest($1::uuid[], $2::uuid[], $3::text[], $4::timestamptz[], $5::text[], $6::text[],
-                            $7::text[], $8::text[], $9::int[], $10::int[], $11::timestamptz[]) with ordinality
-         as i(org_id, channel_id, ext_client, at, text, attachments, ext_id, payload, half, expired, now, ord)
+                            $7::text[], $8::text[], $9::int[], $10::int[], $11::timestamptz[], $12::text[])
+         with ordinality
+         as i(org_id, channel_id, ext_client, at, text, attachments, ext_id, payload, half, expired, now, client_name, ord)
      ), x as (
        -- Index probes per message (LIMIT keeps each a nested loop whatever the table sizes).
        select i.*, d.id as duplicate_id, d.chat_id as duplicate_chat_id
@@ -195,33 +205,42 @@ export async function appendBatchToOpenChats(
             where m.channel_id = i.channel_id and m.external_message_id = i.ext_id limit 1
          ) d on true
      ), k as (
-       select x.*, o.chat_id
+       select x.*, o.chat_id, o.contact_id, o.client_id
          from x cross join lateral (
-           select c.id as chat_id
+           select c.id as chat_id, ct.id as contact_id, ct.client_id
              from contacts ct
              join chats c on c.channel_id = ct.channel_id and c.contact_id = ct.id and c.status <> 'closed'
             where ct.channel_id = x.channel_id and ct.external_id = x.ext_client limit 1
          ) o
         where x.duplicate_id is null
+     ), l as materialized (
+       -- The chats first, locked in id order: still open once locked (a close committed meanwhile drops one).
+       select c.id from chats c
+        where c.id in (select chat_id from k) and c.status <> 'closed'
+        order by c.id for no key update
+     ), m as (
+       insert into messages (organisation_id, chat_id, channel_id, direction, kind, internal, text, attachments,
+                             external_message_id, created_at)
+       select k.org_id, k.chat_id, k.channel_id, 'in', 'normal', false, k.text, k.attachments::jsonb, k.ext_id, k.at
+         from k join l on l.id = k.chat_id
+        order by k.ord
+       on conflict (channel_id, external_message_id) do nothing
+       returning id, chat_id, channel_id, external_message_id
+     ), s as (
+       -- The messages really inserted, with their input: everything below follows from these only.
+       select k.*, m.id as message_id
+         from m join k on k.channel_id = m.channel_id and k.ext_id = m.external_message_id
      ), a as (
        select chat_id, (array_agg(now order by ord))[1] as first_at, (array_agg(now order by ord desc))[1] as last_at,
               (array_agg(text order by ord desc))[1] as last_text, min(half) as half, min(expired) as expired
-         from k group by chat_id
+         from s group by chat_id
      ), u as (
        update chats c set last_client_message_at = a.last_at, unanswered_since = coalesce(c.unanswered_since, a.first_at),
               last_message_text = a.last_text, last_message_at = a.last_at, updated_at = a.last_at
          from a
-        where c.id = a.chat_id and c.status <> 'closed'
+        where c.id = a.chat_id
         returning c.id, c.organisation_id, c.status, c.operator_id, c.team_id, c.unanswered_since, a.first_at, a.last_at,
                   a.half, a.expired, (select auto_close_minutes from teams t where t.id = c.team_id) as auto_close_minutes
-     ), m as (
-       insert into messages (organisation_id, chat_id, channel_id, direction, kind, internal, text, attachments,
-                             external_message_id, created_at)
-       select k.org_id, u.id, k.channel_id, 'in', 'normal', false, k.text, k.attachments::jsonb, k.ext_id, k.at
-         from k join u on u.id = k.chat_id
-        order by k.ord
-       on conflict (channel_id, external_message_id) do nothing
-       returning id, chat_id, channel_id, external_message_id
      ), t as (
        insert into timers (organisation_id, kind, subject_id, due_at)
        select u.organisation_id, 'auto_close', u.id, u.last_at + make_interval(mins => u.auto_close_minutes)
@@ -232,29 +251,38 @@ export async function appendBatchToOpenChats(
        union all
        select u.organisation_id, 'overdue_expired', u.id, u.first_at + make_interval(mins => u.expired)
          from u where u.expired is not null and u.unanswered_since = u.first_at
-       on conflict (kind, subject_id) do update set due_at = case when excluded.kind = 'auto_close'
-         then excluded.due_at else timers.due_at end
+       -- Auto-close is re-armed (a runner's claim on the old setting ends); a running overdue clock is kept.
+       on conflict (kind, subject_id) do update set due_at = excluded.due_at, claimed_by = null, lease_until = null
+         where excluded.kind = 'auto_close'
+     ), n as (
+       select distinct on (s.contact_id) s.contact_id, s.client_name as name
+         from s where s.client_name <> '' order by s.contact_id, s.ord desc
+     ), cn as (
+       update contacts ct set name = n.name from n
+        where ct.id = n.contact_id and ct.name <> n.name
+        returning ct.client_id, ct.name
+     ), cl as (
+       update clients c set name = cn.name, updated_at = now() from cn
+        where c.id = cn.client_id and c.name <> cn.name
      ), e as (
        insert into events (organisation_id, type, payload, audience)
-       select k.org_id, 'message.created',
-              k.payload::jsonb || jsonb_build_object('id', m.id, 'chatId', m.chat_id),
+       select s.org_id, 'message.created',
+              s.payload::jsonb || jsonb_build_object('id', s.message_id, 'chatId', s.chat_id),
               jsonb_build_object('rights', jsonb_build_array('AUTHORITY_ALL_CHATS'))
                 || case when u.operator_id is not null
                         then jsonb_build_object('userIds', jsonb_build_array(u.operator_id)) else '{}'::jsonb end
                 || case when u.status = 'waiting'
                         then jsonb_build_object('teamIds', jsonb_build_array(u.team_id)) else '{}'::jsonb end
-         from m
-         join k on k.channel_id = m.channel_id and k.ext_id = m.external_message_id
-         join u on u.id = m.chat_id
-        order by k.ord
+         from s
+         join u on u.id = s.chat_id
+        order by s.ord
        returning id, created_at, audience, (payload->>'id')::uuid as message_id
      )
-     select x.ord::int as ord, x.duplicate_id, x.duplicate_chat_id, m.id as message_id,
-            m.chat_id, e.id::text as event_id, e.created_at as event_created_at, e.audience
+     select x.ord::int as ord, x.duplicate_id, x.duplicate_chat_id, s.message_id,
+            s.chat_id, e.id::text as event_id, e.created_at as event_created_at, e.audience
        from x
-       left join k on k.ord = x.ord
-       left join m on m.channel_id = k.channel_id and m.external_message_id = k.ext_id
-       left join e on e.message_id = m.id
+       left join s on s.ord = x.ord
+       left join e on e.message_id = s.message_id
       order by x.ord`,
     [
       col('orgId'),
@@ -268,6 +296,7 @@ export async function appendBatchToOpenChats(
       col('halfExpiredMinutes'),
       col('expiredMinutes'),
       items.map((i) => i.now.toISOString()),
+      col('clientName'),
     ],
   );
 }
@@ -306,7 +335,8 @@ export async function upsertContact(
 
 /**
  * Opens a new session for the contact, already carrying its first client message, unless one is open.
- * A new chat answers when its unanswered window started and its team's auto-close time.
+ * A new chat answers when its unanswered window started and its team's auto-close time. An open chat found by
+ * the insert may be closed before it is locked: then the insert is tried again (it opens the next session).
  */
 export async function openChat(
   q: Queryable,
@@ -323,22 +353,39 @@ export async function openChat(
   | { id: string; created: true; unanswered_since: Date; auto_close_minutes: number | null }
   | { id: string; created: false }
 > {
-  const inserted = await maybe<{ id: string; unanswered_since: Date; auto_close_minutes: number | null }>(
-    q,
-    `insert into chats (organisation_id, channel_id, client_id, contact_id, team_id, session_no, created_at, updated_at,
-                        last_client_message_at, unanswered_since, last_message_text, last_message_at)
-     values ($1, $2, $3, $4, $5, (select count(*) + 1 from chats where client_id = $3), $6, $6, $6, $6, $7, $6)
-     on conflict (channel_id, contact_id) where status <> 'closed' do nothing
-     returning id, unanswered_since, (select auto_close_minutes from teams where id = $5) as auto_close_minutes`,
-    [c.orgId, c.channelId, c.clientId, c.contactId, c.teamId, c.now, c.text],
+  for (let attempt = 1; ; attempt++) {
+    const inserted = await maybe<{ id: string; unanswered_since: Date; auto_close_minutes: number | null }>(
+      q,
+      `insert into chats (organisation_id, channel_id, client_id, contact_id, team_id, session_no, created_at, updated_at,
+                          last_client_message_at, unanswered_since, last_message_text, last_message_at)
+       values ($1, $2, $3, $4, $5, (select count(*) + 1 from chats where client_id = $3), $6, $6, $6, $6, $7, $6)
+       on conflict (channel_id, contact_id) where status <> 'closed' do nothing
+       returning id, unanswered_since, (select auto_close_minutes from teams where id = $5) as auto_close_minutes`,
+      [c.orgId, c.channelId, c.clientId, c.contactId, c.teamId, c.now, c.text],
+    );
+    if (inserted) return { ...inserted, created: true };
+    // Each statement sees what committed before it: a chat closed since the insert is not found here.
+    const open = await maybe<{ id: string }>(
+      q,
+      `select id from chats where channel_id = $1 and contact_id = $2 and status <> 'closed' for no key update`,
+      [c.channelId, c.contactId],
+    );
+    if (open) return { id: open.id, created: false };
+    if (attempt >= 5) throw new Error('open chat: the session kept closing while a message was opening it');
+  }
+}
+
+/**
+ * The provider's current name of the client: the contact takes it, and so does the client when it changed
+ * (an operator's rename stays until the provider's name changes again). Empty names change nothing.
+ */
+export async function renameContact(q: Queryable, contactId: string, name: string) {
+  if (!name) return;
+  await q.query(
+    `with ct as (update contacts set name = $2 where id = $1 and name <> $2 returning client_id)
+     update clients set name = $2, updated_at = now() where id in (select client_id from ct) and name <> $2`,
+    [contactId, name],
   );
-  if (inserted) return { ...inserted, created: true };
-  const open = await one<{ id: string }>(
-    q,
-    `select id from chats where channel_id = $1 and contact_id = $2 and status <> 'closed' for no key update`,
-    [c.channelId, c.contactId],
-  );
-  return { id: open.id, created: false };
 }
 
 export const hadEarlierChat = async (q: Queryable, clientId: string, chatId: string) =>

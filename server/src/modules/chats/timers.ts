@@ -1,18 +1,31 @@
 import type { OverdueLevel } from '@smartconnect/contracts';
+import type { Queryable } from '../../db/index.ts';
 import { upsertTimer } from '../../jobs/queries.ts';
-import { lockTeam, pickOperator } from '../routing/service.ts';
-import { assign, closeChatRow, emitChat, type Tx } from './lifecycle.ts';
+import { findTeam, pickOperator } from '../routing/service.ts';
+import {
+  assign,
+  closeChatRow,
+  distributeLocked,
+  emitChat,
+  lockRoutingTeams,
+  type Tx,
+  teamsOfOperator,
+} from './lifecycle.ts';
 import { chatAudience } from './policy.ts';
 import { presentMessage } from './presenter.ts';
 import * as Q from './queries.ts';
 
 const minutesAfter = (from: Date, minutes: number) => new Date(new Date(from).getTime() + minutes * 60_000);
 
+/** The lock a chat timer takes before anything else: the chat's row, as every operation on the chat does. */
+export const lockTimerChat = (q: Queryable, orgId: string, chatId: string) => Q.lockChatRow(q, orgId, chatId);
+
 /** Closes an open chat whose client has been silent for the team's auto-close time (re-arms if they wrote since). */
 export async function fireAutoClose(tx: Tx, orgId: string, chatId: string): Promise<void> {
   const chat = await Q.lockChat(tx.q, orgId, chatId);
   if (!chat || chat.status === 'closed') return;
-  const team = await lockTeam(tx.q, chat.team_id);
+  // Settings only: the teams to route are locked later, all together in their order (lockRoutingTeams).
+  const team = await findTeam(tx.q, chat.team_id);
   if (!team?.auto_close_minutes) return;
   const due = minutesAfter(chat.last_client_message_at ?? chat.created_at, team.auto_close_minutes);
   if (due > tx.now) return void (await upsertTimer(tx.q, orgId, 'auto_close', chat.id, due));
@@ -21,33 +34,39 @@ export async function fireAutoClose(tx: Tx, orgId: string, chatId: string): Prom
 
 /**
  * An operator who has not answered within the team's redistribution time loses the chat: it goes to another
- * eligible operator of the team, or back to the Waiting queue when there is none.
+ * eligible operator of the team, or back to the Waiting queue when there is none. The operator has room again,
+ * so the queues of their teams move (this chat is not handed straight back to them).
  */
 export async function fireRedistribute(tx: Tx, orgId: string, chatId: string): Promise<void> {
   const chat = await Q.lockChat(tx.q, orgId, chatId);
   if (chat?.status !== 'in_progress' || !chat.assigned_at) return;
-  const team = await lockTeam(tx.q, chat.team_id);
-  if (!team?.auto_redistribution_minutes) return;
-  const due = minutesAfter(chat.assigned_at, team.auto_redistribution_minutes);
+  const settings = await findTeam(tx.q, chat.team_id);
+  if (!settings?.auto_redistribution_minutes) return;
+  const due = minutesAfter(chat.assigned_at, settings.auto_redistribution_minutes);
   if (due > tx.now) return void (await upsertTimer(tx.q, orgId, 'redistribute', chat.id, due));
   if (chat.last_operator_message_at && chat.last_operator_message_at >= chat.assigned_at) return;
   const previous = chat.operator_id;
+  const teams = await lockRoutingTeams(tx, [chat.team_id, ...(await teamsOfOperator(tx, previous))]);
+  const team = teams.get(chat.team_id);
+  if (!team) return;
   const next = await pickOperator(tx.q, team, { excludeUserIds: previous ? [previous] : [] });
   if (next) {
     await assign(tx, chat, next, { kind: 'redistribution', actorId: null, from: ['in_progress'], team });
     await emitChat(tx, orgId, chat.id, 'chat.assigned', { userIds: [previous] });
-    return;
+  } else {
+    await Q.moveToQueue(tx.q, chat.id, chat.team_id, tx.now);
+    await Q.insertHistory(tx.q, {
+      orgId,
+      chatId: chat.id,
+      kind: 'redistribution',
+      fromUserId: previous,
+      toTeamId: chat.team_id,
+      now: tx.now,
+    });
+    // Back in the queue: In progress and Waiting both change.
+    await emitChat(tx, orgId, chat.id, 'chat.updated', { userIds: [previous] }, { counters: true });
   }
-  await Q.moveToQueue(tx.q, chat.id, chat.team_id, tx.now);
-  await Q.insertHistory(tx.q, {
-    orgId,
-    chatId: chat.id,
-    kind: 'redistribution',
-    fromUserId: previous,
-    toTeamId: chat.team_id,
-    now: tx.now,
-  });
-  await emitChat(tx, orgId, chat.id, 'chat.updated', { userIds: [previous] });
+  await distributeLocked(tx, teams.values(), { skipChatIds: [chat.id] });
 }
 
 const rank: Record<OverdueLevel, number> = { none: 0, half_expired: 1, expired: 2 };

@@ -4,15 +4,26 @@ import type { AuthContext } from '../../http/auth.ts';
 import { AppError } from '../../http/errors.ts';
 import { deleteTimers } from '../../jobs/queries.ts';
 import { withEvents } from '../../realtime/emit.ts';
-import { findTeam, isAvailable, lockTeam } from '../routing/service.ts';
-import { assign, emitChat, routeWaiting, type Tx } from './lifecycle.ts';
+import { findTeam, isAvailable } from '../routing/service.ts';
+import {
+  assign,
+  distributeLocked,
+  distributeWaiting,
+  emitChat,
+  lockRoutingTeams,
+  routeWaiting,
+  type Tx,
+  teamsOfOperator,
+} from './lifecycle.ts';
 import { assertCanAct, assertVisible, viewerOf } from './policy.ts';
 import * as Q from './queries.ts';
 
 /**
  * Transfers an open chat to an operator, a team, the client's last operator or their personal manager.
  * A user target must be another online operator of the organisation; a team target puts the chat in that
- * team's queue and routes it there. Anything else is cannotTransferException, and nothing changes.
+ * team's queue and routes it there (never back to the operator it left). Anything else is
+ * cannotTransferException, and nothing changes. The operator the chat left has room again: the queues of their
+ * teams move, and so does the rest of the target team's queue.
  */
 export async function transferChat(
   app: AppContext,
@@ -46,12 +57,20 @@ export async function transferChat(
         toTeamId: target.teamId,
         now: tx.now,
       });
-      const team = await lockTeam(q, target.teamId);
+      const teams = await lockRoutingTeams(tx, [
+        target.teamId,
+        ...(await teamsOfOperator(tx, chat.operator_id)),
+      ]);
+      const team = teams.get(target.teamId);
       if (team) {
         const row = { ...chat, operator_id: null, team_id: team.id };
         await routeWaiting(tx, team, row, { excludeUserIds: chat.operator_id ? [chat.operator_id] : [] });
       }
-      return emitChat(tx, auth.organisationId, chat.id, 'chat.transferred', before);
+      const moved = await emitChat(tx, auth.organisationId, chat.id, 'chat.transferred', before, {
+        fromTeamId: chat.team_id,
+      });
+      await distributeLocked(tx, teams.values(), { skipChatIds: [chat.id] });
+      return moved;
     }
 
     const userId = await targetUser(tx, chat, target);
@@ -65,7 +84,10 @@ export async function transferChat(
       team,
     });
     if (!ok) throw new AppError('cannotTransferException');
-    return emitChat(tx, auth.organisationId, chat.id, 'chat.transferred', before);
+    const moved = await emitChat(tx, auth.organisationId, chat.id, 'chat.transferred', before);
+    if (chat.status === 'in_progress')
+      await distributeWaiting(tx, await teamsOfOperator(tx, chat.operator_id));
+    return moved;
   });
 }
 

@@ -1,5 +1,6 @@
 import type { Presence, PresenceDto, PresenceReason } from '@smartconnect/contracts';
 import type { AppContext } from '../../context.ts';
+import type { Queryable } from '../../db/index.ts';
 import { AppError } from '../../http/errors.ts';
 import { deleteTimers, upsertTimer } from '../../jobs/queries.ts';
 import { withEvents } from '../../realtime/emit.ts';
@@ -48,8 +49,8 @@ export async function applyPresence(
   if (status === 'online') {
     const due = breakDue({ ...user, presence_changed_at: tx.now }, tx.now);
     if (due) await upsertTimer(tx.q, ref.organisationId, 'auto_break', user.id, due);
-    // Teams in a fixed order: two operators sharing teams lock them the same way round.
-    if (user.is_operator) for (const teamId of [...user.team_ids].sort()) await distributeWaiting(tx, teamId);
+    // Teams are locked in their fixed order: two operators sharing teams lock them the same way round.
+    if (user.is_operator) await distributeWaiting(tx, user.team_ids);
   } else await deleteTimers(tx.q, user.id, ['auto_break']);
   return dto;
 }
@@ -73,6 +74,9 @@ export async function setPresence(
 ): Promise<void> {
   await changePresence(app, user, status, reason);
 }
+
+/** The lock the auto-break timer takes before anything else: the user's row, as a presence change does. */
+export const lockTimerUser = (q: Queryable, orgId: string, userId: string) => Q.lockUser(q, orgId, userId);
 
 /** Auto-break timer: an online user idle for their break timeout goes to Break; activity since moves the timer. */
 export async function fireAutoBreak(tx: Tx, orgId: string, userId: string): Promise<void> {

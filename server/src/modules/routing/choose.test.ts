@@ -31,7 +31,12 @@ describe('chooseOperator', () => {
     assert.equal(chooseOperator('round_robin', list, { dialogLimit: 5, excludeUserIds: ['b'] }), 'a');
   });
 
-  test('manual leaves every chat waiting', () => {
-    assert.equal(chooseOperator('manual', [c('a', 0, null)], { dialogLimit: 5, preferUserId: 'a' }), null);
+  test('manual leaves chats waiting but for a returning client whose last operator qualifies', () => {
+    assert.equal(chooseOperator('manual', [c('a', 0, null)], { dialogLimit: 5 }), null);
+    assert.equal(chooseOperator('manual', [c('a', 0, null)], { dialogLimit: 5, preferUserId: 'a' }), 'a');
+    assert.equal(chooseOperator('manual', [c('a', 5, null)], { dialogLimit: 5, preferUserId: 'a' }), null);
+    assert.equal(chooseOperator('manual', [c('a', 0, null)], { dialogLimit: 5, preferUserId: 'b' }), null);
+    const excluded = { dialogLimit: 5, preferUserId: 'a', excludeUserIds: ['a'] };
+    assert.equal(chooseOperator('manual', [c('a', 0, null)], excluded), null);
   });
 });

@@ -20,6 +20,14 @@ export const lockTeam = (q: Queryable, teamId: string) =>
     [teamId],
   );
 
+/** Locks several teams in id order (the one order every transaction takes team locks in). */
+export const lockTeams = (q: Queryable, teamIds: string[]) =>
+  q.query<RoutingTeam>(
+    `select id, organisation_id, distribution_method, dialog_limit, auto_redistribution_minutes, auto_close_minutes
+       from teams where id = any($1::uuid[]) order by id for no key update`,
+    [teamIds],
+  );
+
 export const findTeam = (q: Queryable, teamId: string) =>
   maybe<RoutingTeam>(
     q,

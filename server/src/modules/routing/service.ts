@@ -3,23 +3,24 @@ import { chooseOperator } from './choose.ts';
 import * as Q from './queries.ts';
 
 export type { RoutingTeam } from './queries.ts';
-export { findTeam, isAvailable, lockTeam } from './queries.ts';
+export { findTeam, isAvailable, lockTeam, lockTeams } from './queries.ts';
 
 /**
  * Chooses the operator for one chat of a locked team by its distribution method, and records the turn.
  * Call with the team locked (lockTeam) so concurrent choices of one team see each other's assignments.
+ * A manual team hands out nothing but a returning client to their last operator (`preferUserId`).
  */
 export async function pickOperator(
   q: Queryable,
   team: Q.RoutingTeam,
   opts: { preferUserId?: string | null; excludeUserIds?: string[] } = {},
 ): Promise<string | null> {
-  if (team.distribution_method === 'manual') return null;
+  if (team.distribution_method === 'manual' && !opts.preferUserId) return null;
   const candidates = await Q.teamCandidates(q, team.id);
   const userId = chooseOperator(team.distribution_method, candidates, {
     dialogLimit: team.dialog_limit,
     ...opts,
   });
-  if (userId) await Q.touchRotation(q, team.id, userId);
+  if (userId && team.distribution_method !== 'manual') await Q.touchRotation(q, team.id, userId);
   return userId;
 }
