@@ -22,6 +22,28 @@ function describeAccess(access: unknown): string {
     .join(' ');
 }
 
+/** The 200 answer: the `{code, entity, error}` envelope around the route's entity, or a raw body (files, health). */
+function successContent(r: (typeof routeRegistry)[number]) {
+  if (r.raw) {
+    return r.response
+      ? { 'application/json': { schema: toSchema(r.response, 'output') } }
+      : { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } };
+  }
+  return {
+    'application/json': {
+      schema: {
+        type: 'object',
+        required: ['code', 'entity', 'error'],
+        properties: {
+          code: { const: 'ok' },
+          entity: r.response ? toSchema(r.response, 'output') : { type: 'null' },
+          error: { type: 'null' },
+        },
+      },
+    },
+  };
+}
+
 /** OpenAPI 3.1 built from the registered routes' zod schemas. */
 export function buildOpenApi(): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
@@ -54,21 +76,7 @@ export function buildOpenApi(): Record<string, unknown> {
         ? { required: true, content: { 'application/json': { schema: toSchema(r.body) } } }
         : undefined,
       responses: {
-        '200': {
-          description: 'Success',
-          content: {
-            'application/json': {
-              schema: {
-                type: 'object',
-                properties: {
-                  code: { const: 'ok' },
-                  entity: r.response ? toSchema(r.response, 'output') : {},
-                  error: { type: 'null' },
-                },
-              },
-            },
-          },
-        },
+        '200': { description: 'Success', content: successContent(r) },
         default: { $ref: '#/components/responses/Error' },
       },
     };
@@ -135,7 +143,8 @@ const esc=s=>String(s).replace(/[&<>]/g,c=>({'&':'&amp;','<':'&lt;','>':'&gt;'}[
 for(const [path,ops] of Object.entries(doc.paths)){for(const [m,op] of Object.entries(ops)){const s=document.createElement('section');
 s.innerHTML='<div><span class="m '+m.toUpperCase()+'">'+m.toUpperCase()+'</span> <code>'+esc(path)+'</code> — '+esc(op.summary||'')+'</div><small>'+esc(op.description||'')+'</small>'+
 (op.requestBody?'<details><summary>Body</summary><pre>'+esc(JSON.stringify(op.requestBody.content['application/json'].schema,null,2))+'</pre></details>':'')+
-(op.parameters&&op.parameters.length?'<details><summary>Parameters</summary><pre>'+esc(JSON.stringify(op.parameters,null,2))+'</pre></details>':'');root.appendChild(s);}}});
+(op.parameters&&op.parameters.length?'<details><summary>Parameters</summary><pre>'+esc(JSON.stringify(op.parameters,null,2))+'</pre></details>':'')+
+(op.responses&&op.responses['200']&&op.responses['200'].content?'<details><summary>Answer</summary><pre>'+esc(JSON.stringify(op.responses['200'].content[Object.keys(op.responses['200'].content)[0]].schema,null,2))+'</pre></details>':'');root.appendChild(s);}}});
 </script></body></html>`;
 
 export function registerOpenApi(fastify: FastifyInstance): void {
