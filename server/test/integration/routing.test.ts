@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { distributeTeamQueues } from '../../src/modules/routing/distribute.ts';
 import { createOrganisation, startTestServer, type TestServer } from '../helpers.ts';
 import {
   chatOf,
@@ -178,5 +179,120 @@ describe('routing to team queues', () => {
     await setMembers(org, teamId, [op.id, watcher.id]);
     assert.equal((await op.api.post(`/api/chats/${ids[0]}/close`)).status, 200);
     assert.equal((await chatOf(org.admin, ids[2])).operator?.id, op.id);
+  });
+
+  test('a manual team gives a returning client to their last operator when online, under the limit, with the right', async () => {
+    const org = await createOrganisation(s, { options: [] });
+    const teamId = await makeTeam(org, { method: 'manual', dialogLimit: 1 });
+    const a = await org.user({ teams: [teamId] });
+    const b = await org.user({ teams: [teamId] });
+    await goOnline(a);
+    await goOnline(b);
+    const ch = await makeChannel(org, teamId);
+    const session = async (client: string) => (await inbound(s, ch, { client })).body.entity.chatId as string;
+    const first = await session('loyal-m');
+    assert.equal((await chatOf(org.admin, first)).status, 'waiting');
+    assert.equal((await a.api.post(`/api/chats/${first}/take`)).status, 200);
+    assert.equal((await a.api.post(`/api/chats/${first}/close`)).status, 200);
+    // Back again: straight to a, although the team distributes nothing by itself.
+    const rec = recordEvents(s);
+    const again = await session('loyal-m');
+    rec.stop();
+    assert.equal((await chatOf(org.admin, again)).operator?.id, a.id);
+    assert.ok(rec.events.some((e) => e.type === 'chat.assigned'));
+    // A new client still waits.
+    const stranger = await session('stranger');
+    assert.equal((await chatOf(org.admin, stranger)).status, 'waiting');
+    assert.equal((await a.api.post(`/api/chats/${again}/close`)).status, 200);
+    // At the dialog limit: the returning client waits.
+    assert.equal((await a.api.post(`/api/chats/${stranger}/take`)).status, 200);
+    const full = await session('loyal-m');
+    assert.equal((await chatOf(org.admin, full)).status, 'waiting');
+    assert.equal((await org.admin.api.post(`/api/chats/${full}/close`)).status, 200);
+    // Away: waits too.
+    await goOnline(a, 'break');
+    const away = await session('loyal-m');
+    assert.equal((await chatOf(org.admin, away)).status, 'waiting');
+    assert.equal((await org.admin.api.post(`/api/chats/${away}/close`)).status, 200);
+    // A last operator without AUTHORITY_CHAT_DISTRIBUTION never receives chats automatically.
+    const role = await org.admin.api.post('/api/roles', {
+      name: 'Helper',
+      description: 'takes by hand',
+      rights: ['AUTHORITY_PROFILE_UPDATE'],
+    });
+    const helper = await org.user({ role: role.body.entity.id, teams: [teamId] });
+    await goOnline(helper);
+    const h1 = await session('helped');
+    assert.equal((await helper.api.post(`/api/chats/${h1}/take`)).status, 200);
+    assert.equal((await helper.api.post(`/api/chats/${h1}/close`)).status, 200);
+    const h2 = await session('helped');
+    assert.equal((await chatOf(org.admin, h2)).status, 'waiting');
+  });
+
+  test('closing a chat hands out the queues of all its operator’s teams', async () => {
+    const org = await createOrganisation(s, { options: [] });
+    const t1 = await makeTeam(org, { dialogLimit: 1 });
+    const t2 = await makeTeam(org, { dialogLimit: 1 });
+    const op = await org.user({ teams: [t1, t2] });
+    await goOnline(op);
+    const held = (await inbound(s, await makeChannel(org, t1), { client: 'held' })).body.entity.chatId;
+    assert.equal((await chatOf(org.admin, held)).operator?.id, op.id);
+    const queued = (await inbound(s, await makeChannel(org, t2), { client: 'queued' })).body.entity.chatId;
+    assert.equal((await chatOf(org.admin, queued)).status, 'waiting');
+    assert.equal((await op.api.post(`/api/chats/${held}/close`)).status, 200);
+    assert.equal((await chatOf(org.admin, queued)).operator?.id, op.id);
+  });
+
+  test('a transfer away from an operator hands them the next Waiting chat', async () => {
+    const org = await createOrganisation(s, { options: [] });
+    const t1 = await makeTeam(org, { dialogLimit: 1 });
+    const elsewhere = await makeTeam(org, { method: 'manual' });
+    const a = await org.user({ teams: [t1] });
+    const b = await org.user({ teams: [elsewhere] });
+    await goOnline(a);
+    await goOnline(b);
+    const ch = await makeChannel(org, t1);
+    const held = (await inbound(s, ch, { client: 'held' })).body.entity.chatId;
+    const queued = (await inbound(s, ch, { client: 'queued' })).body.entity.chatId;
+    assert.equal((await chatOf(org.admin, queued)).status, 'waiting');
+    assert.equal((await a.api.post(`/api/chats/${held}/transfer`, { operatorId: b.id })).status, 200);
+    assert.equal((await chatOf(org.admin, queued)).operator?.id, a.id);
+  });
+
+  test('a transfer to a team moves that team’s queue (the chat never goes back to the operator it left)', async () => {
+    const org = await createOrganisation(s, { options: [] });
+    const t1 = await makeTeam(org, { dialogLimit: 1 });
+    const t2 = await makeTeam(org, { dialogLimit: 1 });
+    const a = await org.user({ teams: [t1, t2] });
+    await goOnline(a);
+    const held = (await inbound(s, await makeChannel(org, t1), { client: 'held' })).body.entity.chatId;
+    const queued = (await inbound(s, await makeChannel(org, t2), { client: 'queued' })).body.entity.chatId;
+    assert.equal((await chatOf(org.admin, queued)).status, 'waiting');
+    const rec = recordEvents(s);
+    const moved = await a.api.post(`/api/chats/${held}/transfer`, { teamId: t2 });
+    rec.stop();
+    assert.equal(moved.status, 200);
+    assert.equal(moved.body.entity.status, 'waiting');
+    assert.equal(moved.body.entity.team.id, t2);
+    assert.equal((await chatOf(org.admin, queued)).operator?.id, a.id);
+    const counters = rec.events.filter((e) => e.type === 'counters.changed').map((e) => e.payload);
+    assert.deepEqual(counters, [
+      { chatId: held, teamId: t2, teamIds: [t2, t1] },
+      { chatId: queued, teamId: t2, teamIds: [t2] },
+    ]);
+  });
+
+  test('the routing command hands out a queue once the team has room (e.g. a raised dialog limit)', async () => {
+    const org = await createOrganisation(s, { options: [] });
+    const teamId = await makeTeam(org, { dialogLimit: 1 });
+    const op = await org.user({ teams: [teamId] });
+    await goOnline(op);
+    const ch = await makeChannel(org, teamId);
+    await inbound(s, ch, { client: 'one' });
+    const queued = (await inbound(s, ch, { client: 'two' })).body.entity.chatId;
+    assert.equal((await org.admin.api.patch(`/api/teams/${teamId}`, { dialogLimit: 2 })).status, 200);
+    assert.equal(await distributeTeamQueues(s.app, [teamId]), 1);
+    assert.equal((await chatOf(org.admin, queued)).operator?.id, op.id);
+    assert.equal(await distributeTeamQueues(s.app, [teamId]), 0);
   });
 });

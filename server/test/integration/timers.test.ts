@@ -108,6 +108,33 @@ describe('durable timers', () => {
     assert.deepEqual(ev?.audience.teamIds, [teamId]);
   });
 
+  test('redistribution back to Waiting changes the counters and hands the silent operator the next chat of the queue', async () => {
+    const org = await createOrganisation(s);
+    const teamId = await makeTeam(org, { dialogLimit: 1, autoRedistributionMinutes: 3 });
+    const a = await org.user({ teams: [teamId] });
+    await goOnline(a);
+    const ch = await makeChannel(org, teamId);
+    const silent = (await inbound(s, ch, { client: 'r3' })).body.entity.chatId;
+    const queued = (await inbound(s, ch, { client: 'r4' })).body.entity.chatId;
+    assert.equal((await chatOf(org.admin, queued)).status, 'waiting');
+    const rec = recordEvents(s);
+    await advance(3 * MIN);
+    rec.stop();
+    // The silent chat waits (not handed straight back); a has room and gets the next one.
+    assert.equal((await chatOf(org.admin, silent)).status, 'waiting');
+    assert.equal((await chatOf(org.admin, queued)).operator?.id, a.id);
+    const counters = rec.events.filter((e) => e.type === 'counters.changed');
+    assert.deepEqual(
+      counters.map((e) => e.payload),
+      [
+        { chatId: silent, teamId, teamIds: [teamId] },
+        { chatId: queued, teamId, teamIds: [teamId] },
+      ],
+    );
+    assert.deepEqual(new Set(counters[0].audience.userIds), new Set([a.id]));
+    assert.deepEqual(counters[0].audience.teamIds, [teamId]);
+  });
+
   test('overdue levels from the channel thresholds; an operator reply clears them', async () => {
     const org = await createOrganisation(s);
     const teamId = await makeTeam(org, { method: 'manual' });
