@@ -71,6 +71,19 @@ export type TransferTarget = z.output<typeof transferSchema>;
 
 export const chatCategorySchema = z.object({ categoryId: z.uuid(M.valueIncorrect).nullable() });
 
+/**
+ * Body of `POST /api/chats/{id}/close`, optional: `categoryId` sets the request category (plan option
+ * OPTION_CATEGORY) and closes in one step; without it the chat's current category counts.
+ */
+export const chatCloseSchema = z
+  .object({
+    categoryId: z
+      .uuid(M.valueIncorrect)
+      .optional()
+      .describe('Request category to set before closing (needs OPTION_CATEGORY); the body may be omitted'),
+  })
+  .describe('Optional: {} or no body closes with the current category');
+
 export const CATEGORY_NAME_MAX = 255;
 export const categorySchema = z.object({
   name: z.string(M.nameIncorrect).trim().min(1, M.nameIncorrect).max(CATEGORY_NAME_MAX, M.nameIncorrect),

@@ -68,6 +68,54 @@ describe('chat operations', () => {
     assert.equal((await op.api.get('/api/chats?filter=assigned')).body.entity.total, 0);
   });
 
+  test('close takes the request category in the same step: history “category set” then “close”', async () => {
+    const { org, op, chatId } = await assignedChat();
+    const sup = await org.user({ role: 'SUPERVISOR' });
+    const cat = (await sup.api.post('/api/categories', { name: 'Delivery' })).body.entity.id;
+    const foreign = await createOrganisation(s);
+    const foreignCat = (await foreign.admin.api.post('/api/categories', { name: 'Other' })).body.entity.id;
+    for (const categoryId of [foreignCat, '01890000-0000-7000-8000-000000000000']) {
+      const res = await op.api.post(`/api/chats/${chatId}/close`, { categoryId });
+      assert.equal(res.status, 404);
+      assert.equal(res.body.code, 'categoryNotFoundException');
+    }
+    assert.equal((await op.api.post(`/api/chats/${chatId}/close`, { categoryId: 'nope' })).status, 400);
+    assert.equal(
+      (await op.api.post(`/api/chats/${chatId}/close`)).body.code,
+      'closeWithoutCategoryException',
+    );
+    assert.equal((await chatOf(op, chatId)).status, 'in_progress');
+    const rec = recordEvents(s);
+    const closed = await op.api.post(`/api/chats/${chatId}/close`, { categoryId: cat });
+    rec.stop();
+    assert.equal(closed.status, 200, JSON.stringify(closed.body));
+    assert.equal(closed.body.entity.status, 'closed');
+    assert.equal(closed.body.entity.category.name, 'Delivery');
+    const history = (await op.api.get(`/api/chats/${chatId}/history`)).body.entity.items;
+    assert.deepEqual(
+      history.map((h: { kind: string }) => h.kind),
+      ['created', 'assign', 'category_set', 'close'],
+    );
+    assert.equal(history[2].categoryId, cat);
+    const closedEvent = rec.events.find((e) => e.type === 'chat.closed');
+    assert.equal((closedEvent?.payload as { category: { id: string } }).category.id, cat);
+    // The body is described in the API reference.
+    const doc = (await s.api.get('/api/openapi.json')).body;
+    const body = doc.paths['/api/chats/{id}/close'].post.requestBody.content['application/json'].schema;
+    assert.ok(body.properties.categoryId);
+    assert.equal(body.required, undefined);
+  });
+
+  test('without OPTION_CATEGORY close refuses a category and closes without one', async () => {
+    const { op, chatId } = await assignedChat({ options: [] });
+    const res = await op.api.post(`/api/chats/${chatId}/close`, {
+      categoryId: '01890000-0000-7000-8000-000000000000',
+    });
+    assert.equal(res.status, 403);
+    assert.equal(res.body.code, 'optionUnavailableException');
+    assert.equal((await op.api.post(`/api/chats/${chatId}/close`)).status, 200);
+  });
+
   test('without OPTION_CATEGORY a chat closes without one, and the category endpoints are refused', async () => {
     const { op, chatId } = await assignedChat({ options: [] });
     assert.equal(

@@ -1,5 +1,6 @@
 import {
   chatCategorySchema,
+  chatCloseSchema,
   chatListQuerySchema,
   chatMessagesQuerySchema,
   idParams,
@@ -152,11 +153,13 @@ export const chatRoutes: ModuleRoutes = (fastify, app) => {
       method: 'POST',
       url: '/api/chats/:id/close',
       access: 'user',
-      summary: 'Close a chat (needs a category when the organisation has OPTION_CATEGORY)',
+      summary:
+        'Close a chat; optional body {categoryId} sets the request category first, in the same step (with OPTION_CATEGORY a chat without a category cannot be closed: 409 closeWithoutCategoryException)',
       tags,
       params: idParams,
+      body: chatCloseSchema,
     },
-    async ({ auth, params }) => presentChat(await closeChat(app, auth, params.id)),
+    async ({ auth, params, body }) => presentChat(await closeChat(app, auth, params.id, body)),
   );
   defineRoute(
     fastify,
