@@ -46,6 +46,25 @@ describe('login, two-factor, logout', () => {
     assert.equal(await titleOf(page, 'Sign in · SmartConnect'), 'Sign in · SmartConnect');
     await screenshot(page, 'login');
 
+    // §2.3: the carousel holds five marketing texts, each reachable from its dot.
+    const carousel = page.getByTestId('carousel');
+    for (const [n, title] of [
+      [1, 'Every channel in one window'],
+      [2, 'Routing that thinks for you'],
+      [3, 'Your accounts stay yours'],
+      [4, 'Answer faster'],
+      [5, 'See the whole picture'],
+    ] as const) {
+      await carousel.getByRole('button', { name: `Slide ${n} of 5` }).click();
+      await carousel.getByRole('heading', { name: title }).waitFor();
+    }
+    // On a narrow screen it stays, as a compact band under the form.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.getByTestId('carousel-compact').getByRole('heading').waitFor();
+    assert.equal(await carousel.isVisible(), false);
+    await screenshot(page, 'login-narrow');
+    await page.setViewportSize({ width: 1440, height: 900 });
+
     // Client-side checks with the spec's messages.
     await field(page, 'Email').fill('not-an-email');
     await page.getByRole('button', { name: 'Log In' }).click();
@@ -101,6 +120,14 @@ describe('login, two-factor, logout', () => {
     await fillLogin(page, email, server.passwords[email]);
     await page.waitForURL('**/admin/chats**');
     await page.goto('/admin/profile/authentication');
+    // Enrolment can be cancelled before it is confirmed.
+    await page.getByRole('button', { name: 'Enable', exact: true }).click();
+    await page.getByTestId('totp-secret').waitFor();
+    await page.getByRole('img', { name: 'QR code for the authenticator app' }).waitFor();
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    await page.getByTestId('totp-secret').waitFor({ state: 'detached' });
+    await page.getByTestId('two-factor-state').getByText('Disabled').waitFor();
+
     await page.getByRole('button', { name: 'Enable', exact: true }).click();
     const secret = (await page.getByTestId('totp-secret').textContent())?.trim() ?? '';
     assert.match(secret, /^[A-Z2-7]+=*$/);
@@ -110,6 +137,23 @@ describe('login, two-factor, logout', () => {
     await page.getByRole('button', { name: 'Enable two-factor authentication' }).click();
     await page.getByTestId('two-factor-state').getByText('Enabled').waitFor();
     await screenshot(page, 'profile-authentication');
+
+    // Disabling: a wrong code is refused; Cancel forgets the typed code and its error.
+    const right0 = totp(secret);
+    await page.getByRole('button', { name: 'Disable', exact: true }).click();
+    await page.getByLabel('6-digit code').first().click();
+    await page.keyboard.type(right0 === '000000' ? '111111' : '000000');
+    await page.getByRole('button', { name: 'Disable two-factor authentication' }).click();
+    await page.getByRole('alert').getByText('The code entered is incorrect').waitFor();
+    await screenshot(page, 'profile-2fa-disable');
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    await page.getByRole('button', { name: 'Disable', exact: true }).click();
+    assert.equal(await page.getByText('The code entered is incorrect').count(), 0);
+    const typed = await page
+      .getByLabel('6-digit code')
+      .evaluateAll((els) => els.map((el) => (el as HTMLInputElement).value).join(''));
+    assert.equal(typed, '');
+    await page.getByRole('button', { name: 'Cancel' }).click();
 
     await page.getByTestId('logout').click();
     await page.waitForURL((u) => u.pathname === '/');
@@ -148,6 +192,37 @@ describe('password recovery', () => {
     await page.getByText(`Email sent to ${email}`).waitFor();
     await screenshot(page, 'restore-sent');
     const token = await server.waitForLog(/\/restore\?token=([A-Za-z0-9%_.~-]+)/, mark);
+    // 'Renew Password' starts again from an empty e-mail step.
+    await page.getByRole('link', { name: 'Renew Password' }).click();
+    await page.getByRole('button', { name: 'Send link' }).waitFor();
+    assert.equal(await field(page, 'Email').inputValue(), '');
+    assert.equal(await page.getByText(`Email sent to ${email}`).count(), 0);
+
+    // A check that fails for a server reason is not an expired link: it can be retried.
+    await page.route('**/api/auth/recovery/*', (route) =>
+      route.request().method() === 'GET'
+        ? route.fulfill({
+            status: 500,
+            json: {
+              code: 'unknownException',
+              entity: null,
+              error: { code: 'unknownException', message: 'x' },
+            },
+          })
+        : route.fallback(),
+    );
+    await page.goto(`/restore?token=${token}`);
+    await page.getByTestId('recovery-check-failed').getByText('The link could not be checked').waitFor();
+    assert.equal(await page.getByTestId('recovery-expired').count(), 0);
+    await screenshot(page, 'restore-check-failed');
+    await page.unroute('**/api/auth/recovery/*');
+    await page.getByRole('button', { name: 'Try again' }).click();
+    await field(page, 'New password').waitFor();
+    // The browser's note about the refused check (HTTP 500) is expected; nothing else.
+    assert.deepEqual(
+      errors.splice(0).filter((e) => !/status of 500/.test(e)),
+      [],
+    );
 
     await page.goto(`/restore?token=${token}`);
     await field(page, 'New password').fill('Fresh#Pass2');
@@ -159,11 +234,19 @@ describe('password recovery', () => {
     await page.getByRole('button', { name: 'Save password' }).click();
     await page.getByText('Password changed').waitFor();
 
-    // The link is spent: opening it again shows the expired notice with 'try again'.
+    // The link is spent: opening it again shows the expired notice, one sentence with its 'try again' link.
     await page.goto(`/restore?token=${token}`);
-    await page.getByText('The recovery link is outdated and does not work.').waitFor();
-    await page.getByRole('link', { name: 'try again' }).waitFor();
+    await page
+      .getByTestId('recovery-expired')
+      .getByText('The recovery link is outdated and does not work. Try again recovery attempt.', {
+        exact: true,
+      })
+      .waitFor();
     await screenshot(page, 'restore-expired');
+    await page.getByRole('link', { name: 'Try again', exact: true }).click();
+    await page.getByRole('button', { name: 'Send link' }).waitFor();
+    await page.goto(`/restore?token=${token}`);
+    await page.getByTestId('recovery-expired').waitFor();
     await page.getByRole('link', { name: 'Sign In' }).click();
     await page.waitForURL((u) => u.pathname === '/');
 

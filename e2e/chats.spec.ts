@@ -110,9 +110,9 @@ describe('chat center', () => {
     await screenshot(page, 'channels');
 
     // Deactivate, then activate again.
-    await page.getByRole('switch', { name: 'Shop API: Status' }).click();
+    await page.getByRole('switch', { name: 'Status of Shop API' }).click();
     await page.getByTestId('channel-Shop API').getByText('Inactive', { exact: true }).waitFor();
-    await page.getByRole('switch', { name: 'Shop API: Status' }).click();
+    await page.getByRole('switch', { name: 'Status of Shop API' }).click();
     await page.getByTestId('channel-Shop API').getByText('Active', { exact: true }).waitFor();
     assert.deepEqual(errors, []);
     await context.close();
@@ -159,8 +159,34 @@ describe('chat center', () => {
     await note.press('Enter');
     await page.locator('[data-testid="message"][data-internal="true"]').getByText('VIP customer').waitFor();
 
-    // The client's answer arrives live in the open conversation.
+    // The client's answer arrives live in the open conversation. The tab is hidden meanwhile (emulated):
+    // the title and favicon alternate with 'New message!' every second until the tab is shown again.
+    const setHidden = (hidden: boolean) =>
+      page.evaluate((h) => {
+        Object.defineProperty(document, 'hidden', { configurable: true, get: () => h });
+        Object.defineProperty(document, 'visibilityState', {
+          configurable: true,
+          get: () => (h ? 'hidden' : 'visible'),
+        });
+        document.dispatchEvent(new Event('visibilitychange'));
+      }, hidden);
+    const showing = (title: string, icon: string, timeout: number) =>
+      page.waitForFunction(
+        ([t, i]) =>
+          document.title === t && document.querySelector('link#favicon')?.getAttribute('href') === i,
+        [title, icon],
+        { timeout },
+      );
+    assert.equal(await page.title(), 'Chat center · SmartConnect');
+    await setHidden(true);
     await inbound('m-2', 'client-1', 'Jane <b>Doe</b>', 'Thanks!');
+    await showing('New message!', '/favicon-alert.svg', 10_000);
+    await showing('Chat center · SmartConnect', '/favicon.svg', 2500);
+    await showing('New message!', '/favicon-alert.svg', 2500);
+    await setHidden(false);
+    await showing('Chat center · SmartConnect', '/favicon.svg', 100);
+    await page.waitForTimeout(1500);
+    await showing('Chat center · SmartConnect', '/favicon.svg', 100);
     await page.getByTestId('message').getByText('Thanks!').waitFor();
     await screenshot(page, 'chat-conversation');
 
@@ -176,7 +202,7 @@ describe('chat center', () => {
     await page.getByText('The chat has been closed').waitFor();
 
     await page
-      .getByRole('navigation', { name: 'main' })
+      .getByRole('navigation', { name: 'Main menu' })
       .getByRole('link', { name: 'Closed', exact: true })
       .click();
     await page.waitForURL('**/admin/chats?filter=closed');
@@ -242,10 +268,10 @@ describe('chat center', () => {
     await signIn(page, token, '/admin/chats?filter=waiting');
     // The chat transferred to Support by the previous test waits in this operator's queue.
     await page.getByTestId('chat-row').filter({ hasText: 'Bob Buyer' }).waitFor();
-    await page.getByRole('navigation', { name: 'main' }).getByRole('link', { name: 'Teams' }).click();
+    await page.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: 'Teams' }).click();
     await page.waitForURL('**/admin/teams/all');
     await page
-      .getByRole('navigation', { name: 'main' })
+      .getByRole('navigation', { name: 'Main menu' })
       .getByRole('link', { name: 'Closed', exact: true })
       .click();
     await page.waitForURL('**/admin/chats?filter=closed');

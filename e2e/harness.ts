@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
 
 export const ROOT = new URL('..', import.meta.url).pathname;
 export const SCREENSHOTS = join(ROOT, 'e2e/screenshots');
@@ -158,11 +158,23 @@ export async function openPage(browser: Browser, baseURL: string) {
   return { context, page, errors };
 }
 
+/**
+ * A screenshot of the whole page. Playwright's `fullPage` scrolls and stitches, which paints the fixed
+ * header (and cuts the fixed menu) mid-page; instead the viewport is made as tall as the page for one
+ * plain capture, then restored.
+ */
 export async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync(SCREENSHOTS, { recursive: true });
   await page.waitForLoadState('networkidle').catch(() => {});
+  const viewport = page.viewportSize() ?? { width: 1440, height: 900 };
+  const height = await page.evaluate(() =>
+    Math.max(document.documentElement.scrollHeight, document.body.scrollHeight),
+  );
+  const tall = Math.min(height, 4000) > viewport.height;
+  if (tall) await page.setViewportSize({ width: viewport.width, height: Math.min(height, 4000) });
   await page.waitForTimeout(300);
-  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
+  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), animations: 'disabled' });
+  if (tall) await page.setViewportSize(viewport);
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: tests read answers of many shapes
@@ -215,8 +227,66 @@ export function field(page: Page, label: string) {
   return page.getByLabel(new RegExp(`^${escaped}( \\*)?$`)).first();
 }
 
+/**
+ * Waits until the field named `label` shows `message` as its own error: the input is marked invalid and
+ * the message is one of the elements its aria-describedby points to (not just somewhere on the page).
+ */
+export async function fieldError(
+  page: Page,
+  label: string,
+  message: string,
+  timeoutMs = 5000,
+): Promise<void> {
+  const input = field(page, label);
+  const end = Date.now() + timeoutMs;
+  let described: string[] = [];
+  while (Date.now() < end) {
+    // Mantine marks its inputs aria-invalid, the inner input of PasswordInput data-invalid.
+    described = await input.evaluate((el) =>
+      el.getAttribute('aria-invalid') === 'true' || el.hasAttribute('data-invalid')
+        ? (el.getAttribute('aria-describedby') ?? '')
+            .split(/\s+/)
+            .filter(Boolean)
+            .map((id) => document.getElementById(id)?.textContent?.trim() ?? '')
+        : [],
+    );
+    if (described.includes(message)) return;
+    await page.waitForTimeout(100);
+  }
+  throw new Error(`"${label}": expected its error "${message}", it describes ${JSON.stringify(described)}`);
+}
+
 /** The route's title is set after its lazy screen renders: wait for it, then return it. */
 export async function titleOf(page: Page, expected: string): Promise<string> {
   await page.waitForFunction((t) => document.title === t, expected, { timeout: 5000 }).catch(() => {});
   return page.title();
+}
+
+/** A small JPEG drawn by the browser itself (base64), for the avatar tests. */
+export async function makeJpeg(page: Page): Promise<string> {
+  return page.evaluate(() => {
+    const c = document.createElement('canvas');
+    c.width = c.height = 96;
+    const g = c.getContext('2d')!;
+    g.fillStyle = '#4263eb';
+    g.fillRect(0, 0, 96, 96);
+    g.fillStyle = '#fff';
+    g.fillRect(30, 30, 36, 36);
+    return c.toDataURL('image/jpeg', 0.9).split(',')[1];
+  });
+}
+
+/** A real drag-and-drop of one file: dragenter, dragover and drop events carrying a DataTransfer. */
+export async function dropFile(
+  page: Page,
+  target: Locator,
+  file: { name: string; mimeType: string; base64: string },
+): Promise<void> {
+  const dataTransfer = await page.evaluateHandle(({ name, mimeType, base64 }) => {
+    const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
+    const dt = new DataTransfer();
+    dt.items.add(new File([bytes], name, { type: mimeType }));
+    return dt;
+  }, file);
+  for (const type of ['dragenter', 'dragover', 'drop']) await target.dispatchEvent(type, { dataTransfer });
 }

@@ -9,6 +9,7 @@ import { notifySuccess } from '../../shared/notify.ts';
 import { ErrorState } from '../../shared/ui/error-state.tsx';
 import { FormActions } from '../../shared/ui/form-actions.tsx';
 import { SectionLoader } from '../../shared/ui/full-loader.tsx';
+import { legibleWhenDisabled, readOnlyProps } from '../../shared/ui/read-only.ts';
 import { createRole, type RoleInput, updateRole, useAssignableRights } from './api.ts';
 
 type Props = { role: RoleDto | null; opened: boolean; onClose: () => void };
@@ -42,9 +43,12 @@ function RoleEditor({
   const client = useQueryClient();
   const rights = useAssignableRights();
   const form = useForm<RoleInput>({
+    // A built-in role is shown in the interface language, as in the list.
     initialValues: {
-      name: role?.name ?? '',
-      description: role?.description ?? '',
+      name: role?.builtIn ? t(`roleNames.${role.builtIn}`, role.name) : (role?.name ?? ''),
+      description: role?.builtIn
+        ? t(`roleDescriptions.${role.builtIn}`, role.description)
+        : (role?.description ?? ''),
       rights: role?.rights ?? [],
     },
     validate: zodValidate(roleCreateSchema),
@@ -73,13 +77,18 @@ function RoleEditor({
             {t('roles.readOnly')}
           </Alert>
         )}
-        <TextInput label={t('roles.name')} withAsterisk disabled={readOnly} {...form.getInputProps('name')} />
+        <TextInput
+          label={t('roles.name')}
+          withAsterisk={!readOnly}
+          {...readOnlyProps(readOnly)}
+          {...form.getInputProps('name')}
+        />
         <Textarea
           label={t('roles.description')}
-          withAsterisk
+          withAsterisk={!readOnly}
           autosize
           minRows={2}
-          disabled={readOnly}
+          {...readOnlyProps(readOnly)}
           {...form.getInputProps('description')}
         />
         <Checkbox.Group label={t('roles.rights')} {...form.getInputProps('rights')}>
@@ -89,6 +98,7 @@ function RoleEditor({
                 key={r}
                 value={r}
                 disabled={readOnly}
+                styles={readOnly ? legibleWhenDisabled : undefined}
                 label={t(`rights.${r}`)}
                 description={
                   <Text span size="xs" c="dimmed" ff="monospace">

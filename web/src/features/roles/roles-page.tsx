@@ -83,7 +83,12 @@ export function RolesPage() {
                   <Text size="sm" fw={600}>
                     {name(role)}
                   </Text>
-                  <Badge size="xs" variant="light" color={role.builtIn ? 'gray' : 'brand'}>
+                  <Badge
+                    size="xs"
+                    variant="light"
+                    color={role.builtIn ? 'gray' : 'brand'}
+                    style={{ flexShrink: 0 }}
+                  >
                     {role.builtIn ? t('roles.builtIn') : t('roles.custom')}
                   </Badge>
                 </Group>

@@ -7,6 +7,7 @@ import {
   type TeamDto,
 } from '@smartconnect/contracts';
 import { useTranslation } from 'react-i18next';
+import { readOnlyProps } from '../../shared/ui/read-only.ts';
 import { useUsers } from '../users/api.ts';
 
 export type TeamFormValues = {
@@ -56,10 +57,11 @@ export const teamPayload = (v: TeamFormValues) => ({
   memberIds: v.memberIds,
 });
 
-/** Every §3 team field; disabled when the user may only view. */
+/** Every §3 team field; read-only when the user may only view. */
 export function TeamForm({ form, readOnly }: { form: UseFormReturnType<TeamFormValues>; readOnly: boolean }) {
   const { t } = useTranslation();
   const users = useUsers('', null);
+  const ro = readOnlyProps(readOnly);
   const autoClose = AUTO_CLOSE_CHOICES.map((m) => ({
     value: m === null ? 'none' : String(m),
     label: m === null ? t('teams.autoCloseNone') : t('teams.autoCloseHours', { count: m / 60 }),
@@ -71,42 +73,46 @@ export function TeamForm({ form, readOnly }: { form: UseFormReturnType<TeamFormV
     });
   return (
     <Stack gap="md">
-      <TextInput label={t('teams.name')} withAsterisk disabled={readOnly} {...form.getInputProps('name')} />
+      <TextInput label={t('teams.name')} withAsterisk={!readOnly} {...ro} {...form.getInputProps('name')} />
       <Textarea
         label={t('teams.description')}
-        withAsterisk
+        withAsterisk={!readOnly}
         autosize
         minRows={2}
-        disabled={readOnly}
+        {...ro}
         {...form.getInputProps('description')}
       />
       <Select
         label={t('teams.distributionMethod')}
-        withAsterisk
+        withAsterisk={!readOnly}
         allowDeselect={false}
-        disabled={readOnly}
+        {...ro}
         data={DISTRIBUTION_METHODS.map((m) => ({ value: m, label: t(`teams.${m}`) }))}
         {...form.getInputProps('distributionMethod')}
       />
       <SimpleGrid cols={2} spacing="md">
         <NumberInput
           label={t('teams.dialogLimit')}
-          withAsterisk
+          description={t('teams.dialogLimitHint')}
+          withAsterisk={!readOnly}
           allowDecimal={false}
-          disabled={readOnly}
+          hideControls={readOnly}
+          {...ro}
           {...form.getInputProps('dialogLimit')}
         />
         <NumberInput
           label={t('teams.autoRedistribution')}
           description={t('teams.autoRedistributionHint')}
           allowDecimal={false}
-          disabled={readOnly}
+          hideControls={readOnly}
+          {...ro}
           {...form.getInputProps('autoRedistributionMinutes')}
         />
         <Select
           label={t('teams.autoClose')}
+          description={t('teams.autoCloseHint')}
           allowDeselect={false}
-          disabled={readOnly}
+          {...ro}
           data={autoClose}
           {...form.getInputProps('autoClose')}
           error={form.errors.autoClose ?? form.errors.autoCloseMinutes}
@@ -115,7 +121,8 @@ export function TeamForm({ form, readOnly }: { form: UseFormReturnType<TeamFormV
           label={t('teams.inactivity')}
           description={t('teams.inactivityHint')}
           allowDecimal={false}
-          disabled={readOnly}
+          hideControls={readOnly}
+          {...ro}
           {...form.getInputProps('inactivityHours')}
         />
       </SimpleGrid>
@@ -123,7 +130,7 @@ export function TeamForm({ form, readOnly }: { form: UseFormReturnType<TeamFormV
         label={t('teams.members')}
         placeholder={readOnly ? undefined : t('teams.membersPlaceholder')}
         searchable
-        disabled={readOnly}
+        {...ro}
         data={(users.data?.items ?? []).map((u) => ({ value: u.id, label: u.name }))}
         {...form.getInputProps('memberIds')}
       />

@@ -7,6 +7,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useLocation, useNavigate, useParams } from 'react-router';
+import { useCurrentUser } from '../../app/session.tsx';
 import { isApiError } from '../../shared/api/errors.ts';
 import { showServerErrors, zodValidate } from '../../shared/form.ts';
 import { translateError } from '../../shared/i18n/index.ts';
@@ -91,6 +92,7 @@ function UserEditor({ user }: { user?: UserDto }) {
   const navigate = useNavigate();
   const location = useLocation();
   const client = useQueryClient();
+  const organisation = useCurrentUser().organisation;
   const isNew = !user;
   const [photo, setPhoto] = useState<File | null>(null);
   const [preview, setPreview] = useState<string | null>(user?.photoUrl ?? null);
@@ -103,7 +105,8 @@ function UserEditor({ user }: { user?: UserDto }) {
   }, [location, navigate]);
 
   const form = useForm<UserFormValues>({
-    initialValues: user ? fromUser(user) : EMPTY,
+    // A new account speaks the organisation's language until chosen otherwise.
+    initialValues: user ? fromUser(user) : { ...EMPTY, language: organisation.language },
     validate: zodValidate(isNew ? userCreateSchema : userUpdateSchema, (v: UserFormValues) =>
       toUserPayload(v, isNew),
     ),

@@ -13,6 +13,7 @@ import type { UseFormReturnType } from '@mantine/form';
 import type { Language, UserDto } from '@smartconnect/contracts';
 import { useTranslation } from 'react-i18next';
 import { useCurrentUser } from '../../app/session.tsx';
+import { readOnlyProps } from '../../shared/ui/read-only.ts';
 import { useRoles } from '../roles/api.ts';
 import { useTeams } from '../teams/api.ts';
 import { formatDateTime } from './api.ts';
@@ -84,13 +85,12 @@ export function UserMainFields({ form, user }: { form: Form; user?: UserDto }) {
         allowDeselect={false}
         {...form.getInputProps('language')}
       />
-      <TextInput label={t('users.organisation')} value={organisation} readOnly disabled />
+      <TextInput label={t('users.organisation')} value={organisation} {...readOnlyProps(true)} />
       {user ? (
         <TextInput
           label={t('users.colLastActivity')}
           value={formatDateTime(user.lastActivityAt, i18n.language) ?? t('common.never')}
-          readOnly
-          disabled
+          {...readOnlyProps(true)}
         />
       ) : (
         <Switch label={t('users.active')} mt="xs" {...form.getInputProps('active', { type: 'checkbox' })} />
