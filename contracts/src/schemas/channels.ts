@@ -83,6 +83,19 @@ export const inboundMessageSchema = z
     message: M.requiredFields,
   });
 
+/** Delivery statuses a provider may report on one of our messages; a message's status only moves forward. */
+export const PROVIDER_DELIVERY_STATUSES = ['delivered', 'read'] as const;
+
+/**
+ * What an API channel posts to `POST /api/channels/{id}/status` (Authorization: Bearer <inboundKey>):
+ * `messageId` is our outbound message's id, as the webhook payload carries it.
+ */
+export const deliveryStatusSchema = z.object({
+  messageId: z.uuid(M.valueIncorrect),
+  status: z.enum(PROVIDER_DELIVERY_STATUSES, M.valueIncorrect),
+});
+export type DeliveryStatusUpdate = z.output<typeof deliveryStatusSchema>;
+
 export type ChannelDto = {
   id: string;
   type: ChannelType;

@@ -169,4 +169,97 @@ describe('outbound delivery to the API channel webhook', () => {
       await hook.close();
     }
   });
+
+  test('the API channel reports delivered and read on our message: forward only, scoped to its own messages', async () => {
+    const { hook, org, op, ch, chatId, status } = await setup([200]);
+    try {
+      const sent = await op.api.post(`/api/chats/${chatId}/messages`, { text: 'Your parcel is on its way' });
+      await waitFor(async () => (await status(sent.body.entity.id)) === 'sent');
+      // The webhook payload carries our message id: that is what the integrator reports on.
+      const messageId = JSON.parse(hook.hits[0].body).messageId;
+      assert.equal(messageId, sent.body.entity.id);
+      const report = (body: unknown, key = ch.inboundKey, channelId = ch.id) =>
+        s.api.as(key).post(`/api/channels/${channelId}/status`, body);
+
+      const rec = recordEvents(s);
+      const delivered = await report({ messageId, status: 'delivered' });
+      assert.equal(delivered.status, 200, JSON.stringify(delivered.body));
+      assert.equal(delivered.body.entity.status, 'delivered');
+      assert.equal((await report({ messageId, status: 'read' })).body.entity.status, 'read');
+      // Never back: a late 'delivered' answers the message as it is and tells nobody.
+      const late = await report({ messageId, status: 'delivered' });
+      assert.equal(late.status, 200);
+      assert.equal(late.body.entity.status, 'read');
+      rec.stop();
+      assert.equal(await status(messageId), 'read');
+      const events = rec.events.filter((e) => e.type === 'message.status');
+      assert.deepEqual(
+        events.map((e) => (e.payload as { status: string }).status),
+        ['delivered', 'read'],
+      );
+      assert.deepEqual(events[0].audience, { rights: ['AUTHORITY_ALL_CHATS'], userIds: [op.id] });
+      assert.equal(events[0].organisationId, org.id);
+
+      assert.equal((await report({ messageId, status: 'read' }, 'wrong-key')).status, 401);
+      assert.equal((await report({ messageId, status: 'sent' })).status, 400);
+      assert.equal((await report({ messageId: 'x', status: 'read' })).status, 400);
+      const missing = await report({ messageId: '01890000-0000-7000-8000-000000000000', status: 'read' });
+      assert.equal(missing.status, 404);
+      assert.equal(missing.body.code, 'messageNotFoundException');
+      // The client's own message and an internal note are not ours to report on.
+      const messages = (await op.api.get(`/api/chats/${chatId}/messages`)).body.entity.items;
+      const incoming = messages.find((m: { direction: string }) => m.direction === 'in').id;
+      assert.equal((await report({ messageId: incoming, status: 'read' })).status, 404);
+      const note = await op.api.post(`/api/chats/${chatId}/messages`, { text: 'VIP', internal: true });
+      assert.equal((await report({ messageId: note.body.entity.id, status: 'read' })).status, 404);
+
+      // Another channel of the same organisation, and another organisation: their messages are not found.
+      const other = await setup([200]);
+      try {
+        const theirs = await other.op.api.post(`/api/chats/${other.chatId}/messages`, { text: 'theirs' });
+        const theirId = theirs.body.entity.id;
+        const sibling = await makeChannel(org, ch.teamId, { webhookUrl: hook.url });
+        assert.equal(
+          (await report({ messageId, status: 'read' }, sibling.inboundKey, sibling.id)).status,
+          404,
+        );
+        const foreign = await report({ messageId: theirId, status: 'read' });
+        assert.equal(foreign.status, 404);
+        assert.equal(foreign.body.code, 'messageNotFoundException');
+        assert.notEqual(await other.status(theirId), 'read');
+      } finally {
+        await other.hook.close();
+      }
+    } finally {
+      await hook.close();
+    }
+  });
+
+  test('a delivery report that beats the outbox is not undone by its late “sent”', async () => {
+    const { hook, op, ch, chatId, status } = await setup([503, 200]);
+    try {
+      const sent = await op.api.post(`/api/chats/${chatId}/messages`, { text: 'Hello' });
+      const messageId = sent.body.entity.id;
+      await waitFor(() => hook.hits.length === 1);
+      const res = await s.api
+        .as(ch.inboundKey)
+        .post(`/api/channels/${ch.id}/status`, { messageId, status: 'delivered' });
+      assert.equal(res.status, 200);
+      assert.equal(await status(messageId), 'delivered');
+      s.clock.advance(OUTBOX.baseDelayMs);
+      await runOutbox(s.app);
+      await waitFor(() => hook.hits.length === 2);
+      await waitFor(
+        async () =>
+          (
+            await s.app.db.query("select 1 from outbox where message_id = $1 and status = 'done'", [
+              messageId,
+            ])
+          ).length === 1,
+      );
+      assert.equal(await status(messageId), 'delivered');
+    } finally {
+      await hook.close();
+    }
+  });
 });

@@ -1,6 +1,12 @@
-import { channelCreateSchema, channelUpdateSchema, idParams } from '@smartconnect/contracts';
+import {
+  channelCreateSchema,
+  channelUpdateSchema,
+  deliveryStatusSchema,
+  idParams,
+} from '@smartconnect/contracts';
 import type { ModuleRoutes } from '../../http/route.ts';
 import { definePublicRoute, defineRoute } from '../../http/route.ts';
+import { recordChannelDelivery } from '../chats/delivery-status.ts';
 import { ingestInbound } from '../chats/ingest.ts';
 import { presentChannel } from './presenter.ts';
 import { listChannels } from './queries.ts';
@@ -92,6 +98,24 @@ export const channelRoutes: ModuleRoutes = (fastify, app) => {
     async ({ params, req }) => {
       const { row, adapter } = await inboundChannel(app, params.id, { headers: req.headers, body: req.body });
       return ingestInbound(app, row, adapter.normalize(req.body));
+    },
+  );
+  definePublicRoute(
+    fastify,
+    app,
+    {
+      method: 'POST',
+      url: '/api/channels/:id/status',
+      access: 'custom',
+      summary:
+        'Report that one of our messages (messageId from the webhook payload) was delivered or read (Authorization: Bearer <inboundKey>); the status only moves forward',
+      tags,
+      params: idParams,
+      body: deliveryStatusSchema,
+    },
+    async ({ params, req, body }) => {
+      const { row } = await inboundChannel(app, params.id, { headers: req.headers, body: req.body });
+      return recordChannelDelivery(app, row, body);
     },
   );
 };

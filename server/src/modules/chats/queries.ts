@@ -500,11 +500,30 @@ export const editMessageText = (q: Queryable, id: string, text: string, kind: Me
     [id, text, kind, now],
   );
 
-export const setMessageStatus = (q: Queryable, id: string, status: DeliveryStatus) =>
+/** Delivery statuses in the order a message moves through them: a status never goes back. */
+const STATUS_ORDER = `array['pending', 'undelivered', 'sent', 'delivered', 'read']::text[]`;
+
+/**
+ * Moves an outbound message's delivery status forward (pending < undelivered < sent < delivered < read);
+ * answers nothing when it is already there or further, or is not an outbound delivered message.
+ */
+export const advanceMessageStatus = (q: Queryable, id: string, status: DeliveryStatus) =>
   maybe<MessageRow & { organisation_id: string }>(
     q,
-    `update messages m set status = $2 where id = $1 returning ${messageColumns}, m.organisation_id`,
+    `update messages m set status = $2
+      where m.id = $1 and m.direction = 'out' and not m.internal and m.status is not null
+        and array_position(${STATUS_ORDER}, m.status) < array_position(${STATUS_ORDER}, $2::text)
+      returning ${messageColumns}, m.organisation_id`,
     [id, status],
+  );
+
+/** An outbound message (not a note) of this channel and organisation. */
+export const findOutboundMessage = (q: Queryable, orgId: string, channelId: string, id: string) =>
+  maybe<MessageRow>(
+    q,
+    `select ${messageColumns} from messages m
+      where m.id = $1 and m.organisation_id = $2 and m.channel_id = $3 and m.direction = 'out' and not m.internal`,
+    [id, orgId, channelId],
   );
 
 // ---- state changes ----

@@ -84,15 +84,18 @@ export async function fireOverdue(tx: Tx, orgId: string, chatId: string, level: 
   await emitChat(tx, orgId, chat.id, 'chat.updated');
 }
 
-/** Records a provider's delivery answer on an outbound message and tells whoever sees the chat. */
+/**
+ * Records a delivery answer on an outbound message, forward only (a late 'sent' never undoes 'read'), and tells
+ * whoever sees the chat; answers the message when its status moved.
+ */
 export async function recordDelivery(
   tx: Tx,
   messageId: string,
   status: 'sent' | 'delivered' | 'read' | 'undelivered',
-): Promise<void> {
-  const m = await Q.setMessageStatus(tx.q, messageId, status);
-  if (!m) return;
+): Promise<Q.MessageRow | undefined> {
+  const m = await Q.advanceMessageStatus(tx.q, messageId, status);
+  if (!m) return undefined;
   const chat = await Q.findChat(tx.q, m.organisation_id, m.chat_id);
-  if (!chat) return;
-  await tx.emit(m.organisation_id, 'message.status', presentMessage(m), chatAudience(chat));
+  if (chat) await tx.emit(m.organisation_id, 'message.status', presentMessage(m), chatAudience(chat));
+  return m;
 }
