@@ -11,6 +11,7 @@ import { createMailer, type Mailer } from './lib/mailer.ts';
 import { diskStorage } from './lib/storage.ts';
 import { seedDemo } from './modules/organisations/seed.ts';
 import { type EventBus, localBus } from './realtime/bus.ts';
+import { databaseIdentity } from './realtime/queries.ts';
 import { redisBus } from './realtime/redis-bus.ts';
 
 export type Server = { fastify: FastifyInstance; app: AppContext; close(): Promise<void> };
@@ -35,7 +36,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
     bus:
       options.bus ??
       (config.redisUrl
-        ? await redisBus(config.redisUrl, config.databaseUrl ?? config.dataDir, fastify.log)
+        ? await redisBus(config.redisUrl, await databaseIdentity(db), fastify.log)
         : localBus()),
   };
   if (config.seedDemo) await seedDemo(app);

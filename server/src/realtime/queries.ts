@@ -206,3 +206,25 @@ export async function userPresence(q: Queryable, userId: string): Promise<string
   const row = await maybe<{ presence: string }>(q, 'select presence from users where id = $1', [userId]);
   return row?.presence;
 }
+
+/**
+ * What identifies this database whatever URL reached it: the server's system identifier (when the role may
+ * read pg_control_system; 'unknown' otherwise), the database's name and the random id a migration wrote into it.
+ */
+export async function databaseIdentity(q: Queryable): Promise<string> {
+  const own = await one<{ name: string; id: string | null }>(
+    q,
+    "select current_database() as name, (select value::text from realtime_state where key = 'database_id') as id",
+  );
+  let system = 'unknown';
+  try {
+    const row = await maybe<{ id: string }>(
+      q,
+      'select system_identifier::text as id from pg_control_system()',
+    );
+    if (row?.id) system = row.id;
+  } catch {
+    // Not readable by this role: the database's own random id still tells databases apart.
+  }
+  return `${system}:${own.name}:${own.id ?? ''}`;
+}

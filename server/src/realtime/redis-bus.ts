@@ -5,15 +5,20 @@ import type { EventBus, StoredEvent } from './bus.ts';
 
 type Envelope = { o: string; e?: StoredEvent[]; d?: string[] };
 
+/** The Redis pub/sub channel of a database identity. */
+export const busChannel = (namespace: string) =>
+  `smartconnect:events:${createHash('sha256').update(namespace).digest('hex').slice(0, 16)}`;
+
 /**
  * The bus between instances: each instance delivers its own events at once in-process and publishes
  * them to one Redis channel; messages from itself coming back from Redis are dropped. Pub/sub is
  * at-most-once, so a lost message is found again by the gateway's catch-up from the event log.
- * The channel is named after the database, so instances of different databases never mix.
+ * The channel is named after the database's identity (queries.databaseIdentity, not the text of its URL), so
+ * instances of one database share it however their URLs are spelled, and those of different databases never mix.
  */
 export async function redisBus(url: string, namespace: string, log: FastifyBaseLogger): Promise<EventBus> {
   const origin = randomUUID();
-  const channel = `smartconnect:events:${createHash('sha256').update(namespace).digest('hex').slice(0, 16)}`;
+  const channel = busChannel(namespace);
   const options = { lazyConnect: true, maxRetriesPerRequest: 2, enableOfflineQueue: false };
   const pub = new Redis(url, options);
   const sub = new Redis(url, { ...options, enableOfflineQueue: true });

@@ -136,7 +136,13 @@ describe('scale-out: two instances on one PostgreSQL and Redis', { skip: unreach
     const url = new URL(ADMIN_URL);
     url.pathname = `/${dbName}`;
     a = await startInstance('a', url.toString());
-    b = await startInstance('b', url.toString());
+    // The same database under another spelling: the Redis channel follows the database, not the URL text.
+    const other = new URL(url.toString());
+    other.protocol = 'postgresql:';
+    if (other.port === '5432') other.port = '';
+    other.searchParams.set('application_name', 'smartconnect-b');
+    assert.notEqual(other.toString(), url.toString());
+    b = await startInstance('b', other.toString());
     db = await openPostgres(url.toString(), 2);
   });
 
@@ -152,7 +158,8 @@ describe('scale-out: two instances on one PostgreSQL and Redis', { skip: unreach
     await admin.end();
   });
 
-  test('a message ingested on A reaches the operator on B; a due timer fires exactly once', async () => {
+  /** A new organisation with users made straight in the database, signed in through instance A. */
+  async function organisation() {
     const login = `scale-${randomBytes(3).toString('hex')}`;
     const org = await db.tx((q) =>
       insertOrganisation(q, {
@@ -182,6 +189,11 @@ describe('scale-out: two instances on one PostgreSQL and Redis', { skip: unreach
       });
       return { id, token: await loginToken(new Api(a.url), email, 'Passw0rd!') };
     };
+    return { org, user };
+  }
+
+  test('a message ingested on A reaches the operator on B; a due timer fires exactly once', async () => {
+    const { user } = await organisation();
     const admin = await user('ADMINISTRATOR', []);
     const adminA = new Api(a.url, admin.token);
     const team = await adminA.post('/api/teams', {
@@ -206,8 +218,8 @@ describe('scale-out: two instances on one PostgreSQL and Redis', { skip: unreach
     assert.equal(channel.status, 200, JSON.stringify(channel.body));
     // Watch the Redis channel too: the event must travel through it, not only through the log catch-up.
     const watcher = new Redis(REDIS_URL);
-    const onRedis: string[] = [];
-    watcher.on('pmessage', (_p: string, _ch: string, text: string) => onRedis.push(text));
+    const onRedis: { channel: string; text: string }[] = [];
+    watcher.on('pmessage', (_p: string, channel: string, text: string) => onRedis.push({ channel, text }));
     await watcher.psubscribe('smartconnect:events:*');
     const inbound = await new Api(a.url).call(
       'POST',
@@ -222,11 +234,10 @@ describe('scale-out: two instances on one PostgreSQL and Redis', { skip: unreach
       10_000,
     );
     await until(
-      async () => onRedis.some((t) => t.includes('hello from A')),
+      async () => onRedis.some((m) => m.text.includes('hello from A')),
       'the event on the Redis channel',
       3000,
     );
-    watcher.disconnect();
     assert.ok(
       onB.frames.some((f) => f.type === 'chat.created'),
       'the new chat in the team queue',
@@ -241,6 +252,14 @@ describe('scale-out: two instances on one PostgreSQL and Redis', { skip: unreach
     const taken = await apiB.post(`/api/chats/${chatId}/take`);
     assert.equal(taken.status, 200, JSON.stringify(taken.body));
     await onB.waitFor((fs) => fs.some((f) => f.type === 'chat.assigned'), 10_000);
+    // B published its own event on the very channel A used, although its URL is spelled differently.
+    await until(
+      async () => onRedis.some((m) => m.text.includes('chat.assigned')),
+      "B's event on the Redis channel",
+      3000,
+    );
+    watcher.disconnect();
+    assert.equal(new Set(onRedis.map((m) => m.channel)).size, 1, 'one channel for both instances');
 
     const timer = await until(
       async () =>
@@ -281,6 +300,84 @@ describe('scale-out: two instances on one PostgreSQL and Redis', { skip: unreach
     assert.equal(onB.frames.filter((f) => f.type === 'chat.closed').length, 1, 'delivered once on B');
     const ids = onB.events.map((f) => f.id);
     assert.equal(new Set(ids).size, ids.length, 'no event delivered twice across instances');
+    assert.equal(a.proc.exitCode, null);
+    assert.equal(b.proc.exitCode, null);
+  });
+
+  test('a due redistribution timer fires exactly once although both instances poll for it', async () => {
+    const { user } = await organisation();
+    const admin = await user('ADMINISTRATOR', []);
+    const adminA = new Api(a.url, admin.token);
+    const team = await adminA.post('/api/teams', {
+      name: 'Sales',
+      description: 'sales',
+      distributionMethod: 'round_robin',
+      autoRedistributionMinutes: 1,
+    });
+    assert.equal(team.status, 200, JSON.stringify(team.body));
+    const teamId: string = team.body.entity.id;
+    const x = await user('OPERATOR', [teamId]);
+    const y = await user('OPERATOR', [teamId]);
+    // One operator goes online through each instance.
+    assert.equal((await new Api(a.url, x.token).patch('/api/presence', { status: 'online' })).status, 200);
+    assert.equal((await new Api(b.url, y.token).patch('/api/presence', { status: 'online' })).status, 200);
+    const channel = await adminA.post('/api/channels', {
+      type: 'api',
+      name: 'API sales',
+      teamId,
+      webhookUrl: 'http://127.0.0.1:9/hook',
+    });
+    assert.equal(channel.status, 200, JSON.stringify(channel.body));
+    const inbound = await new Api(b.url).call(
+      'POST',
+      `/api/channels/${channel.body.entity.id}/inbound`,
+      { externalMessageId: 'ext-r', client: { externalId: 'c-r', name: 'Client R' }, text: 'anyone?' },
+      { authorization: `Bearer ${channel.body.entity.inboundKey}` },
+    );
+    assert.equal(inbound.status, 200, JSON.stringify(inbound.body));
+    const chatId: string = inbound.body.entity.chatId;
+    const operatorOf = async () =>
+      (
+        await db.query<{ operator_id: string | null }>('select operator_id from chats where id = $1', [
+          chatId,
+        ])
+      )[0]?.operator_id ?? null;
+    const first = await operatorOf();
+    assert.ok(first === x.id || first === y.id, 'assigned to one of the two');
+    const second = first === x.id ? y.id : x.id;
+    const timer = await until(
+      async () =>
+        (
+          await db.query<{ id: string }>(
+            "select id from timers where kind = 'redistribute' and subject_id = $1",
+            [chatId],
+          )
+        )[0],
+      'the chat to carry a redistribution timer',
+    );
+    // The operator has been silent for longer than the team allows.
+    await db.query("update chats set assigned_at = now() - interval '2 minutes' where id = $1", [chatId]);
+    await db.query("update timers set due_at = now() - interval '1 second' where id = $1", [timer.id]);
+    await until(async () => (await operatorOf()) === second, 'the chat to go to the other operator');
+    // Several more polls of both instances: had it fired twice, the chat would be back with the first one.
+    await new Promise((r) => setTimeout(r, 3000));
+    assert.equal(await operatorOf(), second);
+    const history = await db.query<{ n: number }>(
+      "select count(*)::int as n from chat_history where chat_id = $1 and kind = 'redistribution'",
+      [chatId],
+    );
+    assert.equal(history[0].n, 1, 'one redistribution history row');
+    const assigned = await db.query<{ n: number }>(
+      "select count(*)::int as n from events where type = 'chat.assigned' and payload->>'id' = $1",
+      [chatId],
+    );
+    assert.equal(assigned[0].n, 2, 'assigned at arrival, then once by the redistribution');
+    // Its new timer runs from the redistribution: not due for a minute.
+    const next = await db.query<{ due_at: Date }>(
+      "select due_at from timers where kind = 'redistribute' and subject_id = $1",
+      [chatId],
+    );
+    assert.ok(next[0] && new Date(next[0].due_at).getTime() > Date.now() + 30_000);
     assert.equal(a.proc.exitCode, null);
     assert.equal(b.proc.exitCode, null);
   });
