@@ -5,6 +5,7 @@ import {
   ADMIN_PASSWORD,
   apiCall,
   apiLogin,
+  dismissToasts,
   dropFile,
   field,
   fieldError,
@@ -139,6 +140,7 @@ describe('users', () => {
     assert.equal(await field(page, 'Organisation').inputValue(), 'Demo');
     assert.notEqual(await field(page, 'Last activity').inputValue(), '');
     await page.getByText('Active', { exact: true }).waitFor();
+    await dismissToasts(page);
     await screenshot(page, 'user-edit');
     const deactivate = page.getByRole('main').getByRole('button', { name: 'Deactivate' });
     await deactivate.click();

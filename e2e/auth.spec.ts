@@ -45,6 +45,12 @@ describe('login, two-factor, logout', () => {
     await page.getByRole('heading', { name: 'Welcome back' }).waitFor();
     assert.equal(await titleOf(page, 'Sign in · SmartConnect'), 'Sign in · SmartConnect');
     await screenshot(page, 'login');
+    // One translated sentence with its link (no text glued in code).
+    await page.getByText('New to SmartConnect? Try it free for 7 days', { exact: true }).waitFor();
+    assert.equal(
+      await page.getByRole('link', { name: 'Try it free for 7 days' }).getAttribute('href'),
+      '/signup',
+    );
 
     // §2.3: the carousel holds five marketing texts, each reachable from its dot.
     const carousel = page.getByTestId('carousel');

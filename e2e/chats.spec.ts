@@ -163,10 +163,10 @@ describe('chat center', () => {
     // the title and favicon alternate with 'New message!' every second until the tab is shown again.
     const setHidden = (hidden: boolean) =>
       page.evaluate((h) => {
-        Object.defineProperty(document, 'hidden', { configurable: true, get: () => h });
+        Object.defineProperty(document, 'hidden', { configurable: true, value: h });
         Object.defineProperty(document, 'visibilityState', {
           configurable: true,
-          get: () => (h ? 'hidden' : 'visible'),
+          value: h ? 'hidden' : 'visible',
         });
         document.dispatchEvent(new Event('visibilitychange'));
       }, hidden);

@@ -256,6 +256,13 @@ export async function fieldError(
   throw new Error(`"${label}": expected its error "${message}", it describes ${JSON.stringify(described)}`);
 }
 
+/** Closes the toasts still on screen (a screenshot shows the screen, not what happened before it). */
+export async function dismissToasts(page: Page): Promise<void> {
+  const close = page.locator('.mantine-Notification-closeButton');
+  for (let i = 0; i < 10 && (await close.count()) > 0; i++) await close.first().click();
+  await page.locator('.mantine-Notification-root').first().waitFor({ state: 'detached' });
+}
+
 /** The route's title is set after its lazy screen renders: wait for it, then return it. */
 export async function titleOf(page: Page, expected: string): Promise<string> {
   await page.waitForFunction((t) => document.title === t, expected, { timeout: 5000 }).catch(() => {});

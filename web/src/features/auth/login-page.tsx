@@ -111,7 +111,7 @@ export function LoginPage() {
               <Trans
                 t={t}
                 i18nKey="login.noAccount"
-                components={{ link: <Anchor component={Link} to="/signup" /> }}
+                components={{ trial: <Anchor component={Link} to="/signup" /> }}
               />
             </Text>
           </Stack>

@@ -80,7 +80,7 @@ export function ExpiredLink() {
         <Trans
           t={t}
           i18nKey="restore.expired"
-          components={{ link: <Anchor component={Link} to="/restore" fw={600} /> }}
+          components={{ retry: <Anchor component={Link} to="/restore" fw={600} /> }}
         />
       </Text>
     </Stack>

@@ -44,10 +44,12 @@ export async function api<T>(
     throw new ApiError(0, 'networkError');
   }
   reportConnectionRestored();
-  if (res.status === 401 && token) logoutAndReload();
   const json = (await res.json().catch(() => null)) as { code: string; entity: T } | ErrorBody | null;
   if (res.ok && json && json.code === 'ok') return (json as { entity: T }).entity;
   const error = json && 'error' in json && json.error ? json.error : null;
+  // Only a rejected session signs out: a 401 that names another code (a wrong 2FA code in the
+  // profile, for one) is an answer to show, not a reason to lose the session.
+  if (res.status === 401 && token && (!error || error.code === 'unauthorizedException')) logoutAndReload();
   const code = (error?.code ?? (res.status >= 500 ? 'unknownException' : 'notFoundException')) as ErrorCode;
   throw new ApiError(res.status, code, error?.fields, error?.details);
 }

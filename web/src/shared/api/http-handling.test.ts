@@ -66,6 +66,17 @@ test('401 on an authenticated call clears the token and goes to the login page',
   assert.deepEqual(assigned, ['/']);
 });
 
+test('401 with another code on an authenticated call (a wrong 2FA code) keeps the session', async () => {
+  store.set('token', 'abc');
+  answer(401, fail('totpInvalidException'));
+  await assert.rejects(
+    m.client.patch('/api/auth/toggle', { enabled: false, totpCode: '000000' }),
+    (e) => m.errors.isApiError(e) && e.code === 'totpInvalidException',
+  );
+  assert.equal(store.get('token'), 'abc');
+  assert.deepEqual(assigned, []);
+});
+
 test('401 on a public call (wrong password) keeps the page and reports the code', async () => {
   store.set('token', 'abc');
   answer(401, fail('invalidCredentialsException'));

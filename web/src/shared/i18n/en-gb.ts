@@ -60,7 +60,7 @@ export const enGB = {
     confirm: 'Confirm',
     wrongCode: 'The code entered is incorrect. <again>Enter again?</again>',
     otherAccount: 'Sign in with another account',
-    noAccount: 'New to SmartConnect? <link>Try it free for 7 days</link>',
+    noAccount: 'New to SmartConnect? <trial>Try it free for 7 days</trial>',
   },
   carousel: {
     s1title: 'Every channel in one window',
@@ -92,7 +92,7 @@ export const enGB = {
     doneTitle: 'Password changed',
     doneHint: 'You can now sign in with your new password.',
     expiredTitle: 'Link outdated',
-    expired: 'The recovery link is outdated and does not work. <link>Try again</link> recovery attempt.',
+    expired: 'The recovery link is outdated and does not work. <retry>Try again</retry> recovery attempt.',
     checking: 'Checking the link…',
     checkFailedTitle: 'The link could not be checked',
     checkFailed: 'The server did not answer. Check the connection and try again.',

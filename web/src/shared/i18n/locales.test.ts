@@ -113,6 +113,18 @@ test('every error code and every right has a translation in both locales', () =>
   }
 });
 
+test('no Trans tag is named like a void HTML element (<link>, <br>...: Trans would drop its text)', () => {
+  const VOID = /<\/?(area|base|br|col|embed|hr|img|input|link|meta|param|source|track|wbr)>/;
+  for (const [tree, list] of [
+    [enGB, en],
+    [ruRU, ru],
+  ] as const)
+    assert.deepEqual(
+      list.filter((k) => VOID.test(lookup(tree as Tree, k) ?? '')),
+      [],
+    );
+});
+
 test('interpolation placeholders and <tags> of Trans agree between the locales', () => {
   const vars = (s: string | undefined) => [...(s ?? '').matchAll(/\{\{(\w+)\}\}/g)].map((m) => m[1]).sort();
   const tags = (s: string | undefined) => [...(s ?? '').matchAll(/<\/?(\w+)>/g)].map((m) => m[0]).sort();
