@@ -5,6 +5,7 @@ import type { AppContext } from '../../context.ts';
 import type { Queryable } from '../../db/index.ts';
 import type { AuthContext } from '../../http/auth.ts';
 import { AppError } from '../../http/errors.ts';
+import { distributeTeamQueues } from '../routing/distribute.ts';
 import * as Q from './queries.ts';
 
 async function checkMembers(q: Queryable, orgId: string, ids: string[]) {
@@ -54,6 +55,8 @@ export async function updateTeam(
     if (memberIds)
       await Q.setMembers(q, auth.organisationId, id, await checkMembers(q, auth.organisationId, memberIds));
   });
+  // A raised dialog limit, an automatic method or a new member may give the team's Waiting chats somewhere to go.
+  await distributeTeamQueues(app, [id]);
   return getTeam(app, auth.organisationId, id);
 }
 

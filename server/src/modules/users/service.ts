@@ -7,6 +7,7 @@ import type { AuthContext } from '../../http/auth.ts';
 import { AppError } from '../../http/errors.ts';
 import { hashPassword } from '../../lib/password.ts';
 import { removeFile, saveFile } from '../files/service.ts';
+import { distributeTeamQueues } from '../routing/distribute.ts';
 import { assertCanGrant, assertCanManage, assertNotSelf } from './policy.ts';
 import * as Q from './queries.ts';
 
@@ -103,8 +104,13 @@ export async function updateUser(app: AppContext, auth: AuthContext, id: string,
     if (input.active === false || passwordHash) await Q.revokeUserSessions(q, id);
     if (input.active === false) await Q.updateUser(q, auth.organisationId, id, { presence: 'offline' });
   });
-  return getUser(app, auth.organisationId, id);
+  const user = await getUser(app, auth.organisationId, id);
+  // New teams, a role that receives chats or a re-activation may let this user take Waiting chats.
+  if (input.teamIds || input.roleId || input.active) await distributeTeamQueues(app, teamIdsOf(user));
+  return user;
 }
+
+const teamIdsOf = (user: Q.UserRow) => user.teams.map((t) => t.id);
 
 /** Moves a user between teams (AUTHORITY_TEAMS_UPDATE: "change user team"). */
 export async function setTeams(app: AppContext, auth: AuthContext, id: string, teamIds: string[]) {
@@ -112,7 +118,9 @@ export async function setTeams(app: AppContext, auth: AuthContext, id: string, t
   await app.db.tx(async (q) =>
     Q.setUserTeams(q, auth.organisationId, id, await checkTeams(q, auth.organisationId, teamIds)),
   );
-  return getUser(app, auth.organisationId, id);
+  const user = await getUser(app, auth.organisationId, id);
+  await distributeTeamQueues(app, teamIdsOf(user));
+  return user;
 }
 
 /** Swaps a user's photo for new bytes (or none) and drops the old file. */
