@@ -20,7 +20,8 @@ export function zodValidate<S extends z.ZodType>(schema: S, map?: (values: never
 
 /**
  * Shows a failed submit: the server's `error.fields` under the fields (same messages as the
- * client-side check), otherwise a toast from the error code. Network and 401 are handled globally.
+ * client-side check), otherwise a toast from the error code. Network failures and a rejected session
+ * are handled globally.
  */
 export function showServerErrors<T>(
   form: UseFormReturnType<T>,
@@ -28,7 +29,7 @@ export function showServerErrors<T>(
   fieldMap: Record<string, string> = {},
 ): void {
   if (!isApiError(err)) return;
-  if (err.code === 'networkError' || err.status === 401) return;
+  if (err.code === 'networkError' || err.code === 'unauthorizedException') return;
   const fields = Object.entries(err.fields ?? {}).filter(([k]) => k !== '_');
   if (fields.length) {
     form.setErrors(Object.fromEntries(fields.map(([k, v]) => [fieldMap[k] ?? k, translateField(v) ?? v])));

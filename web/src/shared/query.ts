@@ -30,7 +30,7 @@ export function optionsPath(option?: unknown): string {
  */
 export function handleLoadError(err: unknown, meta: QueryMeta = {}): void {
   if (meta.silent || !isApiError(err)) return;
-  if (err.status === 0 || err.status === 401) return;
+  if (err.status === 0 || err.code === 'unauthorizedException') return;
   if (err.code === 'optionUnavailableException') navigate(optionsPath(err.details?.option));
   else if (err.status === 403) navigate('/no-rights');
   else if (err.status === 404) navigate('/not-found');
@@ -40,7 +40,7 @@ export function handleLoadError(err: unknown, meta: QueryMeta = {}): void {
 /** §8 handling of a failed action: a toast from the code (forms show field errors themselves). */
 export function handleActionError(err: unknown, meta: QueryMeta & { form?: boolean } = {}): void {
   if (meta.silent || meta.form || !isApiError(err)) return;
-  if (err.status === 0 || err.status === 401) return;
+  if (err.status === 0 || err.code === 'unauthorizedException') return;
   if (err.status >= 500 && meta.identity) return;
   notifyError(err.code);
 }

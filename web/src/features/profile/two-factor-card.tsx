@@ -44,7 +44,8 @@ export function TwoFactorCard() {
       await client.invalidateQueries({ queryKey: ME_KEY });
     },
     onError: (err) => {
-      if (isApiError(err) && err.status > 0 && err.status !== 401) setError(translateError(err.code));
+      if (isApiError(err) && err.status > 0 && err.code !== 'unauthorizedException')
+        setError(translateError(err.code));
     },
   });
   const codeInput = (

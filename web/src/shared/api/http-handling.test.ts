@@ -175,8 +175,10 @@ test('an action: the toast text comes from the error code, never from server pro
   m.query.handleActionError(new E(409, 'teamNameAlreadyExistsException'));
   m.query.handleActionError(new E(400, 'validationException'), { form: true });
   m.query.handleActionError(new E(0, 'networkError'));
+  m.query.handleActionError(new E(401, 'unauthorizedException'));
+  m.query.handleActionError(new E(401, 'totpInvalidException'));
   assert.deepEqual(
     show.mock.calls.map((c) => c.arguments[0]?.message),
-    ['Access denied', 'A team with this name already exists'],
+    ['Access denied', 'A team with this name already exists', 'The code entered is incorrect'],
   );
 });
