@@ -9,7 +9,10 @@ import { clearToken, getToken } from '../shared/storage.ts';
 import { newMessageAlert } from './new-message-alert.ts';
 import { ME_KEY, useCurrentUser } from './session.tsx';
 
-/** Opens the tab's one realtime socket while the admin area is shown and feeds its events to the cache. */
+/**
+ * Opens the tab's one realtime socket while the admin area is shown and feeds its events to the cache;
+ * a client message arriving while the tab is hidden makes the title blink 'New message!'.
+ */
 export function RealtimeProvider({ children }: { children: ReactNode }) {
   const client = useQueryClient();
   const me = useCurrentUser();
