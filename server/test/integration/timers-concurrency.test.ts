@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, test } from 'node:test';
+import { afterEach, beforeEach, describe, test } from 'node:test';
 import { PLAN_OPTIONS } from '@smartconnect/contracts';
 import { runDueTimers } from '../../src/jobs/timers.ts';
 import { type Call, createOrganisation, startTestServer, type TestServer } from '../helpers.ts';
@@ -22,7 +22,10 @@ describe('timers against concurrent chat operations', {
   const errors: unknown[] = [];
   /** Statements PostgreSQL failed to break a lock cycle (some callers retry them quietly). */
   let deadlocks = 0;
-  before(async () => {
+  // A server (database, clock) per test: no other test's due timers stand in the runner's way.
+  beforeEach(async () => {
+    errors.length = 0;
+    deadlocks = 0;
     s = await startTestServer();
     await s.db.exec(`
       create table test_slow_timers (on_ boolean not null);
@@ -48,23 +51,34 @@ describe('timers against concurrent chat operations', {
       return original(...args);
     }) as typeof log.error;
   });
-  after(() => s.close());
-  beforeEach(() => {
-    errors.length = 0;
-    deadlocks = 0;
-  });
+  afterEach(() => s.close());
 
   const slow = (on: boolean) => s.db.query('update test_slow_timers set on_ = $1', [on]);
 
+  /** Until the operation sits paused at its timer statement, its chat (or user) lock held (not a runner's). */
+  async function operationPaused() {
+    const end = Date.now() + 10_000;
+    for (;;) {
+      const rows = await s.db.query(
+        `select 1 from pg_stat_activity
+          where datname = current_database() and wait_event = 'PgSleep'
+            and query not like 'update timers set claimed_by%' and query not like 'delete from timers where id = $1%'`,
+      );
+      if (rows.length) return;
+      if (Date.now() > end) throw new Error('the operation never reached its timer statement');
+      await sleep(10);
+    }
+  }
+
   /**
-   * Starts `op`, lets it take its locks, moves the clock by `advanceMs` (making the timer due) and runs the
-   * timers alongside; answers the operation's response once both are done.
+   * Starts `op`, waits until it holds its locks and is about to write its timers, moves the clock by `advanceMs`
+   * (making the timer due) and runs the timers alongside; answers the operation's response once both are done.
    */
   async function race(op: () => Promise<Call>, advanceMs: number): Promise<Call> {
     await slow(true);
     try {
       const pending = op();
-      await sleep(120);
+      await operationPaused();
       s.clock.advance(advanceMs);
       const fired = runDueTimers(s.app);
       const res = await pending;
