@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { loadConfig } from '../../src/config.ts';
 import { openPglite, openPostgres } from '../../src/db/index.ts';
-import { runDueTimers } from '../../src/jobs/timers.ts';
+import { runDueTimers, TIMERS } from '../../src/jobs/timers.ts';
 import { ManualClock } from '../../src/lib/clock.ts';
 import { createServer } from '../../src/server.ts';
 import { freshDatabase } from '../db.ts';
@@ -201,6 +202,28 @@ describe('durable timers', () => {
         ['auto_close'],
       );
     assert.equal(rec.events.filter((e) => e.type === 'chat.closed').length, 5);
+  });
+
+  test('a timer claimed by an instance that died before firing it fires once its lease has run out', async () => {
+    const org = await createOrganisation(s);
+    const teamId = await makeTeam(org, { autoCloseMinutes: 1 });
+    const ch = await makeChannel(org, teamId);
+    const chatId = (await inbound(s, ch, { client: 'orphan' })).body.entity.chatId;
+    s.clock.advance(2 * MIN);
+    // Another instance claimed it and died.
+    await s.app.db.query('update timers set claimed_by = $2, lease_until = $3 where subject_id = $1', [
+      chatId,
+      randomUUID(),
+      new Date(s.clock.now().getTime() + TIMERS.leaseMs),
+    ]);
+    await runDueTimers(s.app);
+    assert.equal((await chatOf(org.admin, chatId)).status, 'waiting');
+    await advance(TIMERS.leaseMs);
+    assert.equal((await chatOf(org.admin, chatId)).status, 'closed');
+    assert.deepEqual(
+      (await historyKinds(chatId)).filter((k) => k === 'auto_close'),
+      ['auto_close'],
+    );
   });
 
   test('timers are rows in the database, so a restarted instance still fires them', async () => {
