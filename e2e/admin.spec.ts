@@ -5,7 +5,6 @@ import {
   ADMIN_PASSWORD,
   apiCall,
   apiLogin,
-  dismissToasts,
   dropFile,
   field,
   fieldError,
@@ -140,8 +139,7 @@ describe('users', () => {
     assert.equal(await field(page, 'Organisation').inputValue(), 'Demo');
     assert.notEqual(await field(page, 'Last activity').inputValue(), '');
     await page.getByText('Active', { exact: true }).waitFor();
-    await dismissToasts(page);
-    await screenshot(page, 'user-edit');
+    await screenshot(page, 'user-edit', { toasts: false });
     const deactivate = page.getByRole('main').getByRole('button', { name: 'Deactivate' });
     await deactivate.click();
     await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();

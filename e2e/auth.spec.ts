@@ -151,7 +151,7 @@ describe('login, two-factor, logout', () => {
     await page.keyboard.type(right0 === '000000' ? '111111' : '000000');
     await page.getByRole('button', { name: 'Disable two-factor authentication' }).click();
     await page.getByRole('alert').getByText('The code entered is incorrect').waitFor();
-    await screenshot(page, 'profile-2fa-disable');
+    await screenshot(page, 'profile-2fa-disable', { toasts: false });
     await page.getByRole('button', { name: 'Cancel' }).click();
     await page.getByRole('button', { name: 'Disable', exact: true }).click();
     assert.equal(await page.getByText('The code entered is incorrect').count(), 0);

@@ -163,8 +163,17 @@ export async function openPage(browser: Browser, baseURL: string) {
  * header (and cuts the fixed menu) mid-page; instead the viewport is made as tall as the page for one
  * plain capture, then restored.
  */
-export async function screenshot(page: Page, name: string): Promise<void> {
+export async function screenshot(
+  page: Page,
+  name: string,
+  options: { toasts?: boolean } = {},
+): Promise<void> {
   mkdirSync(SCREENSHOTS, { recursive: true });
+  // Toasts of earlier steps would cover the header: left out on request, for this capture only.
+  const hide =
+    options.toasts === false
+      ? await page.addStyleTag({ content: '.mantine-Notifications-root { visibility: hidden !important; }' })
+      : null;
   await page.waitForLoadState('networkidle').catch(() => {});
   const viewport = page.viewportSize() ?? { width: 1440, height: 900 };
   const height = await page.evaluate(() =>
@@ -175,6 +184,7 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   await page.waitForTimeout(300);
   await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), animations: 'disabled' });
   if (tall) await page.setViewportSize(viewport);
+  await hide?.evaluate((el) => (el as Element).remove());
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: tests read answers of many shapes
@@ -254,13 +264,6 @@ export async function fieldError(
     await page.waitForTimeout(100);
   }
   throw new Error(`"${label}": expected its error "${message}", it describes ${JSON.stringify(described)}`);
-}
-
-/** Closes the toasts still on screen (a screenshot shows the screen, not what happened before it). */
-export async function dismissToasts(page: Page): Promise<void> {
-  const close = page.locator('.mantine-Notification-closeButton');
-  for (let i = 0; i < 10 && (await close.count()) > 0; i++) await close.first().click();
-  await page.locator('.mantine-Notification-root').first().waitFor({ state: 'detached' });
 }
 
 /** The route's title is set after its lazy screen renders: wait for it, then return it. */
