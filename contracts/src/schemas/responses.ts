@@ -2,6 +2,27 @@ import { z } from 'zod';
 import { PLAN_OPTIONS } from '../options.ts';
 import { RIGHTS } from '../rights.ts';
 import type { LoginResult } from './auth.ts';
+import {
+  attachmentSchema,
+  CHANNEL_STATUSES,
+  CHANNEL_TYPES,
+  type ChannelCreatedDto,
+  type ChannelDto,
+} from './channels.ts';
+import {
+  type CategoryDto,
+  CHAT_HISTORY_KINDS,
+  CHAT_STATUSES,
+  type ChatCountersDto,
+  type ChatDto,
+  type ChatHistoryDto,
+  DELIVERY_STATUSES,
+  MESSAGE_KINDS,
+  type MessageDto,
+  OVERDUE_LEVELS,
+} from './chats.ts';
+import type { ClientDto } from './clients.ts';
+import { PRESENCE_REASONS, type PresenceDto } from './presence.ts';
 import type { RoleDto } from './roles.ts';
 import { DISTRIBUTION_METHODS, type TeamDto } from './teams.ts';
 import { type CurrentUserDto, LANGUAGES, PRESENCE, type UserDto, type UserShortDto } from './users.ts';
@@ -89,6 +110,87 @@ export const twoFactorEnrolmentDto = z.object({
 });
 export const healthDto = z.object({ status: z.literal('ok'), database: z.enum(['pglite', 'postgres']) });
 
+export const channelDto = z.object({
+  id: z.uuid(),
+  type: z.enum(CHANNEL_TYPES),
+  name: z.string(),
+  teamId: z.uuid(),
+  team: ref,
+  status: z.enum(CHANNEL_STATUSES),
+  webhookUrl: z.string().nullable(),
+  halfExpiredMinutes: z.number().int().nullable(),
+  expiredMinutes: z.number().int().nullable(),
+  inboundUrl: z.string(),
+  createdAt: at,
+});
+export const channelCreatedDto = channelDto.extend({
+  inboundKey: z.string().describe('Shown only here: the Bearer key of POST /api/channels/{id}/inbound'),
+  webhookSecret: z.string().describe('Shown only here: signs the outbound webhook requests'),
+});
+export const ingestResultDto = z.object({
+  duplicate: z.boolean().describe('true when this externalMessageId was already taken in: nothing changed'),
+  messageId: z.uuid(),
+  chatId: z.uuid(),
+});
+
+export const chatDto = z.object({
+  id: z.uuid(),
+  status: z.enum(CHAT_STATUSES),
+  channel: ref.extend({ type: z.enum(CHANNEL_TYPES) }),
+  team: ref,
+  operator: ref.nullable(),
+  client: ref.extend({ externalId: z.string(), personalManagerId: z.uuid().nullable() }),
+  category: ref.nullable(),
+  session: z.number().int(),
+  overdueLevel: z.enum(OVERDUE_LEVELS),
+  assignedAt: at.nullable(),
+  closedAt: at.nullable(),
+  lastClientMessageAt: at.nullable(),
+  lastOperatorMessageAt: at.nullable(),
+  lastMessage: z.object({ text: z.string(), at }).nullable(),
+  createdAt: at,
+  updatedAt: at,
+});
+export const messageDto = z.object({
+  id: z.uuid(),
+  chatId: z.uuid(),
+  direction: z.enum(['in', 'out']),
+  kind: z.enum(MESSAGE_KINDS),
+  internal: z.boolean(),
+  text: z.string(),
+  attachments: z.array(attachmentSchema),
+  status: z.enum(DELIVERY_STATUSES).nullable(),
+  author: ref.nullable(),
+  externalMessageId: z.string().nullable(),
+  editedAt: at.nullable(),
+  createdAt: at,
+});
+export const chatHistoryDto = z.object({
+  id: z.uuid(),
+  kind: z.enum(CHAT_HISTORY_KINDS),
+  actorId: z.uuid().nullable(),
+  fromUserId: z.uuid().nullable(),
+  toUserId: z.uuid().nullable(),
+  fromTeamId: z.uuid().nullable(),
+  toTeamId: z.uuid().nullable(),
+  categoryId: z.uuid().nullable(),
+  createdAt: at,
+});
+export const chatCountersDto = z.object({ inProgress: z.number().int(), waiting: z.number().int() });
+export const categoryDto = z.object({ id: z.uuid(), name: z.string(), createdAt: at });
+export const clientDto = z.object({
+  id: z.uuid(),
+  name: z.string(),
+  personalManagerId: z.uuid().nullable(),
+  contacts: z.array(z.object({ channelId: z.uuid(), externalId: z.string(), name: z.string() })),
+});
+export const presenceDto = z.object({
+  userId: z.uuid(),
+  status: z.enum(PRESENCE),
+  reason: z.enum(PRESENCE_REASONS),
+  changedAt: at,
+});
+
 // Drift checks: each schema describes exactly its DTO type.
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 type Check<T extends true> = T;
@@ -99,4 +201,13 @@ export type ResponseSchemaChecks = [
   Check<Same<z.infer<typeof teamDto>, TeamDto>>,
   Check<Same<z.infer<typeof roleDto>, RoleDto>>,
   Check<Same<z.infer<typeof loginResultDto>, LoginResult>>,
+  Check<Same<z.infer<typeof channelDto>, ChannelDto>>,
+  Check<Same<z.infer<typeof channelCreatedDto>, ChannelCreatedDto>>,
+  Check<Same<z.infer<typeof chatDto>, ChatDto>>,
+  Check<Same<z.infer<typeof messageDto>, MessageDto>>,
+  Check<Same<z.infer<typeof chatHistoryDto>, ChatHistoryDto>>,
+  Check<Same<z.infer<typeof chatCountersDto>, ChatCountersDto>>,
+  Check<Same<z.infer<typeof categoryDto>, CategoryDto>>,
+  Check<Same<z.infer<typeof clientDto>, ClientDto>>,
+  Check<Same<z.infer<typeof presenceDto>, PresenceDto>>,
 ];

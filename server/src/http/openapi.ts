@@ -72,8 +72,12 @@ export function buildOpenApi(): Record<string, unknown> {
       tags: r.tags,
       security: securityOf(r.access),
       parameters,
+      // The server reads an omitted body as {}: a body is required only where {} is not a valid one.
       requestBody: r.body
-        ? { required: true, content: { 'application/json': { schema: toSchema(r.body) } } }
+        ? {
+            required: !r.body.safeParse({}).success,
+            content: { 'application/json': { schema: toSchema(r.body) } },
+          }
         : undefined,
       responses: {
         '200': { description: 'Success', content: successContent(r) },

@@ -34,6 +34,24 @@ describe('OpenAPI description', () => {
       assert.match(doc.info.description, new RegExp(`\\| ${code} \\| \\d{3} \\|`));
   });
 
+  test('every answer is described: the entity schema in the envelope, or the raw body', async () => {
+    const doc = (await s.api.get('/api/openapi.json')).body;
+    const undescribed = routeRegistry
+      .filter((r) => !r.response && !(r.raw && r.url === '/api/files/:key'))
+      .map((r) => `${r.method} ${r.url}`);
+    assert.deepEqual(undescribed, [], 'every route declares its response schema');
+    const chats = doc.paths['/api/chats'].get.responses['200'].content['application/json'].schema;
+    assert.deepEqual(chats.required, ['code', 'entity', 'error']);
+    assert.ok(
+      chats.properties.entity.properties.items.items.properties.overdueLevel.enum.includes('expired'),
+    );
+    const health = doc.paths['/api/health'].get.responses['200'].content['application/json'].schema;
+    assert.deepEqual(health.properties.database.enum, ['pglite', 'postgres'], 'health is not wrapped');
+    // A body the server reads as {} when omitted is optional; one with required fields is not.
+    assert.equal(doc.paths['/api/chats/{id}/close'].post.requestBody.required, false);
+    assert.equal(doc.paths['/api/channels'].post.requestBody.required, true);
+  });
+
   test('a reference page is served at /api/docs', async () => {
     const res = await fetch(`${s.url}/api/docs`);
     assert.equal(res.status, 200);

@@ -1,4 +1,4 @@
-import { categorySchema, idParams } from '@smartconnect/contracts';
+import { categoryDto, categorySchema, idEntity, idParams, page } from '@smartconnect/contracts';
 import type { ModuleRoutes } from '../../http/route.ts';
 import { defineRoute } from '../../http/route.ts';
 import { listCategories } from './queries.ts';
@@ -15,6 +15,7 @@ export const categoryRoutes: ModuleRoutes = (fastify, app) => {
       method: 'GET',
       url: '/api/categories',
       access: { option: 'OPTION_CATEGORY' },
+      response: page(categoryDto),
       summary: 'Request categories of the organisation (operators pick one for a chat)',
       tags,
     },
@@ -30,6 +31,7 @@ export const categoryRoutes: ModuleRoutes = (fastify, app) => {
       method: 'POST',
       url: '/api/categories',
       access: manage,
+      response: categoryDto,
       summary: 'Create a request category',
       tags,
       body: categorySchema,
@@ -43,6 +45,7 @@ export const categoryRoutes: ModuleRoutes = (fastify, app) => {
       method: 'PATCH',
       url: '/api/categories/:id',
       access: manage,
+      response: categoryDto,
       summary: 'Rename a request category',
       tags,
       params: idParams,
@@ -58,6 +61,7 @@ export const categoryRoutes: ModuleRoutes = (fastify, app) => {
       method: 'DELETE',
       url: '/api/categories/:id',
       access: manage,
+      response: idEntity,
       summary: 'Delete a request category',
       tags,
       params: idParams,

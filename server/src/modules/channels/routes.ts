@@ -1,8 +1,14 @@
 import {
+  channelCreatedDto,
   channelCreateSchema,
+  channelDto,
   channelUpdateSchema,
   deliveryStatusSchema,
+  idEntity,
   idParams,
+  ingestResultDto,
+  messageDto,
+  page,
 } from '@smartconnect/contracts';
 import type { ModuleRoutes } from '../../http/route.ts';
 import { definePublicRoute, defineRoute } from '../../http/route.ts';
@@ -20,7 +26,14 @@ export const channelRoutes: ModuleRoutes = (fastify, app) => {
   defineRoute(
     fastify,
     app,
-    { method: 'GET', url: '/api/channels', access: manage, summary: 'Channels of the organisation', tags },
+    {
+      method: 'GET',
+      url: '/api/channels',
+      access: manage,
+      response: page(channelDto),
+      summary: 'Channels of the organisation',
+      tags,
+    },
     async ({ auth }) => {
       const items = (await listChannels(app.db, auth.organisationId)).map(presentChannel);
       return { items, total: items.length };
@@ -33,6 +46,7 @@ export const channelRoutes: ModuleRoutes = (fastify, app) => {
       method: 'GET',
       url: '/api/channels/:id',
       access: manage,
+      response: channelDto,
       summary: 'One channel',
       tags,
       params: idParams,
@@ -46,6 +60,7 @@ export const channelRoutes: ModuleRoutes = (fastify, app) => {
       method: 'POST',
       url: '/api/channels',
       access: manage,
+      response: channelCreatedDto,
       summary:
         'Create a channel; the answer carries its inbound key and webhook secret, shown only this once',
       tags,
@@ -60,6 +75,7 @@ export const channelRoutes: ModuleRoutes = (fastify, app) => {
       method: 'PATCH',
       url: '/api/channels/:id',
       access: manage,
+      response: channelDto,
       summary: 'Update a channel (name, team, webhook URL, status active|inactive, overdue thresholds)',
       tags,
       params: idParams,
@@ -74,6 +90,7 @@ export const channelRoutes: ModuleRoutes = (fastify, app) => {
       method: 'DELETE',
       url: '/api/channels/:id',
       access: manage,
+      response: idEntity,
       summary: 'Delete a channel',
       tags,
       params: idParams,
@@ -90,6 +107,7 @@ export const channelRoutes: ModuleRoutes = (fastify, app) => {
       method: 'POST',
       url: '/api/channels/:id/inbound',
       access: 'custom',
+      response: ingestResultDto,
       summary:
         'Push a customer message into an API channel (Authorization: Bearer <inboundKey>); answered 200 after commit, retries are harmless',
       tags,
@@ -107,6 +125,7 @@ export const channelRoutes: ModuleRoutes = (fastify, app) => {
       method: 'POST',
       url: '/api/channels/:id/status',
       access: 'custom',
+      response: messageDto,
       summary:
         'Report that one of our messages (messageId from the webhook payload) was delivered or read (Authorization: Bearer <inboundKey>); the status only moves forward',
       tags,

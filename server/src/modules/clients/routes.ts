@@ -1,4 +1,4 @@
-import { clientUpdateSchema, idParams } from '@smartconnect/contracts';
+import { clientDto, clientUpdateSchema, idParams } from '@smartconnect/contracts';
 import type { ModuleRoutes } from '../../http/route.ts';
 import { defineRoute } from '../../http/route.ts';
 import { getClient, presentClient, updateClient } from './service.ts';
@@ -13,6 +13,7 @@ export const clientRoutes: ModuleRoutes = (fastify, app) => {
       method: 'GET',
       url: '/api/clients/:id',
       access: 'user',
+      response: clientDto,
       summary: 'A client (minimal profile: name, contacts, personal manager)',
       tags,
       params: idParams,
@@ -26,6 +27,7 @@ export const clientRoutes: ModuleRoutes = (fastify, app) => {
       method: 'PATCH',
       url: '/api/clients/:id',
       access: { right: 'AUTHORITY_PROFILE_UPDATE' },
+      response: clientDto,
       summary: "Rename a client or set their personal manager (transfer target 'personal_manager')",
       tags,
       params: idParams,

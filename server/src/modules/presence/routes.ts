@@ -1,4 +1,4 @@
-import { presenceUpdateSchema } from '@smartconnect/contracts';
+import { presenceDto, presenceUpdateSchema } from '@smartconnect/contracts';
 import type { ModuleRoutes } from '../../http/route.ts';
 import { defineRoute } from '../../http/route.ts';
 import { changePresence } from './service.ts';
@@ -11,6 +11,7 @@ export const presenceRoutes: ModuleRoutes = (fastify, app) => {
       method: 'PATCH',
       url: '/api/presence',
       access: 'user',
+      response: presenceDto,
       summary: "Set the current user's presence: online ('In work'), break or offline",
       tags: ['presence'],
       body: presenceUpdateSchema,
