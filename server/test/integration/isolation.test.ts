@@ -81,6 +81,23 @@ describe('tenant isolation', () => {
     }
   });
 
+  test('every business table carries organisation_id', async () => {
+    const rows = await s.app.db.query<{ table_name: string }>(
+      `select t.table_name from information_schema.tables t
+        where t.table_schema = current_schema() and t.table_type = 'BASE TABLE'
+          and not exists (select 1 from information_schema.columns c
+                           where c.table_schema = t.table_schema and c.table_name = t.table_name
+                             and c.column_name = 'organisation_id')
+        order by 1`,
+    );
+    // Not business data: the tenants themselves, pre-login rate limits (keyed by e-mail or address),
+    // the database-wide realtime state, and the migration log.
+    assert.deepEqual(
+      rows.map((r) => r.table_name),
+      ['organisations', 'rate_limits', 'realtime_state', 'schema_migrations'],
+    );
+  });
+
   test('RIGHT_OBSERVER (platform staff) reads every organisation', async () => {
     const a = await createOrganisation(s);
     const platform = await s.app.db.tx((q) =>

@@ -61,7 +61,8 @@ export const isAvailable = async (q: Queryable, orgId: string, userId: string) =
 
 export const touchRotation = (q: Queryable, teamId: string, userId: string) =>
   q.query(
-    `insert into routing_rotation (team_id, user_id, last_turn) values ($1, $2, nextval('routing_turn_seq'))
+    `insert into routing_rotation (organisation_id, team_id, user_id, last_turn)
+     select t.organisation_id, t.id, $2, nextval('routing_turn_seq') from teams t where t.id = $1
      on conflict (team_id, user_id) do update set last_turn = excluded.last_turn`,
     [teamId, userId],
   );
