@@ -42,6 +42,35 @@ describe('Waiting queue after team and user changes', () => {
     assert.equal((await chatOf(org.admin, second)).operator?.id, op.id);
   });
 
+  test('a deactivated operator’s chats go to a colleague, or back to Waiting when nobody has room', async () => {
+    const org = await createOrganisation(s);
+    const leaving = await org.user();
+    const colleague = await org.user();
+    const teamId = await makeTeam(org, { dialogLimit: 1, memberIds: [leaving.id] });
+    await goOnline(leaving);
+    const ch = await makeChannel(org, teamId);
+    const chatId = (await inbound(s, ch, { client: 'loyal' })).body.entity.chatId;
+    assert.equal((await chatOf(org.admin, chatId)).operator?.id, leaving.id);
+    await setMembers(org, teamId, [leaving.id, colleague.id]);
+    await goOnline(colleague);
+    const queued = (await inbound(s, ch, { client: 'queued' })).body.entity.chatId;
+    assert.equal((await chatOf(org.admin, queued)).operator?.id, colleague.id, 'the colleague is now full');
+
+    assert.equal((await org.admin.api.post(`/api/users/${leaving.id}/deactivate`)).status, 200);
+    const back = await chatOf(org.admin, chatId);
+    assert.equal(back.status, 'waiting', 'nobody has room: back in the queue');
+    assert.equal(back.operator, null);
+    const history = (await org.admin.api.get(`/api/chats/${chatId}/history`)).body.entity.items;
+    const last = history.at(-1);
+    assert.equal(last.kind, 'redistribution');
+    assert.equal(last.fromUserId, leaving.id);
+    assert.equal(last.actorId, org.admin.id);
+
+    // Room appears: the queue moves to the colleague.
+    await org.admin.api.patch(`/api/teams/${teamId}`, { dialogLimit: 2 });
+    assert.equal((await chatOf(org.admin, chatId)).operator?.id, colleague.id);
+  });
+
   test('a member added to the team, or the team given to a user, takes its Waiting chats', async () => {
     const org = await createOrganisation(s);
     const a = await org.user();

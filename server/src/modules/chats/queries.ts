@@ -667,3 +667,13 @@ export const categoryInOrg = (q: Queryable, orgId: string, id: string) =>
 
 export const orgOptions = async (q: Queryable, orgId: string) =>
   (await one<{ options: string[] }>(q, 'select options from organisations where id = $1', [orgId])).options;
+
+/** Ids of the chats a user is working on now (In progress), oldest assignment first. */
+export const inProgressChatIdsOf = async (q: Queryable, orgId: string, userId: string) =>
+  (
+    await q.query<{ id: string }>(
+      `select id from chats where organisation_id = $1 and operator_id = $2 and status = 'in_progress'
+        order by assigned_at, id`,
+      [orgId, userId],
+    )
+  ).map((r) => r.id);

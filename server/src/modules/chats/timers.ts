@@ -45,13 +45,23 @@ export async function fireRedistribute(tx: Tx, orgId: string, chatId: string): P
   const due = minutesAfter(chat.assigned_at, settings.auto_redistribution_minutes);
   if (due > tx.now) return void (await upsertTimer(tx.q, orgId, 'redistribute', chat.id, due));
   if (chat.last_operator_message_at && chat.last_operator_message_at >= chat.assigned_at) return;
+  await redistributeChat(tx, chat, null);
+}
+
+/**
+ * Takes a locked in-progress chat from its operator: to another eligible operator of the team, or back to the
+ * Waiting queue when there is none (history 'redistribution' either way). The operator has room again, so the
+ * queues of their teams move, without handing this chat straight back to them.
+ */
+export async function redistributeChat(tx: Tx, chat: Q.ChatRow, actorId: string | null): Promise<void> {
+  const orgId = chat.organisation_id;
   const previous = chat.operator_id;
   const teams = await lockRoutingTeams(tx, [chat.team_id, ...(await teamsOfOperator(tx, previous))]);
   const team = teams.get(chat.team_id);
   if (!team) return;
   const next = await pickOperator(tx.q, team, { excludeUserIds: previous ? [previous] : [] });
   if (next) {
-    await assign(tx, chat, next, { kind: 'redistribution', actorId: null, from: ['in_progress'], team });
+    await assign(tx, chat, next, { kind: 'redistribution', actorId, from: ['in_progress'], team });
     await emitChat(tx, orgId, chat.id, 'chat.assigned', { userIds: [previous] });
   } else {
     await Q.moveToQueue(tx.q, chat.id, chat.team_id, tx.now);
@@ -59,6 +69,7 @@ export async function fireRedistribute(tx: Tx, orgId: string, chatId: string): P
       orgId,
       chatId: chat.id,
       kind: 'redistribution',
+      actorId,
       fromUserId: previous,
       toTeamId: chat.team_id,
       now: tx.now,

@@ -6,6 +6,7 @@ import type { Queryable } from '../../db/index.ts';
 import type { AuthContext } from '../../http/auth.ts';
 import { AppError } from '../../http/errors.ts';
 import { hashPassword } from '../../lib/password.ts';
+import { releaseOperatorChats } from '../chats/release-operator.ts';
 import { removeFile, saveFile } from '../files/service.ts';
 import { distributeTeamQueues } from '../routing/distribute.ts';
 import { assertCanGrant, assertCanManage, assertNotSelf } from './policy.ts';
@@ -105,6 +106,8 @@ export async function updateUser(app: AppContext, auth: AuthContext, id: string,
     if (input.active === false) await Q.updateUser(q, auth.organisationId, id, { presence: 'offline' });
   });
   const user = await getUser(app, auth.organisationId, id);
+  // A deactivated operator's open chats go to colleagues or back to the queue: nobody would answer them.
+  if (input.active === false) await releaseOperatorChats(app, auth.organisationId, id, auth.userId);
   // New teams, a role that receives chats or a re-activation may let this user take Waiting chats.
   if (input.teamIds || input.roleId || input.active) await distributeTeamQueues(app, teamIdsOf(user));
   return user;
