@@ -167,6 +167,36 @@ export async function createOrganisation(
   return { id: org.id, roles: org.roles, admin, user };
 }
 
+/** Platform staff: the Administrator of a platform organisation, holding RIGHT_OBSERVER, logged in. */
+export async function createPlatformStaff(s: TestServer): Promise<Api> {
+  const login = `platform-${unique()}`;
+  const platform = await s.app.db.tx((q) =>
+    insertOrganisation(q, {
+      login,
+      name: 'Platform',
+      adminEmail: `admin@${login}.test`,
+      options: [...PLAN_OPTIONS],
+      isPlatform: true,
+    }),
+  );
+  const email = `staff@${login}.test`;
+  const passwordHash = await hashPassword(TEST_PASSWORD);
+  await s.app.db.tx((q) =>
+    insertUser(q, {
+      organisationId: platform.id,
+      roleId: platform.roles.ADMINISTRATOR,
+      name: 'Staff',
+      email,
+      phone: null,
+      passwordHash,
+      breakTimeoutMinutes: null,
+      language: 'eng',
+      active: true,
+    }),
+  );
+  return s.api.as(await loginToken(s.api, email, TEST_PASSWORD));
+}
+
 export async function loginToken(api: Api, email: string, password: string): Promise<string> {
   const res = await api.post('/api/auth/login', { email, password });
   if (res.status !== 200 || !res.body.entity.token)

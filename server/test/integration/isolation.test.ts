@@ -1,11 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { PLAN_OPTIONS } from '@smartconnect/contracts';
 import { routeRegistry } from '../../src/http/route.ts';
-import { hashPassword } from '../../src/lib/password.ts';
-import { insertOrganisation } from '../../src/modules/organisations/queries.ts';
-import { insertUser } from '../../src/modules/users/queries.ts';
-import { createOrganisation, loginToken, startTestServer, type TestServer } from '../helpers.ts';
+import { createOrganisation, createPlatformStaff, startTestServer, type TestServer } from '../helpers.ts';
 import { fixtures, send } from '../route-fixtures.ts';
 
 describe('tenant isolation', () => {
@@ -100,31 +96,7 @@ describe('tenant isolation', () => {
 
   test('RIGHT_OBSERVER (platform staff) reads every organisation', async () => {
     const a = await createOrganisation(s);
-    const platform = await s.app.db.tx((q) =>
-      insertOrganisation(q, {
-        login: `platform-${Date.now()}`,
-        name: 'Platform',
-        adminEmail: 'p@x.test',
-        options: [...PLAN_OPTIONS],
-        isPlatform: true,
-      }),
-    );
-    const email = `staff-${Date.now()}@platform.test`;
-    const hash = await hashPassword('Passw0rd!');
-    await s.app.db.tx((q) =>
-      insertUser(q, {
-        organisationId: platform.id,
-        roleId: platform.roles.ADMINISTRATOR,
-        name: 'Staff',
-        email,
-        phone: null,
-        passwordHash: hash,
-        breakTimeoutMinutes: null,
-        language: 'eng',
-        active: true,
-      }),
-    );
-    const staff = s.api.as(await loginToken(s.api, email, 'Passw0rd!'));
+    const staff = await createPlatformStaff(s);
     assert.ok((await staff.get('/api/auth/user')).body.entity.rights.includes('RIGHT_OBSERVER'));
     const seen = await staff.get(`/api/users/${a.admin.id}`);
     assert.equal(seen.status, 200);

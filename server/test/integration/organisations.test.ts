@@ -1,10 +1,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { PLAN_OPTIONS } from '@smartconnect/contracts';
-import { hashPassword } from '../../src/lib/password.ts';
-import { insertOrganisation } from '../../src/modules/organisations/queries.ts';
-import { insertUser } from '../../src/modules/users/queries.ts';
-import { type Api, createOrganisation, loginToken, startTestServer, type TestServer } from '../helpers.ts';
+import {
+  type Api,
+  createOrganisation,
+  createPlatformStaff,
+  startTestServer,
+  type TestServer,
+} from '../helpers.ts';
 import { goOnline, inbound, makeChannel, makeTeam } from './chats-fixtures.ts';
 
 /** Plan options and operator licences: read by every user, changed by platform staff (RIGHT_OBSERVER) only. */
@@ -13,31 +16,7 @@ describe('organisations', () => {
   let staff: Api;
   before(async () => {
     s = await startTestServer();
-    const platform = await s.app.db.tx((q) =>
-      insertOrganisation(q, {
-        login: `platform-${Date.now()}`,
-        name: 'Platform',
-        adminEmail: 'p@x.test',
-        options: [...PLAN_OPTIONS],
-        isPlatform: true,
-      }),
-    );
-    const email = `staff-${Date.now()}@platform.test`;
-    const passwordHash = await hashPassword('Passw0rd!');
-    await s.app.db.tx((q) =>
-      insertUser(q, {
-        organisationId: platform.id,
-        roleId: platform.roles.ADMINISTRATOR,
-        name: 'Staff',
-        email,
-        phone: null,
-        passwordHash,
-        breakTimeoutMinutes: null,
-        language: 'eng',
-        active: true,
-      }),
-    );
-    staff = s.api.as(await loginToken(s.api, email, 'Passw0rd!'));
+    staff = await createPlatformStaff(s);
   });
   after(() => s.close());
 
