@@ -57,12 +57,19 @@ export const channelUpdateSchema = z
   .refine(thresholdsInOrder, { path: ['expiredMinutes'], message: M.timeIncorrect });
 
 export const ATTACHMENT_LIMITS = { max: 10, urlMax: 2048, nameMax: 255 } as const;
-export const attachmentSchema = z.object({
-  url: z.string().trim().min(1).max(ATTACHMENT_LIMITS.urlMax),
-  name: z.string().trim().max(ATTACHMENT_LIMITS.nameMax).optional(),
-  contentType: z.string().trim().max(255).optional(),
-  size: z.number().int().min(0).optional(),
-});
+const required = (max: number) =>
+  z.string(M.requiredFields).trim().min(1, M.requiredFields).max(max, M.valueIncorrect);
+const optionalText = (max: number) => z.string(M.valueIncorrect).trim().max(max, M.valueIncorrect);
+
+export const attachmentSchema = z.object(
+  {
+    url: required(ATTACHMENT_LIMITS.urlMax),
+    name: optionalText(ATTACHMENT_LIMITS.nameMax).optional(),
+    contentType: optionalText(255).optional(),
+    size: z.number(M.valueIncorrect).int(M.valueIncorrect).min(0, M.valueIncorrect).optional(),
+  },
+  M.valueIncorrect,
+);
 export type Attachment = z.output<typeof attachmentSchema>;
 
 export const MESSAGE_TEXT_MAX = 10_000;
@@ -70,13 +77,19 @@ export const MESSAGE_TEXT_MAX = 10_000;
 /** What an API channel pushes to `POST /api/channels/{id}/inbound`. */
 export const inboundMessageSchema = z
   .object({
-    externalMessageId: z.string().trim().min(1).max(255),
-    client: z.object({
-      externalId: z.string().trim().min(1).max(255),
-      name: z.string().trim().max(255).default(''),
-    }),
-    text: z.string().max(MESSAGE_TEXT_MAX).default(''),
-    attachments: z.array(attachmentSchema).max(ATTACHMENT_LIMITS.max).default([]),
+    externalMessageId: required(255),
+    client: z.object(
+      {
+        externalId: required(255),
+        name: z.string(M.nameIncorrect).trim().max(255, M.nameIncorrect).default(''),
+      },
+      M.requiredFields,
+    ),
+    text: z.string(M.valueIncorrect).max(MESSAGE_TEXT_MAX, M.valueIncorrect).default(''),
+    attachments: z
+      .array(attachmentSchema, M.valueIncorrect)
+      .max(ATTACHMENT_LIMITS.max, M.valueIncorrect)
+      .default([]),
   })
   .refine((v) => v.text.trim() !== '' || v.attachments.length > 0, {
     path: ['text'],

@@ -191,6 +191,17 @@ describe('ingest through the API channel', () => {
       .post(`/api/channels/${ch.id}/inbound`, { client: {}, text: '' });
     assert.equal(res.status, 400);
     assert.equal(res.body.code, 'validationException');
+    // Field messages are the spec's, not the validation library's.
+    assert.deepEqual(res.body.error.fields, {
+      externalMessageId: 'Please fill in all required fields',
+      'client.externalId': 'Please fill in all required fields',
+    });
+    const noText = await s.api.as(ch.inboundKey).post(`/api/channels/${ch.id}/inbound`, {
+      externalMessageId: 'x',
+      client: { externalId: 'c' },
+      text: ' ',
+    });
+    assert.deepEqual(noText.body.error.fields, { text: 'Please fill in all required fields' });
     const [row] = await s.app.db.query<{ n: number }>(
       'select count(*)::int as n from messages where channel_id = $1',
       [ch.id],
