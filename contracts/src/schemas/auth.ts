@@ -3,30 +3,36 @@ import { LIMITS, PASSWORD_PATTERN, TOTP_PATTERN } from '../limits.ts';
 import { FIELD_MESSAGES as M } from '../messages.ts';
 
 const loginEmail = z
-  .string()
+  .string(M.invalidEmailFormat)
   .trim()
   .max(LIMITS.emailMax, M.invalidEmailFormat)
   .pipe(z.email(M.invalidEmailFormat));
 /** Login only checks the shape loosely so an old password still works; the strict rule applies when setting one. */
 const loginPassword = z
-  .string()
+  .string(M.invalidPasswordFormat)
   .min(1, M.invalidPasswordFormat)
   .max(LIMITS.passwordMax, M.invalidPasswordFormat);
-export const strongPassword = (message: string) => z.string().regex(PASSWORD_PATTERN, message);
+export const strongPassword = (message: string) => z.string(message).regex(PASSWORD_PATTERN, message);
 export const totpCode = z.string().trim().regex(TOTP_PATTERN, M.codeIncorrect);
 /** A code the server checks itself, so a missing or malformed one gets its own §8 error (mandatory, bad format). */
-const submittedCode = z.string().trim().optional();
+const submittedCode = z.string(M.codeIncorrect).trim().optional();
 
 export const loginSchema = z.object({ email: loginEmail, password: loginPassword });
-export const twoFactorLoginSchema = z.object({ ticket: z.string().min(1), code: submittedCode });
-export const toggleTwoFactorSchema = z.object({ enabled: z.boolean(), totpCode: submittedCode });
+export const twoFactorLoginSchema = z.object({
+  ticket: z.string(M.requiredFields).min(1, M.requiredFields),
+  code: submittedCode,
+});
+export const toggleTwoFactorSchema = z.object({
+  enabled: z.boolean(M.valueIncorrect),
+  totpCode: submittedCode,
+});
 export const recoveryRequestSchema = z.object({ email: loginEmail });
-export const recoveryCheckSchema = z.object({ token: z.string().min(1) });
+export const recoveryCheckSchema = z.object({ token: z.string(M.requiredFields).min(1, M.requiredFields) });
 export const recoveryResetSchema = z
   .object({
-    token: z.string().min(1),
+    token: z.string(M.requiredFields).min(1, M.requiredFields),
     password: strongPassword(M.invalidPasswordFormat),
-    repeatPassword: z.string(),
+    repeatPassword: z.string(M.passwordsDoNotMatch),
   })
   .refine((v) => v.password === v.repeatPassword, {
     path: ['repeatPassword'],
@@ -34,15 +40,15 @@ export const recoveryResetSchema = z
   });
 export const passwordChangeSchema = z
   .object({
-    oldPassword: z.string().min(1, M.invalidPasswordFormat),
+    oldPassword: z.string(M.invalidPasswordFormat).min(1, M.invalidPasswordFormat),
     password: strongPassword(M.passwordIncorrect),
-    repeatPassword: z.string(),
+    repeatPassword: z.string(M.passwordsDoNotMatch),
   })
   .refine((v) => v.password === v.repeatPassword, {
     path: ['repeatPassword'],
     message: M.passwordsDoNotMatch,
   });
-export const logoutSchema = z.object({ token: z.string().optional() });
+export const logoutSchema = z.object({ token: z.string(M.valueIncorrect).optional() });
 
 export type LoginInput = z.infer<typeof loginSchema>;
 export type LoginResult = { token: string } | { twoFactorRequired: true; ticket: string };

@@ -44,8 +44,8 @@ const text = z.string(M.requiredFields).max(MESSAGE_TEXT_MAX, M.valueIncorrect);
 export const messageSendSchema = z
   .object({
     text: text.default(''),
-    internal: z.boolean().default(false),
-    attachments: z.array(attachmentSchema).max(10).default([]),
+    internal: z.boolean(M.valueIncorrect).default(false),
+    attachments: z.array(attachmentSchema, M.valueIncorrect).max(10, M.valueIncorrect).default([]),
   })
   .refine((v) => v.text.trim() !== '' || v.attachments.length > 0, {
     path: ['text'],

@@ -4,9 +4,9 @@ import { FIELD_MESSAGES as M } from '../messages.ts';
 import { ASSIGNABLE_RIGHTS, type Right } from '../rights.ts';
 
 const roleFields = {
-  name: z.string().trim().min(1, M.nameIncorrect).max(LIMITS.roleNameMax, M.nameIncorrect),
+  name: z.string(M.nameIncorrect).trim().min(1, M.nameIncorrect).max(LIMITS.roleNameMax, M.nameIncorrect),
   description: z
-    .string()
+    .string(M.descriptionIncorrect)
     .trim()
     .min(1, M.descriptionIncorrect)
     .max(LIMITS.roleDescriptionMax, M.descriptionIncorrect),

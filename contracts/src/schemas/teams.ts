@@ -9,9 +9,9 @@ const int = (min: number, max: number, message: string) =>
   z.number(message).int(message).min(min, message).max(max, message);
 
 const teamFields = {
-  name: z.string().trim().min(1, M.nameIncorrect).max(LIMITS.teamNameMax, M.nameIncorrect),
+  name: z.string(M.nameIncorrect).trim().min(1, M.nameIncorrect).max(LIMITS.teamNameMax, M.nameIncorrect),
   description: z
-    .string()
+    .string(M.descriptionIncorrect)
     .trim()
     .min(1, M.descriptionIncorrect)
     .max(LIMITS.teamDescriptionMax, M.descriptionIncorrect),

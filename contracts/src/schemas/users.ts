@@ -8,9 +8,13 @@ export type Language = (typeof LANGUAGES)[number];
 export const PRESENCE = ['online', 'break', 'offline'] as const;
 export type Presence = (typeof PRESENCE)[number];
 
-const name = z.string().trim().min(1, M.nameIncorrect).max(LIMITS.userNameMax, M.nameIncorrect);
+const name = z
+  .string(M.nameIncorrect)
+  .trim()
+  .min(1, M.nameIncorrect)
+  .max(LIMITS.userNameMax, M.nameIncorrect);
 const email = z
-  .string()
+  .string(M.emailIncorrect)
   .trim()
   .toLowerCase()
   .max(LIMITS.emailMax, M.emailIncorrect)
@@ -36,8 +40,8 @@ export const userCreateSchema = z
     teamIds: z.array(uuid(M.teamIncorrect), M.teamIncorrect).default([]),
     breakTimeoutMinutes: breakTimeout.optional().default(null),
     password: strongPassword(M.passwordIncorrect),
-    repeatPassword: z.string(),
-    active: z.boolean().default(true),
+    repeatPassword: z.string(M.passwordsDoNotMatch),
+    active: z.boolean(M.valueIncorrect).default(true),
     language: z.enum(LANGUAGES, M.languageIncorrect).optional(),
   })
   .refine((v) => v.password === v.repeatPassword, {
@@ -54,8 +58,8 @@ export const userUpdateSchema = z
     teamIds: z.array(uuid(M.teamIncorrect), M.teamIncorrect).optional(),
     breakTimeoutMinutes: breakTimeout.optional(),
     password: strongPassword(M.passwordIncorrect).optional(),
-    repeatPassword: z.string().optional(),
-    active: z.boolean().optional(),
+    repeatPassword: z.string(M.passwordsDoNotMatch).optional(),
+    active: z.boolean(M.valueIncorrect).optional(),
     language: z.enum(LANGUAGES, M.languageIncorrect).optional(),
   })
   .refine((v) => v.password === undefined || v.password === v.repeatPassword, {

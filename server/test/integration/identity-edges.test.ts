@@ -117,6 +117,38 @@ describe('identity edges', () => {
     assert.equal(results.find((r) => r.status === 400)?.body.code, 'recoveryLinkExpiredException');
   });
 
+  test('an empty form gets the spec’s message under every field, never the validation library’s', async () => {
+    const org = await createOrganisation(s);
+    const api = org.admin.api;
+    const fields = async (path: string) => (await api.post(path, {})).body.error.fields;
+    assert.deepEqual(await fields('/api/users'), {
+      name: 'Name specified incorrectly',
+      email: 'Email specified incorrectly',
+      roleId: 'Role specified incorrectly',
+      password: 'Password specified incorrectly',
+      repeatPassword: 'Passwords do not match',
+    });
+    assert.deepEqual(await fields('/api/teams'), {
+      name: 'Name specified incorrectly',
+      description: 'Description specified incorrectly',
+    });
+    assert.deepEqual(await fields('/api/roles'), {
+      name: 'Name specified incorrectly',
+      description: 'Description specified incorrectly',
+      rights: 'Rights specified incorrectly',
+    });
+    assert.deepEqual((await s.api.post('/api/auth/login', {})).body.error.fields, {
+      email: 'Invalid email format',
+      password: 'Invalid password format',
+    });
+    const wrongTypes = await api.post('/api/teams', { name: 5, description: true, dialogLimit: 'ten' });
+    assert.deepEqual(wrongTypes.body.error.fields, {
+      name: 'Name specified incorrectly',
+      description: 'Description specified incorrectly',
+      dialogLimit: 'Quantity specified incorrectly',
+    });
+  });
+
   test('a malformed id in a path is not found, like an id of another organisation', async () => {
     const org = await createOrganisation(s);
     for (const path of ['/api/users/not-a-uuid', '/api/teams/123', '/api/roles/x']) {
