@@ -1,7 +1,15 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { createOrganisation, startTestServer, type TestServer } from '../helpers.ts';
-import { chatOf, goOnline, inbound, makeChannel, makeTeam, setMembers } from './chats-fixtures.ts';
+import {
+  chatOf,
+  goOnline,
+  inbound,
+  makeChannel,
+  makeTeam,
+  recordEvents,
+  setMembers,
+} from './chats-fixtures.ts';
 
 /** Changes made in the team and user screens that give operators room hand out the Waiting queue at once. */
 describe('Waiting queue after team and user changes', () => {
@@ -56,7 +64,19 @@ describe('Waiting queue after team and user changes', () => {
     const queued = (await inbound(s, ch, { client: 'queued' })).body.entity.chatId;
     assert.equal((await chatOf(org.admin, queued)).operator?.id, colleague.id, 'the colleague is now full');
 
-    assert.equal((await org.admin.api.post(`/api/users/${leaving.id}/deactivate`)).status, 200);
+    const rec = recordEvents(s);
+    const deactivated = await org.admin.api.post(`/api/users/${leaving.id}/deactivate`);
+    rec.stop();
+    assert.equal(deactivated.status, 200);
+    assert.equal(deactivated.body.entity.presence, 'offline');
+    const offline = rec.events.find((e) => e.type === 'presence.changed');
+    assert.deepEqual(
+      {
+        userId: (offline?.payload as { userId: string }).userId,
+        status: (offline?.payload as { status: string }).status,
+      },
+      { userId: leaving.id, status: 'offline' },
+    );
     const back = await chatOf(org.admin, chatId);
     assert.equal(back.status, 'waiting', 'nobody has room: back in the queue');
     assert.equal(back.operator, null);

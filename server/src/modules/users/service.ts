@@ -8,6 +8,7 @@ import { AppError } from '../../http/errors.ts';
 import { hashPassword } from '../../lib/password.ts';
 import { releaseOperatorChats } from '../chats/release-operator.ts';
 import { removeFile, saveFile } from '../files/service.ts';
+import { changePresence } from '../presence/service.ts';
 import { distributeTeamQueues } from '../routing/distribute.ts';
 import { assertCanGrant, assertCanManage, assertNotSelf } from './policy.ts';
 import * as Q from './queries.ts';
@@ -103,8 +104,10 @@ export async function updateUser(app: AppContext, auth: AuthContext, id: string,
         await checkTeams(q, auth.organisationId, input.teamIds),
       );
     if (input.active === false || passwordHash) await Q.revokeUserSessions(q, id);
-    if (input.active === false) await Q.updateUser(q, auth.organisationId, id, { presence: 'offline' });
   });
+  // Deactivated: offline at once (presence.changed for the supervisors' screens, auto-break timer dropped).
+  if (input.active === false)
+    await changePresence(app, { organisationId: auth.organisationId, userId: id }, 'offline', 'manual');
   const user = await getUser(app, auth.organisationId, id);
   // A deactivated operator's open chats go to colleagues or back to the queue: nobody would answer them.
   if (input.active === false) await releaseOperatorChats(app, auth.organisationId, id, auth.userId);
