@@ -1,3 +1,5 @@
+import './zod-config.ts';
+
 export * from './errors.ts';
 export * from './limits.ts';
 export * from './messages.ts';

@@ -76,7 +76,9 @@ export class ConfigError extends Error {}
 
 /** Reads and validates the environment; every bad variable is named with what is wrong with it. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const parsed = envSchema.safeParse(env);
+  // The library's own wording for operators reading the console (the contracts set a user-facing default).
+  const english = z.locales.en();
+  const parsed = envSchema.safeParse(env, { error: (issue) => english.localeError(issue) });
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { FIELD_MESSAGES as M } from '../messages.ts';
 import { type Attachment, attachmentSchema, type ChannelType, MESSAGE_TEXT_MAX } from './channels.ts';
+import { queryInt } from './common.ts';
 
 export const CHAT_STATUSES = ['waiting', 'in_progress', 'closed'] as const;
 export type ChatStatus = (typeof CHAT_STATUSES)[number];
@@ -30,13 +31,13 @@ export type ChatHistoryKind = (typeof CHAT_HISTORY_KINDS)[number];
 
 export const chatListQuerySchema = z.object({
   filter: z.enum(CHAT_FILTERS, M.valueIncorrect).default('assigned'),
-  limit: z.coerce.number().int().min(1).max(500).default(100),
-  offset: z.coerce.number().int().min(0).default(0),
+  limit: queryInt(1, 500, 100),
+  offset: queryInt(0, Number.MAX_SAFE_INTEGER, 0),
 });
 
 export const chatMessagesQuerySchema = z.object({
-  limit: z.coerce.number().int().min(1).max(1000).default(200),
-  offset: z.coerce.number().int().min(0).default(0),
+  limit: queryInt(1, 1000, 200),
+  offset: queryInt(0, Number.MAX_SAFE_INTEGER, 0),
 });
 
 const text = z.string(M.requiredFields).max(MESSAGE_TEXT_MAX, M.valueIncorrect);

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { LIMITS, PHONE_PATTERN } from '../limits.ts';
 import { FIELD_MESSAGES as M } from '../messages.ts';
 import { strongPassword } from './auth.ts';
+import { queryInt } from './common.ts';
 
 export const LANGUAGES = ['eng', 'rus'] as const;
 export type Language = (typeof LANGUAGES)[number];
@@ -21,7 +22,10 @@ const email = z
   .pipe(z.email(M.emailIncorrect));
 /** Empty string and null both mean "no phone". */
 const phone = z
-  .union([z.literal(''), z.null(), z.string().trim().regex(PHONE_PATTERN, M.phoneIncorrect)])
+  .union(
+    [z.literal(''), z.null(), z.string().trim().regex(PHONE_PATTERN, M.phoneIncorrect)],
+    M.phoneIncorrect,
+  )
   .transform((v) => (v ? v : null));
 const breakTimeout = z
   .number(M.timeIncorrect)
@@ -78,8 +82,8 @@ export const accountUpdateSchema = z.object({
 export const userListQuerySchema = z.object({
   search: z.string().trim().max(255).optional(),
   team: z.uuid(M.teamIncorrect).optional(),
-  limit: z.coerce.number().int().min(1).max(500).default(100),
-  offset: z.coerce.number().int().min(0).default(0),
+  limit: queryInt(1, 500, 100),
+  offset: queryInt(0, Number.MAX_SAFE_INTEGER, 0),
 });
 
 export type UserDto = {
