@@ -12,6 +12,19 @@ const loginPassword = z
   .string(M.invalidPasswordFormat)
   .min(1, M.invalidPasswordFormat)
   .max(LIMITS.passwordMax, M.invalidPasswordFormat);
+/**
+ * The repeat-password rule. It runs whenever a password string was sent, even when other fields fail, so a form
+ * shows 'Passwords do not match' together with the other messages instead of only after fixing them.
+ */
+export const repeatPasswordRule = {
+  path: ['repeatPassword'],
+  message: M.passwordsDoNotMatch,
+  when: (payload: { value: unknown }) =>
+    typeof (payload.value as { password?: unknown } | null)?.password === 'string',
+};
+export const passwordsMatch = (v: { password?: string; repeatPassword?: string }) =>
+  v.password === undefined || v.password === v.repeatPassword;
+
 export const strongPassword = (message: string) => z.string(message).regex(PASSWORD_PATTERN, message);
 export const totpCode = z.string().trim().regex(TOTP_PATTERN, M.codeIncorrect);
 /** A code the server checks itself, so a missing or malformed one gets its own §8 error (mandatory, bad format). */
@@ -34,20 +47,14 @@ export const recoveryResetSchema = z
     password: strongPassword(M.invalidPasswordFormat),
     repeatPassword: z.string(M.passwordsDoNotMatch),
   })
-  .refine((v) => v.password === v.repeatPassword, {
-    path: ['repeatPassword'],
-    message: M.passwordsDoNotMatch,
-  });
+  .refine(passwordsMatch, repeatPasswordRule);
 export const passwordChangeSchema = z
   .object({
     oldPassword: z.string(M.invalidPasswordFormat).min(1, M.invalidPasswordFormat),
     password: strongPassword(M.passwordIncorrect),
     repeatPassword: z.string(M.passwordsDoNotMatch),
   })
-  .refine((v) => v.password === v.repeatPassword, {
-    path: ['repeatPassword'],
-    message: M.passwordsDoNotMatch,
-  });
+  .refine(passwordsMatch, repeatPasswordRule);
 export const logoutSchema = z.object({ token: z.string(M.valueIncorrect).optional() });
 
 export type LoginInput = z.infer<typeof loginSchema>;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { LIMITS, PHONE_PATTERN } from '../limits.ts';
 import { FIELD_MESSAGES as M } from '../messages.ts';
-import { strongPassword } from './auth.ts';
+import { passwordsMatch, repeatPasswordRule, strongPassword } from './auth.ts';
 import { queryInt } from './common.ts';
 
 export const LANGUAGES = ['eng', 'rus'] as const;
@@ -48,10 +48,7 @@ export const userCreateSchema = z
     active: z.boolean(M.valueIncorrect).default(true),
     language: z.enum(LANGUAGES, M.languageIncorrect).optional(),
   })
-  .refine((v) => v.password === v.repeatPassword, {
-    path: ['repeatPassword'],
-    message: M.passwordsDoNotMatch,
-  });
+  .refine(passwordsMatch, repeatPasswordRule);
 
 export const userUpdateSchema = z
   .object({
@@ -66,10 +63,7 @@ export const userUpdateSchema = z
     active: z.boolean(M.valueIncorrect).optional(),
     language: z.enum(LANGUAGES, M.languageIncorrect).optional(),
   })
-  .refine((v) => v.password === undefined || v.password === v.repeatPassword, {
-    path: ['repeatPassword'],
-    message: M.passwordsDoNotMatch,
-  });
+  .refine(passwordsMatch, repeatPasswordRule);
 
 /** PATCH auth/acc/update: what a user may change of their own account. */
 export const accountUpdateSchema = z.object({

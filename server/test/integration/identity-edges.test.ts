@@ -141,6 +141,19 @@ describe('identity edges', () => {
       email: 'Invalid email format',
       password: 'Invalid password format',
     });
+    // Every message at once: a weak password and a repeat that differs are both named, beside the other fields.
+    const weak = await api.post('/api/users', {
+      name: '',
+      email: 'a@b.co',
+      password: 'weak',
+      repeatPassword: 'other',
+    });
+    assert.deepEqual(weak.body.error.fields, {
+      name: 'Name specified incorrectly',
+      roleId: 'Role specified incorrectly',
+      password: 'Password specified incorrectly',
+      repeatPassword: 'Passwords do not match',
+    });
     const wrongTypes = await api.post('/api/teams', { name: 5, description: true, dialogLimit: 'ten' });
     assert.deepEqual(wrongTypes.body.error.fields, {
       name: 'Name specified incorrectly',
