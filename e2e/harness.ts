@@ -47,6 +47,8 @@ export async function startServer(): Promise<TestServer> {
     ADMIN_PASSWORD,
     LOG_LEVEL: 'info',
     SEED_DEMO: 'true',
+    // The channel webhooks of the tests listen on this machine.
+    OUTBOUND_ALLOWED_NETWORKS: '127.0.0.0/8',
     NODE_ENV: 'production',
   };
   // The browser tests always run on their own embedded database, never on a shared server.

@@ -25,5 +25,6 @@ export const FIELD_MESSAGES = {
   valueIncorrect: 'Value specified incorrectly',
   emailNotFound: 'Specified email not found',
   jpegOnly: 'JPEG only',
+  addressNotAllowed: 'Local and private network addresses are not allowed',
 } as const;
 export type FieldMessage = (typeof FIELD_MESSAGES)[keyof typeof FIELD_MESSAGES];

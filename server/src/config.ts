@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { PASSWORD_PATTERN } from '@smartconnect/contracts';
 import { z } from 'zod';
+import { parseAllowedNetworks } from './lib/outbound.ts';
 
 const url = (protocols: string[]) =>
   z
@@ -52,6 +53,18 @@ const envSchema = z.object({
       'must be true, false or a list of proxy addresses',
     )
     .default('false'),
+  OUTBOUND_ALLOWED_NETWORKS: z
+    .string()
+    .default('')
+    .refine((v) => {
+      try {
+        parseAllowedNetworks(v);
+        return true;
+      } catch {
+        return false;
+      }
+    }, 'must be a comma-separated list of CIDRs, addresses or host names'),
+  SESSION_IDLE_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
 });
 
 export type Config = {
@@ -70,6 +83,10 @@ export type Config = {
   seedDemo: boolean;
   /** Whom to believe in X-Forwarded-For: nobody (false), any hop (true) or the listed proxy addresses. */
   trustProxy: boolean | string;
+  /** Networks and host names that tenant-chosen URLs may reach although private or local (see lib/outbound.ts). */
+  outboundAllowedNetworks: string;
+  /** A session unused this long stops working. */
+  sessionIdleDays: number;
 };
 
 export class ConfigError extends Error {}
@@ -100,6 +117,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     seedDemo: e.SEED_DEMO === 'true',
     trustProxy: e.TRUST_PROXY === 'true' ? true : e.TRUST_PROXY === 'false' ? false : e.TRUST_PROXY,
+    outboundAllowedNetworks: e.OUTBOUND_ALLOWED_NETWORKS,
+    sessionIdleDays: e.SESSION_IDLE_DAYS,
   };
 }
 

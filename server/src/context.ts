@@ -3,6 +3,7 @@ import type { Config } from './config.ts';
 import type { Db } from './db/index.ts';
 import type { Clock } from './lib/clock.ts';
 import type { Mailer } from './lib/mailer.ts';
+import type { Outbound } from './lib/outbound.ts';
 import type { Storage } from './lib/storage.ts';
 import type { EventBus } from './realtime/bus.ts';
 
@@ -13,6 +14,8 @@ export type AppContext = {
   clock: Clock;
   mailer: Mailer;
   storage: Storage;
+  /** The one way to request a URL a tenant chose (lib/outbound.ts). */
+  outbound: Outbound;
   log: FastifyBaseLogger;
   /** Committed events to every instance (see realtime/). */
   bus: EventBus;

@@ -8,6 +8,7 @@ import { buildHttp, createFastify } from './http/app.ts';
 import { startJobs } from './jobs/runner.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
 import { createMailer, type Mailer } from './lib/mailer.ts';
+import { createOutbound } from './lib/outbound.ts';
 import { diskStorage } from './lib/storage.ts';
 import { seedDemo } from './modules/organisations/seed.ts';
 import { type EventBus, localBus } from './realtime/bus.ts';
@@ -32,6 +33,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
     clock: options.clock ?? systemClock,
     mailer: options.mailer ?? createMailer(config.smtpUrl, config.mailFrom, fastify.log),
     storage: diskStorage(join(config.dataDir, 'files')),
+    outbound: createOutbound(config.outboundAllowedNetworks),
     log: fastify.log,
     bus:
       options.bus ??
@@ -50,6 +52,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
       await jobs.stop();
       await fastify.close();
       await app.bus.close();
+      await app.outbound.close();
       await db.close();
     },
   };

@@ -75,6 +75,8 @@ export async function startTestServer(
     SEED_DEMO: 'false',
     SECRET_KEY: 'test-secret-key-test-secret-key-0123456789',
     PUBLIC_URL: 'http://localhost:3000',
+    // Webhooks and provider fakes of the tests listen on this machine.
+    OUTBOUND_ALLOWED_NETWORKS: '127.0.0.0/8,::1',
     ...opts.env,
   });
   const clock = (opts.clock as ManualClock) ?? new ManualClock();

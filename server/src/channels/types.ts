@@ -1,4 +1,5 @@
 import type { Attachment, ChannelType } from '@smartconnect/contracts';
+import type { Outbound } from '../lib/outbound.ts';
 
 /** A customer message as every adapter hands it to ingest, whatever the provider's shape. */
 export type InboundMessage = {
@@ -29,6 +30,9 @@ export type AdapterChannel = {
   secrets: Record<string, string>;
 };
 
+/** What an adapter may use of the server: the guarded client for every request to a URL outside. */
+export type AdapterContext = { outbound: Outbound };
+
 export type SendResult = { ok: true } | { ok: false; retryable: boolean; error: string };
 
 export type InboundRequest = { headers: Record<string, string | string[] | undefined>; body: unknown };
@@ -43,5 +47,10 @@ export type ChannelAdapter = {
   /** The provider payload as an InboundMessage; throws a validation AppError when malformed. */
   normalize(body: unknown): InboundMessage;
   /** Delivers one outbound payload; says whether a failure is worth retrying. */
-  send(channel: AdapterChannel, deliveryId: string, payload: OutboundPayload): Promise<SendResult>;
+  send(
+    ctx: AdapterContext,
+    channel: AdapterChannel,
+    deliveryId: string,
+    payload: OutboundPayload,
+  ): Promise<SendResult>;
 };

@@ -21,7 +21,7 @@ export const backoffMs = (attempts: number) =>
 async function deliver(app: AppContext, row: Q.OutboxRow): Promise<void> {
   const target = await deliveryChannel(app, row.channel_id);
   const result = target
-    ? await target.adapter.send(target.channel, row.id, row.payload as OutboundPayload)
+    ? await target.adapter.send(app, target.channel, row.id, row.payload as OutboundPayload)
     : { ok: false as const, retryable: false, error: 'channel deleted' };
   await withEvents(app, async (q, emit) => {
     const tx = { q, emit, now: app.clock.now() };

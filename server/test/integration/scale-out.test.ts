@@ -80,6 +80,7 @@ async function startInstance(name: string, databaseUrl: string): Promise<Instanc
       REDIS_URL,
       SEED_DEMO: 'false',
       LOG_LEVEL: 'warn',
+      OUTBOUND_ALLOWED_NETWORKS: '127.0.0.0/8',
       SECRET_KEY: 'scale-out-secret-key-shared-by-both-instances-0123',
       NODE_ENV: 'test',
     },

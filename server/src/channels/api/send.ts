@@ -1,16 +1,20 @@
 import { createHmac } from 'node:crypto';
-import type { AdapterChannel, OutboundPayload, SendResult } from '../types.ts';
+import { OutboundRefusedError } from '../../lib/outbound.ts';
+import type { AdapterChannel, AdapterContext, OutboundPayload, SendResult } from '../types.ts';
 
 export const SIGNATURE_HEADER = 'x-smartconnect-signature';
 export const DELIVERY_HEADER = 'x-smartconnect-delivery';
-const TIMEOUT_MS = 10_000;
 
 /** `sha256=<hex HMAC-SHA256 of the raw body>` keyed by the channel's webhook secret. */
 export const signBody = (secret: string, body: string): string =>
   `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
 
-/** POSTs the payload as JSON to the channel's webhook URL; 2xx is delivered, 4xx (but 408/429) is final. */
+/**
+ * POSTs the payload as JSON to the channel's webhook URL through the guarded client: 2xx is delivered; a 5xx,
+ * 408, 429 or network error is retried; another 4xx, a redirect or a refused address is final.
+ */
 export async function sendWebhook(
+  ctx: AdapterContext,
   channel: AdapterChannel,
   deliveryId: string,
   payload: OutboundPayload,
@@ -18,7 +22,7 @@ export async function sendWebhook(
   if (!channel.webhookUrl) return { ok: false, retryable: false, error: 'no webhook URL' };
   const body = JSON.stringify(payload);
   try {
-    const res = await fetch(channel.webhookUrl, {
+    const res = await ctx.outbound.fetch(channel.webhookUrl, {
       method: 'POST',
       headers: {
         'content-type': 'application/json',
@@ -26,13 +30,14 @@ export async function sendWebhook(
         [DELIVERY_HEADER]: deliveryId,
       },
       body,
-      signal: AbortSignal.timeout(TIMEOUT_MS),
     });
-    await res.arrayBuffer().catch(() => undefined);
-    if (res.ok) return { ok: true };
+    if (res.status >= 200 && res.status < 300) return { ok: true };
+    if (res.status >= 300 && res.status < 400)
+      return { ok: false, retryable: false, error: `HTTP ${res.status}: redirects are not followed` };
     const retryable = res.status >= 500 || res.status === 408 || res.status === 429;
     return { ok: false, retryable, error: `HTTP ${res.status}` };
   } catch (err) {
+    if (err instanceof OutboundRefusedError) return { ok: false, retryable: false, error: err.message };
     return { ok: false, retryable: true, error: (err as Error).message };
   }
 }

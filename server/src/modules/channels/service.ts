@@ -1,4 +1,5 @@
 import type { ChannelCreatedDto, channelCreateSchema, channelUpdateSchema } from '@smartconnect/contracts';
+import { FIELD_MESSAGES as M } from '@smartconnect/contracts';
 import type { z } from 'zod';
 import { adapterFor } from '../../channels/registry.ts';
 import type { AdapterChannel, InboundRequest } from '../../channels/types.ts';
@@ -7,6 +8,7 @@ import type { Queryable } from '../../db/index.ts';
 import type { AuthContext } from '../../http/auth.ts';
 import { AppError } from '../../http/errors.ts';
 import { decryptSecret, encryptSecret, hashToken, randomToken } from '../../lib/crypto.ts';
+import { OutboundRefusedError } from '../../lib/outbound.ts';
 import { presentChannel } from './presenter.ts';
 import * as Q from './queries.ts';
 
@@ -21,6 +23,18 @@ async function checkTeam(q: Queryable, orgId: string, teamId: string) {
     throw new AppError('validationException', { teamId: 'Team specified incorrectly' });
 }
 
+/** A webhook URL we would refuse to call (a local or private address) is refused when it is saved. */
+async function checkWebhookUrl(app: AppContext, url: string | undefined) {
+  if (!url) return;
+  try {
+    await app.outbound.check(url);
+  } catch (err) {
+    if (err instanceof OutboundRefusedError)
+      throw new AppError('validationException', { webhookUrl: M.addressNotAllowed });
+    throw err;
+  }
+}
+
 /** Creates a channel of a team of the caller's organisation; answers its inbound key and webhook secret once. */
 export async function createChannel(
   app: AppContext,
@@ -28,6 +42,7 @@ export async function createChannel(
   input: z.output<typeof channelCreateSchema>,
 ): Promise<ChannelCreatedDto> {
   const adapter = adapterFor(input.type);
+  await checkWebhookUrl(app, input.webhookUrl);
   const inboundKey = randomToken();
   const { secrets } = adapter.connect();
   const id = await app.db.tx(async (q) => {
@@ -64,6 +79,7 @@ export async function updateChannel(
   const full = input.expiredMinutes !== undefined ? input.expiredMinutes : current.expired_minutes;
   if (half != null && full != null && half >= full)
     throw new AppError('validationException', { expiredMinutes: 'Time specified incorrectly' });
+  await checkWebhookUrl(app, input.webhookUrl);
   await app.db.tx(async (q) => {
     if (input.teamId) await checkTeam(q, auth.organisationId, input.teamId);
     if (input.name && (await Q.nameTaken(q, auth.organisationId, input.name, id)))

@@ -478,6 +478,7 @@ export const enGB = {
     valueIncorrect: 'Value specified incorrectly',
     emailNotFound: 'Specified email not found',
     jpegOnly: 'JPEG only',
+    addressNotAllowed: 'Local and private network addresses are not allowed',
   },
   errors: {
     networkError: 'No connection to the server.',

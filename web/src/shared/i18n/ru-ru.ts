@@ -485,6 +485,7 @@ export const ruRU: Resources = {
     valueIncorrect: 'Значение указано некорректно',
     emailNotFound: 'Указанная почта не найдена',
     jpegOnly: 'Только JPEG',
+    addressNotAllowed: 'Адреса локальных и частных сетей не допускаются',
   },
   errors: {
     networkError: 'Нет соединения с сервером.',

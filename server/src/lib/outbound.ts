@@ -1,0 +1,194 @@
+import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import { isIP } from 'node:net';
+import ipaddr from 'ipaddr.js';
+import { Agent, fetch } from 'undici';
+
+/**
+ * Requests to URLs a tenant chose (webhooks, media links) go through here and nowhere else: only http(s),
+ * never to loopback, private, link-local, unique-local or other special addresses (checked on the address
+ * actually connected to, so a name that resolves differently the second time gains nothing), no redirect
+ * followed, a 10 s deadline and at most 64 KB of the answer read. The installation's operator may allow
+ * networks or host names with OUTBOUND_ALLOWED_NETWORKS.
+ */
+export const OUTBOUND = { timeoutMs: 10_000, maxAnswerBytes: 64 * 1024 } as const;
+
+/** Why a URL may not be requested; the message names no internal detail beyond the address. */
+export class OutboundRefusedError extends Error {
+  override name = 'OutboundRefusedError';
+}
+
+export type OutboundAnswer = {
+  status: number;
+  headers: Headers;
+  /** The first OUTBOUND.maxAnswerBytes of the answer; the rest was discarded unread. */
+  body: Buffer;
+  truncated: boolean;
+};
+
+export type OutboundInit = {
+  method?: string;
+  headers?: Record<string, string>;
+  body?: string | Uint8Array | FormData;
+  /** Shorter deadlines than OUTBOUND.timeoutMs only. */
+  timeoutMs?: number;
+};
+
+export type Outbound = {
+  /** Throws OutboundRefusedError when the URL is not http(s) or names a refused address (a name that does not resolve is let through: sending re-checks). */
+  check(url: string): Promise<void>;
+  /** One request under the rules above; a refused address throws OutboundRefusedError, a network failure its own error. */
+  fetch(url: string, init?: OutboundInit): Promise<OutboundAnswer>;
+  close(): Promise<void>;
+};
+
+type Rules = { cidrs: [ipaddr.IPv4 | ipaddr.IPv6, number][]; hosts: Set<string> };
+
+/** Parses OUTBOUND_ALLOWED_NETWORKS: comma-separated CIDRs, single addresses or host names. Throws on a malformed entry. */
+export function parseAllowedNetworks(text: string): Rules {
+  const rules: Rules = { cidrs: [], hosts: new Set() };
+  for (const raw of text.split(',')) {
+    const entry = raw.trim().toLowerCase();
+    if (!entry) continue;
+    if (entry.includes('/')) rules.cidrs.push(ipaddr.parseCIDR(entry));
+    else if (ipaddr.isValid(entry)) {
+      const addr = ipaddr.parse(entry);
+      rules.cidrs.push([addr, addr.kind() === 'ipv4' ? 32 : 128]);
+    } else if (/^[a-z0-9.-]+$/.test(entry)) rules.hosts.add(entry.replace(/\.$/, ''));
+    else throw new Error(`not a CIDR, address or host name: ${entry}`);
+  }
+  return rules;
+}
+
+/** True when an address may be connected to: a public unicast address, or one inside an allowed network. */
+export function addressAllowed(address: string, rules: Rules): boolean {
+  if (!ipaddr.isValid(address)) return false;
+  // ::ffff:127.0.0.1 is 127.0.0.1.
+  const addr = ipaddr.process(address);
+  for (const [net, bits] of rules.cidrs) {
+    if (net.kind() === addr.kind() && addr.match(net, bits)) return true;
+  }
+  return addr.range() === 'unicast';
+}
+
+const bareHost = (hostname: string) =>
+  hostname
+    .replace(/^\[|\]$/g, '')
+    .replace(/\.$/, '')
+    .toLowerCase();
+
+/** Builds the guarded client for one installation's rules. */
+export function createOutbound(allowedNetworks = ''): Outbound {
+  const rules = parseAllowedNetworks(allowedNetworks);
+  const hostAllowed = (host: string) => rules.hosts.has(bareHost(host));
+
+  const refuse = (host: string, address: string) =>
+    new OutboundRefusedError(`address not allowed: ${host} (${address})`);
+
+  /** Parses the URL and checks an address literal; names are checked when resolved. */
+  function precheck(url: string): URL {
+    let u: URL;
+    try {
+      u = new URL(url);
+    } catch {
+      throw new OutboundRefusedError('not a URL');
+    }
+    if (u.protocol !== 'http:' && u.protocol !== 'https:')
+      throw new OutboundRefusedError('only http and https');
+    if (u.username || u.password) throw new OutboundRefusedError('credentials in the URL');
+    const host = bareHost(u.hostname);
+    if (isIP(host) && !hostAllowed(host) && !addressAllowed(host, rules)) throw refuse(host, host);
+    return u;
+  }
+
+  // The connect-time check: every address a name resolves to must be allowed, then the socket uses one of them.
+  const lookup = (
+    hostname: string,
+    options: { all?: boolean; family?: number },
+    callback: (err: Error | null, address: string | LookupAddress[], family?: number) => void,
+  ) => {
+    dnsLookup(hostname, { family: options.family ?? 0, all: true }, (err, addresses) => {
+      if (err) return callback(err, []);
+      if (!hostAllowed(hostname)) {
+        const bad = addresses.find((a) => !addressAllowed(a.address, rules));
+        if (bad) return callback(refuse(hostname, bad.address), []);
+      }
+      if (!addresses.length) return callback(new Error(`no address for ${hostname}`), []);
+      if (options.all) return callback(null, addresses);
+      callback(null, addresses[0].address, addresses[0].family);
+    });
+  };
+
+  const agent = new Agent({
+    connect: { lookup, timeout: OUTBOUND.timeoutMs } as Agent.Options['connect'],
+    headersTimeout: OUTBOUND.timeoutMs,
+    bodyTimeout: OUTBOUND.timeoutMs,
+  });
+
+  return {
+    async check(url) {
+      const u = precheck(url);
+      const host = bareHost(u.hostname);
+      if (isIP(host) || hostAllowed(host)) return;
+      const addresses = await new Promise<LookupAddress[]>((resolve) =>
+        dnsLookup(host, { all: true }, (err, list) => resolve(err ? [] : list)),
+      );
+      const bad = addresses.find((a) => !addressAllowed(a.address, rules));
+      if (bad) throw refuse(host, bad.address);
+    },
+
+    async fetch(url, init = {}) {
+      const u = precheck(url);
+      const signal = AbortSignal.timeout(Math.min(init.timeoutMs ?? OUTBOUND.timeoutMs, OUTBOUND.timeoutMs));
+      let res: Awaited<ReturnType<typeof fetch>>;
+      try {
+        res = await fetch(u, {
+          method: init.method ?? 'GET',
+          headers: init.headers,
+          body: init.body as never,
+          redirect: 'manual',
+          dispatcher: agent,
+          signal,
+        });
+      } catch (err) {
+        // undici wraps connect errors: surface our refusal as itself.
+        let cause: unknown = err;
+        while (cause instanceof Error) {
+          if (cause instanceof OutboundRefusedError) throw cause;
+          cause = cause.cause;
+        }
+        throw err;
+      }
+      const { body, truncated } = await readBounded(res.body, OUTBOUND.maxAnswerBytes);
+      return { status: res.status, headers: res.headers as unknown as Headers, body, truncated };
+    },
+
+    close: () => agent.close(),
+  };
+}
+
+/** Reads at most `max` bytes of a stream and cancels the rest, so a huge answer is never buffered. */
+async function readBounded(
+  stream: ReadableStream<Uint8Array> | null,
+  max: number,
+): Promise<{ body: Buffer; truncated: boolean }> {
+  if (!stream) return { body: Buffer.alloc(0), truncated: false };
+  const reader = stream.getReader();
+  const chunks: Buffer[] = [];
+  let size = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return { body: Buffer.concat(chunks), truncated: false };
+      const room = max - size;
+      if (value.byteLength > room) {
+        chunks.push(Buffer.from(value.subarray(0, room)));
+        await reader.cancel().catch(() => undefined);
+        return { body: Buffer.concat(chunks), truncated: true };
+      }
+      chunks.push(Buffer.from(value));
+      size += value.byteLength;
+    }
+  } finally {
+    reader.releaseLock();
+  }
+}
