@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { seedDemo } from '../../src/modules/organisations/seed.ts';
+import { DEMO_CATEGORIES, seedDemo } from '../../src/modules/organisations/seed.ts';
 import { loginToken, startTestServer, type TestServer } from '../helpers.ts';
 
 describe('demo seed', () => {
@@ -35,6 +35,27 @@ describe('demo seed', () => {
     await loginToken(s.api, 'operator1@demo.local', line.trim().split(/\s+/).at(-1)!);
   });
 
+  test('Demo has request categories in both languages (OPTION_CATEGORY is on), readable by an operator', async () => {
+    const admin = s.api.as(await loginToken(s.api, 'boss@demo.test', 'B0ss-pass!'));
+    const me = (await admin.get('/api/auth/user')).body.entity;
+    assert.ok(me.options.includes('OPTION_CATEGORY'));
+    const names = (await admin.get('/api/categories')).body.entity.items.map((c: { name: string }) => c.name);
+    assert.deepEqual([...names].sort(), [...DEMO_CATEGORIES].sort());
+    assert.ok(names.length >= 3);
+    for (const name of names) assert.match(name, /[A-Za-z].* \/ .*[А-Яа-яЁё]/, name);
+    const line = printed
+      .join('\n')
+      .split('\n')
+      .find((l) => l.includes('operator1@demo.local'));
+    assert.ok(line);
+    const operator = s.api.as(
+      await loginToken(s.api, 'operator1@demo.local', line.trim().split(/\s+/).at(-1)!),
+    );
+    const seen = await operator.get('/api/categories');
+    assert.equal(seen.status, 200);
+    assert.equal(seen.body.entity.total, DEMO_CATEGORIES.length);
+  });
+
   test('an ADMIN_EMAIL that is a demo address takes it; the demo person of that address is left out', async () => {
     const other = await startTestServer({
       env: { SEED_DEMO: 'true', ADMIN_EMAIL: 'supervisor@demo.local', ADMIN_PASSWORD: 'B0ss-pass!' },
@@ -58,6 +79,10 @@ describe('demo seed', () => {
     await seedDemo({ ...s.app, config: { ...s.app.config, adminPassword: 'Other-pass1!' } });
     const orgs = await s.app.db.query<{ n: number }>('select count(*)::int as n from organisations');
     assert.equal(orgs[0].n, 2, 'Demo and the platform organisation, nothing more');
+    const categories = await s.app.db.query<{ n: number }>(
+      'select count(*)::int as n from request_categories',
+    );
+    assert.equal(categories[0].n, DEMO_CATEGORIES.length, 'the categories are not seeded twice');
     await loginToken(s.api, 'boss@demo.test', 'B0ss-pass!');
   });
 });

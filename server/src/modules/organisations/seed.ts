@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { PLAN_OPTIONS } from '@smartconnect/contracts';
 import type { AppContext } from '../../context.ts';
 import { hashPassword } from '../../lib/password.ts';
+import { createCategory } from '../categories/service.ts';
 import { addTeam } from '../teams/service.ts';
 import { addUser } from '../users/service.ts';
 import { countOrganisations, insertOrganisation } from './queries.ts';
@@ -12,8 +13,22 @@ export function generatePassword(): string {
 }
 
 /**
+ * Request categories of the Demo organisation (DECISIONS.md: seeded in both languages). A category has
+ * one name for every user of the organisation, and its users may work in English or Russian, so each
+ * name carries both.
+ */
+export const DEMO_CATEGORIES = [
+  'Question / Вопрос',
+  'Order / Заказ',
+  'Complaint / Жалоба',
+  'Technical problem / Техническая проблема',
+  'Other / Другое',
+] as const;
+
+/**
  * First start on an empty database: the "Demo" organisation with an Administrator, a Supervisor,
- * two Operators and two teams, and the platform's own organisation with one staff account (RIGHT_OBSERVER).
+ * two Operators, two teams and the request categories (OPTION_CATEGORY is on, so a chat cannot close
+ * without one), and the platform's own organisation with one staff account (RIGHT_OBSERVER).
  * Their passwords are printed once. Later starts change nothing.
  */
 export async function seedDemo(app: AppContext): Promise<void> {
@@ -50,7 +65,7 @@ export async function seedDemo(app: AppContext): Promise<void> {
   const staffHash = staff ? await hashPassword(staff.password) : '';
   const seeded = await app.db.tx(async (q) => {
     if (app.db.kind === 'postgres') await q.query('select pg_advisory_xact_lock(4242002)');
-    if ((await countOrganisations(q)) > 0) return false;
+    if ((await countOrganisations(q)) > 0) return null;
     const org = await insertOrganisation(q, {
       login: 'demo',
       name: 'Demo',
@@ -107,9 +122,12 @@ export async function seedDemo(app: AppContext): Promise<void> {
         teamIds: [],
       });
     }
-    return true;
+    return org.id;
   });
   if (!seeded) return;
+  // Through the categories' own command (it opens its own transaction), right after the organisation
+  // exists; only the start that created Demo gets here.
+  for (const name of DEMO_CATEGORIES) await createCategory(app, seeded, name);
   const lines = [...credentials, ...(staff ? [staff] : [])].map(
     (c) => `  ${c.key.padEnd(13)} ${c.email.padEnd(26)} ${c.password}`,
   );
