@@ -16,7 +16,14 @@ import { databaseIdentity } from './realtime/queries.ts';
 import { redisBus } from './realtime/redis-bus.ts';
 
 export type Server = { fastify: FastifyInstance; app: AppContext; close(): Promise<void> };
-export type ServerOptions = { db?: Db; clock?: Clock; mailer?: Mailer; bus?: EventBus };
+export type ServerOptions = {
+  db?: Db;
+  clock?: Clock;
+  mailer?: Mailer;
+  bus?: EventBus;
+  /** Where the log goes (standard output by default). */
+  logStream?: NodeJS.WritableStream;
+};
 
 export async function openDatabase(config: Config): Promise<Db> {
   return config.databaseUrl ? openPostgres(config.databaseUrl) : openPglite(join(config.dataDir, 'pglite'));
@@ -24,7 +31,7 @@ export async function openDatabase(config: Config): Promise<Db> {
 
 /** Boot order: database -> migrations -> seed -> HTTP. Does not listen; the caller decides where. */
 export async function createServer(config: Config, options: ServerOptions = {}): Promise<Server> {
-  const fastify = createFastify(config.logLevel, config.trustProxy);
+  const fastify = createFastify(config.logLevel, config.trustProxy, options.logStream);
   const db = options.db ?? (await openDatabase(config));
   await migrate(db);
   const app: AppContext = {

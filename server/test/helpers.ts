@@ -65,7 +65,12 @@ export type TestServer = Server & {
 
 /** Starts a real server on a random port with its own empty database, a controllable clock and a mail sink. */
 export async function startTestServer(
-  opts: { clock?: Clock; env?: Record<string, string>; realMailer?: boolean } = {},
+  opts: {
+    clock?: Clock;
+    env?: Record<string, string>;
+    realMailer?: boolean;
+    logStream?: NodeJS.WritableStream;
+  } = {},
 ): Promise<TestServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'sc-test-'));
   const fresh = await freshDatabase();
@@ -90,6 +95,7 @@ export async function startTestServer(
     db: fresh.db,
     clock,
     mailer: opts.realMailer ? undefined : mailer,
+    logStream: opts.logStream,
   });
   await server.fastify.listen({ port: 0, host: '127.0.0.1' });
   const address = server.fastify.server.address();

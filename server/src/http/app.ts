@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import helmet from '@fastify/helmet';
 import multipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
 import type { ErrorCode } from '@smartconnect/contracts';
@@ -9,9 +10,39 @@ import type { AppContext } from '../context.ts';
 import { modules } from '../modules/index.ts';
 import { realtimeRoutes } from '../realtime/routes.ts';
 import { AppError } from './errors.ts';
+import { loggerOptions } from './logging.ts';
 import { registerOpenApi } from './openapi.ts';
 
 const webDist = resolve(dirname(fileURLToPath(import.meta.url)), '../../../web/dist');
+
+/**
+ * Security headers on every answer (ARCHITECTURE.md "Identity and security"): a CSP without inline script for the
+ * app and its pages, which may not be framed; nosniff; the referrer policy. Mantine injects its styles at run
+ * time, hence inline styles are allowed. Pages that must be embedded (the site widget) set their own policy.
+ */
+export const SECURITY_HEADERS = {
+  contentSecurityPolicy: {
+    useDefaults: false,
+    directives: {
+      defaultSrc: ["'self'"],
+      scriptSrc: ["'self'"],
+      styleSrc: ["'self'", "'unsafe-inline'"],
+      imgSrc: ["'self'", 'data:', 'blob:'],
+      fontSrc: ["'self'", 'data:'],
+      connectSrc: ["'self'"],
+      workerSrc: ["'self'"],
+      manifestSrc: ["'self'"],
+      objectSrc: ["'none'"],
+      baseUri: ["'self'"],
+      formAction: ["'self'"],
+      frameAncestors: ["'none'"],
+    },
+  },
+  frameguard: { action: 'deny' as const },
+  referrerPolicy: { policy: 'strict-origin-when-cross-origin' as const },
+  // Answers of this origin that other sites embed (the widget script) will say so themselves.
+  crossOriginEmbedderPolicy: false,
+};
 
 /** Builds the HTTP server: error mapping, every module's routes, OpenAPI and the web app. */
 export async function buildHttp(app: AppContext, fastify: FastifyInstance): Promise<FastifyInstance> {
@@ -40,6 +71,7 @@ export async function buildHttp(app: AppContext, fastify: FastifyInstance): Prom
     return reply.type('text/html').sendFile('index.html', webDist, { maxAge: 0 });
   });
 
+  await fastify.register(helmet, { global: true, ...SECURITY_HEADERS });
   await fastify.register(multipart, { limits: { fileSize: 25 * 1024 * 1024, files: 1 } });
   for (const register of modules) await register(fastify, app);
   await realtimeRoutes(fastify, app);
@@ -62,9 +94,13 @@ export async function buildHttp(app: AppContext, fastify: FastifyInstance): Prom
 export const collectedRoutes = new WeakMap<FastifyInstance, { method: string; url: string }[]>();
 
 /** `trustProxy`: whether X-Forwarded-For names the client (only behind a proxy that sets it; rate limits key on it). */
-export function createFastify(logLevel: string, trustProxy: boolean | string = false): FastifyInstance {
+export function createFastify(
+  logLevel: string,
+  trustProxy: boolean | string = false,
+  logStream?: NodeJS.WritableStream,
+): FastifyInstance {
   const fastify = Fastify({
-    logger: { level: logLevel },
+    logger: loggerOptions(logLevel, logStream),
     trustProxy,
     bodyLimit: 1024 * 1024,
   });

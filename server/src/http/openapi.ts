@@ -141,15 +141,17 @@ main{max-width:1100px;margin:0 auto;padding:16px 24px}section{border:1px solid #
 code,pre{font-family:ui-monospace,monospace;font-size:12px}pre{background:#f8f9fa;padding:8px;overflow:auto;max-height:300px}
 small{color:#495057}table{border-collapse:collapse}td,th{border:1px solid #dee2e6;padding:2px 6px;font-size:13px}</style></head>
 <body><header><h1 style="margin:0;font-size:20px">SmartConnect API reference</h1><small style="color:#e7f5ff">OpenAPI 3.1: <a style="color:#fff" href="/api/openapi.json">/api/openapi.json</a></small></header>
-<main id="root">Loading…</main><script>
-fetch('/api/openapi.json').then(r=>r.json()).then(doc=>{const root=document.getElementById('root');root.textContent='';
+<main id="root">Loading…</main><script src="/api/docs/app.js"></script></body></html>`;
+
+// External, not inline: the Content-Security-Policy allows scripts from this origin only.
+const docsScript = `fetch('/api/openapi.json').then(r=>r.json()).then(doc=>{const root=document.getElementById('root');root.textContent='';
 const esc=s=>String(s).replace(/[&<>]/g,c=>({'&':'&amp;','<':'&lt;','>':'&gt;'}[c]));
 for(const [path,ops] of Object.entries(doc.paths)){for(const [m,op] of Object.entries(ops)){const s=document.createElement('section');
 s.innerHTML='<div><span class="m '+m.toUpperCase()+'">'+m.toUpperCase()+'</span> <code>'+esc(path)+'</code> — '+esc(op.summary||'')+'</div><small>'+esc(op.description||'')+'</small>'+
 (op.requestBody?'<details><summary>Body</summary><pre>'+esc(JSON.stringify(op.requestBody.content['application/json'].schema,null,2))+'</pre></details>':'')+
 (op.parameters&&op.parameters.length?'<details><summary>Parameters</summary><pre>'+esc(JSON.stringify(op.parameters,null,2))+'</pre></details>':'')+
 (op.responses&&op.responses['200']&&op.responses['200'].content?'<details><summary>Answer</summary><pre>'+esc(JSON.stringify(op.responses['200'].content[Object.keys(op.responses['200'].content)[0]].schema,null,2))+'</pre></details>':'');root.appendChild(s);}}});
-</script></body></html>`;
+`;
 
 export function registerOpenApi(fastify: FastifyInstance): void {
   let cached: Record<string, unknown> | undefined;
@@ -158,4 +160,7 @@ export function registerOpenApi(fastify: FastifyInstance): void {
     return cached;
   });
   fastify.get('/api/docs', async (_req, reply) => reply.type('text/html').send(docsPage));
+  fastify.get('/api/docs/app.js', async (_req, reply) =>
+    reply.type('text/javascript; charset=utf-8').send(docsScript),
+  );
 }
