@@ -12,7 +12,7 @@ export function zodValidate<S extends z.ZodType>(schema: S, map?: (values: never
     const errors: Record<string, string> = {};
     for (const issue of result.error.issues) {
       const path = issue.path.length ? issue.path.join('.') : '_';
-      if (!errors[path]) errors[path] = translateField(issue.message) ?? issue.message;
+      if (!errors[path]) errors[path] = translateField(issue.message) ?? '';
     }
     return errors;
   };
@@ -30,9 +30,12 @@ export function showServerErrors<T>(
 ): void {
   if (!isApiError(err)) return;
   if (err.code === 'networkError' || err.code === 'unauthorizedException') return;
+  // §7: a 500 of an identity call is ignored silently; elsewhere it is the 'Unknown error' toast below.
+  if (err.status >= 500 && err.identity) return;
+  // `_` is the body as a whole (malformed JSON, for one): no field to put it under, so the code's toast.
   const fields = Object.entries(err.fields ?? {}).filter(([k]) => k !== '_');
   if (fields.length) {
-    form.setErrors(Object.fromEntries(fields.map(([k, v]) => [fieldMap[k] ?? k, translateField(v) ?? v])));
+    form.setErrors(Object.fromEntries(fields.map(([k, v]) => [fieldMap[k] ?? k, translateField(v) ?? ''])));
     return;
   }
   notifyError(err.code);

@@ -34,14 +34,14 @@ export function handleLoadError(err: unknown, meta: QueryMeta = {}): void {
   if (err.code === 'optionUnavailableException') navigate(optionsPath(err.details?.option));
   else if (err.status === 403) navigate('/no-rights');
   else if (err.status === 404) navigate('/not-found');
-  else if (err.status < 500 || !meta.identity) notifyError(err.code);
+  else if (err.status < 500 || !(meta.identity || err.identity)) notifyError(err.code);
 }
 
 /** §8 handling of a failed action: a toast from the code (forms show field errors themselves). */
 export function handleActionError(err: unknown, meta: QueryMeta & { form?: boolean } = {}): void {
   if (meta.silent || meta.form || !isApiError(err)) return;
   if (err.status === 0 || err.code === 'unauthorizedException') return;
-  if (err.status >= 500 && meta.identity) return;
+  if (err.status >= 500 && (meta.identity || err.identity)) return;
   notifyError(err.code);
 }
 

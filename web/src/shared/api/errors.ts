@@ -10,6 +10,8 @@ export class ApiError extends Error {
     readonly code: ErrorCode | 'networkError',
     readonly fields?: Record<string, string>,
     readonly details?: Record<string, unknown>,
+    /** An identity call of §7 (a 500 there is ignored silently); set by the API client. */
+    public identity = false,
   ) {
     super(code);
     this.name = 'ApiError';

@@ -18,6 +18,7 @@ type Modules = {
   errors: typeof import('./errors.ts');
   connection: typeof import('./connection.ts');
   query: typeof import('../query.ts');
+  form: typeof import('../form.ts');
   notifications: typeof import('@mantine/notifications');
 };
 let m: Modules;
@@ -27,6 +28,7 @@ before(async () => {
     errors: await import('./errors.ts'),
     connection: await import('./connection.ts'),
     query: await import('../query.ts'),
+    form: await import('../form.ts'),
     notifications: await import('@mantine/notifications'),
   };
 });
@@ -181,4 +183,154 @@ test('an action: the toast text comes from the error code, never from server pro
     show.mock.calls.map((c) => c.arguments[0]?.message),
     ['Access denied', 'A team with this name already exists', 'The code entered is incorrect'],
   );
+});
+
+// Issue point 12: whatever a failure looks like, the screen shows a translated text from the code (or
+// nothing on an identity call, §7), never the server's or a proxy's own words.
+const PROSE = /server prose|stack|at Object|<html|Fastify|Unexpected token|Body is not valid JSON/i;
+
+function html(status: number) {
+  g.fetch = async () =>
+    new Response('<html><body><h1>502 Bad Gateway</h1><hr>nginx</body></html>', {
+      status,
+      headers: { 'content-type': 'text/html' },
+    });
+}
+
+/** Runs one failing call the way a screen does (a load, an action, a form) and returns the toasts shown. */
+async function shown(call: () => Promise<unknown>, how: 'load' | 'action' | 'form' = 'load') {
+  const show = mock.method(m.notifications.notifications, 'show', () => '');
+  const set: Record<string, string>[] = [];
+  const form = { setErrors: (e: Record<string, string>) => set.push(e) };
+  const err = await call().then(
+    () => assert.fail('the call should fail'),
+    (e: unknown) => e,
+  );
+  if (how === 'load') m.query.handleLoadError(err);
+  else if (how === 'action') m.query.handleActionError(err);
+  // biome-ignore lint/suspicious/noExplicitAny: a stand-in for a Mantine form
+  else m.form.showServerErrors(form as any, err);
+  const toasts = show.mock.calls.map((c) => String(c.arguments[0]?.message));
+  show.mock.restore();
+  for (const text of [...toasts, ...set.flatMap((e) => Object.values(e))]) assert.doesNotMatch(text, PROSE);
+  return { err, toasts, fields: set };
+}
+
+test('a non-JSON 500 or 502 (a proxy page) ends in the Unknown error toast', async () => {
+  html(502);
+  const load = await shown(() => m.client.get('/api/teams'));
+  assert.ok(m.errors.isApiError(load.err) && load.err.code === 'unknownException' && load.err.status === 502);
+  assert.deepEqual(load.toasts, ['Unknown error']);
+  html(500);
+  assert.deepEqual((await shown(() => m.client.post('/api/teams', { name: 'x' }), 'action')).toasts, [
+    'Unknown error',
+  ]);
+  assert.deepEqual((await shown(() => m.client.post('/api/teams', { name: 'x' }), 'form')).toasts, [
+    'Unknown error',
+  ]);
+});
+
+test('a JSON 500 with server prose, a stack or a code outside the catalogue shows only Unknown error', async () => {
+  answer(500, {
+    code: 'InternalServerError',
+    entity: null,
+    error: { code: 'InternalServerError', message: 'server prose\n    at Object.<anonymous> (stack)' },
+  });
+  const r = await shown(() => m.client.get('/api/chats'));
+  assert.ok(m.errors.isApiError(r.err) && r.err.code === 'unknownException');
+  assert.deepEqual(r.toasts, ['Unknown error']);
+  answer(500, fail('unknownException'));
+  assert.deepEqual((await shown(() => m.client.del('/api/teams/1'), 'action')).toasts, ['Unknown error']);
+});
+
+test('identity calls (§7): a 500 of any shape is ignored silently, whatever the screen passes as meta', async () => {
+  store.set('token', 'abc');
+  for (const respond of [() => html(500), () => answer(500, fail('unknownException'))]) {
+    respond();
+    const load = await shown(() => m.client.get('/api/auth/user'));
+    assert.ok(m.errors.isApiError(load.err) && load.err.identity);
+    assert.deepEqual(load.toasts, []);
+    assert.deepEqual((await shown(() => m.client.post('/api/auth/generate'), 'action')).toasts, []);
+    const form = await shown(() => m.client.patch('/api/auth/acc/update', { name: 'x' }), 'form');
+    assert.deepEqual([form.toasts, form.fields], [[], []]);
+  }
+  // Public calls of the auth service (login, recovery) are not identity calls: their screens answer.
+  answer(500, fail('unknownException'));
+  const login = await shown(() => m.client.post('/api/auth/login', {}, { public: true }), 'action');
+  assert.ok(m.errors.isApiError(login.err) && !login.err.identity);
+  assert.deepEqual(login.toasts, ['Unknown error']);
+  // Not a 500: an identity call's other errors are shown as usual.
+  answer(403, fail('accessDeniedException'));
+  assert.deepEqual((await shown(() => m.client.post('/api/auth/generate'), 'action')).toasts, [
+    'Access denied',
+  ]);
+});
+
+test('a network failure shows no server text: no toast, the connection notice instead (§8 fetch exceptions)', async () => {
+  mock.method(console, 'warn', () => {});
+  const seen: boolean[] = [];
+  const off = m.connection.onConnectionChange((lost) => seen.push(lost));
+  g.fetch = async () => {
+    throw new TypeError('Failed to fetch');
+  };
+  const r = await shown(() => m.client.get('/api/teams'));
+  assert.ok(m.errors.isApiError(r.err) && r.err.code === 'networkError');
+  assert.deepEqual(r.toasts, []);
+  assert.deepEqual((await shown(() => m.client.post('/api/teams', {}), 'form')).toasts, []);
+  answer(200, { code: 'ok', entity: 1, error: null });
+  await m.client.get('/api/x');
+  off();
+  assert.deepEqual(seen, [false, true, false]);
+});
+
+test("malformed JSON: the server's English parser text under fields._ is never shown; the code's toast is", async () => {
+  answer(
+    400,
+    fail('validationException', {
+      _: "Body is not valid JSON but content-type is set to 'application/json'",
+    }),
+  );
+  const r = await shown(() => m.client.post('/api/teams', {}), 'form');
+  assert.deepEqual(r.toasts, ['Please fill in all required fields']);
+  assert.deepEqual(r.fields, []);
+});
+
+test('a field message outside the spec catalogue reads as Incorrect value entered, never as sent', async () => {
+  answer(
+    400,
+    fail('validationException', {
+      name: 'Name specified incorrectly',
+      limit: 'Expected number, received nan',
+    }),
+  );
+  const r = await shown(() => m.client.post('/api/teams', {}), 'form');
+  assert.deepEqual(r.fields, [{ name: 'Name specified incorrectly', limit: 'Incorrect value entered' }]);
+  assert.deepEqual(r.toasts, []);
+  // Fields that are not strings are dropped by the client.
+  answer(400, fail('validationException', { name: { nested: 'x' } } as never));
+  const e = await m.client.post('/api/teams', {}).catch((x: unknown) => x);
+  assert.ok(m.errors.isApiError(e));
+  assert.deepEqual(e.fields, {});
+});
+
+test('a 2xx that is not the API envelope (the SPA page for an unknown path) is an unknown error, not success', async () => {
+  g.fetch = async () => new Response('<!doctype html><div id="app"></div>', { status: 200 });
+  const r = await shown(() => m.client.get('/api/teams'));
+  assert.ok(m.errors.isApiError(r.err) && r.err.code === 'unknownException');
+  assert.deepEqual(r.toasts, ['Unknown error']);
+});
+
+test('a non-JSON 4xx from a proxy is read by its status (413 too large, 429, 404), not as not-found always', async () => {
+  const codes: string[] = [];
+  for (const status of [413, 429, 404, 400]) {
+    g.fetch = async () => new Response('<html>nope</html>', { status });
+    const e = await m.client.post('/api/x', {}).catch((x: unknown) => x);
+    codes.push(m.errors.isApiError(e) ? e.code : 'not an ApiError');
+  }
+  assert.deepEqual(codes, [
+    'payloadTooLargeException',
+    'tooManyRequestsException',
+    'notFoundException',
+    'unknownException',
+  ]);
 });

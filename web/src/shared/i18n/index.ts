@@ -33,11 +33,14 @@ export async function setLanguage(lang: Language): Promise<void> {
 
 const fieldKeyByText = new Map<string, string>(Object.entries(FIELD_MESSAGES).map(([k, v]) => [v, k]));
 
-/** The spec's English field message (from zod or from the server's `error.fields`) in the current language. */
+/**
+ * The spec's English field message (from zod or from the server's `error.fields`) in the current language.
+ * Any other text (a parser's English, server prose) is never shown: it reads as 'Incorrect value entered'.
+ */
 export function translateField(message: string | undefined | null): string | undefined {
   if (!message) return undefined;
-  const key = fieldKeyByText.get(message);
-  return key ? i18n.t(`fields.${key}`) : message;
+  const key = fieldKeyByText.get(message) ?? 'incorrectValue';
+  return i18n.t(`fields.${key}`);
 }
 
 /** The toast text of a §8 error code. */
