@@ -17,3 +17,4 @@ export * from './schemas/responses.ts';
 export * from './schemas/roles.ts';
 export * from './schemas/teams.ts';
 export * from './schemas/users.ts';
+export * from './text.ts';

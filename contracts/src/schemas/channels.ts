@@ -9,17 +9,19 @@ export type ChannelStatus = (typeof CHANNEL_STATUSES)[number];
 
 export const CHANNEL_LIMITS = { nameMax: 255, urlMax: 2048, thresholdMax: 100_000 } as const;
 
+/** An absolute http: or https: URL; javascript:, data:, file: and the like are refused (a link the web app opens). */
+export function isHttpUrl(v: string): boolean {
+  try {
+    return ['http:', 'https:'].includes(new URL(v).protocol);
+  } catch {
+    return false;
+  }
+}
 const httpUrl = z
   .string(M.valueIncorrect)
   .trim()
   .max(CHANNEL_LIMITS.urlMax, M.valueIncorrect)
-  .refine((v) => {
-    try {
-      return ['http:', 'https:'].includes(new URL(v).protocol);
-    } catch {
-      return false;
-    }
-  }, M.valueIncorrect);
+  .refine(isHttpUrl, M.valueIncorrect);
 const minutes = z
   .number(M.timeIncorrect)
   .int(M.timeIncorrect)
@@ -63,7 +65,7 @@ const optionalText = (max: number) => z.string(M.valueIncorrect).trim().max(max,
 
 export const attachmentSchema = z.object(
   {
-    url: required(ATTACHMENT_LIMITS.urlMax),
+    url: required(ATTACHMENT_LIMITS.urlMax).refine(isHttpUrl, M.valueIncorrect),
     name: optionalText(ATTACHMENT_LIMITS.nameMax).optional(),
     contentType: optionalText(255).optional(),
     size: z.number(M.valueIncorrect).int(M.valueIncorrect).min(0, M.valueIncorrect).optional(),

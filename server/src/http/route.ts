@@ -1,9 +1,15 @@
-import type { ErrorCode, PlanOption, Right } from '@smartconnect/contracts';
+import {
+  type ErrorCode,
+  FIELD_MESSAGES,
+  type PlanOption,
+  type Right,
+  unstorableStrings,
+} from '@smartconnect/contracts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { AppContext } from '../context.ts';
 import { type AuthContext, authenticate } from './auth.ts';
-import { AppError, validationError } from './errors.ts';
+import { AppError, fieldErrors } from './errors.ts';
 
 /**
  * Who may call a route. Every route declares one (a test walks them all):
@@ -56,12 +62,59 @@ export type ModuleRoutes = (fastify: FastifyInstance, app: AppContext) => void |
 export type RegisteredRoute = RouteSpec<Schema, Schema, Schema>;
 export const routeRegistry: RegisteredRoute[] = [];
 
+/**
+ * Validates one part of a request. Besides the schema, every string that reaches the handler must be storable
+ * (contracts/text.ts: no NUL, no lone surrogate), whatever the schema says, so no route can pass one to the
+ * database and fail with a 500. Such a string is a field error with the message the field gives for a wrong value.
+ */
 function parse<S>(schema: S | undefined, value: unknown, where: 'params' | 'query' | 'body'): Infer<S> {
   if (!schema) return undefined as Infer<S>;
-  const res = (schema as unknown as z.ZodType).safeParse(value ?? {});
+  const input = value ?? {};
+  const res = (schema as unknown as z.ZodType).safeParse(input);
   // A path that names no object that could exist (a malformed id) is not found, like an id of another organisation.
-  if (!res.success) throw where === 'params' ? new AppError('notFoundException') : validationError(res.error);
-  return res.data as Infer<S>;
+  if (where === 'params') {
+    if (!res.success || unstorableStrings(res.data, 1).length) throw new AppError('notFoundException');
+    return res.data as Infer<S>;
+  }
+  // On success, what the handler would get; on failure, what was sent (fields the schema drops find no message).
+  const bad = unstorableStrings(res.success ? res.data : input);
+  if (res.success && !bad.length) return res.data as Infer<S>;
+  const fields = res.success ? {} : fieldErrors(res.error);
+  for (const path of bad) {
+    const key = path.length ? path.join('.') : '_';
+    if (fields[key]) continue;
+    const message = wrongValueMessage(schema as unknown as z.ZodType, input, path);
+    if (message || res.success) fields[key] = message ?? FIELD_MESSAGES.incorrectValue;
+  }
+  throw new AppError('validationException', fields);
+}
+
+let overLong: string | undefined;
+/**
+ * The message a field gives for a value it refuses, found by asking the schema about an over-long string in the
+ * field's place (every text field of the contracts has a maximum with its §5 message); undefined when the field
+ * takes any string, or is not a field of the schema.
+ */
+function wrongValueMessage(schema: z.ZodType, input: unknown, path: string[]): string | undefined {
+  overLong ??= 'x'.repeat(1 << 20);
+  const probe = replaceAt(input, path, overLong);
+  if (probe === undefined) return undefined;
+  const res = schema.safeParse(probe);
+  const key = path.join('.');
+  return res.success ? undefined : res.error.issues.find((i) => i.path.join('.') === key)?.message;
+}
+
+/** A copy of `input` with the string at `path` replaced (containers on the path copied, the rest shared). */
+function replaceAt(input: unknown, path: string[], value: string): unknown {
+  if (!path.length) return typeof input === 'string' ? value : undefined;
+  if (input === null || typeof input !== 'object') return undefined;
+  const [head, ...rest] = path;
+  if (!Object.hasOwn(input, head)) return undefined;
+  const child = replaceAt((input as Record<string, unknown>)[head], rest, value);
+  if (child === undefined) return undefined;
+  const copy: Record<string, unknown> | unknown[] = Array.isArray(input) ? [...input] : { ...input };
+  (copy as Record<string, unknown>)[head] = child;
+  return copy;
 }
 
 type UserAccess = Exclude<Access, 'public' | 'custom'>;

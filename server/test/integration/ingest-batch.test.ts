@@ -11,7 +11,8 @@ describe('ingest group commit', () => {
   let s: TestServer;
   before(async () => {
     s = await startTestServer();
-    // A message with this text is refused when its transaction COMMITS (a deferred constraint trigger).
+    // A message with this text is refused when its transaction COMMITS (a deferred constraint trigger), and
+    // one with 'refused at insert' by its statement (ingest cleans what PostgreSQL itself would refuse, like NUL).
     await s.db.exec(`
       create function refuse_at_commit() returns trigger as $$
       begin
@@ -19,7 +20,14 @@ describe('ingest group commit', () => {
         return null;
       end $$ language plpgsql;
       create constraint trigger refuse_at_commit after insert on messages
-        deferrable initially deferred for each row execute function refuse_at_commit();`);
+        deferrable initially deferred for each row execute function refuse_at_commit();
+      create function refuse_at_insert() returns trigger as $$
+      begin
+        if new.text = 'refused at insert' then raise exception 'insert refused'; end if;
+        return new;
+      end $$ language plpgsql;
+      create trigger refuse_at_insert before insert on messages
+        for each row execute function refuse_at_insert();`);
   });
   after(() => s.close());
 
@@ -106,8 +114,7 @@ describe('ingest group commit', () => {
     const msgs = Array.from({ length: 10 }, (_, n) => ({
       client: 'b1',
       id: `b-${n}`,
-      // a NUL character: PostgreSQL refuses it in text
-      text: n === 4 ? 'bad \u0000 text' : `b-${n}`,
+      text: n === 4 ? 'refused at insert' : `b-${n}`,
     }));
     const out = await direct(ch, msgs);
     assert.deepEqual(

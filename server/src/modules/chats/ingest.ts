@@ -1,4 +1,4 @@
-import type { MessageDto } from '@smartconnect/contracts';
+import { type MessageDto, sanitizeStrings } from '@smartconnect/contracts';
 import type { InboundMessage } from '../../channels/types.ts';
 import type { AppContext } from '../../context.ts';
 import { insertTimerIfAbsent, upsertTimer } from '../../jobs/queries.ts';
@@ -58,7 +58,7 @@ function batcherOf(app: AppContext): Batcher {
  * One inbound customer message, answered once it is committed: dedupe by (channel, provider message id),
  * upsert the client and contact (their name follows the provider's), find the open chat or open a new session,
  * append the message, write history, route a new chat, arm its timers and emit events. A retry of the same
- * provider message changes nothing.
+ * provider message changes nothing. Every string of the message is made storable first (sanitizeStrings).
  *
  * Messages into ongoing chats are group-committed (ingest-batcher.ts): those arriving together are written by
  * one statement (queries.appendBatchToOpenChats) and each is answered after that shared commit. The first
@@ -67,8 +67,10 @@ function batcherOf(app: AppContext): Batcher {
 export function ingestInbound(
   app: AppContext,
   channel: IngestChannel,
-  msg: InboundMessage,
+  message: InboundMessage,
 ): Promise<IngestResult> {
+  // Whatever the adapter, provider text is stored, never refused: NUL dropped, lone surrogates made U+FFFD.
+  const msg = sanitizeStrings(message);
   const batcher = batcherOf(app);
   const stamps = stampsOf(app);
   return batcher.submit(
