@@ -10,6 +10,7 @@ export const REALTIME_EVENT_TYPES = [
   'message.status',
   'presence.changed',
   'counters.changed',
+  'access.changed',
 ] as const;
 export type RealtimeEventType = (typeof REALTIME_EVENT_TYPES)[number];
 
@@ -18,6 +19,19 @@ export type RealtimeEventType = (typeof REALTIME_EVENT_TYPES)[number];
  * its team now, and every team whose queue or counts it touched (its team, and the team it left).
  */
 export type CountersChangedPayload = { chatId: string; teamId: string; teamIds: string[] };
+
+/**
+ * Payload of `access.changed`, sent to a user whose teams, rights or activity changed (or whose other sessions
+ * were ended): every instance applies it to the user's open sockets at once, in event order, and the user's tabs
+ * refetch what they show. `keepSessionId` set: every other session of the user has ended (its sockets close).
+ */
+export type AccessChangedPayload = {
+  userId: string;
+  teamIds: string[];
+  rights: string[];
+  active: boolean;
+  keepSessionId?: string | null;
+};
 
 /**
  * Who may receive an event, always within its organisation: listed users, members of listed teams,
@@ -32,7 +46,8 @@ export type Audience = { userIds?: string[]; teamIds?: string[]; rights?: string
  * - then, on a resume, every event after lastEventId that the user may see, in id order, then live events.
  *   Every event frame's `id` is the event's id, increasing: keep the highest seen and reconnect with it
  *   as lastEventId (a rare late event, committed after its neighbours were delivered, can come lower).
- * - `resync` instead of the replay when the gap cannot be filled (`reason`: unknown, expired, too_many):
+ * - `resync` instead of the replay when the gap cannot be filled (`reason`: unknown, expired, too_many) or
+ *   when it holds events the user may no longer read (`access`: e.g. of a chat transferred away since):
  *   refetch the screens' data, keep `id` as the new cursor; live events follow.
  * - the client may send the text `ping` at any time; the server answers `{type: "pong"}`.
  * A bad or revoked token is refused with HTTP 401 before the upgrade; a session revoked later closes
@@ -44,7 +59,7 @@ export type RealtimeFrame<P = unknown> = {
   payload: P;
 };
 
-export type RealtimeResyncReason = 'unknown' | 'expired' | 'too_many';
+export type RealtimeResyncReason = 'unknown' | 'expired' | 'too_many' | 'access';
 
 /** Close codes of the realtime socket. Reconnect (with lastEventId) after every one but `unauthorized`. */
 export const REALTIME_CLOSE = {
@@ -54,4 +69,6 @@ export const REALTIME_CLOSE = {
   unauthorized: 4001,
   /** The client read too slowly; reconnect and resume. */
   slowConsumer: 4008,
+  /** The user opened more sockets than allowed; this, their oldest, was closed. */
+  tooManySockets: 4009,
 } as const;

@@ -1,8 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { type Audience, REALTIME_CLOSE, type RealtimeFrame } from '@smartconnect/contracts';
+import {
+  type AccessChangedPayload,
+  type Audience,
+  REALTIME_CLOSE,
+  type RealtimeFrame,
+} from '@smartconnect/contracts';
 import type { WebSocket } from 'ws';
 import type { AppContext } from '../context.ts';
-import type { AuthContext } from '../http/auth.ts';
+import { type AuthContext, idleCutoff } from '../http/auth.ts';
 import type { StoredEvent } from './bus.ts';
 import { PresenceTracker } from './presence.ts';
 import * as Q from './queries.ts';
@@ -28,6 +33,8 @@ export type GatewayOptions = {
   gapTimeoutMs: number;
   /** Delivered ids remembered to drop a second copy (from the bus and the log both). */
   recentSize: number;
+  /** Open sockets per user on this instance; a new one past this closes the user's oldest. */
+  maxSocketsPerUser: number;
 };
 
 export const DEFAULT_GATEWAY_OPTIONS: GatewayOptions = {
@@ -43,7 +50,29 @@ export const DEFAULT_GATEWAY_OPTIONS: GatewayOptions = {
   gapCheckMs: 100,
   gapTimeoutMs: 5_000,
   recentSize: 100_000,
+  maxSocketsPerUser: 20,
 };
+
+/** Who is reading, as a replay policy sees them. */
+export type Reader = {
+  userId: string;
+  organisationId: string;
+  rights: ReadonlySet<string>;
+  teams: ReadonlySet<string>;
+};
+
+/**
+ * A domain's check of what a reader may read now (through REST), over events about to be replayed after a
+ * reconnect: answers the ids of the events the reader may no longer read. Registered by the domain module
+ * (realtime/ imports none); an event withheld turns the replay into a `resync` (reason 'access').
+ */
+export type ReplayPolicy = (app: AppContext, reader: Reader, events: StoredEvent[]) => Promise<Set<string>>;
+const replayPolicies = new Map<string, ReplayPolicy>();
+
+/** Registers (or replaces) a domain's replay policy under its name. */
+export function registerReplayPolicy(name: string, policy: ReplayPolicy): void {
+  replayPolicies.set(name, policy);
+}
 
 type Connection = {
   id: string;
@@ -56,6 +85,7 @@ type Connection = {
   /** While a resume replays from the database, live frames wait here. */
   pending: { id: number; frame: string }[] | null;
   alive: boolean;
+  openedAt: number;
 };
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -160,12 +190,40 @@ export class Gateway {
   #deliver(e: StoredEvent): void {
     const conns = this.#byOrg.get(e.organisationId);
     if (!conns) return;
+    if (e.type === 'access.changed') this.#applyAccess(conns, e.payload as AccessChangedPayload);
     let frame: string | undefined;
     for (const c of conns) {
       if (!matches(c, e.audience ?? {})) continue;
       frame ??= frameOf(e);
       if (c.pending) c.pending.push({ id: Number(e.id), frame });
       else this.#send(c, frame);
+    }
+  }
+
+  /**
+   * A user's teams, rights or sessions changed: their open sockets take the new scope before the next event is
+   * matched (events are delivered in id order), and sockets of ended sessions or a deactivated user close.
+   */
+  #applyAccess(conns: Set<Connection>, p: AccessChangedPayload): void {
+    for (const c of [...conns]) {
+      if (c.userId !== p.userId) continue;
+      const ended = !p.active || (p.keepSessionId !== undefined && c.sessionId !== p.keepSessionId);
+      if (ended) {
+        c.socket.close(REALTIME_CLOSE.unauthorized, 'session ended');
+        this.#remove(c);
+        continue;
+      }
+      c.teams = new Set(p.teamIds);
+      c.rights = new Set(p.rights);
+    }
+  }
+
+  /** Keeps a user's sockets on this instance within the cap by closing their oldest. */
+  #capSockets(set: Set<Connection>, userId: string): void {
+    const mine = [...set].filter((c) => c.userId === userId).sort((a, b) => a.openedAt - b.openedAt);
+    for (const c of mine.slice(0, Math.max(0, mine.length - this.options.maxSocketsPerUser))) {
+      c.socket.close(REALTIME_CLOSE.tooManySockets, 'too many open sockets for this user');
+      this.#remove(c);
     }
   }
 
@@ -199,6 +257,7 @@ export class Gateway {
       teams: new Set(),
       pending: [],
       alive: true,
+      openedAt: performance.now(),
     };
     socket.on('pong', () => {
       c.alive = true;
@@ -217,6 +276,7 @@ export class Gateway {
       const set = this.#byOrg.get(c.organisationId) ?? new Set<Connection>();
       this.#byOrg.set(c.organisationId, set);
       set.add(c);
+      this.#capSockets(set, c.userId);
       void this.presence.opened(c.organisationId, c.userId);
       await this.#resume(c, lastEventId);
     } catch (err) {
@@ -271,10 +331,20 @@ export class Gateway {
       this.options.maxReplay + 1,
     );
     if (events.length > this.options.maxReplay) return resync('too_many', watermark);
+    const visible = events.filter((e) => matches(c, e.audience ?? {}));
+    // The audience was who could read an event then; replay only what the user may still read now.
+    const reader: Reader = {
+      userId: c.userId,
+      organisationId: c.organisationId,
+      rights: c.rights,
+      teams: c.teams,
+    };
+    for (const policy of replayPolicies.values()) {
+      if ((await policy(this.app, reader, visible)).size) return resync('access', watermark);
+    }
     hello(cursor, true);
     const replayed = new Set<number>();
-    for (const e of events) {
-      if (!matches(c, e.audience ?? {})) continue;
+    for (const e of visible) {
       replayed.add(Number(e.id));
       this.#send(c, frameOf(e));
     }
@@ -304,7 +374,11 @@ export class Gateway {
   async revalidate(): Promise<void> {
     const all = [...this.#byOrg.values()].flatMap((s) => [...s]);
     if (!all.length) return;
-    const states = await Q.sessionStates(this.app.db, [...new Set(all.map((c) => c.sessionId))]);
+    const states = await Q.sessionStates(
+      this.app.db,
+      [...new Set(all.map((c) => c.sessionId))],
+      idleCutoff(this.app, this.app.clock.now()),
+    );
     const bySession = new Map(states.map((s) => [s.session_id, s]));
     for (const c of all) {
       const s = bySession.get(c.sessionId);

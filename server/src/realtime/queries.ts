@@ -122,10 +122,14 @@ export type SessionState = {
 };
 
 /** For live sockets: is each session still usable, and the user's current rights and teams. */
-export async function sessionStates(q: Queryable, sessionIds: string[]): Promise<SessionState[]> {
+export async function sessionStates(
+  q: Queryable,
+  sessionIds: string[],
+  idleCutoff: Date,
+): Promise<SessionState[]> {
   return q.query<SessionState>(
     `select s.id as session_id,
-            (s.revoked_at is null and u.active and o.status = 'active') as valid,
+            (s.revoked_at is null and u.active and o.status = 'active' and s.last_used_at > $2) as valid,
             r.rights,
             array(select tm.team_id::text from team_members tm where tm.user_id = u.id) as team_ids
        from sessions s
@@ -133,7 +137,7 @@ export async function sessionStates(q: Queryable, sessionIds: string[]): Promise
        join roles r on r.id = u.role_id
        join organisations o on o.id = u.organisation_id
       where s.id = any($1::uuid[])`,
-    [sessionIds],
+    [sessionIds, idleCutoff],
   );
 }
 

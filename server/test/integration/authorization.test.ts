@@ -6,6 +6,7 @@ import { type RegisteredRoute, routeRegistry } from '../../src/http/route.ts';
 import { insertRole } from '../../src/modules/roles/queries.ts';
 import { createOrganisation, startTestServer, type TestOrg, type TestServer } from '../helpers.ts';
 import { fixtures, send } from '../route-fixtures.ts';
+import { inbound, makeChannel, makeTeam } from './chats-fixtures.ts';
 
 const ZERO = '00000000-0000-7000-8000-000000000000';
 const concretePath = (url: string) => url.replace(/:[A-Za-z]+/g, ZERO);
@@ -24,7 +25,8 @@ describe('authorization', () => {
   test('every HTTP route is declared through defineRoute with its access, or is a known page', () => {
     const declared = new Set(routeRegistry.map((r) => `${r.method} ${r.url}`));
     // Pages, the API description, and the websocket upgrade (which authenticates its ?token= itself).
-    const known = /^(HEAD|GET) (\/api\/openapi\.json|\/api\/docs|\/api\/docs\/app\.js|\/api\/realtime|\/\*|\/)$/;
+    const known =
+      /^(HEAD|GET) (\/api\/openapi\.json|\/api\/docs|\/api\/docs\/app\.js|\/api\/realtime|\/\*|\/)$/;
     const undeclared: string[] = [];
     for (const r of collectRoutes(s)) {
       // Outside /api/ are the web app's files, served as they are.
@@ -174,6 +176,129 @@ describe('authorization', () => {
     assert.equal(editAdmin.body.code, 'accessDeniedException');
     const op = await org.user({ role: 'OPERATOR' });
     assert.equal((await hr.api.patch(`/api/users/${op.id}`, { name: 'Renamed' })).status, 200);
+  });
+
+  /**
+   * Body fields that need a stronger right than their route: each is refused (403, nothing changed) for a user
+   * holding only the route's right, and accepted once the field's right is added.
+   */
+  test('a body field guarded by a stronger right than its route cannot be slipped in', async () => {
+    const org = await createOrganisation(s);
+    const teamId = await makeTeam(org);
+    const cases: {
+      name: string;
+      route: Right;
+      field: Right;
+      call: (api: TestOrg['admin']['api']) => Promise<{ status: number; body: { code: string } }>;
+      unchanged: () => Promise<void>;
+    }[] = [];
+    const target = await org.user({ role: 'OPERATOR' });
+    cases.push({
+      name: 'PATCH /api/users/:id teamIds',
+      route: 'RIGHT_ACCOUNT_CONTROL',
+      field: 'AUTHORITY_TEAMS_UPDATE',
+      call: (api) => api.patch(`/api/users/${target.id}`, { name: 'Moved', teamIds: [teamId] }),
+      unchanged: async () => {
+        const user = (await org.admin.api.get(`/api/users/${target.id}`)).body.entity;
+        assert.deepEqual(user.teams, []);
+        assert.notEqual(user.name, 'Moved');
+      },
+    });
+    let n = 0;
+    cases.push({
+      name: 'POST /api/users teamIds',
+      route: 'RIGHT_ACCOUNT_CONTROL',
+      field: 'AUTHORITY_TEAMS_UPDATE',
+      call: (api) =>
+        api.post('/api/users', {
+          name: 'New',
+          email: `new-${n++}-${Date.now()}@x.test`,
+          roleId: org.roles.OPERATOR,
+          teamIds: [teamId],
+          password: 'Passw0rd!',
+          repeatPassword: 'Passw0rd!',
+        }),
+      unchanged: async () => {
+        const list = (await org.admin.api.get('/api/users?search=New')).body.entity.items;
+        assert.equal(list.length, 0);
+      },
+    });
+    for (const c of cases) {
+      const rights: Right[] = [
+        c.route,
+        'AUTHORITY_CHAT_DISTRIBUTION',
+        'AUTHORITY_PROFILE_UPDATE',
+        'AUTHORITY_ALL_CHATS',
+      ];
+      const weak = await org.user({ role: await roleWith(s, org, `weak ${n++}`, rights) });
+      const refused = await c.call(weak.api);
+      assert.equal(refused.status, 403, `${c.name} without ${c.field}`);
+      assert.equal(refused.body.code, 'accessDeniedException');
+      await c.unchanged();
+      const strong = await org.user({ role: await roleWith(s, org, `strong ${n++}`, [...rights, c.field]) });
+      const allowed = await c.call(strong.api);
+      assert.equal(allowed.status, 200, `${c.name} with ${c.field}: ${JSON.stringify(allowed.body)}`);
+    }
+    // The user form may send the teams a user already has: no change, no extra right needed.
+    const weak = await org.user({ role: await roleWith(s, org, 'weak same', ['RIGHT_ACCOUNT_CONTROL']) });
+    const same = await weak.api.patch(`/api/users/${target.id}`, { name: 'Same teams', teamIds: [teamId] });
+    assert.equal(same.status, 200, JSON.stringify(same.body));
+  });
+
+  test('taking a chat needs AUTHORITY_CHAT_DISTRIBUTION or AUTHORITY_ALL_CHATS', async () => {
+    const org = await createOrganisation(s);
+    const teamId = await makeTeam(org, { method: 'manual' });
+    const ch = await makeChannel(org, teamId);
+    const bystander = await org.user({
+      role: await roleWith(s, org, 'Bystander', ['AUTHORITY_PROFILE_UPDATE']),
+      teams: [teamId],
+    });
+    const chatId = (await inbound(s, ch, { client: 'c-take' })).body.entity.chatId;
+    const refused = await bystander.api.post(`/api/chats/${chatId}/take`);
+    assert.equal(refused.status, 403);
+    assert.equal(refused.body.code, 'accessDeniedException');
+    const chat = (await org.admin.api.get(`/api/chats/${chatId}`)).body.entity;
+    assert.equal(chat.status, 'waiting');
+    const operator = await org.user({ role: 'OPERATOR', teams: [teamId] });
+    assert.equal((await operator.api.post(`/api/chats/${chatId}/take`)).status, 200);
+  });
+
+  test('the licence limit holds for taking and answering: a user not In work is put In work, or refused', async () => {
+    const org = await createOrganisation(s);
+    const teamId = await makeTeam(org, { method: 'manual' });
+    const ch = await makeChannel(org, teamId);
+    const a = await org.user({ role: 'OPERATOR', teams: [teamId] });
+    const b = await org.user({ role: 'OPERATOR', teams: [teamId] });
+    await s.db.query('update organisations set operator_licences = 1 where id = $1', [org.id]);
+    assert.equal((await a.api.patch('/api/presence', { status: 'online' })).status, 200);
+    const first = (await inbound(s, ch, { client: 'c-lic-1' })).body.entity.chatId;
+    // b is offline and the only licence is a's: taking is refused, the chat stays in the queue.
+    const refused = await b.api.post(`/api/chats/${first}/take`);
+    assert.equal(refused.status, 409);
+    assert.equal(refused.body.code, 'allLicencesTakenException');
+    assert.equal((await org.admin.api.get(`/api/chats/${first}`)).body.entity.status, 'waiting');
+    const presenceOf = async (u: { id: string }) =>
+      (await org.admin.api.get(`/api/users/${u.id}`)).body.entity.presence;
+    assert.equal(await presenceOf(b), 'offline');
+    // a takes it (In work already), goes on break, and answering from Break with no licence free is refused too.
+    assert.equal((await a.api.post(`/api/chats/${first}/take`)).status, 200);
+    assert.equal((await a.api.patch('/api/presence', { status: 'break' })).status, 200);
+    assert.equal((await b.api.patch('/api/presence', { status: 'online' })).status, 200);
+    const answer = await a.api.post(`/api/chats/${first}/messages`, { text: 'Hello from a break' });
+    assert.equal(answer.status, 409);
+    assert.equal(answer.body.code, 'allLicencesTakenException');
+    const texts = (await org.admin.api.get(`/api/chats/${first}/messages`)).body.entity.items.map(
+      (m: { text: string }) => m.text,
+    );
+    assert.ok(!texts.includes('Hello from a break'), 'the refused answer was not stored');
+    // An internal note is not an answer to the client: allowed from Break.
+    const note = await a.api.post(`/api/chats/${first}/messages`, { text: 'note', internal: true });
+    assert.equal(note.status, 200);
+    // Once the licence is free again, answering puts a back In work.
+    assert.equal((await b.api.patch('/api/presence', { status: 'offline' })).status, 200);
+    const ok = await a.api.post(`/api/chats/${first}/messages`, { text: 'Back at work' });
+    assert.equal(ok.status, 200, JSON.stringify(ok.body));
+    assert.equal(await presenceOf(a), 'online');
   });
 
   test('RIGHT_OBSERVER is not assignable to a customer role', async () => {

@@ -218,7 +218,8 @@ describe('routing to team queues', () => {
     const role = await org.admin.api.post('/api/roles', {
       name: 'Helper',
       description: 'takes by hand',
-      rights: ['AUTHORITY_PROFILE_UPDATE'],
+      // Taking by hand needs AUTHORITY_ALL_CHATS when the role does not receive dialogs.
+      rights: ['AUTHORITY_PROFILE_UPDATE', 'AUTHORITY_ALL_CHATS'],
     });
     const helper = await org.user({ role: role.body.entity.id, teams: [teamId] });
     await goOnline(helper);

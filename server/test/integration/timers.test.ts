@@ -255,6 +255,7 @@ describe('durable timers across a restart', () => {
       LOG_LEVEL: 'warn',
       SEED_DEMO: 'false',
       SECRET_KEY: 'test-secret-key-test-secret-key-0123456789',
+      OUTBOUND_ALLOWED_NETWORKS: '127.0.0.0/8',
     });
     const clock = new ManualClock();
     const boot = async () => {

@@ -25,6 +25,12 @@ export function RealtimeProvider({ children }: { children: ReactNode }) {
       onEvent: (event) => {
         alert.onEvent(event);
         if (applyChatEvent(client, event)) return;
+        // Own teams or rights changed: what the screens show (menus, chat lists) is refetched.
+        if (event.type === 'access.changed') {
+          resyncChats(client);
+          void client.invalidateQueries({ queryKey: ME_KEY });
+          return;
+        }
         if (event.type === 'presence.changed') {
           const p = event.payload as PresenceDto;
           if (p.userId === userId)

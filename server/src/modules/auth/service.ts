@@ -6,15 +6,21 @@ import { AppError } from '../../http/errors.ts';
 import { decryptSecret, encryptSecret, hashToken, randomToken } from '../../lib/crypto.ts';
 import { hashPassword, verifyPassword } from '../../lib/password.ts';
 import { type Limit, release, reserve } from '../../lib/rate-limit.ts';
+import { withEvents } from '../../realtime/emit.ts';
 import { presentUser } from '../users/presenter.ts';
-import { getUser, revokeSessions } from '../users/service.ts';
+import { announceAccess, getUser, revokeSessions } from '../users/service.ts';
 import * as Q from './queries.ts';
 import { assertTotp, newTotpSecret, totpEnrolment } from './totp.ts';
 
 const MINUTE = 60_000;
-/** Failed logins per e-mail and per client address; successes do not count. */
+/**
+ * Failed logins (successes give their hit back), counted three ways so that a stranger cannot lock the owner out:
+ * per account from one address (the guesser is stopped, the owner elsewhere is not), per address across accounts,
+ * and per account across all addresses with a much higher ceiling (a distributed guess is still bounded).
+ */
 export const LOGIN_LIMIT: Limit = { max: 10, windowMs: 15 * MINUTE };
 const LOGIN_IP_LIMIT: Limit = { max: 100, windowMs: 15 * MINUTE };
+export const LOGIN_ACCOUNT_LIMIT: Limit = { max: 100, windowMs: 60 * MINUTE };
 const TWO_FACTOR_ATTEMPTS = 5;
 /** Wrong second-factor codes per user, across tickets and the 2FA toggle: new tickets do not buy more guesses. */
 export const TWO_FACTOR_LIMIT: Limit = { max: 10, windowMs: 15 * MINUTE };
@@ -47,14 +53,16 @@ export async function login(
   ip: string,
 ): Promise<LoginResult> {
   const now = app.clock.now();
-  const keys = [`login:email:${email.toLowerCase()}`];
-  // Each attempt takes its hit first, so parallel attempts cannot slip under the limit; a success gives it back.
-  await reserve(app.db, keys, LOGIN_LIMIT, now);
-  await reserve(app.db, [`login:ip:${ip}`], LOGIN_IP_LIMIT, now);
+  const account = email.toLowerCase();
+  const keys = [`login:account-ip:${account}:${ip}`, `login:ip:${ip}`, `login:account:${account}`];
+  // Each attempt takes its hits first, so parallel attempts cannot slip under the limit; a success gives them back.
+  await reserve(app.db, [keys[0]], LOGIN_LIMIT, now);
+  await reserve(app.db, [keys[1]], LOGIN_IP_LIMIT, now);
+  await reserve(app.db, [keys[2]], LOGIN_ACCOUNT_LIMIT, now);
   const user = await Q.credentialsByEmail(app.db, email.toLowerCase());
   const ok = await verifyPassword(user?.password_hash ?? (await dummyHash), password);
   if (!user || !ok || !user.active || !user.org_active) throw new AppError('invalidCredentialsException');
-  await release(app.db, [...keys, `login:ip:${ip}`]);
+  await release(app.db, keys);
   if (user.totp_enabled) {
     const ticket = randomToken();
     await Q.insertTicket(app.db, {
@@ -139,7 +147,12 @@ export async function toggleTwoFactor(
     if (user.totp_enabled) throw new AppError('totpAlreadyEnabledException');
     if (!user.totp_pending_secret) throw new AppError('totpNotGeneratedException');
     await checkCode(app, auth.userId, decryptSecret(secretKey, user.totp_pending_secret), code);
-    await Q.setTotp(app.db, auth.userId, { pending: null, secret: user.totp_pending_secret, enabled: true });
+    // A second factor guards the account from now on: every other session (perhaps a thief's) ends.
+    await withEvents(app, async (q, emit) => {
+      await Q.setTotp(q, auth.userId, { pending: null, secret: user.totp_pending_secret, enabled: true });
+      await revokeSessions(q, auth.userId, auth.sessionId);
+      await announceAccess({ q, emit }, auth.organisationId, { userIds: [auth.userId] }, auth.sessionId);
+    });
   } else {
     if (!user.totp_enabled || !user.totp_secret) throw new AppError('totpNotEnabledException');
     await checkCode(app, auth.userId, decryptSecret(secretKey, user.totp_secret), code);

@@ -677,3 +677,10 @@ export const inProgressChatIdsOf = async (q: Queryable, orgId: string, userId: s
       [orgId, userId],
     )
   ).map((r) => r.id);
+
+/** Who may see these chats now: their status, operator and team (for the realtime replay policy). */
+export const chatScopes = (q: Queryable, orgId: string, chatIds: string[]) =>
+  q.query<{ id: string; status: ChatRow['status']; operator_id: string | null; team_id: string }>(
+    'select id, status, operator_id, team_id from chats where organisation_id = $1 and id = any($2::uuid[])',
+    [orgId, chatIds],
+  );

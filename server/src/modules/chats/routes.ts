@@ -16,8 +16,10 @@ import {
 } from '@smartconnect/contracts';
 import type { ModuleRoutes } from '../../http/route.ts';
 import { defineRoute } from '../../http/route.ts';
+import { registerReplayPolicy } from '../../realtime/gateway.ts';
 import { closeChat } from './close-chat.ts';
 import { presentChat, presentHistory, presentMessage } from './presenter.ts';
+import { chatReplayPolicy } from './replay-policy.ts';
 import { editMessage, sendMessage } from './send-message.ts';
 import { countChats, getChat, listChats, listHistory, listMessages } from './service.ts';
 import { setChatCategory } from './set-category.ts';
@@ -27,6 +29,7 @@ import { transferChat } from './transfer-chat.ts';
 const tags = ['chats'];
 
 export const chatRoutes: ModuleRoutes = (fastify, app) => {
+  registerReplayPolicy('chats', chatReplayPolicy);
   defineRoute(
     fastify,
     app,

@@ -6,6 +6,8 @@ import { AppError } from '../../http/errors.ts';
 import { kickOutbox } from '../../jobs/outbox.ts';
 import { deleteTimers, insertOutbox } from '../../jobs/queries.ts';
 import { withEvents } from '../../realtime/emit.ts';
+import { enterWork } from '../presence/service.ts';
+import { distributeTeamQueues } from '../routing/distribute.ts';
 import { emitChat } from './lifecycle.ts';
 import { assertCanAct, assertVisible, chatAudience, viewerOf } from './policy.ts';
 import { presentMessage } from './presenter.ts';
@@ -32,7 +34,7 @@ function assertChannelWritable(chat: Q.ChatRow) {
  * Writes an operator message in an open chat. A normal message is stored pending with its outbox row in the
  * same transaction (the dispatcher delivers it after commit) and answers the client: overdue and
  * redistribution clocks stop. An internal note stays inside the organisation. An inactive channel refuses
- * normal messages (deactivatedChannelException).
+ * normal messages (deactivatedChannelException). Answering puts a licensed user 'In work' (see enterWork).
  */
 export async function sendMessage(
   app: AppContext,
@@ -40,9 +42,17 @@ export async function sendMessage(
   chatId: string,
   input: { text: string; internal: boolean; attachments: Attachment[] },
 ) {
+  let switched: string[] | null = null;
   const message = await withEvents(app, async (q, emit) => {
     const now = app.clock.now();
     const viewer = await viewerOf(q, auth);
+    if (!input.internal) {
+      // Answering a client is work: a licensed user goes 'In work' first (user and organisation before the chat).
+      const seen = await Q.findChat(q, auth.organisationId, chatId);
+      assertVisible(viewer, seen);
+      assertCanAct(viewer, seen);
+      switched = await enterWork({ q, emit, now }, auth);
+    }
     const chat = await Q.lockChat(q, auth.organisationId, chatId);
     assertVisible(viewer, chat);
     if (chat.status === 'closed') throw new AppError('chatClosedException');
@@ -80,6 +90,7 @@ export async function sendMessage(
     return m;
   });
   if (!input.internal) kickOutbox(app);
+  if (switched) await distributeTeamQueues(app, switched);
   return message;
 }
 

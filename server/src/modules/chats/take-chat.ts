@@ -2,25 +2,39 @@ import type { AppContext } from '../../context.ts';
 import type { AuthContext } from '../../http/auth.ts';
 import { AppError } from '../../http/errors.ts';
 import { withEvents } from '../../realtime/emit.ts';
+import { enterWork } from '../presence/service.ts';
+import { distributeTeamQueues } from '../routing/distribute.ts';
 import { findTeam } from '../routing/service.ts';
 import { assign, emitChat } from './lifecycle.ts';
 import { assertVisible, viewerOf } from './policy.ts';
 import * as Q from './queries.ts';
 
 /**
- * Takes a Waiting chat of one of the caller's teams (any, with AUTHORITY_ALL_CHATS). Of two simultaneous
- * takers exactly one wins: the assignment is a conditional UPDATE on status 'waiting'; the other gets 409.
+ * Takes a Waiting chat of one of the caller's teams (any, with AUTHORITY_ALL_CHATS); only a user who receives
+ * dialogs (AUTHORITY_CHAT_DISTRIBUTION) or manages chats may, and taking puts a licensed user 'In work'. Of two
+ * simultaneous takers exactly one wins: the assignment is a conditional UPDATE on status 'waiting'; the other
+ * gets 409.
  */
 export async function takeChat(app: AppContext, auth: AuthContext, chatId: string) {
-  return withEvents(app, async (q, emit) => {
+  if (!auth.rights.has('AUTHORITY_CHAT_DISTRIBUTION') && !auth.rights.has('AUTHORITY_ALL_CHATS'))
+    throw new AppError('accessDeniedException');
+  let switched: string[] | null = null;
+  const taken = await withEvents(app, async (q, emit) => {
     const tx = { q, emit, now: app.clock.now() };
     const viewer = await viewerOf(q, auth);
-    const chat = await Q.findChat(q, auth.organisationId, chatId);
-    if (chat && chat.status !== 'waiting' && !viewer.all && viewer.teamIds.includes(chat.team_id))
-      throw new AppError(chat.status === 'closed' ? 'chatClosedException' : 'chatAlreadyTakenException');
-    assertVisible(viewer, chat);
-    if (chat.status === 'closed') throw new AppError('chatClosedException');
-    if (chat.status !== 'waiting') throw new AppError('chatAlreadyTakenException');
+    // Checked before the user goes In work (nothing taken, nothing switched), and again after.
+    const takeable = async () => {
+      const chat = await Q.findChat(q, auth.organisationId, chatId);
+      if (chat && chat.status !== 'waiting' && !viewer.all && viewer.teamIds.includes(chat.team_id))
+        throw new AppError(chat.status === 'closed' ? 'chatClosedException' : 'chatAlreadyTakenException');
+      assertVisible(viewer, chat);
+      if (chat.status === 'closed') throw new AppError('chatClosedException');
+      if (chat.status !== 'waiting') throw new AppError('chatAlreadyTakenException');
+      return chat;
+    };
+    await takeable();
+    switched = await enterWork(tx, auth);
+    const chat = await takeable();
     const team = await findTeam(q, chat.team_id);
     const won = await assign(tx, chat, auth.userId, {
       kind: 'assign',
@@ -31,4 +45,6 @@ export async function takeChat(app: AppContext, auth: AuthContext, chatId: strin
     if (!won) throw new AppError('chatAlreadyTakenException');
     return emitChat(tx, auth.organisationId, chat.id, 'chat.assigned', { teamIds: [chat.team_id] });
   });
+  if (switched) await distributeTeamQueues(app, switched);
+  return taken;
 }

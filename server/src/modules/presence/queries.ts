@@ -52,3 +52,15 @@ export const setPresenceRow = (q: Queryable, userId: string, status: Presence, n
     status,
     now,
   ]);
+
+export async function presenceOf(q: Queryable, userId: string): Promise<Presence | undefined> {
+  return (await maybe<{ presence: Presence }>(q, 'select presence from users where id = $1', [userId]))
+    ?.presence;
+}
+
+export async function teamIdsOf(q: Queryable, userId: string): Promise<string[]> {
+  const rows = await q.query<{ team_id: string }>('select team_id from team_members where user_id = $1', [
+    userId,
+  ]);
+  return rows.map((r) => r.team_id);
+}

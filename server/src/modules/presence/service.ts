@@ -35,6 +35,7 @@ export async function applyPresence(
   ref: UserRef,
   status: Presence,
   reason: PresenceReason,
+  opts: { distribute?: boolean } = {},
 ): Promise<PresenceDto> {
   const user = await Q.lockUser(tx.q, ref.organisationId, ref.userId);
   if (!user) throw new AppError('accountNotFoundException');
@@ -50,9 +51,26 @@ export async function applyPresence(
     const due = breakDue({ ...user, presence_changed_at: tx.now }, tx.now);
     if (due) await upsertTimer(tx.q, ref.organisationId, 'auto_break', user.id, due);
     // Teams are locked in their fixed order: two operators sharing teams lock them the same way round.
-    if (user.is_operator) await distributeWaiting(tx, user.team_ids);
+    if (user.is_operator && opts.distribute !== false) await distributeWaiting(tx, user.team_ids);
   } else await deleteTimers(tx.q, user.id, ['auto_break']);
   return dto;
+}
+
+/**
+ * Taking or answering a chat is work: a user counted against the licences (AUTHORITY_CHAT_DISTRIBUTION) who is not
+ * 'In work' is switched to it here, which takes a licence or is refused with allLicencesTakenException, so the
+ * licence limit cannot be bypassed. Call first in the command's transaction, before any chat is locked (the same
+ * lock order as the toggle: user, organisation, then chats). Answers whether the user was switched: the caller
+ * then hands their teams' queues out after the commit (distributeTeamQueues).
+ */
+export async function enterWork(
+  tx: Tx,
+  ref: UserRef & { rights: ReadonlySet<string> },
+): Promise<string[] | null> {
+  if (!ref.rights.has('AUTHORITY_CHAT_DISTRIBUTION')) return null;
+  if ((await Q.presenceOf(tx.q, ref.userId)) === 'online') return null;
+  await applyPresence(tx, ref, 'online', 'manual', { distribute: false });
+  return Q.teamIdsOf(tx.q, ref.userId);
 }
 
 /** Sets a user's presence in its own transaction (the toggle, auto-break, and the gateway's disconnect). */

@@ -3,7 +3,9 @@ import type { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import type { AuthContext } from '../../http/auth.ts';
 import { AppError } from '../../http/errors.ts';
+import { withEvents } from '../../realtime/emit.ts';
 import { assertCanGrant } from '../users/policy.ts';
+import { announceAccess } from '../users/service.ts';
 import * as Q from './queries.ts';
 
 export const presentRole = (r: Q.RoleRow): RoleDto => ({
@@ -46,7 +48,7 @@ export async function updateRole(
   const role = await getRole(app, auth.organisationId, id);
   if (role.built_in) throw new AppError('immutableRoleUpdateException');
   assertCanGrant(auth, [...role.rights, ...(input.rights ?? [])]);
-  await app.db.tx(async (q) => {
+  await withEvents(app, async (q, emit) => {
     if (input.name && (await Q.nameTaken(q, auth.organisationId, input.name, id))) {
       throw new AppError('roleNameAlreadyExistsException');
     }
@@ -54,6 +56,8 @@ export async function updateRole(
       ...input,
       rights: input.rights && [...new Set(input.rights)],
     });
+    // Every holder's open sockets take the new rights at once.
+    if (input.rights) await announceAccess({ q, emit }, auth.organisationId, { roleId: id });
   });
   return getRole(app, auth.organisationId, id);
 }

@@ -5,7 +5,9 @@ import type { AppContext } from '../../context.ts';
 import type { Queryable } from '../../db/index.ts';
 import type { AuthContext } from '../../http/auth.ts';
 import { AppError } from '../../http/errors.ts';
+import { withEvents } from '../../realtime/emit.ts';
 import { distributeTeamQueues } from '../routing/distribute.ts';
+import { announceAccess } from '../users/service.ts';
 import * as Q from './queries.ts';
 
 async function checkMembers(q: Queryable, orgId: string, ids: string[]) {
@@ -28,12 +30,14 @@ export async function createTeam(
   auth: AuthContext,
   input: z.output<typeof teamCreateSchema>,
 ) {
-  const id = await app.db.tx(async (q) => {
+  const id = await withEvents(app, async (q, emit) => {
     if (await Q.nameTaken(q, auth.organisationId, input.name))
       throw new AppError('teamNameAlreadyExistsException');
     const { memberIds, ...fields } = input;
     const teamId = await Q.insertTeam(q, auth.organisationId, fields);
-    await Q.setMembers(q, auth.organisationId, teamId, await checkMembers(q, auth.organisationId, memberIds));
+    const members = await checkMembers(q, auth.organisationId, memberIds);
+    await Q.setMembers(q, auth.organisationId, teamId, members);
+    await announceAccess({ q, emit }, auth.organisationId, { userIds: members });
     return teamId;
   });
   return getTeam(app, auth.organisationId, id);
@@ -45,15 +49,20 @@ export async function updateTeam(
   id: string,
   input: z.output<typeof teamUpdateSchema>,
 ) {
-  await getTeam(app, auth.organisationId, id);
-  await app.db.tx(async (q) => {
+  const before = await getTeam(app, auth.organisationId, id);
+  await withEvents(app, async (q, emit) => {
     if (input.name && (await Q.nameTaken(q, auth.organisationId, input.name, id))) {
       throw new AppError('teamNameAlreadyExistsException');
     }
     const { memberIds, ...fields } = input;
     await Q.updateTeam(q, auth.organisationId, id, fields);
-    if (memberIds)
-      await Q.setMembers(q, auth.organisationId, id, await checkMembers(q, auth.organisationId, memberIds));
+    if (memberIds) {
+      const members = await checkMembers(q, auth.organisationId, memberIds);
+      await Q.setMembers(q, auth.organisationId, id, members);
+      // Who left and who joined: their open sockets take the new teams at once.
+      const userIds = [...new Set([...before.members.map((m) => m.id), ...members])];
+      await announceAccess({ q, emit }, auth.organisationId, { userIds });
+    }
   });
   // A raised dialog limit, an automatic method or a new member may give the team's Waiting chats somewhere to go.
   await distributeTeamQueues(app, [id]);
@@ -61,8 +70,8 @@ export async function updateTeam(
 }
 
 export async function deleteTeam(app: AppContext, auth: AuthContext, id: string) {
-  await getTeam(app, auth.organisationId, id);
-  await app.db.tx(async (q) => {
+  const team = await getTeam(app, auth.organisationId, id);
+  await withEvents(app, async (q, emit) => {
     const usage = await Q.teamUsage(q, auth.organisationId, id);
     if (usage.channels > 0 || usage.open_chats > 0) {
       throw new AppError('teamInUseException', undefined, {
@@ -71,6 +80,7 @@ export async function deleteTeam(app: AppContext, auth: AuthContext, id: string)
       });
     }
     await Q.deleteTeam(q, auth.organisationId, id, usage.chats > 0 || usage.deleted_channels > 0);
+    await announceAccess({ q, emit }, auth.organisationId, { userIds: team.members.map((m) => m.id) });
   });
 }
 

@@ -35,3 +35,18 @@ export function assertCanManage(auth: AuthContext, targetRights: readonly string
 export function assertNotSelf(auth: AuthContext, userId: string): void {
   if (auth.userId === userId) throw new AppError('accessDeniedException');
 }
+
+/**
+ * Changing which teams a user is in is AUTHORITY_TEAMS_UPDATE ("change user team"), whichever route carries it:
+ * a user form may send the teams it was given unchanged, but a different set needs the right.
+ */
+export function assertCanChangeTeams(
+  auth: AuthContext,
+  current: readonly string[],
+  next: readonly string[],
+): void {
+  if (auth.rights.has('AUTHORITY_TEAMS_UPDATE')) return;
+  const a = new Set(current);
+  const b = new Set(next);
+  if (a.size !== b.size || [...b].some((t) => !a.has(t))) throw new AppError('accessDeniedException');
+}

@@ -185,3 +185,15 @@ export const searchShort = (q: Queryable, organisationId: string, name: string) 
       order by name limit 20`,
     [organisationId, containsPattern(name)],
   );
+
+export type AccessRow = { id: string; active: boolean; rights: string[]; team_ids: string[] };
+
+/** Teams, rights and activity of the listed users and of every holder of the role, as the realtime gateway scopes them. */
+export const accessOf = (q: Queryable, orgId: string, userIds: string[], roleId: string | null) =>
+  q.query<AccessRow>(
+    `select u.id, u.active, r.rights,
+            array(select tm.team_id::text from team_members tm where tm.user_id = u.id) as team_ids
+       from users u join roles r on r.id = u.role_id
+      where u.organisation_id = $1 and (u.id = any($2::uuid[]) or u.role_id = $3)`,
+    [orgId, userIds, roleId],
+  );

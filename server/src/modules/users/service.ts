@@ -1,4 +1,9 @@
-import type { accountUpdateSchema, userCreateSchema, userUpdateSchema } from '@smartconnect/contracts';
+import type {
+  AccessChangedPayload,
+  accountUpdateSchema,
+  userCreateSchema,
+  userUpdateSchema,
+} from '@smartconnect/contracts';
 import { FIELD_MESSAGES as M } from '@smartconnect/contracts';
 import type { z } from 'zod';
 import type { AppContext } from '../../context.ts';
@@ -6,11 +11,12 @@ import type { Queryable } from '../../db/index.ts';
 import type { AuthContext } from '../../http/auth.ts';
 import { AppError } from '../../http/errors.ts';
 import { hashPassword } from '../../lib/password.ts';
+import { type Emit, withEvents } from '../../realtime/emit.ts';
 import { releaseOperatorChats } from '../chats/release-operator.ts';
 import { removeFile, saveFile } from '../files/service.ts';
 import { changePresence } from '../presence/service.ts';
 import { distributeTeamQueues } from '../routing/distribute.ts';
-import { assertCanGrant, assertCanManage, assertNotSelf } from './policy.ts';
+import { assertCanChangeTeams, assertCanGrant, assertCanManage, assertNotSelf } from './policy.ts';
 import * as Q from './queries.ts';
 
 type CreateInput = z.output<typeof userCreateSchema>;
@@ -44,6 +50,7 @@ async function checkUnique(
 
 /** Creates a user of the caller's organisation with a role the caller may grant and teams of the same organisation. */
 export async function createUser(app: AppContext, auth: AuthContext, input: CreateInput) {
+  assertCanChangeTeams(auth, [], input.teamIds);
   const passwordHash = await hashPassword(input.password);
   const id = await app.db.tx(async (q) => {
     await checkRole(q, auth, input.roleId);
@@ -82,8 +89,9 @@ export async function updateUser(app: AppContext, auth: AuthContext, id: string,
   if (input.active === false || (input.roleId && input.roleId !== current.role_id)) assertNotSelf(auth, id);
   // Editing a user who holds rights the caller lacks would let the caller take over that account.
   assertCanManage(auth, current.role_rights);
+  if (input.teamIds) assertCanChangeTeams(auth, teamIdsOf(current), input.teamIds);
   const passwordHash = input.password ? await hashPassword(input.password) : undefined;
-  await app.db.tx(async (q) => {
+  await withEvents(app, async (q, emit) => {
     if (input.roleId) await checkRole(q, auth, input.roleId);
     await checkUnique(q, auth.organisationId, input.email, input.phone, id);
     await Q.updateUser(q, auth.organisationId, id, {
@@ -104,6 +112,13 @@ export async function updateUser(app: AppContext, auth: AuthContext, id: string,
         await checkTeams(q, auth.organisationId, input.teamIds),
       );
     if (input.active === false || passwordHash) await Q.revokeUserSessions(q, id);
+    if (input.teamIds || input.roleId || input.active !== undefined || passwordHash)
+      await announceAccess(
+        { q, emit },
+        auth.organisationId,
+        { userIds: [id] },
+        passwordHash ? null : undefined,
+      );
   });
   // Deactivated: offline at once (presence.changed for the supervisors' screens, auto-break timer dropped).
   if (input.active === false)
@@ -121,9 +136,10 @@ const teamIdsOf = (user: Q.UserRow) => user.teams.map((t) => t.id);
 /** Moves a user between teams (AUTHORITY_TEAMS_UPDATE: "change user team"). */
 export async function setTeams(app: AppContext, auth: AuthContext, id: string, teamIds: string[]) {
   await getUser(app, auth.organisationId, id);
-  await app.db.tx(async (q) =>
-    Q.setUserTeams(q, auth.organisationId, id, await checkTeams(q, auth.organisationId, teamIds)),
-  );
+  await withEvents(app, async (q, emit) => {
+    await Q.setUserTeams(q, auth.organisationId, id, await checkTeams(q, auth.organisationId, teamIds));
+    await announceAccess({ q, emit }, auth.organisationId, { userIds: [id] });
+  });
   const user = await getUser(app, auth.organisationId, id);
   await distributeTeamQueues(app, teamIdsOf(user));
   return user;
@@ -153,6 +169,29 @@ export async function updateOwnAccount(
 
 export const searchUsersShort = (app: AppContext, organisationId: string, name: string) =>
   Q.searchShort(app.db, organisationId, name);
+
+/**
+ * Tells every instance's realtime gateway that these users' teams, rights or activity changed (listed users and
+ * every holder of `roleId`): their open sockets take the new scope at once. `keepSessionId` (a session id, or
+ * null for none) says the user's other sessions ended, so their sockets close. Call inside the change's transaction.
+ */
+export async function announceAccess(
+  tx: { q: Queryable; emit: Emit },
+  orgId: string,
+  who: { userIds?: string[]; roleId?: string },
+  keepSessionId?: string | null,
+): Promise<void> {
+  for (const u of await Q.accessOf(tx.q, orgId, who.userIds ?? [], who.roleId ?? null)) {
+    const payload: AccessChangedPayload = {
+      userId: u.id,
+      teamIds: u.team_ids,
+      rights: u.rights,
+      active: u.active,
+      ...(keepSessionId !== undefined ? { keepSessionId } : {}),
+    };
+    await tx.emit(orgId, 'access.changed', payload, { userIds: [u.id] });
+  }
+}
 
 /** Revokes every token of a user (or all but one), inside the caller's transaction. */
 export const revokeSessions = Q.revokeUserSessions;

@@ -133,6 +133,11 @@ export class RealtimeClient {
       this.o.onUnauthorized();
       return;
     }
+    // The user's newer tabs displaced this one (a cap on sockets per user): reconnecting would displace another.
+    if (code === REALTIME_CLOSE.tooManySockets) {
+      this.stop();
+      return;
+    }
     const delay = backoffMs(this.#attempt++, this.o.random);
     const retry = () => {
       this.#timer = null;
