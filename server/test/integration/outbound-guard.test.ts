@@ -38,7 +38,12 @@ describe('tenant-chosen URLs: local and private addresses are refused', () => {
       'http://169.254.169.254/latest/meta-data',
       'http://[fd00::1]/hook',
     ]) {
-      const res = await org.admin.api.post('/api/channels', { type: 'api', name: 'Shop', teamId, webhookUrl });
+      const res = await org.admin.api.post('/api/channels', {
+        type: 'api',
+        name: 'Shop',
+        teamId,
+        webhookUrl,
+      });
       assert.equal(res.status, 400, webhookUrl);
       assert.equal(res.body.error.code, 'validationException');
       assert.equal(res.body.error.fields.webhookUrl, 'Local and private network addresses are not allowed');
