@@ -4,8 +4,8 @@ import { fileURLToPath } from 'node:url';
 import helmet from '@fastify/helmet';
 import multipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
-import type { ErrorCode } from '@smartconnect/contracts';
-import Fastify, { type FastifyInstance } from 'fastify';
+import { type ErrorCode, FIELD_MESSAGES } from '@smartconnect/contracts';
+import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import type { AppContext } from '../context.ts';
 import { modules } from '../modules/index.ts';
 import { realtimeRoutes } from '../realtime/routes.ts';
@@ -57,8 +57,11 @@ export async function buildHttp(app: AppContext, fastify: FastifyInstance): Prom
       return reply.status(413).send(new AppError(config?.tooLarge ?? 'payloadTooLargeException').body());
     }
     if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
-      // Malformed JSON, wrong content type and the like: the client's mistake, said as a validation error.
-      return reply.status(400).send(new AppError('validationException', { _: err.message }).body());
+      // Malformed JSON, wrong content type and the like: the client's mistake, said as a validation error
+      // with the spec's message (the parser's English is not one).
+      return reply
+        .status(400)
+        .send(new AppError('validationException', { _: FIELD_MESSAGES.incorrectValue }).body());
     }
     req.log.error({ err }, 'unhandled error');
     return reply.status(500).send(new AppError('unknownException').body());
@@ -103,6 +106,10 @@ export function createFastify(
     logger: loggerOptions(logLevel, logStream),
     trustProxy,
     bodyLimit: 1024 * 1024,
+    // A path the router cannot decode (%ED%A0%80, %FF) or with a parameter over its length names nothing that
+    // exists: not found, in the envelope, as route.ts answers a malformed id.
+    frameworkErrors: (_err, _req, reply: FastifyReply) =>
+      reply.status(404).send(new AppError('notFoundException').body()),
   });
   const routes: { method: string; url: string }[] = [];
   collectedRoutes.set(fastify, routes);

@@ -152,6 +152,12 @@ describe('bad input', () => {
     const recovery = await s.api.get('/api/auth/recovery/abc%00def');
     assert.equal(recovery.status, 404);
     assert.equal(recovery.body.code, 'notFoundException');
+    // A path the router cannot decode, or a parameter over its length: not found too, in the envelope.
+    for (const path of ['/api/users/%ED%A0%80', '/api/users/%FF', `/api/users/${'a'.repeat(500)}`]) {
+      const res = await org.admin.api.get(path);
+      assert.equal(res.status, 404, path);
+      assert.equal(res.body.code, 'notFoundException', path);
+    }
   });
 
   test('huge, mistyped and deeply nested bodies are 4xx with the envelope', async () => {
@@ -167,6 +173,11 @@ describe('bad input', () => {
       description: 'Description specified incorrectly',
     });
     const deep = `${'['.repeat(10_000)}${']'.repeat(10_000)}`;
+    const malformed = await org.admin.api.call('POST', '/api/teams', '{"name":', {
+      'content-type': 'application/json',
+    });
+    assert.equal(malformed.status, 400);
+    assert.deepEqual(malformed.body.error.fields, { _: 'Incorrect value entered' });
     const nested = await org.admin.api.call('POST', '/api/teams', deep, {
       'content-type': 'application/json',
     });

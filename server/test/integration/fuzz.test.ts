@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { connect } from 'node:net';
+import { Writable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
 import { z } from 'zod';
 import { type RegisteredRoute, routeRegistry } from '../../src/http/route.ts';
@@ -313,8 +314,16 @@ function rawRequest(
 describe('bad input never gives a 5xx', () => {
   let s: TestServer;
   let ctx: Ctx;
+  /** The server's log lines (warn and above): a client's mistake must not be logged as an error with a stack. */
+  const log: string[] = [];
   before(async () => {
-    s = await startTestServer();
+    const logStream = new Writable({
+      write(chunk, _enc, done) {
+        log.push(...String(chunk).split('\n').filter(Boolean));
+        done();
+      },
+    });
+    s = await startTestServer({ logStream });
     const org = await createOrganisation(s);
     const staff = (await createPlatformStaff(s)).token!;
     ctx = { s, org, staff };
@@ -345,6 +354,10 @@ describe('bad input never gives a 5xx', () => {
         if (res.status >= 500 || res.status === 0)
           failures.push(`${name} ${what}: ${res.status || res.error} ${res.code ?? ''}`.trim());
         else if (mustRefuse && res.status < 400) failures.push(`${name} ${what}: accepted (${res.status})`);
+        // Every answer of the API is the envelope, save a raw route's success and Node's own answer to a request
+        // line it cannot parse (raw bytes).
+        else if (!res.code && !(r.raw && res.status < 400) && !/raw (NUL|lone-surrogate) byte/.test(what))
+          failures.push(`${name} ${what}: ${res.status} without the {code, entity, error} envelope`);
       };
       const [pathname, search = ''] = base.path.split('?');
       const baseBody = (base.body && !(base.body instanceof Uint8Array) ? base.body : undefined) as
@@ -392,11 +405,17 @@ describe('bad input never gives a 5xx', () => {
       }
     }
     assert.deepEqual(missing, [], 'every route needs a base call (route-fixtures.ts or extraFixtures here)');
+    const logged = log.filter((line) => /unhandled error|"stack"/.test(line));
+    assert.deepEqual(
+      logged.map((line) => line.slice(0, 300)),
+      [],
+      'client mistakes are not logged as server errors',
+    );
     const routes = new Set(failures.map((f) => f.split(' ').slice(0, 2).join(' ')));
     assert.equal(
       failures.length,
       0,
-      `${failures.length} of ${requests} bad-input requests failed (5xx, no answer, or a form accepting NUL) on ${routes.size} route(s):\n${failures.join('\n')}`,
+      `${failures.length} of ${requests} bad-input requests failed (5xx, no answer, no envelope, or a form accepting NUL) on ${routes.size} route(s):\n${failures.join('\n')}`,
     );
   });
 });
