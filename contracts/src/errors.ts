@@ -56,6 +56,7 @@ const catalogue = {
   allLicencesTakenException: [409, 'all operator licences taken'],
   cannotTransferException: [409, 'cannot transfer'],
   deactivatedChannelException: [409, 'cannot send to deactivated channel'],
+  organizationDeactivatedException: [403, 'The organisation is deactivated'],
   closeWithoutCategoryException: [409, 'close without category'],
   chatClosedException: [409, 'The chat is closed'],
   chatAlreadyTakenException: [409, 'The chat has already been taken'],

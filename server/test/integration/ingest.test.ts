@@ -209,19 +209,35 @@ describe('ingest through the API channel', () => {
     assert.equal(row.n, 0);
   });
 
-  test('an inactive channel still accepts inbound but refuses outbound; a deleted one is gone', async () => {
+  test('an inactive channel refuses inbound (not stored) and outbound; a deleted one is gone', async () => {
     const org = await createOrganisation(s);
     const ch = await makeChannel(org, await makeTeam(org));
-    const off = await org.admin.api.patch(`/api/channels/${ch.id}`, { status: 'inactive' });
-    assert.equal(off.body.entity.status, 'inactive');
     const res = await inbound(s, ch, { client: 'late' });
     assert.equal(res.status, 200);
     const chatId = res.body.entity.chatId;
+    const off = await org.admin.api.patch(`/api/channels/${ch.id}`, { status: 'inactive' });
+    assert.equal(off.body.entity.status, 'inactive');
+    const stored = async () =>
+      (
+        await s.app.db.query<{ n: number }>(
+          "select count(*)::int as n from messages where channel_id = $1 and direction = 'in'",
+          [ch.id],
+        )
+      )[0].n;
+    const before = await stored();
+    const refused = await inbound(s, ch, { client: 'late', externalMessageId: 'while-off' });
+    assert.equal(refused.status, 409);
+    assert.equal(refused.body.code, 'deactivatedChannelException');
+    assert.equal(await stored(), before, 'nothing stored: the provider keeps its copy');
     const send = await org.admin.api.post(`/api/chats/${chatId}/messages`, { text: 'reply' });
     assert.equal(send.status, 409);
     assert.equal(send.body.code, 'deactivatedChannelException');
     const note = await org.admin.api.post(`/api/chats/${chatId}/messages`, { text: 'note', internal: true });
     assert.equal(note.status, 200);
+    // Active again: the provider's retry of the refused message is stored.
+    await org.admin.api.patch(`/api/channels/${ch.id}`, { status: 'active' });
+    assert.equal((await inbound(s, ch, { client: 'late', externalMessageId: 'while-off' })).status, 200);
+    assert.equal(await stored(), before + 1);
     assert.equal((await org.admin.api.delete(`/api/channels/${ch.id}`)).status, 200);
     assert.equal((await org.admin.api.get(`/api/channels/${ch.id}`)).status, 404);
     assert.equal((await inbound(s, ch, { client: 'gone' })).status, 404);

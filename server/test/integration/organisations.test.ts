@@ -32,6 +32,30 @@ describe('organisations', () => {
     assert.equal(res.body.entity.onlineOperators, 1);
   });
 
+  test('a deactivated organisation refuses inbound messages (nothing stored) and its users', async () => {
+    const org = await createOrganisation(s);
+    const ch = await makeChannel(org, await makeTeam(org));
+    assert.equal((await inbound(s, ch, { client: 'before' })).status, 200);
+    const off = await staff.patch(`/api/organisations/${org.id}`, { status: 'deactivated' });
+    assert.equal(off.status, 200, JSON.stringify(off.body));
+    const count = async () =>
+      (
+        await s.app.db.query<{ n: number }>(
+          'select count(*)::int as n from messages where organisation_id = $1',
+          [org.id],
+        )
+      )[0].n;
+    const before = await count();
+    const refused = await inbound(s, ch, { client: 'after', externalMessageId: 'org-off' });
+    assert.equal(refused.status, 403);
+    assert.equal(refused.body.code, 'organizationDeactivatedException');
+    assert.equal(await count(), before);
+    assert.equal((await org.admin.api.get('/api/auth/user')).status, 401);
+    await staff.patch(`/api/organisations/${org.id}`, { status: 'active' });
+    assert.equal((await inbound(s, ch, { client: 'after', externalMessageId: 'org-off' })).status, 200);
+    assert.equal(await count(), before + 1);
+  });
+
   test('staff set the licence limit: the operator past it gets 409 all operator licences taken', async () => {
     const org = await createOrganisation(s);
     const a = await org.user({ role: 'OPERATOR' });

@@ -16,11 +16,13 @@ export type ChannelRow = {
   expired_minutes: number | null;
   created_at: Date;
   org_options: string[];
+  org_status: string;
 };
 
 const select = `
   select c.id, c.organisation_id, c.type, c.name, c.team_id, t.name as team_name, c.status, c.webhook_url,
-         c.inbound_key_hash, c.secrets, c.half_expired_minutes, c.expired_minutes, c.created_at, o.options as org_options
+         c.inbound_key_hash, c.secrets, c.half_expired_minutes, c.expired_minutes, c.created_at, o.options as org_options,
+         o.status as org_status
     from channels c join teams t on t.id = c.team_id join organisations o on o.id = c.organisation_id`;
 
 export const listChannels = (q: Queryable, orgId: string) =>

@@ -129,6 +129,11 @@ function cacheOf(app: AppContext) {
   return cache;
 }
 
+/** Drops every channel read for inbound pushes on this instance (after a change they depend on, e.g. an organisation's status). */
+export function forgetInboundChannels(app: AppContext): void {
+  cacheOf(app).clear();
+}
+
 function loadInbound(app: AppContext, id: string): Promise<Loaded | null> {
   const cache = cacheOf(app);
   const hit = cache.get(id);
@@ -147,11 +152,17 @@ function loadInbound(app: AppContext, id: string): Promise<Loaded | null> {
   return load;
 }
 
-/** Authenticates an inbound push with the channel adapter's own check (401 when it fails). */
+/**
+ * Authenticates an inbound push with the channel adapter's own check (401 when it fails); an inactive channel
+ * (409 deactivatedChannelException) or a deactivated organisation (403 organizationDeactivatedException) refuses it.
+ */
 export async function inboundChannel(app: AppContext, id: string, req: InboundRequest) {
   const loaded = await loadInbound(app, id);
   if (!loaded) throw new AppError('channelNotFoundException');
   const adapter = adapterFor(loaded.row.type);
   if (!adapter.verify(loaded.channel, req)) throw new AppError('unauthorizedException');
+  // Refused, not stored: the provider keeps its copy and can deliver it once the channel is active again.
+  if (loaded.row.org_status !== 'active') throw new AppError('organizationDeactivatedException');
+  if (loaded.row.status !== 'active') throw new AppError('deactivatedChannelException');
   return { row: loaded.row, adapter };
 }

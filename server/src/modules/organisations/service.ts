@@ -2,6 +2,7 @@ import type { OrganisationDto, organisationUpdateSchema } from '@smartconnect/co
 import type { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../http/errors.ts';
+import { forgetInboundChannels } from '../channels/service.ts';
 import * as Q from './queries.ts';
 
 export function presentOrganisation(row: Q.OrganisationRow): OrganisationDto {
@@ -39,7 +40,7 @@ export async function updateOrganisation(
   id: string,
   patch: z.output<typeof organisationUpdateSchema>,
 ): Promise<OrganisationDto> {
-  return app.db.tx(async (q) => {
+  const updated = await app.db.tx(async (q) => {
     if (!(await Q.findOrganisation(q, id))) throw new AppError('organizationNotFoundException');
     await Q.updateOrganisation(q, id, {
       ...patch,
@@ -49,4 +50,7 @@ export async function updateOrganisation(
     if (!row) throw new AppError('organizationNotFoundException');
     return presentOrganisation(row);
   });
+  // Inbound pushes read the organisation's status with the channel: a deactivation refuses them at once.
+  if (patch.status || patch.options) forgetInboundChannels(app);
+  return updated;
 }

@@ -176,6 +176,14 @@ export const enGB = {
     closedToast: 'The chat has been closed',
     category: 'Request category',
     categoryPlaceholder: 'Choose a category',
+    noCategoriesTitle: 'No request categories yet',
+    noCategoriesCreate:
+      'A chat closes with a request category, and this organisation has none. Add the first one here; more can be added later.',
+    noCategoriesAsk:
+      'A chat closes with a request category, and this organisation has none. Ask a supervisor or an administrator to add request categories.',
+    newCategory: 'New category',
+    addCategory: 'Add category',
+    categoryCreated: 'The category has been created',
     chooseOperator: 'Choose an operator',
     chooseTeam: 'Choose a team',
     transferTo: {
@@ -527,6 +535,7 @@ export const enGB = {
     allLicencesTakenException: 'All operator licences are taken',
     cannotTransferException: 'Cannot transfer the chat',
     deactivatedChannelException: 'Cannot write in a deactivated channel',
+    organizationDeactivatedException: 'The organisation is deactivated',
     closeWithoutCategoryException: 'Choose a request category before closing',
     chatClosedException: 'The chat is closed',
     chatAlreadyTakenException: 'The chat has already been taken',

@@ -180,6 +180,14 @@ export const ruRU: Resources = {
     closedToast: 'Чат закрыт',
     category: 'Категория обращения',
     categoryPlaceholder: 'Выберите категорию',
+    noCategoriesTitle: 'Категорий обращений пока нет',
+    noCategoriesCreate:
+      'Диалог закрывается с категорией обращения, а в организации их нет. Добавьте первую здесь, остальные можно добавить позже.',
+    noCategoriesAsk:
+      'Диалог закрывается с категорией обращения, а в организации их нет. Попросите супервизора или администратора добавить категории обращений.',
+    newCategory: 'Новая категория',
+    addCategory: 'Добавить категорию',
+    categoryCreated: 'Категория создана',
     chooseOperator: 'Выберите оператора',
     chooseTeam: 'Выберите команду',
     transferTo: {
@@ -534,6 +542,7 @@ export const ruRU: Resources = {
     allLicencesTakenException: 'Все лицензии операторов заняты',
     cannotTransferException: 'Невозможно передать чат',
     deactivatedChannelException: 'Нельзя писать в деактивированный канал',
+    organizationDeactivatedException: 'Организация деактивирована',
     closeWithoutCategoryException: 'Выберите категорию обращения перед закрытием',
     chatClosedException: 'Чат закрыт',
     chatAlreadyTakenException: 'Чат уже взят в работу',
