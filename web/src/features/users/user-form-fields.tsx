@@ -12,7 +12,7 @@ import {
 import type { UseFormReturnType } from '@mantine/form';
 import type { Language, UserDto } from '@smartconnect/contracts';
 import { useTranslation } from 'react-i18next';
-import { useCurrentUser } from '../../app/session.tsx';
+import { useAccess, useCurrentUser } from '../../app/session.tsx';
 import { readOnlyProps } from '../../shared/ui/read-only.ts';
 import { useRoles } from '../roles/api.ts';
 import { useTeams } from '../teams/api.ts';
@@ -103,6 +103,8 @@ export function UserAccessFields({ form }: { form: Form }) {
   const { t } = useTranslation();
   const roles = useRoles();
   const teams = useTeams();
+  // Changing a user's teams is AUTHORITY_TEAMS_UPDATE ("change user team"); the server refuses it otherwise.
+  const mayChangeTeams = useAccess().can('AUTHORITY_TEAMS_UPDATE');
   return (
     <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
       <Select
@@ -120,6 +122,7 @@ export function UserAccessFields({ form }: { form: Form }) {
         placeholder={t('users.teamsPlaceholder')}
         data={(teams.data ?? []).map((tm) => ({ value: tm.id, label: tm.name }))}
         searchable
+        disabled={!mayChangeTeams}
         {...form.getInputProps('teamIds')}
       />
     </SimpleGrid>
