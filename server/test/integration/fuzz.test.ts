@@ -17,8 +17,9 @@ import { type FixtureCall, fixtures, jpeg } from '../route-fixtures.ts';
 /**
  * Bad input on every route of the registry: NUL bytes, lone surrogates, wrong types, huge strings and deep nesting
  * in each body field, each query parameter, each path parameter and the body as a whole, sent on real objects so
- * the handlers are reached. A client's mistake is a 4xx (or, for provider text, a 200 after sanitising); a 5xx is
- * a bug, and the test names each route and input that gave one.
+ * the handlers are reached. A client's mistake is a 4xx in the {code, entity, error} envelope (or, for provider
+ * text, a 200 after sanitising) and leaves no error or stack in the server log; a 5xx is a bug. The test names
+ * each route and input that broke a rule.
  */
 
 const BODY_LIMIT = 1024 * 1024;
