@@ -2,6 +2,8 @@ import { Avatar, Group, Menu, Text, UnstyledButton } from '@mantine/core';
 import { IconChevronDown, IconLogout, IconUserCircle } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { initialsOf } from '../shared/bidi.ts';
+import { UserText } from '../shared/ui/user-text.tsx';
 import { useCurrentUser, useLogout } from './session.tsx';
 
 export function UserMenu() {
@@ -13,13 +15,15 @@ export function UserMenu() {
       <Menu.Target>
         <UnstyledButton data-testid="user-menu">
           <Group gap={8} wrap="nowrap">
-            <Avatar src={user.photoUrl} name={user.name} color="initials" size={34} radius="xl" />
+            <Avatar src={user.photoUrl} name={initialsOf(user.name)} color="initials" size={34} radius="xl" />
             <div style={{ lineHeight: 1.1 }}>
               <Text size="sm" fw={600} visibleFrom="md" lineClamp={1}>
-                {user.name}
+                <UserText>{user.name}</UserText>
               </Text>
               <Text size="xs" c="dimmed" visibleFrom="md" lineClamp={1}>
-                {user.role.builtIn ? t(`roleNames.${user.role.builtIn}`, user.role.name) : user.role.name}
+                <UserText>
+                  {user.role.builtIn ? t(`roleNames.${user.role.builtIn}`, user.role.name) : user.role.name}
+                </UserText>
               </Text>
             </div>
             <IconChevronDown size={14} />
@@ -27,7 +31,9 @@ export function UserMenu() {
         </UnstyledButton>
       </Menu.Target>
       <Menu.Dropdown>
-        <Menu.Label>{user.organisation.name}</Menu.Label>
+        <Menu.Label>
+          <UserText>{user.organisation.name}</UserText>
+        </Menu.Label>
         <Menu.Item component={Link} to="/admin/profile/general" leftSection={<IconUserCircle size={16} />}>
           {t('menu.profile')}
         </Menu.Item>

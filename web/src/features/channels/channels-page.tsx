@@ -4,11 +4,13 @@ import { IconApi, IconPlugConnected, IconPlus } from '@tabler/icons-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { isolate } from '../../shared/bidi.ts';
 import { notifySuccess } from '../../shared/notify.ts';
 import { EmptyState } from '../../shared/ui/empty-state.tsx';
 import { ErrorState } from '../../shared/ui/error-state.tsx';
 import { SectionLoader } from '../../shared/ui/full-loader.tsx';
 import { ListTable } from '../../shared/ui/list-table.tsx';
+import { UserText } from '../../shared/ui/user-text.tsx';
 import { channelKeys, setChannelStatus, useChannels } from './api.ts';
 import { ChannelCreateModal } from './channel-create-modal.tsx';
 import { ChannelKeyModal } from './channel-key-modal.tsx';
@@ -80,13 +82,17 @@ export function ChannelsPage() {
           >
             {items.map((c) => (
               <Table.Tr key={c.id} data-testid={`channel-${c.name}`}>
-                <Table.Td fw={600}>{c.name}</Table.Td>
+                <Table.Td fw={600}>
+                  <UserText>{c.name}</UserText>
+                </Table.Td>
                 <Table.Td>
                   <Badge variant="light" leftSection={<IconApi size={12} />}>
                     {t(`channels.types.${c.type}`)}
                   </Badge>
                 </Table.Td>
-                <Table.Td>{c.team.name}</Table.Td>
+                <Table.Td>
+                  <UserText>{c.team.name}</UserText>
+                </Table.Td>
                 <Table.Td maw={260}>
                   <Text size="sm" truncate>
                     {c.webhookUrl ?? '—'}
@@ -96,7 +102,7 @@ export function ChannelsPage() {
                   <Switch
                     checked={c.status === 'active'}
                     label={c.status === 'active' ? t('common.active') : t('common.inactive')}
-                    aria-label={t('channels.statusOf', { name: c.name })}
+                    aria-label={t('channels.statusOf', { name: isolate(c.name) })}
                     disabled={toggle.isPending}
                     onChange={() => toggle.mutate(c)}
                   />

@@ -1,14 +1,13 @@
 import { Avatar, Badge, Group, Stack, Text, UnstyledButton } from '@mantine/core';
 import type { ChatDto } from '@smartconnect/contracts';
 import { useTranslation } from 'react-i18next';
+import { initialsOf } from '../../shared/bidi.ts';
+import { UserText } from '../../shared/ui/user-text.tsx';
 
 const OVERDUE: Record<string, string | undefined> = {
   half_expired: 'var(--mantine-color-yellow-1)',
   expired: 'var(--mantine-color-red-1)',
 };
-
-/** Letters and digits only, so that `Jane <b>Doe</b>` shows JD. */
-export const initialsOf = (name: string) => name.replace(/[^\p{L}\p{N}\s]/gu, ' ').trim() || '?';
 
 export function formatTime(iso: string | null | undefined, locale: string): string {
   if (!iso) return '';
@@ -53,22 +52,22 @@ export function ChatList({
               <div style={{ minWidth: 0, flex: 1 }}>
                 <Group justify="space-between" wrap="nowrap" gap="xs">
                   <Text size="sm" fw={600} truncate>
-                    {name}
+                    <UserText>{name}</UserText>
                   </Text>
                   <Text size="xs" c="dimmed" style={{ flexShrink: 0 }}>
                     {formatTime(chat.lastMessage?.at ?? chat.updatedAt, i18n.language)}
                   </Text>
                 </Group>
                 <Text size="xs" c="dimmed" truncate>
-                  {chat.lastMessage?.text ?? ''}
+                  <UserText>{chat.lastMessage?.text}</UserText>
                 </Text>
                 <Group gap={6} mt={4} wrap="nowrap">
                   <Badge size="xs" variant="light" color="gray">
-                    {chat.channel.name}
+                    <UserText>{chat.channel.name}</UserText>
                   </Badge>
                   {chat.operator && (
                     <Text size="xs" c="dimmed" truncate>
-                      {chat.operator.name}
+                      <UserText>{chat.operator.name}</UserText>
                     </Text>
                   )}
                   {chat.overdueLevel !== 'none' && (

@@ -5,9 +5,10 @@ import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useAccess } from '../../app/session.tsx';
+import { initialsOf } from '../../shared/bidi.ts';
+import { UserText } from '../../shared/ui/user-text.tsx';
 import { takeChat } from './api.ts';
 import { CategorySelect } from './category-select.tsx';
-import { initialsOf } from './chat-list.tsx';
 import { CloseDialog } from './close-dialog.tsx';
 import { TransferDialog } from './transfer-dialog.tsx';
 import { useChatChanged } from './use-chat-cache.ts';
@@ -27,19 +28,30 @@ export function ChatTopBar({ chat, onTransferred }: { chat: ChatDto; onTransferr
       px="md"
       py="sm"
       justify="space-between"
-      wrap="nowrap"
+      wrap="wrap"
+      gap="xs"
       style={{ borderBottom: '1px solid var(--mantine-color-gray-3)' }}
     >
       <Group gap="sm" wrap="nowrap" style={{ minWidth: 0 }}>
         <Avatar name={initialsOf(name)} color="initials" radius="xl" />
         <div style={{ minWidth: 0 }}>
           <Text fw={650} truncate data-testid="chat-client">
-            {name}
+            <UserText>{name}</UserText>
           </Text>
           <Text size="xs" c="dimmed" truncate>
-            {chat.channel.name} · {chat.team.name}
-            {chat.operator ? ` · ${chat.operator.name}` : ''}
-            {chat.category ? ` · ${chat.category.name}` : ''}
+            <UserText>{chat.channel.name}</UserText> · <UserText>{chat.team.name}</UserText>
+            {chat.operator && (
+              <>
+                {' · '}
+                <UserText>{chat.operator.name}</UserText>
+              </>
+            )}
+            {chat.category && (
+              <>
+                {' · '}
+                <UserText>{chat.category.name}</UserText>
+              </>
+            )}
           </Text>
         </div>
         <Badge
@@ -51,7 +63,7 @@ export function ChatTopBar({ chat, onTransferred }: { chat: ChatDto; onTransferr
           {t(`chat.status.${chat.status}`)}
         </Badge>
       </Group>
-      <Group gap="xs" wrap="nowrap" style={{ flexShrink: 0 }}>
+      <Group gap="xs" wrap="wrap" style={{ flexShrink: 0, maxWidth: '100%' }}>
         {chat.status === 'waiting' && (
           <Button
             size="xs"

@@ -1,6 +1,7 @@
 import { Alert, Stack } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { useCurrentUser } from '../../app/session.tsx';
+import { isolate } from '../../shared/bidi.ts';
 import { SectionLoader } from '../../shared/ui/full-loader.tsx';
 import { useChat, useMessages } from './api.ts';
 import { ChatTopBar } from './chat-top-bar.tsx';
@@ -27,7 +28,7 @@ export function Conversation({ chatId, onLeave }: { chatId: string; onLeave: () 
       : c.status === 'waiting'
         ? t('chat.takeHint')
         : c.operator?.id !== me.id
-          ? t('chat.notYoursHint', { name: c.operator?.name ?? '' })
+          ? t('chat.notYoursHint', { name: isolate(c.operator?.name) })
           : null;
   return (
     <Stack gap={0} style={{ flex: 1, minHeight: 0 }}>

@@ -3,6 +3,7 @@ import type { MessageDto } from '@smartconnect/contracts';
 import { IconCheck, IconChecks, IconClock, IconLock, IconX } from '@tabler/icons-react';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
+import { UserText } from '../../shared/ui/user-text.tsx';
 import { formatTime } from './chat-list.tsx';
 
 const STATUS_ICON = {
@@ -69,19 +70,19 @@ export function MessageList({ messages }: { messages: MessageDto[] }) {
                   {t('chat.internalNote')}
                 </Badge>
               )}
-              <Text size="sm" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
-                {m.text}
+              <Text size="sm" dir="auto" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
+                <UserText>{m.text}</UserText>
               </Text>
               {m.attachments.map((a) => (
                 <Text key={a.url} size="xs" c="indigo" truncate>
-                  {a.name || a.url}
+                  <UserText>{a.name || a.url}</UserText>
                 </Text>
               ))}
             </Paper>
             <Group gap={6} mt={2} justify={out ? 'flex-end' : 'flex-start'} wrap="nowrap">
               {m.author && out && (
                 <Text size="xs" c="dimmed">
-                  {m.author.name}
+                  <UserText>{m.author.name}</UserText>
                 </Text>
               )}
               <Text size="xs" c="dimmed">

@@ -5,11 +5,13 @@ import { IconEye, IconPencil, IconPlus, IconShieldCheck, IconTrash } from '@tabl
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { isolate } from '../../shared/bidi.ts';
 import { notifySuccess } from '../../shared/notify.ts';
 import { EmptyState } from '../../shared/ui/empty-state.tsx';
 import { ErrorState } from '../../shared/ui/error-state.tsx';
 import { SectionLoader } from '../../shared/ui/full-loader.tsx';
 import { ListTable, RowAction } from '../../shared/ui/list-table.tsx';
+import { UserText } from '../../shared/ui/user-text.tsx';
 import { deleteRole, useAssignableRights, useRoles } from './api.ts';
 import { RoleDrawer } from './role-drawer.tsx';
 
@@ -30,7 +32,7 @@ export function RolesPage() {
   const confirmDelete = (role: RoleDto) =>
     modals.openConfirmModal({
       title: t('roles.deleteTitle'),
-      children: <Text size="sm">{t('roles.deleteText', { name: role.name })}</Text>,
+      children: <Text size="sm">{t('roles.deleteText', { name: isolate(role.name) })}</Text>,
       labels: { confirm: t('common.delete'), cancel: t('common.cancel') },
       confirmProps: { color: 'red' },
       onConfirm: () => remove.mutate(role),
@@ -81,7 +83,7 @@ export function RolesPage() {
               <Table.Td>
                 <Group gap="xs" wrap="nowrap">
                   <Text size="sm" fw={600}>
-                    {name(role)}
+                    <UserText>{name(role)}</UserText>
                   </Text>
                   <Badge
                     size="xs"
@@ -95,7 +97,11 @@ export function RolesPage() {
               </Table.Td>
               <Table.Td maw={320}>
                 <Text size="sm" c="dimmed" lineClamp={1}>
-                  {role.builtIn ? t(`roleDescriptions.${role.builtIn}`, role.description) : role.description}
+                  <UserText>
+                    {role.builtIn
+                      ? t(`roleDescriptions.${role.builtIn}`, role.description)
+                      : role.description}
+                  </UserText>
                 </Text>
               </Table.Td>
               <Table.Td>{t('roles.rightsCount', { count: role.rights.length, total })}</Table.Td>

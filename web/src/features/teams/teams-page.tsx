@@ -7,12 +7,14 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useAccess } from '../../app/session.tsx';
+import { isolate } from '../../shared/bidi.ts';
 import { notifySuccess } from '../../shared/notify.ts';
 import { EmptyState } from '../../shared/ui/empty-state.tsx';
 import { ErrorState } from '../../shared/ui/error-state.tsx';
 import { SectionLoader } from '../../shared/ui/full-loader.tsx';
 import { ListTable, RowAction } from '../../shared/ui/list-table.tsx';
 import { PageHeader } from '../../shared/ui/page-header.tsx';
+import { UserText } from '../../shared/ui/user-text.tsx';
 import { deleteTeam, useTeams } from './api.ts';
 import { TeamDrawer } from './team-drawer.tsx';
 
@@ -35,7 +37,7 @@ export function TeamsPage() {
   const confirmDelete = (team: TeamDto) =>
     modals.openConfirmModal({
       title: t('teams.deleteTitle'),
-      children: <Text size="sm">{t('teams.deleteText', { name: team.name })}</Text>,
+      children: <Text size="sm">{t('teams.deleteText', { name: isolate(team.name) })}</Text>,
       labels: { confirm: t('common.delete'), cancel: t('common.cancel') },
       confirmProps: { color: 'red' },
       onConfirm: () => remove.mutate(team),
@@ -115,10 +117,10 @@ export function TeamsPage() {
               >
                 <Table.Td maw={320}>
                   <Text size="sm" fw={600}>
-                    {team.name}
+                    <UserText>{team.name}</UserText>
                   </Text>
                   <Text size="xs" c="dimmed" lineClamp={1}>
-                    {team.description}
+                    <UserText>{team.description}</UserText>
                   </Text>
                 </Table.Td>
                 <Table.Td>{team.memberCount}</Table.Td>

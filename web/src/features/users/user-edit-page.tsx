@@ -9,6 +9,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useLocation, useNavigate, useParams } from 'react-router';
 import { useCurrentUser } from '../../app/session.tsx';
 import { isApiError } from '../../shared/api/errors.ts';
+import { isolate } from '../../shared/bidi.ts';
 import { showServerErrors, zodValidate } from '../../shared/form.ts';
 import { translateError } from '../../shared/i18n/index.ts';
 import { notifySuccess } from '../../shared/notify.ts';
@@ -164,7 +165,7 @@ function UserEditor({ user }: { user?: UserDto }) {
   const confirmDeactivate = () =>
     modals.openConfirmModal({
       title: t('users.deactivateTitle'),
-      children: <Text size="sm">{t('users.deactivateText', { name: user?.name })}</Text>,
+      children: <Text size="sm">{t('users.deactivateText', { name: isolate(user?.name) })}</Text>,
       labels: { confirm: t('users.deactivate'), cancel: t('common.cancel') },
       confirmProps: { color: 'red' },
       onConfirm: () => toggleActive.mutate(false),

@@ -1,6 +1,8 @@
 import { Avatar, Badge, Group, Table, Text } from '@mantine/core';
 import type { UserDto } from '@smartconnect/contracts';
 import { useTranslation } from 'react-i18next';
+import { initialsOf } from '../../shared/bidi.ts';
+import { UserText } from '../../shared/ui/user-text.tsx';
 import { formatDateTime } from './api.ts';
 
 export function UserRow({ user, onOpen }: { user: UserDto; onOpen?: () => void }) {
@@ -13,21 +15,23 @@ export function UserRow({ user, onOpen }: { user: UserDto; onOpen?: () => void }
     >
       <Table.Td>
         <Group gap="sm" wrap="nowrap">
-          <Avatar src={user.photoUrl} name={user.name} color="initials" radius="xl" size={36} />
+          <Avatar src={user.photoUrl} name={initialsOf(user.name)} color="initials" radius="xl" size={36} />
           <Text size="sm" fw={600}>
-            {user.name}
+            <UserText>{user.name}</UserText>
           </Text>
         </Group>
       </Table.Td>
       <Table.Td>
-        <Text size="sm">{user.email}</Text>
+        <Text size="sm">
+          <UserText>{user.email}</UserText>
+        </Text>
       </Table.Td>
       <Table.Td>
         {user.teams.length ? (
           <Group gap={4}>
             {user.teams.map((tm) => (
               <Badge key={tm.id} variant="outline" color="gray" radius="sm" tt="none" fw={500}>
-                {tm.name}
+                <UserText>{tm.name}</UserText>
               </Badge>
             ))}
           </Group>
@@ -39,7 +43,9 @@ export function UserRow({ user, onOpen }: { user: UserDto; onOpen?: () => void }
       </Table.Td>
       <Table.Td>
         <Text size="sm">
-          {user.role.builtIn ? t(`roleNames.${user.role.builtIn}`, user.role.name) : user.role.name}
+          <UserText>
+            {user.role.builtIn ? t(`roleNames.${user.role.builtIn}`, user.role.name) : user.role.name}
+          </UserText>
         </Text>
       </Table.Td>
       <Table.Td>

@@ -5,6 +5,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { put } from '../../shared/api/client.ts';
 import { notifySuccess } from '../../shared/notify.ts';
+import { UserText } from '../../shared/ui/user-text.tsx';
 import { useTeams } from '../teams/api.ts';
 
 /** AUTHORITY_TEAMS_UPDATE without account control: only a user's teams can be changed (§6). */
@@ -29,7 +30,15 @@ export function UserTeamsModal({ user, onClose }: { user: UserDto | null; onClos
     onClose();
   };
   return (
-    <Modal opened={!!user} onClose={close} title={<Text fw={650}>{user?.name}</Text>}>
+    <Modal
+      opened={!!user}
+      onClose={close}
+      title={
+        <Text fw={650}>
+          <UserText>{user?.name}</UserText>
+        </Text>
+      }
+    >
       <Stack gap="md">
         <MultiSelect
           label={t('users.teams')}

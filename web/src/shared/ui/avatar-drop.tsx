@@ -4,6 +4,7 @@ import { LIMITS } from '@smartconnect/contracts';
 import { IconPhotoUp } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { initialsOf } from '../bidi.ts';
 
 type Props = {
   name: string;
@@ -25,7 +26,7 @@ export function AvatarDrop({ name, photoUrl, onFile, onRemove, busy }: Props) {
     <Group align="center" gap="lg" wrap="nowrap">
       <Avatar
         src={photoUrl}
-        name={name.trim() || undefined}
+        name={name.trim() ? initialsOf(name) : undefined}
         color={name.trim() ? 'initials' : 'gray'}
         size={84}
         radius={84}
