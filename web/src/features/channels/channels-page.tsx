@@ -4,7 +4,6 @@ import { IconApi, IconPlugConnected, IconPlus } from '@tabler/icons-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { isolate } from '../../shared/bidi.ts';
 import { notifySuccess } from '../../shared/notify.ts';
 import { EmptyState } from '../../shared/ui/empty-state.tsx';
 import { ErrorState } from '../../shared/ui/error-state.tsx';
@@ -102,7 +101,7 @@ export function ChannelsPage() {
                   <Switch
                     checked={c.status === 'active'}
                     label={c.status === 'active' ? t('common.active') : t('common.inactive')}
-                    aria-label={t('channels.statusOf', { name: isolate(c.name) })}
+                    aria-label={t('channels.statusOf', { name: c.name })}
                     disabled={toggle.isPending}
                     onChange={() => toggle.mutate(c)}
                   />
