@@ -78,6 +78,9 @@ export const sendMessage = (chatId: string, text: string, internal: boolean) =>
 export const takeChat = (id: string) => post<ChatDto>(`/api/chats/${id}/take`);
 export const transferChat = (id: string, target: TransferTarget) =>
   post<ChatDto>(`/api/chats/${id}/transfer`, target);
-export const closeChat = (id: string) => post<ChatDto>(`/api/chats/${id}/close`);
+/** Closes a chat; with a category it is set in the same step (the server checks OPTION_CATEGORY's rule). */
+export const closeChat = (id: string, categoryId?: string) =>
+  post<ChatDto>(`/api/chats/${id}/close`, categoryId ? { categoryId } : {});
+export const createCategory = (name: string) => post<CategoryDto>('/api/categories', { name });
 export const setCategory = (id: string, categoryId: string | null) =>
   put<ChatDto>(`/api/chats/${id}/category`, { categoryId });

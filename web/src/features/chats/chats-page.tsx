@@ -1,5 +1,6 @@
-import { Badge, Group, Paper, SegmentedControl, Stack, Text } from '@mantine/core';
-import { IconInbox, IconMessageCircle } from '@tabler/icons-react';
+import { Badge, Button, Group, Paper, SegmentedControl, Stack, Text } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
+import { IconArrowLeft, IconInbox, IconMessageCircle } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
@@ -31,6 +32,8 @@ export function ChatsPage() {
   const counters = useChatCounters();
   const items = chats.data?.items ?? [];
   const select = (chat: string | null) => setParams(chat ? { filter, chat } : { filter });
+  // A phone shows one pane at a time: the list, or the open chat with a way back to the list.
+  const narrow = useMediaQuery('(max-width: 48em)') ?? false;
 
   return (
     <Group
@@ -41,9 +44,14 @@ export function ChatsPage() {
       mih={480}
     >
       <Paper
-        w={340}
+        w={narrow ? '100%' : 340}
         p={0}
-        style={{ display: 'flex', flexDirection: 'column', flexShrink: 0, overflow: 'hidden' }}
+        style={{
+          display: narrow && selected ? 'none' : 'flex',
+          flexDirection: 'column',
+          flexShrink: 0,
+          overflow: 'hidden',
+        }}
       >
         <Stack p="md" gap="sm" style={{ borderBottom: '1px solid var(--mantine-color-gray-3)' }}>
           <Text fw={650} size="lg">
@@ -79,8 +87,26 @@ export function ChatsPage() {
       </Paper>
       <Paper
         p={0}
-        style={{ flex: 1, minWidth: 0, display: 'flex', flexDirection: 'column', overflow: 'hidden' }}
+        style={{
+          flex: 1,
+          minWidth: 0,
+          display: narrow && !selected ? 'none' : 'flex',
+          flexDirection: 'column',
+          overflow: 'hidden',
+        }}
       >
+        {selected && narrow && (
+          <Button
+            variant="subtle"
+            size="xs"
+            m="xs"
+            style={{ alignSelf: 'flex-start' }}
+            leftSection={<IconArrowLeft size={14} />}
+            onClick={() => select(null)}
+          >
+            {t('chats.backToList')}
+          </Button>
+        )}
         {selected ? (
           <Conversation key={selected} chatId={selected} onLeave={() => select(null)} />
         ) : (

@@ -153,6 +153,7 @@ export const enGB = {
     emptyClosed: 'No closed conversations yet',
     emptyHint: 'New conversations from every connected channel will appear here.',
     selectHint: 'Select a conversation to start answering',
+    backToList: 'All chats',
   },
   chat: {
     list: 'Conversations',

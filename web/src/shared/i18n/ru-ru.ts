@@ -157,6 +157,7 @@ export const ruRU: Resources = {
     emptyClosed: 'Закрытых диалогов пока нет',
     emptyHint: 'Новые диалоги из всех подключённых каналов появятся здесь.',
     selectHint: 'Выберите диалог, чтобы начать отвечать',
+    backToList: 'Все чаты',
   },
   chat: {
     list: 'Диалоги',
