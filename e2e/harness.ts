@@ -137,19 +137,56 @@ export async function launchBrowser(): Promise<Browser> {
       '--disable-background-networking',
       '--disable-component-update',
       '--disable-sync',
+      // See serveWithCsp: pages served through a route would otherwise lose their websocket.
+      '--disable-features=LocalNetworkAccessChecks',
     ],
   });
 }
 
-/** A fresh context (own localStorage) with a page that records console errors and uncaught exceptions. */
-export async function openPage(browser: Browser, baseURL: string) {
+/**
+ * The Content-Security-Policy the server sends (issue point 4): no inline script, Mantine's injected
+ * styles allowed. Pages are served with it whenever the server's answer carries none, so every spec runs
+ * the app under it and a violation fails the spec like any console error.
+ */
+export const CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data: blob:",
+  "connect-src 'self' ws: wss:",
+  "font-src 'self' data:",
+  "frame-ancestors 'none'",
+  "object-src 'none'",
+  "base-uri 'self'",
+  "worker-src 'self'",
+  "manifest-src 'self'",
+].join('; ');
+
+/** A console error or a CSP violation the app is never allowed to cause (no spec may filter it out). */
+export const CSP_VIOLATION = /Content Security Policy|CSP violation/i;
+
+/**
+ * A fresh context (own localStorage) with a page that records console errors, uncaught exceptions and
+ * Content-Security-Policy violations (from the console and from `securitypolicyviolation` events).
+ */
+export async function openPage(browser: Browser, baseURL: string, options: { width?: number } = {}) {
   const context: BrowserContext = await browser.newContext({
     baseURL,
-    viewport: { width: 1440, height: 900 },
+    viewport: { width: options.width ?? 1440, height: 900 },
     serviceWorkers: 'block',
   });
-  const page = await context.newPage();
   const errors: string[] = [];
+  await context.exposeBinding('__scCspViolation', (_source, text: string) => errors.push(text));
+  await context.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (e) => {
+      const report = (window as unknown as { __scCspViolation?: (t: string) => void }).__scCspViolation;
+      report?.(
+        `CSP violation: ${e.violatedDirective} blocked ${e.blockedURI || 'inline'} (${e.sourceFile}:${e.lineNumber})`,
+      );
+    });
+  });
+  await serveWithCsp(context);
+  const page = await context.newPage();
   page.on('pageerror', (err) => errors.push(`pageerror: ${err.message}`));
   page.on('console', (msg) => {
     if (msg.type() !== 'error') return;
@@ -158,6 +195,33 @@ export async function openPage(browser: Browser, baseURL: string) {
     errors.push(msg.text());
   });
   return { context, page, errors };
+}
+
+/**
+ * Documents (paths without a file extension, outside /api) get the CSP header when the server's answer
+ * has none. A fulfilled answer has no network address, so Chromium would take the page for a public one
+ * and refuse its websocket to 127.0.0.1: `launchBrowser` turns those local-network checks off.
+ */
+async function serveWithCsp(context: BrowserContext): Promise<void> {
+  await context.route(
+    (url) => !url.pathname.startsWith('/api/') && !/\.[a-z0-9]+$/i.test(url.pathname),
+    async (route) => {
+      if (route.request().resourceType() !== 'document') return route.fallback();
+      const response = await route.fetch();
+      const headers = response.headers();
+      if (!headers['content-security-policy']) headers['content-security-policy'] = CSP;
+      await route.fulfill({ response, headers });
+    },
+  );
+}
+
+/**
+ * No console error, page error or CSP violation happened; `allow` lets a spec accept errors it provokes
+ * on purpose (a 500 it stubs), but never a CSP violation.
+ */
+export function assertNoErrors(errors: string[], allow?: RegExp): void {
+  const left = errors.filter((e) => CSP_VIOLATION.test(e) || !allow?.test(e));
+  if (left.length) throw new Error(`console errors:\n${left.join('\n')}`);
 }
 
 /**
@@ -234,7 +298,7 @@ export function totp(secret: string, at = Date.now()): string {
 }
 
 /** An input by its label; required fields carry an asterisk in their accessible name. */
-export function field(page: Page, label: string) {
+export function field(page: Page | Locator, label: string) {
   const escaped = label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   return page.getByLabel(new RegExp(`^${escaped}( \\*)?$`)).first();
 }
@@ -244,7 +308,7 @@ export function field(page: Page, label: string) {
  * the message is one of the elements its aria-describedby points to (not just somewhere on the page).
  */
 export async function fieldError(
-  page: Page,
+  page: Page | Locator,
   label: string,
   message: string,
   timeoutMs = 5000,
@@ -263,7 +327,7 @@ export async function fieldError(
         : [],
     );
     if (described.includes(message)) return;
-    await page.waitForTimeout(100);
+    await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error(`"${label}": expected its error "${message}", it describes ${JSON.stringify(described)}`);
 }

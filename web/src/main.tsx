@@ -1,3 +1,4 @@
+import './shared/zod-csp.ts';
 import '@mantine/core/styles.css';
 import '@mantine/notifications/styles.css';
 import '@mantine/dropzone/styles.css';
