@@ -29,10 +29,10 @@ const minutes = z
   .max(CHANNEL_LIMITS.thresholdMax, M.timeIncorrect)
   .nullable();
 
-const fields = {
+/** Fields every channel has, whatever its type. */
+const common = {
   name: z.string(M.nameIncorrect).trim().min(1, M.nameIncorrect).max(CHANNEL_LIMITS.nameMax, M.nameIncorrect),
   teamId: z.uuid(M.teamIncorrect),
-  webhookUrl: httpUrl,
   status: z.enum(CHANNEL_STATUSES, M.valueIncorrect),
   /** Minutes since the client's unanswered message after which the chat turns yellow. */
   halfExpiredMinutes: minutes,
@@ -40,22 +40,38 @@ const fields = {
   expiredMinutes: minutes,
 };
 
+/**
+ * Each type's own fields of the create and update bodies (DECISIONS.md: one flat body `{type, name, teamId, ...}`).
+ * Secrets among them are write-only: never answered after saving. A type without an adapter has none here.
+ */
+export const CHANNEL_TYPE_FIELDS = {
+  api: z.object({ webhookUrl: httpUrl }),
+} as const satisfies Record<ChannelType, z.ZodObject>;
+
 const thresholdsInOrder = (v: { halfExpiredMinutes?: number | null; expiredMinutes?: number | null }) =>
   v.halfExpiredMinutes == null || v.expiredMinutes == null || v.halfExpiredMinutes < v.expiredMinutes;
 
-export const channelCreateSchema = z
-  .object({
-    type: z.enum(CHANNEL_TYPES, M.valueIncorrect),
-    ...fields,
-    status: fields.status.default('active'),
-    halfExpiredMinutes: fields.halfExpiredMinutes.default(null),
-    expiredMinutes: fields.expiredMinutes.default(null),
-  })
-  .refine(thresholdsInOrder, { path: ['expiredMinutes'], message: M.timeIncorrect });
+const createOf = <T extends ChannelType>(type: T) =>
+  z
+    .object({
+      type: z.literal(type, M.valueIncorrect),
+      ...common,
+      status: common.status.default('active'),
+      halfExpiredMinutes: common.halfExpiredMinutes.default(null),
+      expiredMinutes: common.expiredMinutes.default(null),
+    })
+    .extend(CHANNEL_TYPE_FIELDS[type].shape);
 
+export const channelCreateSchema = z
+  .discriminatedUnion('type', [createOf('api')], M.valueIncorrect)
+  .refine(thresholdsInOrder, { path: ['expiredMinutes'], message: M.timeIncorrect });
+export type ChannelCreateInput = z.output<typeof channelCreateSchema>;
+
+/** The common fields, partial; the type's own fields are validated by its adapter (the type is the channel's). */
 export const channelUpdateSchema = z
-  .object(fields)
+  .object(common)
   .partial()
+  .catchall(z.unknown())
   .refine(thresholdsInOrder, { path: ['expiredMinutes'], message: M.timeIncorrect });
 
 export const ATTACHMENT_LIMITS = { max: 10, urlMax: 2048, nameMax: 255 } as const;
@@ -118,7 +134,8 @@ export type ChannelDto = {
   teamId: string;
   team: { id: string; name: string };
   status: ChannelStatus;
-  webhookUrl: string | null;
+  /** The type's settings (never its secrets), e.g. the API channel's webhookUrl. */
+  settings: Record<string, unknown>;
   halfExpiredMinutes: number | null;
   expiredMinutes: number | null;
   /** Where the provider (or the integrator) posts customer messages. */
@@ -126,5 +143,11 @@ export type ChannelDto = {
   createdAt: string;
 };
 
-/** Answer of channel creation: the only time the inbound key and the webhook signing secret are shown. */
-export type ChannelCreatedDto = ChannelDto & { inboundKey: string; webhookSecret: string };
+/** Answer of channel creation: the only time keys we generated are shown (the API channel's inbound key and webhook secret). */
+export type ChannelCreatedDto = ChannelDto & { inboundKey?: string; webhookSecret?: string };
+
+/** Path of `POST /api/webhooks/{type}/{channelId}`: a provider's webhook for one channel. */
+export const webhookParams = z.object({
+  type: z.enum(CHANNEL_TYPES, 'Not found'),
+  channelId: z.uuid('Not found'),
+});

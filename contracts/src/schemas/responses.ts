@@ -117,15 +117,26 @@ export const channelDto = z.object({
   teamId: z.uuid(),
   team: ref,
   status: z.enum(CHANNEL_STATUSES),
-  webhookUrl: z.string().nullable(),
+  settings: z.record(z.string(), z.unknown()).describe("The type's settings, never its secrets"),
   halfExpiredMinutes: z.number().int().nullable(),
   expiredMinutes: z.number().int().nullable(),
   inboundUrl: z.string(),
   createdAt: at,
 });
 export const channelCreatedDto = channelDto.extend({
-  inboundKey: z.string().describe('Shown only here: the Bearer key of POST /api/channels/{id}/inbound'),
-  webhookSecret: z.string().describe('Shown only here: signs the outbound webhook requests'),
+  inboundKey: z
+    .string()
+    .optional()
+    .describe('API channel, shown only here: the Bearer key of POST /api/channels/{id}/inbound'),
+  webhookSecret: z
+    .string()
+    .optional()
+    .describe('API channel, shown only here: signs the outbound webhook requests'),
+});
+export const webhookResultDto = z.object({
+  events: z
+    .array(z.string())
+    .describe('What the request carried, in order: message, edit, status, postback, opt_out'),
 });
 export const ingestResultDto = z.object({
   duplicate: z.boolean().describe('true when this externalMessageId was already taken in: nothing changed'),

@@ -1,4 +1,5 @@
 import type { Attachment, ChannelType } from '@smartconnect/contracts';
+import type { z } from 'zod';
 import type { Outbound } from '../lib/outbound.ts';
 
 /** A customer message as every adapter hands it to ingest, whatever the provider's shape. */
@@ -9,48 +10,127 @@ export type InboundMessage = {
   attachments: Attachment[];
 };
 
-/** What the outbox asks an adapter to deliver: our message, already serialised for the provider. */
-export type OutboundPayload = {
+/**
+ * What one provider request says, in our words. Adapters answer a list: one webhook may carry several updates,
+ * or none we act on (a group post is not a customer dialog).
+ */
+export type InboundEvent =
+  | { kind: 'message'; message: InboundMessage }
+  /** The client changed a message we stored. */
+  | { kind: 'edit'; message: InboundMessage }
+  /** The provider reports on one of our messages: by our id, or by the id the provider gave it when sent. */
+  | {
+      kind: 'status';
+      messageId?: string;
+      externalId?: string;
+      status: 'delivered' | 'read' | 'undelivered';
+      reason?: string;
+    }
+  /** The client pressed one of our buttons. */
+  | { kind: 'postback'; message: InboundMessage; data: string }
+  /** The client blocked us or unsubscribed. */
+  | { kind: 'opt_out'; client: { externalId: string } };
+
+/** A provider request exactly as it arrived: signatures are computed over the raw bytes. */
+export type RawRequest = {
+  headers: Record<string, string | string[] | undefined>;
+  query: Record<string, unknown>;
+  rawBody: Buffer;
+  /** The body parsed as JSON when it is JSON, else undefined. */
+  body: unknown;
+  /** Which of the channel's endpoints was called, for channels with more than one (the API channel's `status`). */
+  endpoint?: string;
+};
+
+/** The channel as adapters see it: its settings and decrypted secrets, never the row. */
+export type AdapterChannel = {
+  id: string;
+  organisationId: string;
+  /** SHA-256 of a key presented on inbound requests (the API channel's inbound key), when the type has one. */
+  inboundKeyHash: string | null;
+  settings: Record<string, unknown>;
+  secrets: Record<string, string>;
+};
+
+/** One of our messages as the outbox asks an adapter to deliver it; the adapter renders the provider's call. */
+export type OutboundMessage = {
+  /** The outbox row: an idempotency id for providers that take one. */
+  deliveryId: string;
   event: 'message.created' | 'message.updated';
-  channelId: string;
+  id: string;
   chatId: string;
-  messageId: string;
   client: { externalId: string };
   text: string;
   attachments: Attachment[];
   createdAt: string;
   editedAt: string | null;
+  /** The provider's id of this message when it was first sent (edits need it). */
+  externalId: string | null;
 };
 
-/** The channel as adapters see it: decrypted secrets, never the row. */
-export type AdapterChannel = {
-  id: string;
-  webhookUrl: string | null;
-  inboundKeyHash: string;
+export type SendResult =
+  | { ok: true; externalId?: string }
+  | {
+      ok: false;
+      retryable: boolean;
+      error: string;
+      /** The provider asked us to wait this long before the next attempt. */
+      retryAfterMs?: number;
+    };
+
+/** What an adapter may use of the server: the guarded client for every request outside, and our public address. */
+export type AdapterContext = { outbound: Outbound; publicUrl: string };
+
+export type ChannelCapabilities = {
+  /** Sent messages can be edited at the provider. */
+  edit: boolean;
+  /** Quick-reply or inline buttons. */
+  buttons: boolean;
+  /** Only registered templates outside a session window. */
+  templates: boolean;
+  /** Hours after the client's last message during which free text may be sent (WhatsApp: 24); null: always. */
+  sessionWindowHours: number | null;
+  /** Longest text of one provider message; longer texts are split by the adapter. */
+  textLimit: number;
+  attachments: { kinds: readonly ('image' | 'document' | 'audio' | 'video')[]; maxBytes: number };
+};
+
+/** What `connect` answers: settings and secrets to store, and values to show once (keys we generated). */
+export type Connected = {
+  settings: Record<string, unknown>;
   secrets: Record<string, string>;
+  shownOnce?: Record<string, string>;
+  /** A hash of a key the provider (or integrator) presents on every inbound request, looked up by the channel. */
+  inboundKeyHash?: string;
 };
 
-/** What an adapter may use of the server: the guarded client for every request to a URL outside. */
-export type AdapterContext = { outbound: Outbound };
-
-export type SendResult = { ok: true } | { ok: false; retryable: boolean; error: string };
-
-export type InboundRequest = { headers: Record<string, string | string[] | undefined>; body: unknown };
-
-/** One provider behind one interface (CONVENTIONS.md "Channels"): the rest of the server never switches on type. */
+/**
+ * One provider behind one interface (ARCHITECTURE.md "Channel plugins"): the rest of the server never switches on
+ * type. `input` of connect is the create body's type-specific fields, validated by `createSchema`.
+ */
 export type ChannelAdapter = {
   type: ChannelType;
-  /** New secrets for a channel being created (signing keys, provider credentials). */
-  connect(): { secrets: Record<string, string> };
-  /** True when the inbound request really comes from this channel's provider. */
-  verify(channel: AdapterChannel, req: InboundRequest): boolean;
-  /** The provider payload as an InboundMessage; throws a validation AppError when malformed. */
-  normalize(body: unknown): InboundMessage;
-  /** Delivers one outbound payload; says whether a failure is worth retrying. */
-  send(
+  /** The type's own fields of the create/update body (secrets among them are write-only). */
+  createSchema: z.ZodType<Record<string, unknown>>;
+  updateSchema: z.ZodType<Record<string, unknown>>;
+  capabilities: ChannelCapabilities;
+  /** Checks the credentials with the provider and registers our webhook; throws a field AppError when refused. */
+  connect(
     ctx: AdapterContext,
-    channel: AdapterChannel,
-    deliveryId: string,
-    payload: OutboundPayload,
-  ): Promise<SendResult>;
+    channel: { id: string },
+    input: Record<string, unknown>,
+    current?: AdapterChannel,
+  ): Promise<Connected>;
+  /** Unregisters our webhook at the provider (the channel is deactivated or deleted). */
+  disconnect(ctx: AdapterContext, channel: AdapterChannel): Promise<void>;
+  /** True when the request really comes from this channel's provider. */
+  verify(channel: AdapterChannel, req: RawRequest): boolean;
+  /** The request as events; throws a validation AppError when it is malformed. */
+  parse(channel: AdapterChannel, req: RawRequest): InboundEvent[];
+  /** Delivers one of our messages; says whether a failure is worth retrying. */
+  send(ctx: AdapterContext, channel: AdapterChannel, message: OutboundMessage): Promise<SendResult>;
+  /** The settings shown in the API (never secrets). */
+  present(settings: Record<string, unknown>): Record<string, unknown>;
+  /** Where the provider posts, when not the common `/api/webhooks/{type}/{channelId}`. */
+  inboundPath?(channelId: string): string;
 };

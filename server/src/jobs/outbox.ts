@@ -1,9 +1,31 @@
-import type { OutboundPayload } from '../channels/types.ts';
 import type { AppContext } from '../context.ts';
-import { deliveryChannel } from '../modules/channels/service.ts';
-import { recordDelivery } from '../modules/chats/timers.ts';
-import { withEvents } from '../realtime/emit.ts';
+import type { Queryable } from '../db/index.ts';
+import { type Emit, withEvents } from '../realtime/emit.ts';
 import * as Q from './queries.ts';
+
+/** How one delivery went: sent (with the provider's id of the message), or failed, worth retrying or not. */
+export type DeliveryOutcome =
+  | { ok: true; externalId?: string }
+  | { ok: false; retryable: boolean; error: string; retryAfterMs?: number };
+
+/**
+ * What delivers outbox rows, registered by the domain that owns them (the channels module): `send` outside any
+ * transaction, `settle` in the transaction that finishes the row (the message's status, the provider's id).
+ * jobs/ imports no domain module.
+ */
+export type OutboxHandler = {
+  send(app: AppContext, row: Q.OutboxRow): Promise<DeliveryOutcome>;
+  settle(
+    tx: { q: Queryable; emit: Emit; now: Date },
+    row: Q.OutboxRow,
+    result: { status: 'sent' | 'undelivered'; externalId?: string },
+  ): Promise<void>;
+};
+let handler: OutboxHandler | null = null;
+
+export function registerOutboxHandler(h: OutboxHandler): void {
+  handler = h;
+}
 
 export const OUTBOX = {
   maxAttempts: 6,
@@ -19,20 +41,21 @@ export const backoffMs = (attempts: number) =>
   Math.min(OUTBOX.baseDelayMs * 2 ** Math.max(0, attempts - 1), OUTBOX.maxDelayMs);
 
 async function deliver(app: AppContext, row: Q.OutboxRow): Promise<void> {
-  const target = await deliveryChannel(app, row.channel_id);
-  const result = target
-    ? await target.adapter.send(app, target.channel, row.id, row.payload as OutboundPayload)
-    : { ok: false as const, retryable: false, error: 'channel deleted' };
+  if (!handler) throw new Error('no outbox handler registered');
+  const h = handler;
+  const result = await h.send(app, row);
   await withEvents(app, async (q, emit) => {
     const tx = { q, emit, now: app.clock.now() };
     if (result.ok) {
       await Q.finishOutbox(q, row.id, 'done', null);
-      if (row.message_id) await recordDelivery(tx, row.message_id, 'sent');
+      await h.settle(tx, row, { status: 'sent', externalId: result.externalId });
     } else if (!result.retryable || row.attempts >= OUTBOX.maxAttempts) {
       await Q.finishOutbox(q, row.id, 'failed', result.error);
-      if (row.message_id) await recordDelivery(tx, row.message_id, 'undelivered');
+      await h.settle(tx, row, { status: 'undelivered' });
     } else {
-      await Q.retryOutbox(q, row.id, new Date(tx.now.getTime() + backoffMs(row.attempts)), result.error);
+      // A provider's own wait (429 retry_after) is honoured when longer than our backoff.
+      const wait = Math.max(backoffMs(row.attempts), result.retryAfterMs ?? 0);
+      await Q.retryOutbox(q, row.id, new Date(tx.now.getTime() + wait), result.error);
     }
   });
 }
@@ -53,7 +76,7 @@ export async function runOutbox(app: AppContext): Promise<number> {
     const byChat = new Map<string, Q.OutboxRow[]>();
     // uuid v7 ids sort by creation time.
     for (const row of [...batch].sort((a, b) => a.id.localeCompare(b.id))) {
-      const key = (row.payload as Partial<OutboundPayload>).chatId ?? row.id;
+      const key = row.chat_id ?? row.id;
       byChat.set(key, [...(byChat.get(key) ?? []), row]);
     }
     await Promise.all(

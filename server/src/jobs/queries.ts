@@ -73,22 +73,27 @@ export const releaseTimer = (q: Queryable, id: string, claimedBy: string, dueAt:
 
 // ---- outbox ----
 
+export type OutboxEvent = 'message.created' | 'message.updated';
+
 export type OutboxRow = {
   id: string;
   organisation_id: string;
   channel_id: string;
-  message_id: string | null;
-  payload: unknown;
+  message_id: string;
+  /** The message's chat: messages of one chat are delivered in their order. */
+  chat_id: string | null;
+  event: OutboxEvent;
   attempts: number;
 };
 
+/** Queues the delivery of one of our messages: the row names the message; the adapter renders it when it sends. */
 export const insertOutbox = (
   q: Queryable,
-  o: { orgId: string; channelId: string; messageId: string; payload: unknown; now: Date },
+  o: { orgId: string; channelId: string; messageId: string; event: OutboxEvent; now: Date },
 ) =>
   q.query(
-    `insert into outbox (organisation_id, channel_id, message_id, payload, next_attempt_at) values ($1, $2, $3, $4, $5)`,
-    [o.orgId, o.channelId, o.messageId, JSON.stringify(o.payload), o.now],
+    `insert into outbox (organisation_id, channel_id, message_id, event, next_attempt_at) values ($1, $2, $3, $4, $5)`,
+    [o.orgId, o.channelId, o.messageId, o.event, o.now],
   );
 
 /**
@@ -100,7 +105,8 @@ export const claimOutbox = (q: Queryable, now: Date, leaseUntil: Date, limit: nu
     `update outbox set attempts = attempts + 1, next_attempt_at = $2, updated_at = now()
       where id in (select id from outbox where status = 'pending' and next_attempt_at <= $1
                     order by next_attempt_at, id limit $3 for update skip locked)
-      returning id, organisation_id, channel_id, message_id, payload, attempts`,
+      returning id, organisation_id, channel_id, message_id, event, attempts,
+                (select m.chat_id from messages m where m.id = outbox.message_id) as chat_id`,
     [now, leaseUntil, limit],
   );
 

@@ -207,6 +207,22 @@ const extraFixtures: Record<string, (ctx: Ctx) => Promise<Target>> = {
         fuzzed === 'externalMessageId' ? body : { ...body, externalMessageId: uniq('fuzz') },
     };
   },
+  // The common provider webhook, here for an API channel (its own key; a message body).
+  'POST /api/webhooks/:type/:channelId': async (ctx) => {
+    const p = await providerSetup(ctx);
+    return {
+      path: `/api/webhooks/api/${p.channelId}`,
+      token: p.inboundKey,
+      sanitises: true,
+      body: {
+        externalMessageId: 'w',
+        client: { externalId: 'fuzz-client', name: 'Fuzz Client' },
+        text: 'Hi',
+      },
+      fresh: (body, fuzzed) =>
+        fuzzed === 'externalMessageId' ? body : { ...body, externalMessageId: uniq('fuzz-w') },
+    };
+  },
   'POST /api/channels/:id/status': async (ctx) => {
     const p = await providerSetup(ctx);
     return {

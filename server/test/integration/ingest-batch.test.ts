@@ -41,6 +41,8 @@ describe('ingest group commit', () => {
   const direct = async (ch: TestChannel, msgs: { client: string; id: string; text?: string }[]) => {
     const { row } = await inboundChannel(s.app, ch.id, {
       headers: { authorization: `Bearer ${ch.inboundKey}` },
+      query: {},
+      rawBody: Buffer.alloc(0),
       body: {},
     });
     return Promise.allSettled(

@@ -148,6 +148,8 @@ describe('ingest races with other writers', {
 async function direct(s: TestServer, ch: TestChannel, m: { client: string; id: string; text: string }) {
   const { row } = await inboundChannel(s.app, ch.id, {
     headers: { authorization: `Bearer ${ch.inboundKey}` },
+    query: {},
+    rawBody: Buffer.alloc(0),
     body: {},
   });
   const msg: InboundMessage = {

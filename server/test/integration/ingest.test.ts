@@ -45,7 +45,16 @@ describe('ingest through the API channel', () => {
       webhookUrl: 'ftp://x',
     });
     assert.equal(bad.status, 400);
-    assert.ok(bad.body.error.fields.type && bad.body.error.fields.webhookUrl);
+    // An unknown type has no fields to check beyond it; a known type's own fields are checked.
+    assert.equal(bad.body.error.fields.type, 'Value specified incorrectly');
+    const badUrl = await org.admin.api.post('/api/channels', {
+      type: 'api',
+      name: 'X',
+      teamId,
+      webhookUrl: 'ftp://x',
+    });
+    assert.equal(badUrl.status, 400);
+    assert.equal(badUrl.body.error.fields.webhookUrl, 'Value specified incorrectly');
     const op = await org.user({ role: 'OPERATOR' });
     assert.equal(
       (await op.api.post('/api/channels', { type: 'api', name: 'Y', teamId, webhookUrl: 'https://x.test' }))

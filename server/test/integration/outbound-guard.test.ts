@@ -61,7 +61,7 @@ describe('tenant-chosen URLs: local and private addresses are refused', () => {
     assert.equal(patched.status, 400);
     assert.equal(patched.body.error.fields.webhookUrl, 'Local and private network addresses are not allowed');
     const still = await org.admin.api.get(`/api/channels/${ok.body.entity.id}`);
-    assert.equal(still.body.entity.webhookUrl, 'https://shop.example.invalid/hook');
+    assert.equal(still.body.entity.settings.webhookUrl, 'https://shop.example.invalid/hook');
   });
 
   test('checked again when sending: a name that now resolves to a local address is not called', async () => {
@@ -71,7 +71,7 @@ describe('tenant-chosen URLs: local and private addresses are refused', () => {
     await goOnline(op);
     const ch = await makeChannel(org, teamId, { webhookUrl: 'https://shop.example.invalid/hook' });
     // As if the name had resolved to a public address when saved and resolves to this machine now (DNS rebinding).
-    await s.db.query('update channels set webhook_url = $2 where id = $1', [
+    await s.db.query("update channels set settings = jsonb_build_object('webhookUrl', $2::text) where id = $1", [
       ch.id,
       `http://localhost:${new URL(localUrl).port}/hook`,
     ]);

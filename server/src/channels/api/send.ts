@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { OutboundRefusedError } from '../../lib/outbound.ts';
-import type { AdapterChannel, AdapterContext, OutboundPayload, SendResult } from '../types.ts';
+import type { AdapterChannel, AdapterContext, OutboundMessage, SendResult } from '../types.ts';
 
 export const SIGNATURE_HEADER = 'x-smartconnect-signature';
 export const DELIVERY_HEADER = 'x-smartconnect-delivery';
@@ -16,18 +16,29 @@ export const signBody = (secret: string, body: string): string =>
 export async function sendWebhook(
   ctx: AdapterContext,
   channel: AdapterChannel,
-  deliveryId: string,
-  payload: OutboundPayload,
+  m: OutboundMessage,
 ): Promise<SendResult> {
-  if (!channel.webhookUrl) return { ok: false, retryable: false, error: 'no webhook URL' };
-  const body = JSON.stringify(payload);
+  const url = channel.settings.webhookUrl;
+  if (typeof url !== 'string' || !url) return { ok: false, retryable: false, error: 'no webhook URL' };
+  // The documented webhook body (README "The API channel"): a public contract, field for field.
+  const body = JSON.stringify({
+    event: m.event,
+    channelId: channel.id,
+    chatId: m.chatId,
+    messageId: m.id,
+    client: { externalId: m.client.externalId },
+    text: m.text,
+    attachments: m.attachments,
+    createdAt: m.createdAt,
+    editedAt: m.editedAt,
+  });
   try {
-    const res = await ctx.outbound.fetch(channel.webhookUrl, {
+    const res = await ctx.outbound.fetch(url, {
       method: 'POST',
       headers: {
         'content-type': 'application/json',
         [SIGNATURE_HEADER]: signBody(channel.secrets.webhookSecret ?? '', body),
-        [DELIVERY_HEADER]: deliveryId,
+        [DELIVERY_HEADER]: m.deliveryId,
       },
       body,
     });

@@ -9,8 +9,8 @@ export type ChannelRow = {
   team_id: string;
   team_name: string;
   status: ChannelStatus;
-  webhook_url: string | null;
-  inbound_key_hash: string;
+  settings: Record<string, unknown>;
+  inbound_key_hash: string | null;
   secrets: string;
   half_expired_minutes: number | null;
   expired_minutes: number | null;
@@ -20,7 +20,7 @@ export type ChannelRow = {
 };
 
 const select = `
-  select c.id, c.organisation_id, c.type, c.name, c.team_id, t.name as team_name, c.status, c.webhook_url,
+  select c.id, c.organisation_id, c.type, c.name, c.team_id, t.name as team_name, c.status, c.settings,
          c.inbound_key_hash, c.secrets, c.half_expired_minutes, c.expired_minutes, c.created_at, o.options as org_options,
          o.status as org_status
     from channels c join teams t on t.id = c.team_id join organisations o on o.id = c.organisation_id`;
@@ -56,13 +56,14 @@ export const nameTaken = async (q: Queryable, orgId: string, name: string, excep
   ));
 
 export type ChannelInsert = {
+  id: string;
   organisationId: string;
   type: ChannelType;
   name: string;
   teamId: string;
   status: ChannelStatus;
-  webhookUrl: string | null;
-  inboundKeyHash: string;
+  settings: Record<string, unknown>;
+  inboundKeyHash: string | null;
   secrets: string;
   halfExpiredMinutes: number | null;
   expiredMinutes: number | null;
@@ -71,20 +72,21 @@ export type ChannelInsert = {
 export async function insertChannel(q: Queryable, c: ChannelInsert): Promise<string> {
   const row = await one<{ id: string }>(
     q,
-    `insert into channels (organisation_id, type, name, team_id, status, webhook_url, inbound_key_hash, secrets,
+    `insert into channels (id, organisation_id, type, name, team_id, status, settings, inbound_key_hash, secrets,
                            half_expired_minutes, expired_minutes)
-     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) returning id`,
+     values ($11, $1, $2, $3, $4, $5, $6, $7, $8, $9, $10) returning id`,
     [
       c.organisationId,
       c.type,
       c.name,
       c.teamId,
       c.status,
-      c.webhookUrl,
+      JSON.stringify(c.settings),
       c.inboundKeyHash,
       c.secrets,
       c.halfExpiredMinutes,
       c.expiredMinutes,
+      c.id,
     ],
   );
   return row.id;
@@ -94,7 +96,6 @@ const columns = {
   name: 'name',
   teamId: 'team_id',
   status: 'status',
-  webhookUrl: 'webhook_url',
   halfExpiredMinutes: 'half_expired_minutes',
   expiredMinutes: 'expired_minutes',
 } as const;
@@ -118,3 +119,20 @@ export const softDeleteChannel = (q: Queryable, orgId: string, id: string) =>
       where id = $1 and organisation_id = $2 and deleted_at is null`,
     [id, orgId],
   );
+
+/** Stores what an adapter's connect answered on an update: the type's settings and its (encrypted) secrets. */
+export const setChannelConfig = (
+  q: Queryable,
+  id: string,
+  settings: Record<string, unknown>,
+  secrets: string,
+) =>
+  q.query('update channels set settings = $2, secrets = $3, updated_at = now() where id = $1', [
+    id,
+    JSON.stringify(settings),
+    secrets,
+  ]);
+
+/** A channel's id before it is stored: the provider's webhook URL (connect) names it. */
+export const newChannelId = async (q: Queryable) =>
+  (await one<{ id: string }>(q, 'select uuid_generate_v7()::text as id')).id;

@@ -9,20 +9,27 @@ import {
   ingestResultDto,
   messageDto,
   page,
+  webhookParams,
+  webhookResultDto,
 } from '@smartconnect/contracts';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { RawRequest } from '../../channels/types.ts';
+import type { AppContext } from '../../context.ts';
 import type { ModuleRoutes } from '../../http/route.ts';
 import { definePublicRoute, defineRoute } from '../../http/route.ts';
-import { recordChannelDelivery } from '../chats/delivery-status.ts';
-import { ingestInbound } from '../chats/ingest.ts';
+import { registerOutboxHandler } from '../../jobs/outbox.ts';
+import { channelOutbox } from './deliver.ts';
 import { presentChannel } from './presenter.ts';
 import { listChannels } from './queries.ts';
-import { createChannel, deleteChannel, getChannel, inboundChannel, updateChannel } from './service.ts';
+import { receiveWebhook } from './receive.ts';
+import { createChannel, deleteChannel, getChannel, updateChannel } from './service.ts';
 
 const tags = ['channels'];
 
 const manage = { right: 'AUTHORITY_SERVICE_ACCOUNT' } as const;
 
 export const channelRoutes: ModuleRoutes = (fastify, app) => {
+  registerOutboxHandler(channelOutbox);
   defineRoute(
     fastify,
     app,
@@ -100,6 +107,36 @@ export const channelRoutes: ModuleRoutes = (fastify, app) => {
       return { id: params.id };
     },
   );
+  // Provider requests keep their exact bytes (signatures are computed over them), JSON or not.
+  fastify.register(async (raw) => {
+    raw.removeAllContentTypeParsers();
+    raw.addContentTypeParser('application/json', { parseAs: 'buffer' }, (req, body: Buffer, done) => {
+      rawBodies.set(req, body);
+      try {
+        done(null, body.length ? JSON.parse(body.toString('utf8')) : undefined);
+      } catch (err) {
+        (err as Error & { statusCode: number }).statusCode = 400;
+        done(err as Error, undefined);
+      }
+    });
+    raw.addContentTypeParser('*', { parseAs: 'buffer' }, (req, body: Buffer, done) => {
+      rawBodies.set(req, body);
+      done(null, undefined);
+    });
+    webhookRoutes(raw, app);
+  });
+};
+
+const rawBodies = new WeakMap<FastifyRequest, Buffer>();
+const rawRequest = (req: FastifyRequest, endpoint?: string): RawRequest => ({
+  headers: req.headers,
+  query: (req.query ?? {}) as Record<string, unknown>,
+  rawBody: rawBodies.get(req) ?? Buffer.alloc(0),
+  body: req.body,
+  endpoint,
+});
+
+function webhookRoutes(fastify: FastifyInstance, app: AppContext) {
   definePublicRoute(
     fastify,
     app,
@@ -113,10 +150,8 @@ export const channelRoutes: ModuleRoutes = (fastify, app) => {
       tags,
       params: idParams,
     },
-    async ({ params, req }) => {
-      const { row, adapter } = await inboundChannel(app, params.id, { headers: req.headers, body: req.body });
-      return ingestInbound(app, row, adapter.normalize(req.body));
-    },
+    async ({ params, req }) =>
+      (await receiveWebhook(app, params.id, rawRequest(req, 'inbound'), 'api'))[0]?.result,
   );
   definePublicRoute(
     fastify,
@@ -132,9 +167,25 @@ export const channelRoutes: ModuleRoutes = (fastify, app) => {
       params: idParams,
       body: deliveryStatusSchema,
     },
-    async ({ params, req, body }) => {
-      const { row } = await inboundChannel(app, params.id, { headers: req.headers, body: req.body });
-      return recordChannelDelivery(app, row, body);
+    async ({ params, req }) =>
+      (await receiveWebhook(app, params.id, rawRequest(req, 'status'), 'api'))[0]?.result,
+  );
+  definePublicRoute(
+    fastify,
+    app,
+    {
+      method: 'POST',
+      url: '/api/webhooks/:type/:channelId',
+      access: 'custom',
+      response: webhookResultDto,
+      summary:
+        "A provider's webhook for one channel (raw body, verified by the channel type's own signature or secret); answered 200 once every event in it is committed",
+      tags,
+      params: webhookParams,
+    },
+    async ({ params, req }) => {
+      const received = await receiveWebhook(app, params.channelId, rawRequest(req), params.type);
+      return { events: received.map((r) => r.event) };
     },
   );
-};
+}

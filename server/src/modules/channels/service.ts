@@ -1,16 +1,30 @@
-import type { ChannelCreatedDto, channelCreateSchema, channelUpdateSchema } from '@smartconnect/contracts';
-import { FIELD_MESSAGES as M } from '@smartconnect/contracts';
+import {
+  type ChannelCreatedDto,
+  type ChannelCreateInput,
+  type channelUpdateSchema,
+  FIELD_MESSAGES as M,
+} from '@smartconnect/contracts';
 import type { z } from 'zod';
 import { adapterFor } from '../../channels/registry.ts';
-import type { AdapterChannel, InboundRequest } from '../../channels/types.ts';
+import type { AdapterChannel, AdapterContext, ChannelAdapter, RawRequest } from '../../channels/types.ts';
 import type { AppContext } from '../../context.ts';
 import type { Queryable } from '../../db/index.ts';
 import type { AuthContext } from '../../http/auth.ts';
-import { AppError } from '../../http/errors.ts';
-import { decryptSecret, encryptSecret, hashToken, randomToken } from '../../lib/crypto.ts';
-import { OutboundRefusedError } from '../../lib/outbound.ts';
+import { AppError, validationError } from '../../http/errors.ts';
+import { decryptSecret, encryptSecret } from '../../lib/crypto.ts';
 import { presentChannel } from './presenter.ts';
 import * as Q from './queries.ts';
+
+/** The common fields of a channel; everything else in a create or update body belongs to the channel's type. */
+const COMMON = new Set(['type', 'name', 'teamId', 'status', 'halfExpiredMinutes', 'expiredMinutes']);
+const ownFields = (input: Record<string, unknown>) =>
+  Object.fromEntries(Object.entries(input).filter(([k, v]) => !COMMON.has(k) && v !== undefined));
+
+/** What adapters may use of the server. */
+export const adapterContext = (app: AppContext): AdapterContext => ({
+  outbound: app.outbound,
+  publicUrl: app.config.publicUrl,
+});
 
 export async function getChannel(app: AppContext, orgId: string, id: string) {
   const row = await Q.findChannel(app.db, orgId, id);
@@ -20,53 +34,73 @@ export async function getChannel(app: AppContext, orgId: string, id: string) {
 
 async function checkTeam(q: Queryable, orgId: string, teamId: string) {
   if (!(await Q.teamInOrg(q, orgId, teamId)))
-    throw new AppError('validationException', { teamId: 'Team specified incorrectly' });
+    throw new AppError('validationException', { teamId: M.teamIncorrect });
 }
 
-/** A webhook URL we would refuse to call (a local or private address) is refused when it is saved. */
-async function checkWebhookUrl(app: AppContext, url: string | undefined) {
-  if (!url) return;
-  try {
-    await app.outbound.check(url);
-  } catch (err) {
-    if (err instanceof OutboundRefusedError)
-      throw new AppError('validationException', { webhookUrl: M.addressNotAllowed });
-    throw err;
-  }
+async function checkName(q: Queryable, orgId: string, name: string, exceptId?: string) {
+  if (await Q.nameTaken(q, orgId, name, exceptId)) throw new AppError('channelAlreadyExistsException');
 }
 
-/** Creates a channel of a team of the caller's organisation; answers its inbound key and webhook secret once. */
+/** Undoes a connect whose channel was not stored after all (best effort: the provider may be unreachable). */
+async function undoConnect(app: AppContext, adapter: ChannelAdapter, channel: AdapterChannel) {
+  await adapter.disconnect(adapterContext(app), channel).catch((err) => {
+    app.log.warn({ err, channel: channel.id }, 'channel disconnect failed');
+  });
+}
+
+/**
+ * Creates a channel of a team of the caller's organisation: its adapter checks the credentials with the provider
+ * and registers our webhook first (a refusal is a field error, nothing stored); answers the keys it generated once.
+ */
 export async function createChannel(
   app: AppContext,
   auth: AuthContext,
-  input: z.output<typeof channelCreateSchema>,
+  input: ChannelCreateInput,
 ): Promise<ChannelCreatedDto> {
   const adapter = adapterFor(input.type);
-  await checkWebhookUrl(app, input.webhookUrl);
-  const inboundKey = randomToken();
-  const { secrets } = adapter.connect();
-  const id = await app.db.tx(async (q) => {
-    await checkTeam(q, auth.organisationId, input.teamId);
-    if (await Q.nameTaken(q, auth.organisationId, input.name))
-      throw new AppError('channelAlreadyExistsException');
-    return Q.insertChannel(q, {
-      organisationId: auth.organisationId,
-      type: input.type,
-      name: input.name,
-      teamId: input.teamId,
-      status: input.status,
-      webhookUrl: input.webhookUrl,
-      inboundKeyHash: hashToken(inboundKey),
-      secrets: encryptSecret(app.config.secretKey, JSON.stringify(secrets)),
-      halfExpiredMinutes: input.halfExpiredMinutes,
-      expiredMinutes: input.expiredMinutes,
+  await checkTeam(app.db, auth.organisationId, input.teamId);
+  await checkName(app.db, auth.organisationId, input.name);
+  const id = await Q.newChannelId(app.db);
+  const connected = await adapter.connect(adapterContext(app), { id }, ownFields(input));
+  const stored: AdapterChannel = {
+    id,
+    organisationId: auth.organisationId,
+    inboundKeyHash: connected.inboundKeyHash ?? null,
+    settings: connected.settings,
+    secrets: connected.secrets,
+  };
+  try {
+    await app.db.tx(async (q) => {
+      await checkTeam(q, auth.organisationId, input.teamId);
+      await checkName(q, auth.organisationId, input.name);
+      await Q.insertChannel(q, {
+        id,
+        organisationId: auth.organisationId,
+        type: input.type,
+        name: input.name,
+        teamId: input.teamId,
+        status: input.status,
+        settings: connected.settings,
+        inboundKeyHash: connected.inboundKeyHash ?? null,
+        secrets: encryptSecret(app.config.secretKey, JSON.stringify(connected.secrets)),
+        halfExpiredMinutes: input.halfExpiredMinutes,
+        expiredMinutes: input.expiredMinutes,
+      });
     });
-  });
+  } catch (err) {
+    await undoConnect(app, adapter, stored);
+    throw err;
+  }
   const channel = presentChannel(await getChannel(app, auth.organisationId, id));
-  return { ...channel, inboundKey, webhookSecret: secrets.webhookSecret ?? '' };
+  // An inactive channel is created connected, then let go like any deactivation.
+  if (input.status === 'inactive') await undoConnect(app, adapter, stored);
+  return { ...channel, ...(connected.shownOnce ?? {}) };
 }
 
-/** Updates a channel's settings; the team must be of the same organisation, thresholds in order. */
+/**
+ * Updates a channel: common fields here, the type's own fields through its adapter (which may check them with the
+ * provider again). Deactivating lets go of the provider's webhook, activating registers it again.
+ */
 export async function updateChannel(
   app: AppContext,
   auth: AuthContext,
@@ -74,33 +108,56 @@ export async function updateChannel(
   input: z.output<typeof channelUpdateSchema>,
 ) {
   const current = await getChannel(app, auth.organisationId, id);
+  const adapter = adapterFor(current.type);
   const half =
     input.halfExpiredMinutes !== undefined ? input.halfExpiredMinutes : current.half_expired_minutes;
   const full = input.expiredMinutes !== undefined ? input.expiredMinutes : current.expired_minutes;
   if (half != null && full != null && half >= full)
-    throw new AppError('validationException', { expiredMinutes: 'Time specified incorrectly' });
-  await checkWebhookUrl(app, input.webhookUrl);
+    throw new AppError('validationException', { expiredMinutes: M.timeIncorrect });
+  const own = adapter.updateSchema.safeParse(ownFields(input));
+  if (!own.success) throw validationError(own.error);
+  const channel = adapterChannel(app, current);
+  const ctx = adapterContext(app);
+  const activating = input.status === 'active' && current.status !== 'active';
+  const connected =
+    Object.keys(own.data).length || activating ? await adapter.connect(ctx, { id }, own.data, channel) : null;
   await app.db.tx(async (q) => {
     if (input.teamId) await checkTeam(q, auth.organisationId, input.teamId);
-    if (input.name && (await Q.nameTaken(q, auth.organisationId, input.name, id)))
-      throw new AppError('channelAlreadyExistsException');
-    await Q.updateChannel(q, auth.organisationId, id, input);
+    if (input.name) await checkName(q, auth.organisationId, input.name, id);
+    await Q.updateChannel(q, auth.organisationId, id, {
+      name: input.name,
+      teamId: input.teamId,
+      status: input.status,
+      halfExpiredMinutes: input.halfExpiredMinutes,
+      expiredMinutes: input.expiredMinutes,
+    });
+    if (connected)
+      await Q.setChannelConfig(
+        q,
+        id,
+        connected.settings,
+        encryptSecret(app.config.secretKey, JSON.stringify(connected.secrets)),
+      );
   });
+  if (input.status === 'inactive' && current.status === 'active') await undoConnect(app, adapter, channel);
   cacheOf(app).delete(id);
   return getChannel(app, auth.organisationId, id);
 }
 
+/** Retires a channel: the provider's webhook is let go, chats and messages stay readable. */
 export async function deleteChannel(app: AppContext, auth: AuthContext, id: string) {
-  await getChannel(app, auth.organisationId, id);
+  const row = await getChannel(app, auth.organisationId, id);
   await Q.softDeleteChannel(app.db, auth.organisationId, id);
   cacheOf(app).delete(id);
+  if (row.status === 'active') await undoConnect(app, adapterFor(row.type), adapterChannel(app, row));
 }
 
 /** The channel as its adapter needs it, with secrets decrypted. */
 export const adapterChannel = (app: AppContext, row: Q.ChannelRow): AdapterChannel => ({
   id: row.id,
-  webhookUrl: row.webhook_url,
+  organisationId: row.organisation_id,
   inboundKeyHash: row.inbound_key_hash,
+  settings: row.settings ?? {},
   secrets: JSON.parse(decryptSecret(app.config.secretKey, row.secrets)) as Record<string, string>,
 });
 
@@ -156,13 +213,14 @@ function loadInbound(app: AppContext, id: string): Promise<Loaded | null> {
  * Authenticates an inbound push with the channel adapter's own check (401 when it fails); an inactive channel
  * (409 deactivatedChannelException) or a deactivated organisation (403 organizationDeactivatedException) refuses it.
  */
-export async function inboundChannel(app: AppContext, id: string, req: InboundRequest) {
+export async function inboundChannel(app: AppContext, id: string, req: RawRequest, type?: string) {
   const loaded = await loadInbound(app, id);
-  if (!loaded) throw new AppError('channelNotFoundException');
+  if (!loaded || (type !== undefined && loaded.row.type !== type))
+    throw new AppError('channelNotFoundException');
   const adapter = adapterFor(loaded.row.type);
   if (!adapter.verify(loaded.channel, req)) throw new AppError('unauthorizedException');
   // Refused, not stored: the provider keeps its copy and can deliver it once the channel is active again.
   if (loaded.row.org_status !== 'active') throw new AppError('organizationDeactivatedException');
   if (loaded.row.status !== 'active') throw new AppError('deactivatedChannelException');
-  return { row: loaded.row, adapter };
+  return { row: loaded.row, adapter, channel: loaded.channel };
 }

@@ -684,3 +684,22 @@ export const chatScopes = (q: Queryable, orgId: string, chatIds: string[]) =>
     'select id, status, operator_id, team_id from chats where organisation_id = $1 and id = any($2::uuid[])',
     [orgId, chatIds],
   );
+
+export type OutboundRow = MessageRow & { client_external_id: string };
+
+/** One of our messages as the outbox delivers it: with the chat's contact at the provider. */
+export const findOutbound = (q: Queryable, id: string) =>
+  maybe<OutboundRow>(
+    q,
+    `select ${messageColumns}, ct.external_id as client_external_id
+       from messages m join chats c on c.id = m.chat_id join contacts ct on ct.id = c.contact_id
+      where m.id = $1 and m.direction = 'out' and not m.internal`,
+    [id],
+  );
+
+/** The provider's id of a message we sent (its first send; an edit keeps it). */
+export const setProviderMessageId = (q: Queryable, id: string, externalId: string) =>
+  q.query('update messages set external_message_id = coalesce(external_message_id, $2) where id = $1', [
+    id,
+    externalId,
+  ]);

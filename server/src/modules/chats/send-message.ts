@@ -1,5 +1,4 @@
 import type { Attachment } from '@smartconnect/contracts';
-import type { OutboundPayload } from '../../channels/types.ts';
 import type { AppContext } from '../../context.ts';
 import type { AuthContext } from '../../http/auth.ts';
 import { AppError } from '../../http/errors.ts';
@@ -12,18 +11,6 @@ import { emitChat } from './lifecycle.ts';
 import { assertCanAct, assertVisible, chatAudience, viewerOf } from './policy.ts';
 import { presentMessage } from './presenter.ts';
 import * as Q from './queries.ts';
-
-const payloadOf = (chat: Q.ChatRow, m: Q.MessageRow, event: OutboundPayload['event']): OutboundPayload => ({
-  event,
-  channelId: chat.channel_id,
-  chatId: chat.id,
-  messageId: m.id,
-  client: { externalId: chat.client_external_id },
-  text: m.text,
-  attachments: m.attachments,
-  createdAt: new Date(m.created_at).toISOString(),
-  editedAt: m.edited_at ? new Date(m.edited_at).toISOString() : null,
-});
 
 function assertChannelWritable(chat: Q.ChatRow) {
   if (chat.channel_status !== 'active' || chat.channel_deleted)
@@ -79,7 +66,7 @@ export async function sendMessage(
         orgId: auth.organisationId,
         channelId: chat.channel_id,
         messageId: m.id,
-        payload: payloadOf(chat, m, 'message.created'),
+        event: 'message.created',
         now,
       });
       await Q.touchChatOnOperatorMessage(q, chat.id, m.text, now);
@@ -120,7 +107,7 @@ export async function editMessage(
         orgId: auth.organisationId,
         channelId: chat.channel_id,
         messageId: m.id,
-        payload: payloadOf(chat, m, 'message.updated'),
+        event: 'message.updated',
         now,
       });
     return m;

@@ -68,15 +68,15 @@ export function ChannelKeyModal({
           <Alert color="orange" variant="light" icon={<IconKey size={18} />}>
             {t('channels.keyOnce')}
           </Alert>
-          <Copyable label={t('channels.inboundKey')} value={channel.inboundKey} testId="inbound-key" />
+          <Copyable label={t('channels.inboundKey')} value={channel.inboundKey ?? ''} testId="inbound-key" />
           <Copyable
             label={t('channels.webhookSecret')}
-            value={channel.webhookSecret}
+            value={channel.webhookSecret ?? ''}
             testId="webhook-secret"
           />
           <Copyable
             label={t('channels.curl')}
-            value={curlExample(url, channel.inboundKey)}
+            value={curlExample(url, channel.inboundKey ?? '')}
             testId="curl-example"
           />
           <Group justify="flex-end">

@@ -94,7 +94,7 @@ export function ChannelsPage() {
                 </Table.Td>
                 <Table.Td maw={260}>
                   <Text size="sm" truncate>
-                    {c.webhookUrl ?? '—'}
+                    {typeof c.settings.webhookUrl === 'string' ? c.settings.webhookUrl : '—'}
                   </Text>
                 </Table.Td>
                 <Table.Td>

@@ -1,0 +1,42 @@
+import type { Attachment } from '@smartconnect/contracts';
+import type { AppContext } from '../../context.ts';
+import type { Tx } from './lifecycle.ts';
+import * as Q from './queries.ts';
+import { recordDelivery } from './timers.ts';
+
+export type OutboundView = {
+  id: string;
+  chatId: string;
+  client: { externalId: string };
+  text: string;
+  attachments: Attachment[];
+  createdAt: string;
+  editedAt: string | null;
+  externalId: string | null;
+};
+
+/** One of our messages as a channel delivers it, as it is now (an edit sends the current text); null when gone. */
+export async function outboundMessage(app: AppContext, messageId: string): Promise<OutboundView | null> {
+  const m = await Q.findOutbound(app.db, messageId);
+  if (!m) return null;
+  return {
+    id: m.id,
+    chatId: m.chat_id,
+    client: { externalId: m.client_external_id },
+    text: m.text,
+    attachments: m.attachments,
+    createdAt: new Date(m.created_at).toISOString(),
+    editedAt: m.edited_at ? new Date(m.edited_at).toISOString() : null,
+    externalId: m.external_message_id,
+  };
+}
+
+/** Records how a delivery ended: the message's status moves (Sent or Undelivered) and the provider's id is kept. */
+export async function settleOutbound(
+  tx: Tx,
+  messageId: string,
+  result: { status: 'sent' | 'undelivered'; externalId?: string },
+): Promise<void> {
+  if (result.externalId) await Q.setProviderMessageId(tx.q, messageId, result.externalId);
+  await recordDelivery(tx, messageId, result.status);
+}
