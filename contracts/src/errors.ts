@@ -57,6 +57,8 @@ const catalogue = {
   cannotTransferException: [409, 'cannot transfer'],
   deactivatedChannelException: [409, 'cannot send to deactivated channel'],
   organizationDeactivatedException: [403, 'The organisation is deactivated'],
+  channelCreationException: [502, 'Channel creation error'],
+  providerUnavailableException: [503, 'The provider could not be reached, try again later'],
   closeWithoutCategoryException: [409, 'close without category'],
   chatClosedException: [409, 'The chat is closed'],
   chatAlreadyTakenException: [409, 'The chat has already been taken'],

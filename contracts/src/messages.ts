@@ -26,5 +26,7 @@ export const FIELD_MESSAGES = {
   emailNotFound: 'Specified email not found',
   jpegOnly: 'JPEG only',
   addressNotAllowed: 'Local and private network addresses are not allowed',
+  tokenIncorrect: 'Incorrect token/ID specified',
+  botUsernameIncorrect: 'Telegram bot username must end in bot',
 } as const;
 export type FieldMessage = (typeof FIELD_MESSAGES)[keyof typeof FIELD_MESSAGES];

@@ -87,6 +87,8 @@ export type Config = {
   outboundAllowedNetworks: string;
   /** A session unused this long stops working. */
   sessionIdleDays: number;
+  /** The environment as given: channel adapters read their own variables from it (e.g. TELEGRAM_API_BASE_URL). */
+  env: Readonly<Record<string, string | undefined>>;
 };
 
 export class ConfigError extends Error {}
@@ -119,6 +121,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: e.TRUST_PROXY === 'true' ? true : e.TRUST_PROXY === 'false' ? false : e.TRUST_PROXY,
     outboundAllowedNetworks: e.OUTBOUND_ALLOWED_NETWORKS,
     sessionIdleDays: e.SESSION_IDLE_DAYS,
+    env: { ...env },
   };
 }
 

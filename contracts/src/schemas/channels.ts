@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { FIELD_MESSAGES as M } from '../messages.ts';
 
 /** Channel types with an adapter on the server; the messenger channels join in their own issues. */
-export const CHANNEL_TYPES = ['api'] as const;
+export const CHANNEL_TYPES = ['api', 'telegram'] as const;
 export type ChannelType = (typeof CHANNEL_TYPES)[number];
 export const CHANNEL_STATUSES = ['active', 'inactive'] as const;
 export type ChannelStatus = (typeof CHANNEL_STATUSES)[number];
@@ -46,6 +46,13 @@ const common = {
  */
 export const CHANNEL_TYPE_FIELDS = {
   api: z.object({ webhookUrl: httpUrl }),
+  /** A bot token from @BotFather: `<bot id>:<secret>`; checked with the Bot API (getMe) when saved. */
+  telegram: z.object({
+    token: z
+      .string(M.tokenIncorrect)
+      .trim()
+      .regex(/^\d{1,20}:[A-Za-z0-9_-]{20,100}$/, M.tokenIncorrect),
+  }),
 } as const satisfies Record<ChannelType, z.ZodObject>;
 
 const thresholdsInOrder = (v: { halfExpiredMinutes?: number | null; expiredMinutes?: number | null }) =>
@@ -63,7 +70,7 @@ const createOf = <T extends ChannelType>(type: T) =>
     .extend(CHANNEL_TYPE_FIELDS[type].shape);
 
 export const channelCreateSchema = z
-  .discriminatedUnion('type', [createOf('api')], M.valueIncorrect)
+  .discriminatedUnion('type', [createOf('api'), createOf('telegram')], M.valueIncorrect)
   .refine(thresholdsInOrder, { path: ['expiredMinutes'], message: M.timeIncorrect });
 export type ChannelCreateInput = z.output<typeof channelCreateSchema>;
 

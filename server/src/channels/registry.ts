@@ -1,10 +1,12 @@
 import type { ChannelType } from '@smartconnect/contracts';
 import { apiAdapter } from './api/index.ts';
+import { telegramAdapter } from './telegram/index.ts';
 import type { ChannelAdapter } from './types.ts';
 
 /** Every channel type's adapter; a new provider adds one line here. */
 const adapters: Record<ChannelType, ChannelAdapter> = {
   api: apiAdapter,
+  telegram: telegramAdapter,
 };
 
 export function adapterFor(type: string): ChannelAdapter {

@@ -8,7 +8,15 @@ export type InboundMessage = {
   client: { externalId: string; name: string };
   text: string;
   attachments: Attachment[];
+  /** Files the provider keeps (its links expire): fetched through the adapter into our storage before ingest. */
+  media?: MediaRef[];
 };
+
+/** A provider's file, as its adapter can fetch it. */
+export type MediaRef = { ref: string; name?: string; contentType?: string; size?: number };
+
+/** A fetched provider file. */
+export type Media = { data: Buffer; contentType: string; name?: string };
 
 /**
  * What one provider request says, in our words. Adapters answer a list: one webhook may carry several updates,
@@ -78,8 +86,17 @@ export type SendResult =
       retryAfterMs?: number;
     };
 
-/** What an adapter may use of the server: the guarded client for every request outside, and our public address. */
-export type AdapterContext = { outbound: Outbound; publicUrl: string };
+/**
+ * What an adapter may use of the server: the guarded client for every request outside, our public address, the
+ * environment (its own variables, e.g. a provider base URL) and our stored files (to upload an attachment).
+ */
+export type AdapterContext = {
+  outbound: Outbound;
+  publicUrl: string;
+  env: Readonly<Record<string, string | undefined>>;
+  /** The bytes of one of the organisation's attachments (an `/api/files/{key}` URL); null for a URL elsewhere. */
+  readFile(organisationId: string, url: string): Promise<Media | null>;
+};
 
 export type ChannelCapabilities = {
   /** Sent messages can be edited at the provider. */
@@ -129,8 +146,20 @@ export type ChannelAdapter = {
   parse(channel: AdapterChannel, req: RawRequest): InboundEvent[];
   /** Delivers one of our messages; says whether a failure is worth retrying. */
   send(ctx: AdapterContext, channel: AdapterChannel, message: OutboundMessage): Promise<SendResult>;
+  /** A provider file named by a MediaRef; throws a MediaError when it cannot be had. */
+  fetchMedia?(ctx: AdapterContext, channel: AdapterChannel, ref: MediaRef): Promise<Media>;
   /** The settings shown in the API (never secrets). */
   present(settings: Record<string, unknown>): Record<string, unknown>;
   /** Where the provider posts, when not the common `/api/webhooks/{type}/{channelId}`. */
   inboundPath?(channelId: string): string;
 };
+
+/** A provider file that cannot be fetched: `retryable` when the provider may answer later (the webhook is then refused for a retry). */
+export class MediaError extends Error {
+  constructor(
+    message: string,
+    readonly retryable: boolean,
+  ) {
+    super(message);
+  }
+}

@@ -28,9 +28,12 @@ export type OutboundAnswer = {
 export type OutboundInit = {
   method?: string;
   headers?: Record<string, string>;
-  body?: string | Uint8Array | FormData;
+  /** A multipart form must be undici's FormData (the global one belongs to Node's own copy of undici). */
+  body?: string | Uint8Array | import('undici').FormData;
   /** Shorter deadlines than OUTBOUND.timeoutMs only. */
   timeoutMs?: number;
+  /** A larger answer than OUTBOUND.maxAnswerBytes, for media downloads from a provider (the rest is still discarded). */
+  maxBytes?: number;
 };
 
 export type Outbound = {
@@ -158,7 +161,7 @@ export function createOutbound(allowedNetworks = ''): Outbound {
         }
         throw err;
       }
-      const { body, truncated } = await readBounded(res.body, OUTBOUND.maxAnswerBytes);
+      const { body, truncated } = await readBounded(res.body, init.maxBytes ?? OUTBOUND.maxAnswerBytes);
       return { status: res.status, headers: res.headers as unknown as Headers, body, truncated };
     },
 

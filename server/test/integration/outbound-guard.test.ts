@@ -71,10 +71,10 @@ describe('tenant-chosen URLs: local and private addresses are refused', () => {
     await goOnline(op);
     const ch = await makeChannel(org, teamId, { webhookUrl: 'https://shop.example.invalid/hook' });
     // As if the name had resolved to a public address when saved and resolves to this machine now (DNS rebinding).
-    await s.db.query("update channels set settings = jsonb_build_object('webhookUrl', $2::text) where id = $1", [
-      ch.id,
-      `http://localhost:${new URL(localUrl).port}/hook`,
-    ]);
+    await s.db.query(
+      "update channels set settings = jsonb_build_object('webhookUrl', $2::text) where id = $1",
+      [ch.id, `http://localhost:${new URL(localUrl).port}/hook`],
+    );
     const chatId = (await inbound(s, ch)).body.entity.chatId;
     const sent = await op.api.post(`/api/chats/${chatId}/messages`, { text: 'Hello' });
     assert.equal(sent.status, 200);

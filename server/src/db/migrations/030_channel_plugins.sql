@@ -11,3 +11,6 @@ alter table outbox add column event text not null default 'message.created'
   check (event in ('message.created', 'message.updated'));
 update outbox set event = payload->>'event' where payload->>'event' = 'message.updated';
 alter table outbox alter column payload drop not null;
+
+-- A client who blocked the bot or unsubscribed (an opt-out event): replies to them will not be delivered.
+alter table contacts add column opted_out_at timestamptz;

@@ -1,17 +1,73 @@
-import type { MessageDto } from '@smartconnect/contracts';
-import type { InboundEvent, RawRequest } from '../../channels/types.ts';
+import type { Attachment, MessageDto } from '@smartconnect/contracts';
+import {
+  type AdapterChannel,
+  type ChannelAdapter,
+  type InboundEvent,
+  type InboundMessage,
+  MediaError,
+  type RawRequest,
+} from '../../channels/types.ts';
 import type { AppContext } from '../../context.ts';
+import { AppError } from '../../http/errors.ts';
 import { recordChannelDelivery } from '../chats/delivery-status.ts';
+import { editInbound, inboundKnown, optOut } from '../chats/inbound-events.ts';
 import { type IngestResult, ingestInbound } from '../chats/ingest.ts';
+import { saveFile } from '../files/service.ts';
 import type { ChannelRow } from './queries.ts';
-import { inboundChannel } from './service.ts';
+import { adapterContext, inboundChannel } from './service.ts';
 
 export type Received = { event: InboundEvent['kind']; result: IngestResult | MessageDto | null };
 
-async function act(app: AppContext, row: ChannelRow, e: InboundEvent): Promise<Received> {
+type Target = { app: AppContext; row: ChannelRow; adapter: ChannelAdapter; channel: AdapterChannel };
+
+/**
+ * The provider's files of a message, fetched into our storage (their links expire) and attached. A file the
+ * provider will never give (too big, gone) becomes a visible notice in the text; one it cannot give now refuses
+ * the whole request (503), so the provider retries it later.
+ */
+async function withMedia(t: Target, msg: InboundMessage): Promise<InboundMessage> {
+  if (!msg.media?.length || !t.adapter.fetchMedia) return msg;
+  const attachments: Attachment[] = [...msg.attachments];
+  const notices: string[] = [];
+  for (const ref of msg.media) {
+    try {
+      const file = await t.adapter.fetchMedia(adapterContext(t.app), t.channel, ref);
+      const key = await t.app.db.tx((q) =>
+        saveFile(t.app, q, t.row.organisation_id, file.data, file.contentType),
+      );
+      attachments.push({
+        url: `/api/files/${key}`,
+        name: file.name ?? ref.name,
+        contentType: file.contentType,
+        size: file.data.length,
+      });
+    } catch (err) {
+      if (!(err instanceof MediaError) || err.retryable) {
+        t.app.log.warn({ err, channel: t.row.id }, 'provider file not fetched; the provider will retry');
+        throw new AppError('providerUnavailableException');
+      }
+      notices.push(`[${ref.name ?? 'file'}: not available (${err.message})]`);
+    }
+  }
+  const text = [msg.text, ...notices].filter(Boolean).join('\n');
+  return { ...msg, text, attachments, media: undefined };
+}
+
+async function act(t: Target, e: InboundEvent): Promise<Received> {
+  const { app, row } = t;
   switch (e.kind) {
     case 'message':
-      return { event: e.kind, result: await ingestInbound(app, row, e.message) };
+    case 'postback': {
+      // A retry of a stored message needs no second download.
+      const known = e.message.media?.length && (await inboundKnown(app, row.id, e.message.externalMessageId));
+      const message = known ? { ...e.message, media: undefined } : await withMedia(t, e.message);
+      return { event: e.kind, result: await ingestInbound(app, row, message) };
+    }
+    case 'edit':
+      return {
+        event: e.kind,
+        result: await editInbound(app, row, e.message.externalMessageId, e.message.text),
+      };
     case 'status':
       return e.messageId && e.status !== 'undelivered'
         ? {
@@ -19,9 +75,8 @@ async function act(app: AppContext, row: ChannelRow, e: InboundEvent): Promise<R
             result: await recordChannelDelivery(app, row, { messageId: e.messageId, status: e.status }),
           }
         : { event: e.kind, result: null };
-    default:
-      // Edits, postbacks and opt-outs are acted on as their channels arrive (issue: channel platform).
-      app.log.info({ channel: row.id, kind: e.kind }, 'inbound event not acted on yet');
+    case 'opt_out':
+      await optOut(app, row, e.client.externalId);
       return { event: e.kind, result: null };
   }
 }
@@ -39,7 +94,8 @@ export async function receiveWebhook(
 ): Promise<Received[]> {
   const { row, adapter, channel } = await inboundChannel(app, channelId, req, type);
   const events = adapter.parse(channel, req);
+  const t = { app, row, adapter, channel };
   const out: Received[] = [];
-  for (const e of events) out.push(await act(app, row, e));
+  for (const e of events) out.push(await act(t, e));
   return out;
 }

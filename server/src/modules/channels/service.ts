@@ -12,6 +12,7 @@ import type { Queryable } from '../../db/index.ts';
 import type { AuthContext } from '../../http/auth.ts';
 import { AppError, validationError } from '../../http/errors.ts';
 import { decryptSecret, encryptSecret } from '../../lib/crypto.ts';
+import { readStoredFile } from '../files/service.ts';
 import { presentChannel } from './presenter.ts';
 import * as Q from './queries.ts';
 
@@ -24,6 +25,8 @@ const ownFields = (input: Record<string, unknown>) =>
 export const adapterContext = (app: AppContext): AdapterContext => ({
   outbound: app.outbound,
   publicUrl: app.config.publicUrl,
+  env: app.config.env,
+  readFile: (organisationId, url) => readStoredFile(app, organisationId, url),
 });
 
 export async function getChannel(app: AppContext, orgId: string, id: string) {

@@ -703,3 +703,20 @@ export const setProviderMessageId = (q: Queryable, id: string, externalId: strin
     id,
     externalId,
   ]);
+
+/** An inbound message of the channel by the provider's id, locked with its chat's organisation. */
+export const findInbound = (q: Queryable, channelId: string, externalMessageId: string) =>
+  maybe<MessageRow & { organisation_id: string }>(
+    q,
+    `select ${messageColumns}, m.organisation_id from messages m
+      where m.channel_id = $1 and m.external_message_id = $2 and m.direction = 'in'
+      for update`,
+    [channelId, externalMessageId],
+  );
+
+export const markOptedOut = (q: Queryable, channelId: string, externalId: string, now: Date) =>
+  q.query('update contacts set opted_out_at = $3 where channel_id = $1 and external_id = $2', [
+    channelId,
+    externalId,
+    now,
+  ]);

@@ -54,3 +54,18 @@ export async function removeFile(app: AppContext, q: Queryable, key: string | nu
   await q.query('delete from files where key = $1', [key]);
   await app.storage.remove(key);
 }
+
+/** The bytes of one of the organisation's files named by its URL (`/api/files/{key}`, relative or on our address); null otherwise. */
+export async function readStoredFile(app: AppContext, organisationId: string, url: string) {
+  const path = url.startsWith(`${app.config.publicUrl}/`) ? url.slice(app.config.publicUrl.length) : url;
+  const key = /^\/api\/files\/([A-Za-z0-9_-]{20,})$/.exec(path)?.[1];
+  if (!key) return null;
+  const meta = (
+    await app.db.query<{ content_type: string }>(
+      'select content_type from files where key = $1 and organisation_id = $2',
+      [key, organisationId],
+    )
+  )[0];
+  const data = meta && (await app.storage.get(key));
+  return data ? { data, contentType: meta.content_type } : null;
+}

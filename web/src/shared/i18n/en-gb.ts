@@ -488,6 +488,8 @@ export const enGB = {
     emailNotFound: 'Specified email not found',
     jpegOnly: 'JPEG only',
     addressNotAllowed: 'Local and private network addresses are not allowed',
+    tokenIncorrect: 'Incorrect token/ID specified',
+    botUsernameIncorrect: 'Telegram bot username must end in bot',
   },
   errors: {
     networkError: 'No connection to the server.',
@@ -537,6 +539,8 @@ export const enGB = {
     cannotTransferException: 'Cannot transfer the chat',
     deactivatedChannelException: 'Cannot write in a deactivated channel',
     organizationDeactivatedException: 'The organisation is deactivated',
+    channelCreationException: 'Channel creation error',
+    providerUnavailableException: 'The provider could not be reached, try again later',
     closeWithoutCategoryException: 'Choose a request category before closing',
     chatClosedException: 'The chat is closed',
     chatAlreadyTakenException: 'The chat has already been taken',

@@ -495,6 +495,8 @@ export const ruRU: Resources = {
     emailNotFound: 'Указанная почта не найдена',
     jpegOnly: 'Только JPEG',
     addressNotAllowed: 'Адреса локальных и частных сетей не допускаются',
+    tokenIncorrect: 'Неверно указан токен/ID',
+    botUsernameIncorrect: 'Имя бота Telegram должно оканчиваться на bot',
   },
   errors: {
     networkError: 'Нет соединения с сервером.',
@@ -544,6 +546,8 @@ export const ruRU: Resources = {
     cannotTransferException: 'Невозможно передать чат',
     deactivatedChannelException: 'Нельзя писать в деактивированный канал',
     organizationDeactivatedException: 'Организация деактивирована',
+    channelCreationException: 'Ошибка создания канала',
+    providerUnavailableException: 'Провайдер недоступен, повторите попытку позже',
     closeWithoutCategoryException: 'Выберите категорию обращения перед закрытием',
     chatClosedException: 'Чат закрыт',
     chatAlreadyTakenException: 'Чат уже взят в работу',

@@ -1,0 +1,68 @@
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { FIELD_MESSAGES as M } from '@smartconnect/contracts';
+import { AppError } from '../../http/errors.ts';
+import type { AdapterChannel, AdapterContext, Connected, RawRequest } from '../types.ts';
+import { callBot } from './bot-api.ts';
+
+const SECRET_HEADER = 'x-telegram-bot-api-secret-token';
+/** The updates we act on; others (group joins, polls, ...) are not sent to us at all. */
+const ALLOWED_UPDATES = ['message', 'edited_message', 'callback_query', 'my_chat_member'];
+
+/** The provider said no, in our words (§8 'channel creation error'). */
+const unreachable = (reason: string) => new AppError('channelCreationException', undefined, { reason });
+
+/**
+ * Checks the bot token with getMe (a refused token is the field error 'Incorrect token/ID specified'; §5: the
+ * bot's username must end in 'bot'), then registers our webhook with a secret of our own that every update must
+ * carry. Re-run with the stored token when the channel is activated again.
+ */
+export async function connectTelegram(
+  ctx: AdapterContext,
+  channel: { id: string },
+  input: Record<string, unknown>,
+  current?: AdapterChannel,
+): Promise<Connected> {
+  const token = (input.token as string | undefined) ?? current?.secrets.token;
+  if (!token) throw new AppError('validationException', { token: M.tokenIncorrect });
+  const me = await callBot<{ id: number; username?: string; is_bot?: boolean }>(ctx, token, 'getMe').catch(
+    () => {
+      throw unreachable('Telegram could not be reached');
+    },
+  );
+  if (!me.ok) {
+    if (me.status === 401 || me.status === 404)
+      throw new AppError('validationException', { token: M.tokenIncorrect });
+    throw unreachable(`Telegram refused the token check (${me.description})`);
+  }
+  const username = me.result.username ?? '';
+  if (!username.toLowerCase().endsWith('bot'))
+    throw new AppError('validationException', { token: M.botUsernameIncorrect });
+  const secretToken = current?.secrets.secretToken ?? randomBytes(32).toString('base64url');
+  const hook = await callBot<boolean>(ctx, token, 'setWebhook', {
+    url: `${ctx.publicUrl}/api/webhooks/telegram/${channel.id}`,
+    secret_token: secretToken,
+    allowed_updates: ALLOWED_UPDATES,
+  }).catch(() => {
+    throw unreachable('Telegram could not be reached');
+  });
+  if (!hook.ok) throw unreachable(`Telegram refused the webhook (${hook.description})`);
+  return { settings: { botId: me.result.id, username }, secrets: { token, secretToken } };
+}
+
+/** Lets go of the webhook (deactivated or deleted channel); Telegram then keeps updates for a while. */
+export async function disconnectTelegram(ctx: AdapterContext, channel: AdapterChannel): Promise<void> {
+  const token = channel.secrets.token;
+  if (!token) return;
+  const res = await callBot<boolean>(ctx, token, 'deleteWebhook');
+  if (!res.ok) throw new Error(`deleteWebhook: ${res.description}`);
+}
+
+/** Every update carries our secret in X-Telegram-Bot-Api-Secret-Token. */
+export function verifyTelegram(channel: AdapterChannel, req: RawRequest): boolean {
+  const given = req.headers[SECRET_HEADER];
+  const expected = channel.secrets.secretToken;
+  if (typeof given !== 'string' || !expected) return false;
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}

@@ -1,0 +1,28 @@
+import { CHANNEL_TYPE_FIELDS } from '@smartconnect/contracts';
+import type { ChannelAdapter } from '../types.ts';
+import { connectTelegram, disconnectTelegram, verifyTelegram } from './connect.ts';
+import { fetchTelegramMedia } from './media.ts';
+import { parseTelegram } from './parse.ts';
+import { sendTelegram, TELEGRAM_TEXT_LIMIT } from './send.ts';
+
+/** Telegram through the Bot API: a bot's private chats are customer dialogs. */
+export const telegramAdapter: ChannelAdapter = {
+  type: 'telegram',
+  createSchema: CHANNEL_TYPE_FIELDS.telegram,
+  updateSchema: CHANNEL_TYPE_FIELDS.telegram.partial(),
+  capabilities: {
+    edit: true,
+    buttons: true,
+    templates: false,
+    sessionWindowHours: null,
+    textLimit: TELEGRAM_TEXT_LIMIT,
+    attachments: { kinds: ['image', 'document', 'audio', 'video'], maxBytes: 50 * 1024 * 1024 },
+  },
+  connect: connectTelegram,
+  disconnect: disconnectTelegram,
+  verify: verifyTelegram,
+  parse: (_channel, req) => parseTelegram(req),
+  send: sendTelegram,
+  fetchMedia: fetchTelegramMedia,
+  present: (settings) => ({ username: settings.username ?? null, botId: settings.botId ?? null }),
+};
