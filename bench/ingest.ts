@@ -190,6 +190,8 @@ async function runTarget(target: string): Promise<Result | undefined> {
     LOG_LEVEL: 'error',
     SEED_DEMO: 'false',
     SECRET_KEY: 'bench-secret-key-bench-secret-key-0123456789',
+    // The channel's webhook URL names a port on this machine.
+    OUTBOUND_ALLOWED_NETWORKS: '127.0.0.0/8',
   });
   const server = await createServer(config, { db });
   await server.fastify.listen({ port: 0, host: '127.0.0.1' });
