@@ -120,6 +120,8 @@ export type MessageDto = {
   text: string;
   attachments: Attachment[];
   status: DeliveryStatus | null;
+  /** Why the message is Undelivered, in the provider's words; null otherwise. */
+  statusReason: string | null;
   author: Ref | null;
   externalMessageId: string | null;
   editedAt: string | null;

@@ -171,6 +171,7 @@ export const messageDto = z.object({
   text: z.string(),
   attachments: z.array(attachmentSchema),
   status: z.enum(DELIVERY_STATUSES).nullable(),
+  statusReason: z.string().nullable().describe("Why the message is Undelivered (the provider's words)"),
   author: ref.nullable(),
   externalMessageId: z.string().nullable(),
   editedAt: at.nullable(),

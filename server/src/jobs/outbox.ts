@@ -18,7 +18,7 @@ export type OutboxHandler = {
   settle(
     tx: { q: Queryable; emit: Emit; now: Date },
     row: Q.OutboxRow,
-    result: { status: 'sent' | 'undelivered'; externalId?: string },
+    result: { status: 'sent' | 'undelivered'; externalId?: string; reason?: string },
   ): Promise<void>;
 };
 let handler: OutboxHandler | null = null;
@@ -51,7 +51,7 @@ async function deliver(app: AppContext, row: Q.OutboxRow): Promise<void> {
       await h.settle(tx, row, { status: 'sent', externalId: result.externalId });
     } else if (!result.retryable || row.attempts >= OUTBOX.maxAttempts) {
       await Q.finishOutbox(q, row.id, 'failed', result.error);
-      await h.settle(tx, row, { status: 'undelivered' });
+      await h.settle(tx, row, { status: 'undelivered', reason: result.error.slice(0, 500) });
     } else {
       // A provider's own wait (429 retry_after) is honoured when longer than our backoff.
       const wait = Math.max(backoffMs(row.attempts), result.retryAfterMs ?? 0);

@@ -232,6 +232,8 @@ describe('Telegram channel', () => {
     before = tg.expect.calls('sendMessage').length;
     const blocked = await send({ text: 'Anyone there?' });
     await waitStatus(blocked, 'undelivered');
+    const reason = (await messagesOf(org, chatId)).find((m: { id: string }) => m.id === blocked).statusReason;
+    assert.equal(reason, 'Forbidden: bot was blocked by the user');
     s.clock.advance(3_600_000);
     await runOutbox(s.app);
     assert.equal(tg.expect.calls('sendMessage').slice(before).length, 1, 'not retried');

@@ -126,6 +126,7 @@ function inboundPayload(item: Item): Omit<MessageDto, 'id' | 'chatId'> {
     text: item.msg.text,
     attachments: item.msg.attachments,
     status: null,
+    statusReason: null,
     author: null,
     externalMessageId: item.msg.externalMessageId,
     editedAt: null,

@@ -35,8 +35,8 @@ export async function outboundMessage(app: AppContext, messageId: string): Promi
 export async function settleOutbound(
   tx: Tx,
   messageId: string,
-  result: { status: 'sent' | 'undelivered'; externalId?: string },
+  result: { status: 'sent' | 'undelivered'; externalId?: string; reason?: string },
 ): Promise<void> {
   if (result.externalId) await Q.setProviderMessageId(tx.q, messageId, result.externalId);
-  await recordDelivery(tx, messageId, result.status);
+  await recordDelivery(tx, messageId, result.status, result.reason ?? null);
 }

@@ -40,6 +40,7 @@ export const presentMessage = (m: MessageRow): MessageDto => ({
   text: m.text,
   attachments: m.attachments,
   status: m.status,
+  statusReason: m.status_reason ?? null,
   author: m.author_id ? { id: m.author_id, name: m.author_name ?? '' } : null,
   externalMessageId: m.external_message_id,
   editedAt: iso(m.edited_at),

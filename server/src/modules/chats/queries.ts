@@ -423,6 +423,7 @@ export type MessageRow = {
   text: string;
   attachments: Attachment[];
   status: DeliveryStatus | null;
+  status_reason: string | null;
   author_id: string | null;
   author_name: string | null;
   external_message_id: string | null;
@@ -430,7 +431,7 @@ export type MessageRow = {
   created_at: Date;
 };
 
-const messageColumns = `m.id, m.chat_id, m.direction, m.kind, m.internal, m.text, m.attachments, m.status,
+const messageColumns = `m.id, m.chat_id, m.direction, m.kind, m.internal, m.text, m.attachments, m.status, m.status_reason,
   m.author_id, (select name from users where id = m.author_id) as author_name, m.external_message_id,
   m.edited_at, m.created_at`;
 
@@ -507,14 +508,19 @@ const STATUS_ORDER = `array['pending', 'undelivered', 'sent', 'delivered', 'read
  * Moves an outbound message's delivery status forward (pending < undelivered < sent < delivered < read);
  * answers nothing when it is already there or further, or is not an outbound delivered message.
  */
-export const advanceMessageStatus = (q: Queryable, id: string, status: DeliveryStatus) =>
+export const advanceMessageStatus = (
+  q: Queryable,
+  id: string,
+  status: DeliveryStatus,
+  reason: string | null = null,
+) =>
   maybe<MessageRow & { organisation_id: string }>(
     q,
-    `update messages m set status = $2
+    `update messages m set status = $2, status_reason = $3
       where m.id = $1 and m.direction = 'out' and not m.internal and m.status is not null
         and array_position(${STATUS_ORDER}, m.status) < array_position(${STATUS_ORDER}, $2::text)
       returning ${messageColumns}, m.organisation_id`,
-    [id, status],
+    [id, status, reason],
   );
 
 /** An outbound message (not a note) of this channel and organisation. */

@@ -103,8 +103,9 @@ export async function recordDelivery(
   tx: Tx,
   messageId: string,
   status: 'sent' | 'delivered' | 'read' | 'undelivered',
+  reason: string | null = null,
 ): Promise<Q.MessageRow | undefined> {
-  const m = await Q.advanceMessageStatus(tx.q, messageId, status);
+  const m = await Q.advanceMessageStatus(tx.q, messageId, status, reason);
   if (!m) return undefined;
   const chat = await Q.findChat(tx.q, m.organisation_id, m.chat_id);
   if (chat) await tx.emit(m.organisation_id, 'message.status', presentMessage(m), chatAudience(chat));

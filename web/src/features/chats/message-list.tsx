@@ -1,4 +1,4 @@
-import { Badge, Box, Group, Paper, Stack, Text } from '@mantine/core';
+import { Badge, Box, Group, Paper, Stack, Text, VisuallyHidden } from '@mantine/core';
 import type { MessageDto } from '@smartconnect/contracts';
 import { IconCheck, IconChecks, IconClock, IconLock, IconX } from '@tabler/icons-react';
 import { useEffect, useRef } from 'react';
@@ -14,16 +14,25 @@ const STATUS_ICON = {
   undelivered: IconX,
 } as const;
 
-function Delivery({ status }: { status: MessageDto['status'] }) {
+/** The delivery status; an Undelivered one names the provider's reason on hover and to screen readers. */
+function Delivery({ status, reason }: { status: MessageDto['status']; reason: string | null }) {
   const { t } = useTranslation();
   if (!status) return null;
   const Icon = STATUS_ICON[status];
   const color = status === 'undelivered' ? 'red' : status === 'read' ? 'indigo' : 'dimmed';
   return (
-    <Group gap={2} wrap="nowrap" c={color} data-testid="delivery" data-status={status}>
+    <Group
+      gap={2}
+      wrap="nowrap"
+      c={color}
+      data-testid="delivery"
+      data-status={status}
+      title={status === 'undelivered' && reason ? reason : undefined}
+    >
       <Icon size={14} aria-hidden />
       <Text size="xs" c={color}>
         {t(`chat.delivery.${status}`)}
+        {status === 'undelivered' && reason ? <VisuallyHidden>: {reason}</VisuallyHidden> : null}
       </Text>
     </Group>
   );
@@ -93,7 +102,7 @@ export function MessageList({ messages }: { messages: MessageDto[] }) {
                   {t('chat.edited')}
                 </Text>
               )}
-              {out && !m.internal && <Delivery status={m.status} />}
+              {out && !m.internal && <Delivery status={m.status} reason={m.statusReason} />}
             </Group>
           </Box>
         );
