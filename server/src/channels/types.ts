@@ -34,8 +34,8 @@ export type InboundEvent =
       status: 'delivered' | 'read' | 'undelivered';
       reason?: string;
     }
-  /** The client pressed one of our buttons. */
-  | { kind: 'postback'; message: InboundMessage; data: string }
+  /** The client pressed one of our buttons; `ackRef` names the press for providers that want it answered. */
+  | { kind: 'postback'; message: InboundMessage; data: string; ackRef?: string }
   /** The client blocked us or unsubscribed. */
   | { kind: 'opt_out'; client: { externalId: string } };
 
@@ -146,6 +146,8 @@ export type ChannelAdapter = {
   parse(channel: AdapterChannel, req: RawRequest): InboundEvent[];
   /** Delivers one of our messages; says whether a failure is worth retrying. */
   send(ctx: AdapterContext, channel: AdapterChannel, message: OutboundMessage): Promise<SendResult>;
+  /** After the request's events are committed (best effort): e.g. telling the provider a button press was seen. */
+  afterReceive?(ctx: AdapterContext, channel: AdapterChannel, events: InboundEvent[]): Promise<void>;
   /** A provider file named by a MediaRef; throws a MediaError when it cannot be had. */
   fetchMedia?(ctx: AdapterContext, channel: AdapterChannel, ref: MediaRef): Promise<Media>;
   /** The settings shown in the API (never secrets). */

@@ -148,6 +148,12 @@ describe('Telegram channel', () => {
     );
     assert.equal((await chatsOf(org)).length, 1);
 
+    // A button press is stored as the client's message and answered, so the button stops spinning.
+    const press = tg.updates.callback({ id: 777, first_name: 'Bo' }, 'order:42');
+    assert.equal(await tg.deliver(press, hook, secret), 200);
+    assert.ok((await messagesOf(org, chat.id)).some((x: { text: string }) => x.text === 'order:42'));
+    assert.equal(tg.expect.called('answerCallbackQuery').params.callback_query_id, press.callback_query?.id);
+
     assert.equal(await tg.deliver(tg.updates.myChatMember({ id: 777 }, 'kicked'), hook, secret), 200);
     const [contact] = await s.db.query<{ opted_out_at: Date | null }>(
       "select opted_out_at from contacts where external_id = '777'",

@@ -1,7 +1,7 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { FIELD_MESSAGES as M } from '@smartconnect/contracts';
 import { AppError } from '../../http/errors.ts';
-import type { AdapterChannel, AdapterContext, Connected, RawRequest } from '../types.ts';
+import type { AdapterChannel, AdapterContext, Connected, InboundEvent, RawRequest } from '../types.ts';
 import { callBot } from './bot-api.ts';
 
 const SECRET_HEADER = 'x-telegram-bot-api-secret-token';
@@ -65,4 +65,11 @@ export function verifyTelegram(channel: AdapterChannel, req: RawRequest): boolea
   const a = Buffer.from(given);
   const b = Buffer.from(expected);
   return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/** A pressed button keeps spinning in the client until the press is answered: answer each once it is stored. */
+export async function answerCallbacks(ctx: AdapterContext, channel: AdapterChannel, events: InboundEvent[]) {
+  for (const e of events)
+    if (e.kind === 'postback' && e.ackRef)
+      await callBot(ctx, channel.secrets.token ?? '', 'answerCallbackQuery', { callback_query_id: e.ackRef });
 }

@@ -1,6 +1,6 @@
 import { CHANNEL_TYPE_FIELDS } from '@smartconnect/contracts';
 import type { ChannelAdapter } from '../types.ts';
-import { connectTelegram, disconnectTelegram, verifyTelegram } from './connect.ts';
+import { answerCallbacks, connectTelegram, disconnectTelegram, verifyTelegram } from './connect.ts';
 import { fetchTelegramMedia } from './media.ts';
 import { parseTelegram } from './parse.ts';
 import { sendTelegram, TELEGRAM_TEXT_LIMIT } from './send.ts';
@@ -24,5 +24,6 @@ export const telegramAdapter: ChannelAdapter = {
   parse: (_channel, req) => parseTelegram(req),
   send: sendTelegram,
   fetchMedia: fetchTelegramMedia,
+  afterReceive: answerCallbacks,
   present: (settings) => ({ username: settings.username ?? null, botId: settings.botId ?? null }),
 };

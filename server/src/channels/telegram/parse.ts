@@ -115,6 +115,7 @@ export function parseTelegram(req: RawRequest): InboundEvent[] {
       {
         kind: 'postback',
         data,
+        ackRef: cb.id,
         message: {
           externalMessageId: `callback:${cb.id}`,
           client: { externalId: String(cb.message?.chat.id ?? cb.from.id), name: nameOf(cb.from) },

@@ -97,5 +97,9 @@ export async function receiveWebhook(
   const t = { app, row, adapter, channel };
   const out: Received[] = [];
   for (const e of events) out.push(await act(t, e));
+  if (adapter.afterReceive && events.length)
+    await adapter.afterReceive(adapterContext(app), channel, events).catch((err) => {
+      app.log.warn({ err, channel: channelId }, 'after-receive step failed');
+    });
   return out;
 }
