@@ -147,6 +147,8 @@ export type ChannelDto = {
   expiredMinutes: number | null;
   /** Where the provider (or the integrator) posts customer messages. */
   inboundUrl: string;
+  /** When the latest customer message of the channel's chats arrived; null before the first one. */
+  lastInboundAt: string | null;
   createdAt: string;
 };
 

@@ -121,6 +121,7 @@ export const channelDto = z.object({
   halfExpiredMinutes: z.number().int().nullable(),
   expiredMinutes: z.number().int().nullable(),
   inboundUrl: z.string(),
+  lastInboundAt: at.nullable().describe("When the latest customer message of the channel's chats arrived"),
   createdAt: at,
 });
 export const channelCreatedDto = channelDto.extend({

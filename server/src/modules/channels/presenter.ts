@@ -16,6 +16,7 @@ export function presentChannel(c: ChannelRow): ChannelDto {
     halfExpiredMinutes: c.half_expired_minutes,
     expiredMinutes: c.expired_minutes,
     inboundUrl: adapter.inboundPath?.(c.id) ?? `/api/webhooks/${c.type}/${c.id}`,
+    lastInboundAt: c.last_inbound_at ? new Date(c.last_inbound_at).toISOString() : null,
     createdAt: new Date(c.created_at).toISOString(),
   };
 }

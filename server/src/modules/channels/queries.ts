@@ -15,6 +15,8 @@ export type ChannelRow = {
   half_expired_minutes: number | null;
   expired_minutes: number | null;
   created_at: Date;
+  /** Read only by the admin screens (listChannels, findChannel), not on the inbound path. */
+  last_inbound_at?: Date | null;
   org_options: string[];
   org_status: string;
 };
@@ -25,17 +27,25 @@ const select = `
          o.status as org_status
     from channels c join teams t on t.id = c.team_id join organisations o on o.id = c.organisation_id`;
 
+/** The admin screens also show when the channel's latest customer message arrived (its chats keep that time). */
+const withLastInbound = select.replace(
+  'o.status as org_status',
+  `o.status as org_status,
+         (select max(ch.last_client_message_at) from chats ch where ch.channel_id = c.id) as last_inbound_at`,
+);
+
 export const listChannels = (q: Queryable, orgId: string) =>
   q.query<ChannelRow>(
-    `${select} where c.organisation_id = $1 and c.deleted_at is null order by c.name, c.id`,
+    `${withLastInbound} where c.organisation_id = $1 and c.deleted_at is null order by c.name, c.id`,
     [orgId],
   );
 
 export const findChannel = (q: Queryable, orgId: string, id: string) =>
-  maybe<ChannelRow>(q, `${select} where c.id = $1 and c.organisation_id = $2 and c.deleted_at is null`, [
-    id,
-    orgId,
-  ]);
+  maybe<ChannelRow>(
+    q,
+    `${withLastInbound} where c.id = $1 and c.organisation_id = $2 and c.deleted_at is null`,
+    [id, orgId],
+  );
 
 /** For the inbound route, before we know the organisation: the channel's own key decides. */
 export const findChannelById = (q: Queryable, id: string) =>

@@ -1,0 +1,65 @@
+import { Badge, Group, Paper, SimpleGrid, Text, ThemeIcon, Title, UnstyledButton } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { CHANNEL_CATALOGUE, channelUi } from './types/registry.ts';
+import type { ChannelTypeUi } from './types/types.ts';
+
+/** The types of §3 and the API channel: a type with a guide opens it, the others are coming soon. */
+export function AvailableTypes({ onConnect }: { onConnect: (ui: ChannelTypeUi) => void }) {
+  const { t } = useTranslation();
+  return (
+    <Paper p="md">
+      <Title order={3} fz="lg" mb="md">
+        {t('channels.available')}
+      </Title>
+      <SimpleGrid cols={{ base: 1, xs: 2, md: 3 }} spacing="sm" data-testid="channel-types">
+        {CHANNEL_CATALOGUE.map(({ type, icon: Icon }) => {
+          const ui = channelUi(type);
+          const label = t(`channels.types.${type}`);
+          const body = (
+            <Group key="body" justify="space-between" wrap="nowrap" gap="xs">
+              <Group gap="sm" wrap="nowrap">
+                <ThemeIcon variant="light" color={ui ? 'brand' : 'gray'} radius="md">
+                  <Icon size={18} />
+                </ThemeIcon>
+                <Text size="sm" fw={500} c={ui ? undefined : 'dimmed'}>
+                  {label}
+                </Text>
+              </Group>
+              {ui ? (
+                <Badge variant="light" size="sm">
+                  {t('channels.connect')}
+                </Badge>
+              ) : (
+                <Badge color="gray" variant="light" size="sm">
+                  {t('channels.soon')}
+                </Badge>
+              )}
+            </Group>
+          );
+          const style = { border: '1px solid var(--mantine-color-gray-3)', borderRadius: 8 };
+          return ui ? (
+            <UnstyledButton
+              key={type}
+              p="sm"
+              style={style}
+              className="sc-channel-type"
+              aria-label={t('channels.connectType', { type: label })}
+              data-testid={`connect-${type}`}
+              onClick={() => onConnect(ui)}
+            >
+              {body}
+            </UnstyledButton>
+          ) : (
+            <div
+              key={type}
+              style={{ ...style, padding: 'var(--mantine-spacing-sm)', opacity: 0.75 }}
+              aria-disabled
+            >
+              {body}
+            </div>
+          );
+        })}
+      </SimpleGrid>
+    </Paper>
+  );
+}
