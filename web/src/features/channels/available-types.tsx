@@ -3,6 +3,12 @@ import { useTranslation } from 'react-i18next';
 import { CHANNEL_CATALOGUE, channelUi } from './types/registry.ts';
 import type { ChannelTypeUi } from './types/types.ts';
 
+/** Types that can be connected first, then the ones coming soon, each in the catalogue's order. */
+const ORDERED = [
+  ...CHANNEL_CATALOGUE.filter((c) => channelUi(c.type)),
+  ...CHANNEL_CATALOGUE.filter((c) => !channelUi(c.type)),
+];
+
 /** The types of §3 and the API channel: a type with a guide opens it, the others are coming soon. */
 export function AvailableTypes({ onConnect }: { onConnect: (ui: ChannelTypeUi) => void }) {
   const { t } = useTranslation();
@@ -12,7 +18,7 @@ export function AvailableTypes({ onConnect }: { onConnect: (ui: ChannelTypeUi) =
         {t('channels.available')}
       </Title>
       <SimpleGrid cols={{ base: 1, xs: 2, md: 3 }} spacing="sm" data-testid="channel-types">
-        {CHANNEL_CATALOGUE.map(({ type, icon: Icon }) => {
+        {ORDERED.map(({ type, icon: Icon }) => {
           const ui = channelUi(type);
           const label = t(`channels.types.${type}`);
           const body = (
@@ -26,11 +32,11 @@ export function AvailableTypes({ onConnect }: { onConnect: (ui: ChannelTypeUi) =
                 </Text>
               </Group>
               {ui ? (
-                <Badge variant="light" size="sm">
+                <Badge variant="light" size="sm" style={{ flexShrink: 0 }}>
                   {t('channels.connect')}
                 </Badge>
               ) : (
-                <Badge color="gray" variant="light" size="sm">
+                <Badge color="gray" variant="light" size="sm" style={{ flexShrink: 0 }}>
                   {t('channels.soon')}
                 </Badge>
               )}

@@ -45,6 +45,7 @@ export function GeneralTab({ channel, ui }: { channel: ChannelDto; ui: ChannelTy
           )}
           onChange={(k, v) => form.setFieldValue(`own.${k}`, v)}
           editing
+          channel={channel}
         />
         <Group justify="flex-end">
           <Button variant="default" onClick={() => form.reset()} disabled={!form.isDirty()}>

@@ -249,6 +249,7 @@ export const enGB = {
       other: 'The provider refused the connection. Check the settings and try again.',
     },
     telegram: {
+      bot: 'Bot',
       token: 'Bot token',
       tokenHint: 'The token @BotFather gave you, like 123456789:AA…',
       tokenKeep: 'Leave empty to keep the current token; a new token connects another bot.',

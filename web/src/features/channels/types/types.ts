@@ -10,6 +10,8 @@ export type OwnFieldsProps = {
   onChange: (field: string, value: string) => void;
   /** Editing an existing channel: write-only secrets may stay empty (unchanged). */
   editing: boolean;
+  /** The channel being edited (its settings, never its secrets). */
+  channel?: ChannelDto;
   disabled?: boolean;
 };
 

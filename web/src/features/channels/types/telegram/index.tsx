@@ -1,22 +1,28 @@
-import { PasswordInput } from '@mantine/core';
+import { PasswordInput, TextInput } from '@mantine/core';
 import { IconBrandTelegram } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import type { ChannelTypeUi, OwnFieldsProps } from '../types.ts';
 
-function TelegramFields({ values, errors, onChange, editing, disabled }: OwnFieldsProps) {
+function TelegramFields({ values, errors, onChange, editing, disabled, channel }: OwnFieldsProps) {
   const { t } = useTranslation();
+  const username = channel?.settings.username;
   return (
-    <PasswordInput
-      label={t('channels.telegram.token')}
-      description={t(editing ? 'channels.telegram.tokenKeep' : 'channels.telegram.tokenHint')}
-      required={!editing}
-      disabled={disabled}
-      autoComplete="off"
-      placeholder="123456789:AA..."
-      value={values.token ?? ''}
-      error={errors.token}
-      onChange={(e) => onChange('token', e.currentTarget.value)}
-    />
+    <>
+      {typeof username === 'string' && (
+        <TextInput label={t('channels.telegram.bot')} value={`@${username}`} readOnly variant="filled" />
+      )}
+      <PasswordInput
+        label={t('channels.telegram.token')}
+        description={t(editing ? 'channels.telegram.tokenKeep' : 'channels.telegram.tokenHint')}
+        required={!editing}
+        disabled={disabled}
+        autoComplete="off"
+        placeholder="123456789:AA..."
+        value={values.token ?? ''}
+        error={errors.token}
+        onChange={(e) => onChange('token', e.currentTarget.value)}
+      />
+    </>
   );
 }
 
