@@ -216,6 +216,15 @@ describe('channel pages', () => {
     await field(page, 'Half-expired after, minutes').fill('abc');
     await field(page, 'Half-expired after, minutes').fill('15');
     await field(page, 'Expired after, minutes').fill('45');
+    await field(page, 'Notification e-mail').fill('alerts@shop');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await fieldError(page, 'Notification e-mail', 'Email specified incorrectly');
+    await field(page, 'Notification e-mail').fill('alerts@shop.test');
+    await field(page, 'Also visible to teams').click();
+    await page.getByRole('option', { name: 'Support' }).click();
+    await page.keyboard.press('Escape');
+    await page.getByRole('switch', { name: 'Allow the client to rate before the dialog ends' }).check();
+    await field(page, 'Rating request text').fill('How did we do? Rate us from 1 to 5.');
     const setWebhooks = tg.expect.calls('setWebhook').length;
     await page.getByRole('button', { name: 'Save changes' }).click();
     await page.getByText('The channel has been changed').waitFor();
@@ -231,6 +240,10 @@ describe('channel pages', () => {
     );
     assert.equal(saved.body.entity.halfExpiredMinutes, 15);
     assert.equal(saved.body.entity.expiredMinutes, 45);
+    assert.equal(saved.body.entity.notificationEmail, 'alerts@shop.test');
+    assert.equal(saved.body.entity.visibleTeamIds.length, 1);
+    assert.equal(saved.body.entity.ratingBeforeEnd, true);
+    assert.equal(saved.body.entity.ratingMessage, 'How did we do? Rate us from 1 to 5.');
     await field(page, 'Bot token').fill('123:short');
     await page.getByRole('button', { name: 'Save changes' }).click();
     await fieldError(page, 'Bot token', 'Incorrect token/ID specified');

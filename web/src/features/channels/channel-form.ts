@@ -17,6 +17,10 @@ export type ChannelFormValues = {
   status: ChannelStatus;
   halfExpiredMinutes: number | string;
   expiredMinutes: number | string;
+  notificationEmail: string;
+  visibleTeamIds: string[];
+  ratingBeforeEnd: boolean;
+  ratingMessage: string;
   own: OwnValues;
 };
 
@@ -27,6 +31,10 @@ export function channelToForm(ui: ChannelTypeUi, channel?: ChannelDto): ChannelF
     status: channel?.status ?? 'active',
     halfExpiredMinutes: channel?.halfExpiredMinutes ?? '',
     expiredMinutes: channel?.expiredMinutes ?? '',
+    notificationEmail: channel?.notificationEmail ?? '',
+    visibleTeamIds: channel?.visibleTeamIds ?? [],
+    ratingBeforeEnd: channel?.ratingBeforeEnd ?? false,
+    ratingMessage: channel?.ratingMessage ?? '',
     own: ui.initial(channel),
   };
 }
@@ -55,13 +63,31 @@ export function channelPayload(
     status: v.status,
     halfExpiredMinutes: minutes(v.halfExpiredMinutes),
     expiredMinutes: minutes(v.expiredMinutes),
+    notificationEmail: v.notificationEmail.trim() || null,
+    // The channel's own team sees it anyway.
+    visibleTeamIds: v.visibleTeamIds.filter((id) => id !== v.teamId),
+    ratingBeforeEnd: v.ratingBeforeEnd,
+    ratingMessage: v.ratingMessage.trim() || null,
     ...own,
   };
 }
 
-const COMMON = new Set(['name', 'teamId', 'status', 'halfExpiredMinutes', 'expiredMinutes']);
+const COMMON = new Set([
+  'name',
+  'teamId',
+  'status',
+  'halfExpiredMinutes',
+  'expiredMinutes',
+  'notificationEmail',
+  'visibleTeamIds',
+  'ratingBeforeEnd',
+  'ratingMessage',
+]);
 /** A field of the API (or zod path) as a path of the form: the type's own fields live under `own`. */
-export const formPath = (field: string) => (COMMON.has(field) || field === '_' ? field : `own.${field}`);
+export const formPath = (field: string) => {
+  const top = field.split('.')[0];
+  return COMMON.has(top) || top === '_' ? top : `own.${field}`;
+};
 
 /**
  * §5: an empty required field is 'Please fill in all required fields'; then the server's own schemas (create, or
