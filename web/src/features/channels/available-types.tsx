@@ -1,7 +1,7 @@
 import { Badge, Group, Paper, SimpleGrid, Text, ThemeIcon, Title, UnstyledButton } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { CHANNEL_CATALOGUE, channelUi } from './types/registry.ts';
-import type { ChannelTypeUi } from './types/types.ts';
+import type { ChannelTypeUi, TypeIcon } from './types/types.ts';
 
 /** Types that can be connected first, then the ones coming soon, each in the catalogue's order. */
 const ORDERED = [
@@ -9,7 +9,28 @@ const ORDERED = [
   ...CHANNEL_CATALOGUE.filter((c) => !channelUi(c.type)),
 ];
 
-/** The types of §3 and the API channel: a type with a guide opens it, the others are coming soon. */
+const cardStyle = { border: '1px solid var(--mantine-color-gray-3)', borderRadius: 8 };
+
+function CardBody({ label, icon: Icon, ready }: { label: string; icon: TypeIcon; ready: boolean }) {
+  const { t } = useTranslation();
+  return (
+    <Group justify="space-between" wrap="nowrap" gap="xs">
+      <Group gap="sm" wrap="nowrap">
+        <ThemeIcon variant="light" color={ready ? 'brand' : 'gray'} radius="md">
+          <Icon size={18} />
+        </ThemeIcon>
+        <Text size="sm" fw={500} c={ready ? undefined : 'dimmed'}>
+          {label}
+        </Text>
+      </Group>
+      <Badge color={ready ? 'brand' : 'gray'} variant="light" size="sm" style={{ flexShrink: 0 }}>
+        {ready ? t('channels.connect') : t('channels.soon')}
+      </Badge>
+    </Group>
+  );
+}
+
+/** The types of §3 and the API channel: a type with a guide opens it, the others are coming soon (not a form). */
 export function AvailableTypes({ onConnect }: { onConnect: (ui: ChannelTypeUi) => void }) {
   const { t } = useTranslation();
   return (
@@ -18,50 +39,28 @@ export function AvailableTypes({ onConnect }: { onConnect: (ui: ChannelTypeUi) =
         {t('channels.available')}
       </Title>
       <SimpleGrid cols={{ base: 1, xs: 2, md: 3 }} spacing="sm" data-testid="channel-types">
-        {ORDERED.map(({ type, icon: Icon }) => {
+        {ORDERED.map(({ type, icon }) => {
           const ui = channelUi(type);
           const label = t(`channels.types.${type}`);
-          const body = (
-            <Group key="body" justify="space-between" wrap="nowrap" gap="xs">
-              <Group gap="sm" wrap="nowrap">
-                <ThemeIcon variant="light" color={ui ? 'brand' : 'gray'} radius="md">
-                  <Icon size={18} />
-                </ThemeIcon>
-                <Text size="sm" fw={500} c={ui ? undefined : 'dimmed'}>
-                  {label}
-                </Text>
-              </Group>
-              {ui ? (
-                <Badge variant="light" size="sm" style={{ flexShrink: 0 }}>
-                  {t('channels.connect')}
-                </Badge>
-              ) : (
-                <Badge color="gray" variant="light" size="sm" style={{ flexShrink: 0 }}>
-                  {t('channels.soon')}
-                </Badge>
-              )}
-            </Group>
-          );
-          const style = { border: '1px solid var(--mantine-color-gray-3)', borderRadius: 8 };
           return ui ? (
             <UnstyledButton
               key={type}
               p="sm"
-              style={style}
+              style={cardStyle}
               className="sc-channel-type"
               aria-label={t('channels.connectType', { type: label })}
               data-testid={`connect-${type}`}
               onClick={() => onConnect(ui)}
             >
-              {body}
+              <CardBody label={label} icon={icon} ready />
             </UnstyledButton>
           ) : (
             <div
               key={type}
-              style={{ ...style, padding: 'var(--mantine-spacing-sm)', opacity: 0.75 }}
+              style={{ ...cardStyle, padding: 'var(--mantine-spacing-sm)', opacity: 0.75 }}
               aria-disabled
             >
-              {body}
+              <CardBody label={label} icon={icon} ready={false} />
             </div>
           );
         })}
