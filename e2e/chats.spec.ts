@@ -84,11 +84,12 @@ describe('chat center', () => {
     const { page, errors, context } = await openPage(browser, server.url);
     await signIn(page, adminToken, '/admin/preferences/channels');
     await page.getByText('No channels connected yet').waitFor();
-    await page.getByText('Available soon').first().waitFor();
+    await page.getByText('Coming soon').first().waitFor();
     await screenshot(page, 'channels-empty');
-    await page.getByRole('button', { name: 'Add API channel' }).click();
+    await page.getByRole('button', { name: 'Connect API' }).click();
+    await page.getByRole('button', { name: 'Next' }).click();
     await page.getByRole('button', { name: 'Create' }).click();
-    await page.getByText('Name specified incorrectly').waitFor();
+    await page.getByText('Please fill in all required fields').first().waitFor();
     await field(page, 'Name').fill('Shop API');
     await field(page, 'Team').click();
     await page.getByRole('option', { name: 'Sales' }).click();
@@ -110,9 +111,10 @@ describe('chat center', () => {
     await screenshot(page, 'channels');
 
     // Deactivate, then activate again.
-    await page.getByRole('switch', { name: 'Status of Shop API' }).click();
+    const status = page.getByTestId('channel-Shop API').getByRole('switch');
+    await status.click();
     await page.getByTestId('channel-Shop API').getByText('Inactive', { exact: true }).waitFor();
-    await page.getByRole('switch', { name: 'Status of Shop API' }).click();
+    await status.click();
     await page.getByTestId('channel-Shop API').getByText('Active', { exact: true }).waitFor();
     assert.deepEqual(errors, []);
     await context.close();

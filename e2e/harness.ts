@@ -33,8 +33,11 @@ export type TestServer = {
   stop(): Promise<void>;
 };
 
-/** `node --import tsx server/src/main.ts` with a temp DATA_DIR on embedded PGlite, LOG_LEVEL=info. */
-export async function startServer(): Promise<TestServer> {
+/**
+ * `node --import tsx server/src/main.ts` with a temp DATA_DIR on embedded PGlite, LOG_LEVEL=info; `env` adds
+ * variables (a provider fake's base URL, e.g. TELEGRAM_API_BASE_URL).
+ */
+export async function startServer(options: { env?: Record<string, string> } = {}): Promise<TestServer> {
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'sc-e2e-'));
   const url = `http://127.0.0.1:${port}`;
@@ -50,6 +53,7 @@ export async function startServer(): Promise<TestServer> {
     // The channel webhooks of the tests listen on this machine.
     OUTBOUND_ALLOWED_NETWORKS: '127.0.0.0/8',
     NODE_ENV: 'production',
+    ...options.env,
   };
   // The browser tests always run on their own embedded database, never on a shared server.
   delete env.DATABASE_URL;

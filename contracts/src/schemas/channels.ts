@@ -7,7 +7,14 @@ export type ChannelType = (typeof CHANNEL_TYPES)[number];
 export const CHANNEL_STATUSES = ['active', 'inactive'] as const;
 export type ChannelStatus = (typeof CHANNEL_STATUSES)[number];
 
-export const CHANNEL_LIMITS = { nameMax: 255, urlMax: 2048, thresholdMax: 100_000 } as const;
+export const CHANNEL_LIMITS = {
+  nameMax: 255,
+  urlMax: 2048,
+  thresholdMax: 100_000,
+  emailMax: 254,
+  visibleTeamsMax: 100,
+  ratingMessageMax: 1000,
+} as const;
 
 /** An absolute http: or https: URL; javascript:, data:, file: and the like are refused (a link the web app opens). */
 export function isHttpUrl(v: string): boolean {
@@ -38,6 +45,26 @@ const common = {
   halfExpiredMinutes: minutes,
   /** ... and red. */
   expiredMinutes: minutes,
+  /** Where the channel's notifications are e-mailed; null for none. */
+  notificationEmail: z
+    .string(M.emailIncorrect)
+    .trim()
+    .max(CHANNEL_LIMITS.emailMax, M.emailIncorrect)
+    .pipe(z.email(M.emailIncorrect))
+    .nullable(),
+  /** Teams that see the channel besides its own team (§2.6 'team channel visibility'). */
+  visibleTeamIds: z
+    .array(z.uuid(M.teamIncorrect), M.teamIncorrect)
+    .max(CHANNEL_LIMITS.visibleTeamsMax, M.teamIncorrect),
+  /** Service assessment (§3): the client may rate the service before the dialog ends (OPTION_QUALITY_ASSESSMENT). */
+  ratingBeforeEnd: z.boolean(M.valueIncorrect),
+  /** The text that asks the client for the rating; null for the default one. */
+  ratingMessage: z
+    .string(M.valueIncorrect)
+    .trim()
+    .max(CHANNEL_LIMITS.ratingMessageMax, M.valueIncorrect)
+    .transform((v) => v || null)
+    .nullable(),
 };
 
 /**
@@ -66,6 +93,10 @@ const createOf = <T extends ChannelType>(type: T) =>
       status: common.status.default('active'),
       halfExpiredMinutes: common.halfExpiredMinutes.default(null),
       expiredMinutes: common.expiredMinutes.default(null),
+      notificationEmail: common.notificationEmail.default(null),
+      visibleTeamIds: common.visibleTeamIds.default([]),
+      ratingBeforeEnd: common.ratingBeforeEnd.default(false),
+      ratingMessage: common.ratingMessage.default(null),
     })
     .extend(CHANNEL_TYPE_FIELDS[type].shape);
 
@@ -145,8 +176,14 @@ export type ChannelDto = {
   settings: Record<string, unknown>;
   halfExpiredMinutes: number | null;
   expiredMinutes: number | null;
+  notificationEmail: string | null;
+  visibleTeamIds: string[];
+  ratingBeforeEnd: boolean;
+  ratingMessage: string | null;
   /** Where the provider (or the integrator) posts customer messages. */
   inboundUrl: string;
+  /** When the latest customer message of the channel's chats arrived; null before the first one. */
+  lastInboundAt: string | null;
   createdAt: string;
 };
 

@@ -120,7 +120,12 @@ export const channelDto = z.object({
   settings: z.record(z.string(), z.unknown()).describe("The type's settings, never its secrets"),
   halfExpiredMinutes: z.number().int().nullable(),
   expiredMinutes: z.number().int().nullable(),
+  notificationEmail: z.string().nullable(),
+  visibleTeamIds: z.array(z.uuid()).describe('Teams that see the channel besides its own'),
+  ratingBeforeEnd: z.boolean().describe('Service assessment: the client may rate before the dialog ends'),
+  ratingMessage: z.string().nullable(),
   inboundUrl: z.string(),
+  lastInboundAt: at.nullable().describe("When the latest customer message of the channel's chats arrived"),
   createdAt: at,
 });
 export const channelCreatedDto = channelDto.extend({

@@ -547,7 +547,8 @@ async function parseParams(url: URL, contentType: string, body: Buffer) {
     const form = await new Request('http://fake.invalid/', {
       method: 'POST',
       headers: { 'content-type': contentType },
-      body,
+      // A plain Uint8Array is a body under both the DOM and Node typings (the e2e specs use this fake too).
+      body: new Uint8Array(body),
     }).formData();
     for (const [name, value] of form) {
       if (typeof value === 'string') params[name] = value;

@@ -67,6 +67,8 @@ describe('ingest through the API channel', () => {
     const org = await createOrganisation(s);
     const teamId = await makeTeam(org);
     const ch = await makeChannel(org, teamId);
+    const before = await org.admin.api.get(`/api/channels/${ch.id}`);
+    assert.equal(before.body.entity.lastInboundAt, null);
     const wrong = await inbound(s, ch, { key: 'not-the-key' });
     assert.equal(wrong.status, 401);
     assert.equal(wrong.body.code, 'unauthorizedException');
@@ -107,6 +109,10 @@ describe('ingest through the API channel', () => {
     // A second message of the same client joins the same chat.
     const second = await inbound(s, ch, { client: 'ext-1', text: 'Anyone?' });
     assert.equal(second.body.entity.chatId, chat.id);
+    // The channel list shows when its latest customer message arrived.
+    const list = await org.admin.api.get('/api/channels');
+    const listed = list.body.entity.items.find((c: { id: string }) => c.id === ch.id);
+    assert.ok(Date.parse(listed.lastInboundAt) >= Date.parse(chat.createdAt), listed.lastInboundAt);
   });
 
   test('the same provider message retried 20 times in parallel is stored once, every retry answered 200', async () => {

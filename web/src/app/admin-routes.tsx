@@ -122,7 +122,11 @@ export const adminRoutes: RouteObject = {
               handle: { title: 'preferences.channels' },
               lazy: screen(() => import('../features/channels/channels-page.tsx'), 'ChannelsPage'),
             },
-            soon('channels/*', 'preferences.channels'),
+            {
+              path: 'channels/:id',
+              handle: { title: 'preferences.channels' },
+              lazy: screen(() => import('../features/channels/channel-edit-page.tsx'), 'ChannelEditPage'),
+            },
             soon('chat-bots', 'preferences.chatBots'),
             soon('chat-bots/bot', 'preferences.chatBots'),
           ],

@@ -15,7 +15,12 @@ export function presentChannel(c: ChannelRow): ChannelDto {
     settings: adapter.present(c.settings ?? {}),
     halfExpiredMinutes: c.half_expired_minutes,
     expiredMinutes: c.expired_minutes,
+    notificationEmail: c.notification_email,
+    visibleTeamIds: c.visible_team_ids ?? [],
+    ratingBeforeEnd: c.rating_before_end,
+    ratingMessage: c.rating_message,
     inboundUrl: adapter.inboundPath?.(c.id) ?? `/api/webhooks/${c.type}/${c.id}`,
+    lastInboundAt: c.last_inbound_at ? new Date(c.last_inbound_at).toISOString() : null,
     createdAt: new Date(c.created_at).toISOString(),
   };
 }

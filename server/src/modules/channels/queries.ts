@@ -14,32 +14,57 @@ export type ChannelRow = {
   secrets: string;
   half_expired_minutes: number | null;
   expired_minutes: number | null;
+  notification_email: string | null;
+  visible_team_ids: string[];
+  rating_before_end: boolean;
+  rating_message: string | null;
   created_at: Date;
+  /** Read only by the admin screens (listChannels, findChannel), not on the inbound path. */
+  last_inbound_at?: Date | null;
   org_options: string[];
   org_status: string;
 };
 
 const select = `
   select c.id, c.organisation_id, c.type, c.name, c.team_id, t.name as team_name, c.status, c.settings,
-         c.inbound_key_hash, c.secrets, c.half_expired_minutes, c.expired_minutes, c.created_at, o.options as org_options,
+         c.inbound_key_hash, c.secrets, c.half_expired_minutes, c.expired_minutes,
+         c.notification_email, c.visible_team_ids, c.rating_before_end, c.rating_message, c.created_at, o.options as org_options,
          o.status as org_status
     from channels c join teams t on t.id = c.team_id join organisations o on o.id = c.organisation_id`;
 
+/** The admin screens also show when the channel's latest customer message arrived (its chats keep that time). */
+const withLastInbound = select.replace(
+  'o.status as org_status',
+  `o.status as org_status,
+         (select max(ch.last_client_message_at) from chats ch where ch.channel_id = c.id) as last_inbound_at`,
+);
+
 export const listChannels = (q: Queryable, orgId: string) =>
   q.query<ChannelRow>(
-    `${select} where c.organisation_id = $1 and c.deleted_at is null order by c.name, c.id`,
+    `${withLastInbound} where c.organisation_id = $1 and c.deleted_at is null order by c.name, c.id`,
     [orgId],
   );
 
 export const findChannel = (q: Queryable, orgId: string, id: string) =>
-  maybe<ChannelRow>(q, `${select} where c.id = $1 and c.organisation_id = $2 and c.deleted_at is null`, [
-    id,
-    orgId,
-  ]);
+  maybe<ChannelRow>(
+    q,
+    `${withLastInbound} where c.id = $1 and c.organisation_id = $2 and c.deleted_at is null`,
+    [id, orgId],
+  );
 
 /** For the inbound route, before we know the organisation: the channel's own key decides. */
 export const findChannelById = (q: Queryable, id: string) =>
   maybe<ChannelRow>(q, `${select} where c.id = $1 and c.deleted_at is null`, [id]);
+
+/** How many of the ids are live teams of the organisation. */
+export const teamsInOrg = async (q: Queryable, orgId: string, ids: string[]) =>
+  (
+    await one<{ n: number }>(
+      q,
+      'select count(*)::int as n from teams where organisation_id = $1 and deleted_at is null and id = any($2::uuid[])',
+      [orgId, ids],
+    )
+  ).n;
 
 export const teamInOrg = async (q: Queryable, orgId: string, teamId: string) =>
   !!(await maybe(q, 'select 1 from teams where id = $1 and organisation_id = $2 and deleted_at is null', [
@@ -67,14 +92,19 @@ export type ChannelInsert = {
   secrets: string;
   halfExpiredMinutes: number | null;
   expiredMinutes: number | null;
+  notificationEmail: string | null;
+  visibleTeamIds: string[];
+  ratingBeforeEnd: boolean;
+  ratingMessage: string | null;
 };
 
 export async function insertChannel(q: Queryable, c: ChannelInsert): Promise<string> {
   const row = await one<{ id: string }>(
     q,
     `insert into channels (id, organisation_id, type, name, team_id, status, settings, inbound_key_hash, secrets,
-                           half_expired_minutes, expired_minutes)
-     values ($11, $1, $2, $3, $4, $5, $6, $7, $8, $9, $10) returning id`,
+                           half_expired_minutes, expired_minutes, notification_email, visible_team_ids,
+                           rating_before_end, rating_message)
+     values ($11, $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $12, $13::uuid[], $14, $15) returning id`,
     [
       c.organisationId,
       c.type,
@@ -87,6 +117,10 @@ export async function insertChannel(q: Queryable, c: ChannelInsert): Promise<str
       c.halfExpiredMinutes,
       c.expiredMinutes,
       c.id,
+      c.notificationEmail,
+      c.visibleTeamIds,
+      c.ratingBeforeEnd,
+      c.ratingMessage,
     ],
   );
   return row.id;
@@ -98,6 +132,10 @@ const columns = {
   status: 'status',
   halfExpiredMinutes: 'half_expired_minutes',
   expiredMinutes: 'expired_minutes',
+  notificationEmail: 'notification_email',
+  visibleTeamIds: 'visible_team_ids',
+  ratingBeforeEnd: 'rating_before_end',
+  ratingMessage: 'rating_message',
 } as const;
 export type ChannelPatch = Partial<Record<keyof typeof columns, unknown>>;
 

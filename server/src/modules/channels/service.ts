@@ -17,7 +17,18 @@ import { presentChannel } from './presenter.ts';
 import * as Q from './queries.ts';
 
 /** The common fields of a channel; everything else in a create or update body belongs to the channel's type. */
-const COMMON = new Set(['type', 'name', 'teamId', 'status', 'halfExpiredMinutes', 'expiredMinutes']);
+const COMMON = new Set([
+  'type',
+  'name',
+  'teamId',
+  'status',
+  'halfExpiredMinutes',
+  'expiredMinutes',
+  'notificationEmail',
+  'visibleTeamIds',
+  'ratingBeforeEnd',
+  'ratingMessage',
+]);
 const ownFields = (input: Record<string, unknown>) =>
   Object.fromEntries(Object.entries(input).filter(([k, v]) => !COMMON.has(k) && v !== undefined));
 
@@ -38,6 +49,19 @@ export async function getChannel(app: AppContext, orgId: string, id: string) {
 async function checkTeam(q: Queryable, orgId: string, teamId: string) {
   if (!(await Q.teamInOrg(q, orgId, teamId)))
     throw new AppError('validationException', { teamId: M.teamIncorrect });
+}
+
+/** The teams that see the channel must be live teams of the organisation. */
+async function checkVisibleTeams(q: Queryable, orgId: string, ids: string[] | undefined) {
+  if (!ids?.length) return;
+  if ((await Q.teamsInOrg(q, orgId, [...new Set(ids)])) !== new Set(ids).size)
+    throw new AppError('validationException', { visibleTeamIds: M.teamIncorrect });
+}
+
+/** Asking clients for a rating before the dialog ends is the plan's quality assessment option. */
+function checkRatingOption(auth: AuthContext, ratingBeforeEnd: boolean | undefined) {
+  if (ratingBeforeEnd && !auth.options.has('OPTION_QUALITY_ASSESSMENT'))
+    throw new AppError('optionUnavailableException', undefined, { option: 'OPTION_QUALITY_ASSESSMENT' });
 }
 
 async function checkName(q: Queryable, orgId: string, name: string, exceptId?: string) {
@@ -61,7 +85,9 @@ export async function createChannel(
   input: ChannelCreateInput,
 ): Promise<ChannelCreatedDto> {
   const adapter = adapterFor(input.type);
+  checkRatingOption(auth, input.ratingBeforeEnd);
   await checkTeam(app.db, auth.organisationId, input.teamId);
+  await checkVisibleTeams(app.db, auth.organisationId, input.visibleTeamIds);
   await checkName(app.db, auth.organisationId, input.name);
   const id = await Q.newChannelId(app.db);
   const connected = await adapter.connect(adapterContext(app), { id }, ownFields(input));
@@ -88,6 +114,10 @@ export async function createChannel(
         secrets: encryptSecret(app.config.secretKey, JSON.stringify(connected.secrets)),
         halfExpiredMinutes: input.halfExpiredMinutes,
         expiredMinutes: input.expiredMinutes,
+        notificationEmail: input.notificationEmail,
+        visibleTeamIds: [...new Set(input.visibleTeamIds)],
+        ratingBeforeEnd: input.ratingBeforeEnd,
+        ratingMessage: input.ratingMessage,
       });
     });
   } catch (err) {
@@ -119,6 +149,8 @@ export async function updateChannel(
     throw new AppError('validationException', { expiredMinutes: M.timeIncorrect });
   const own = adapter.updateSchema.safeParse(ownFields(input));
   if (!own.success) throw validationError(own.error);
+  checkRatingOption(auth, input.ratingBeforeEnd);
+  await checkVisibleTeams(app.db, auth.organisationId, input.visibleTeamIds);
   const channel = adapterChannel(app, current);
   const ctx = adapterContext(app);
   const activating = input.status === 'active' && current.status !== 'active';
@@ -133,6 +165,10 @@ export async function updateChannel(
       status: input.status,
       halfExpiredMinutes: input.halfExpiredMinutes,
       expiredMinutes: input.expiredMinutes,
+      notificationEmail: input.notificationEmail,
+      visibleTeamIds: input.visibleTeamIds && [...new Set(input.visibleTeamIds)],
+      ratingBeforeEnd: input.ratingBeforeEnd,
+      ratingMessage: input.ratingMessage,
     });
     if (connected)
       await Q.setChannelConfig(

@@ -1,8 +1,8 @@
 import type { ChannelCreatedDto, ChannelDto, ChannelStatus, Page } from '@smartconnect/contracts';
 import { useQuery } from '@tanstack/react-query';
-import { get, patch, post } from '../../shared/api/client.ts';
+import { del, get, patch, post } from '../../shared/api/client.ts';
 
-export const channelKeys = { all: ['channels'] as const };
+export const channelKeys = { all: ['channels'] as const, one: (id: string) => ['channels', id] as const };
 
 export function useChannels() {
   return useQuery({
@@ -11,10 +11,19 @@ export function useChannels() {
   });
 }
 
-export type ApiChannelInput = { name: string; teamId: string; webhookUrl: string };
+export function useChannel(id: string) {
+  return useQuery({
+    queryKey: channelKeys.one(id),
+    queryFn: () => get<ChannelDto>(`/api/channels/${id}`),
+  });
+}
 
-export const createApiChannel = (body: ApiChannelInput) =>
-  post<ChannelCreatedDto>('/api/channels', { type: 'api', ...body });
+/** One flat body: `{type, name, teamId, ...the type's own fields}` (DECISIONS.md). */
+export const createChannel = (body: Record<string, unknown>) =>
+  post<ChannelCreatedDto>('/api/channels', body);
+export const updateChannel = (id: string, body: Record<string, unknown>) =>
+  patch<ChannelDto>(`/api/channels/${id}`, body);
+export const deleteChannel = (id: string) => del<unknown>(`/api/channels/${id}`);
 export const setChannelStatus = (id: string, status: ChannelStatus) =>
   patch<ChannelDto>(`/api/channels/${id}`, { status });
 

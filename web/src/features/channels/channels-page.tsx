@@ -1,62 +1,35 @@
-import { Badge, Button, Group, Paper, SimpleGrid, Switch, Table, Text, Title } from '@mantine/core';
-import type { ChannelCreatedDto, ChannelDto } from '@smartconnect/contracts';
-import { IconApi, IconPlugConnected, IconPlus } from '@tabler/icons-react';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { Paper, Title } from '@mantine/core';
+import type { ChannelCreatedDto } from '@smartconnect/contracts';
+import { IconPlugConnected } from '@tabler/icons-react';
+import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { notifySuccess } from '../../shared/notify.ts';
 import { EmptyState } from '../../shared/ui/empty-state.tsx';
 import { ErrorState } from '../../shared/ui/error-state.tsx';
 import { SectionLoader } from '../../shared/ui/full-loader.tsx';
-import { ListTable } from '../../shared/ui/list-table.tsx';
-import { UserText } from '../../shared/ui/user-text.tsx';
-import { channelKeys, setChannelStatus, useChannels } from './api.ts';
-import { ChannelCreateModal } from './channel-create-modal.tsx';
-import { ChannelKeyModal } from './channel-key-modal.tsx';
+import { channelKeys, useChannels } from './api.ts';
+import { AvailableTypes } from './available-types.tsx';
+import { ChannelGuideModal } from './channel-guide-modal.tsx';
+import { ChannelList } from './channel-list.tsx';
+import { channelUi } from './types/registry.ts';
+import type { ChannelTypeUi } from './types/types.ts';
 
-/** §2.6 channel types with no adapter yet: listed as available soon. */
-const SOON = [
-  'telegram',
-  'site_chat',
-  'whatsapp',
-  'viber',
-  'viber_bot',
-  'vk_bot',
-  'email',
-  'voip',
-  'instagram',
-];
-
-/** /admin/preferences/channels: connected channels, an API channel to create, the other types to come. */
+/** /admin/preferences/channels: the connected channels, and the types to connect through their guides (§2.6). */
 export function ChannelsPage() {
   const { t } = useTranslation();
   const client = useQueryClient();
   const channels = useChannels();
-  const [creating, setCreating] = useState(false);
+  const [guide, setGuide] = useState<ChannelTypeUi | null>(null);
   const [created, setCreated] = useState<ChannelCreatedDto | null>(null);
-  const toggle = useMutation({
-    mutationFn: (c: ChannelDto) => setChannelStatus(c.id, c.status === 'active' ? 'inactive' : 'active'),
-    onSuccess: async () => {
-      notifySuccess(t('channels.changed'));
-      await client.invalidateQueries({ queryKey: channelKeys.all });
-    },
-  });
   const items = channels.data ?? [];
+  const Created = created ? channelUi(created.type)?.Created : undefined;
   return (
     <>
       <Paper p={0} mb="lg">
-        <Group
-          p="md"
-          justify="space-between"
-          style={{ borderBottom: '1px solid var(--mantine-color-gray-3)' }}
-        >
-          <Title order={3} fz="lg">
-            {t('channels.connected')}
-          </Title>
-          <Button leftSection={<IconPlus size={18} />} onClick={() => setCreating(true)}>
-            {t('channels.addApi')}
-          </Button>
-        </Group>
+        <Title order={3} fz="lg" p="md" style={{ borderBottom: '1px solid var(--mantine-color-gray-3)' }}>
+          {t('channels.connected')}
+        </Title>
         {channels.isLoading ? (
           <SectionLoader />
         ) : channels.isError && !channels.data ? (
@@ -68,82 +41,21 @@ export function ChannelsPage() {
             text={t('channels.emptyHint')}
           />
         ) : (
-          <ListTable
-            minWidth={640}
-            testId="channels-table"
-            headings={[
-              t('channels.name'),
-              t('channels.type'),
-              t('channels.team'),
-              t('channels.webhookUrl'),
-              t('channels.status'),
-            ]}
-          >
-            {items.map((c) => (
-              <Table.Tr key={c.id} data-testid={`channel-${c.name}`}>
-                <Table.Td fw={600}>
-                  <UserText>{c.name}</UserText>
-                </Table.Td>
-                <Table.Td>
-                  <Badge variant="light" leftSection={<IconApi size={12} />}>
-                    {t(`channels.types.${c.type}`)}
-                  </Badge>
-                </Table.Td>
-                <Table.Td>
-                  <UserText>{c.team.name}</UserText>
-                </Table.Td>
-                <Table.Td maw={260}>
-                  <Text size="sm" truncate>
-                    {typeof c.settings.webhookUrl === 'string' ? c.settings.webhookUrl : '—'}
-                  </Text>
-                </Table.Td>
-                <Table.Td>
-                  <Switch
-                    checked={c.status === 'active'}
-                    label={c.status === 'active' ? t('common.active') : t('common.inactive')}
-                    aria-label={t('channels.statusOf', { name: c.name })}
-                    disabled={toggle.isPending}
-                    onChange={() => toggle.mutate(c)}
-                  />
-                </Table.Td>
-              </Table.Tr>
-            ))}
-          </ListTable>
+          <ChannelList items={items} />
         )}
       </Paper>
-      <Paper p="md">
-        <Title order={3} fz="lg" mb="md">
-          {t('channels.available')}
-        </Title>
-        <SimpleGrid cols={{ base: 2, md: 3 }} spacing="sm">
-          {SOON.map((type) => (
-            <Group
-              key={type}
-              justify="space-between"
-              p="sm"
-              style={{ border: '1px solid var(--mantine-color-gray-3)', borderRadius: 8 }}
-            >
-              <Text size="sm" fw={500}>
-                {t(`channels.types.${type}`)}
-              </Text>
-              <Badge color="gray" variant="light" size="sm">
-                {t('channels.soon')}
-              </Badge>
-            </Group>
-          ))}
-        </SimpleGrid>
-      </Paper>
-      <ChannelCreateModal
-        opened={creating}
-        onClose={() => setCreating(false)}
+      <AvailableTypes onConnect={setGuide} />
+      <ChannelGuideModal
+        ui={guide}
+        onClose={() => setGuide(null)}
         onCreated={(c) => {
-          setCreating(false);
-          setCreated(c);
+          setGuide(null);
           notifySuccess(t('channels.created'));
+          if (channelUi(c.type)?.Created) setCreated(c);
           void client.invalidateQueries({ queryKey: channelKeys.all });
         }}
       />
-      <ChannelKeyModal channel={created} onClose={() => setCreated(null)} />
+      {created && Created && <Created channel={created} onClose={() => setCreated(null)} />}
     </>
   );
 }

@@ -1,0 +1,116 @@
+import {
+  CHANNEL_TYPE_FIELDS,
+  type ChannelDto,
+  type ChannelStatus,
+  type ChannelType,
+  channelCreateSchema,
+  channelUpdateSchema,
+  FIELD_MESSAGES as M,
+} from '@smartconnect/contracts';
+import { translateField } from '../../shared/i18n/index.ts';
+import type { ChannelTypeUi, OwnValues } from './types/types.ts';
+
+/** The form of a channel: its common fields, and the type's own fields under `own`. */
+export type ChannelFormValues = {
+  name: string;
+  teamId: string;
+  status: ChannelStatus;
+  halfExpiredMinutes: number | string;
+  expiredMinutes: number | string;
+  notificationEmail: string;
+  visibleTeamIds: string[];
+  ratingBeforeEnd: boolean;
+  ratingMessage: string;
+  own: OwnValues;
+};
+
+export function channelToForm(ui: ChannelTypeUi, channel?: ChannelDto): ChannelFormValues {
+  return {
+    name: channel?.name ?? '',
+    teamId: channel?.teamId ?? '',
+    status: channel?.status ?? 'active',
+    halfExpiredMinutes: channel?.halfExpiredMinutes ?? '',
+    expiredMinutes: channel?.expiredMinutes ?? '',
+    notificationEmail: channel?.notificationEmail ?? '',
+    visibleTeamIds: channel?.visibleTeamIds ?? [],
+    ratingBeforeEnd: channel?.ratingBeforeEnd ?? false,
+    ratingMessage: channel?.ratingMessage ?? '',
+    own: ui.initial(channel),
+  };
+}
+
+/** A NumberInput's value as the API wants it: empty is null; text that is not a number stays (zod refuses it). */
+const minutes = (v: number | string): unknown => (v === '' ? null : typeof v === 'number' ? v : Number(v));
+
+/**
+ * The body to send. Creating: every field. Editing: the common fields, and only the own fields the user changed
+ * (an empty write-only secret means unchanged).
+ */
+export function channelPayload(
+  type: ChannelType,
+  v: ChannelFormValues,
+  initialOwn?: OwnValues,
+): Record<string, unknown> {
+  const own = Object.fromEntries(
+    Object.entries(v.own).filter(([k, x]) =>
+      initialOwn ? x.trim() !== '' && x !== initialOwn[k] : x.trim() !== '',
+    ),
+  );
+  return {
+    ...(initialOwn ? {} : { type }),
+    name: v.name,
+    teamId: v.teamId,
+    status: v.status,
+    halfExpiredMinutes: minutes(v.halfExpiredMinutes),
+    expiredMinutes: minutes(v.expiredMinutes),
+    notificationEmail: v.notificationEmail.trim() || null,
+    // The channel's own team sees it anyway.
+    visibleTeamIds: v.visibleTeamIds.filter((id) => id !== v.teamId),
+    ratingBeforeEnd: v.ratingBeforeEnd,
+    ratingMessage: v.ratingMessage.trim() || null,
+    ...own,
+  };
+}
+
+const COMMON = new Set([
+  'name',
+  'teamId',
+  'status',
+  'halfExpiredMinutes',
+  'expiredMinutes',
+  'notificationEmail',
+  'visibleTeamIds',
+  'ratingBeforeEnd',
+  'ratingMessage',
+]);
+/** A field of the API (or zod path) as a path of the form: the type's own fields live under `own`. */
+export const formPath = (field: string) => {
+  const top = field.split('.')[0];
+  return COMMON.has(top) || top === '_' ? top : `own.${field}`;
+};
+
+/**
+ * §5: an empty required field is 'Please fill in all required fields'; then the server's own schemas (create, or
+ * update + the type's fields) give the spec's message under each field.
+ */
+export function validateChannel(ui: ChannelTypeUi, editing: boolean, initialOwn?: OwnValues) {
+  return (v: ChannelFormValues): Record<string, string> => {
+    const errors: Record<string, string> = {};
+    const required = translateField(M.requiredFields) ?? '';
+    if (!v.name.trim()) errors.name = required;
+    if (!v.teamId) errors.teamId = required;
+    if (!editing) for (const f of ui.required) if (!v.own[f]?.trim()) errors[`own.${f}`] = required;
+    const body = channelPayload(ui.type, v, editing ? initialOwn : undefined);
+    const issues = editing
+      ? [
+          ...(channelUpdateSchema.safeParse(body).error?.issues ?? []),
+          ...(CHANNEL_TYPE_FIELDS[ui.type].partial().safeParse(body).error?.issues ?? []),
+        ]
+      : (channelCreateSchema.safeParse(body).error?.issues ?? []);
+    for (const issue of issues) {
+      const path = formPath(String(issue.path[0] ?? '_'));
+      errors[path] ??= translateField(issue.message) ?? '';
+    }
+    return errors;
+  };
+}

@@ -1,0 +1,57 @@
+import type { ChannelType } from '@smartconnect/contracts';
+import {
+  IconAddressBook,
+  IconBrandApple,
+  IconBrandFacebook,
+  IconBrandInstagram,
+  IconBrandTelegram,
+  IconBrandViber,
+  IconBrandVk,
+  IconBrandWhatsapp,
+  IconBuildingStore,
+  IconDeviceMobile,
+  IconMail,
+  IconMessages,
+  IconPhoneCall,
+  IconShoppingBag,
+  IconWorldWww,
+} from '@tabler/icons-react';
+import { apiChannel } from './api/index.tsx';
+import { telegramChannel } from './telegram/index.tsx';
+import type { ChannelTypeUi, TypeIcon } from './types.ts';
+
+/** Every channel type the web app can create and edit: one line per type (the server's registry has the same). */
+export const CHANNEL_UIS: Partial<Record<ChannelType, ChannelTypeUi>> = {
+  api: apiChannel,
+  telegram: telegramChannel,
+};
+
+export const channelUi = (type: string): ChannelTypeUi | undefined => CHANNEL_UIS[type as ChannelType];
+
+/**
+ * The channel types of the spec (§3) and the API channel, in the order the "available" list shows them; a type
+ * without an entry in CHANNEL_UIS is shown as coming soon. Labels are `channels.types.<type>`.
+ */
+export const CHANNEL_CATALOGUE: { type: string; icon: TypeIcon }[] = [
+  { type: 'telegram', icon: IconBrandTelegram },
+  { type: 'whatsapp', icon: IconBrandWhatsapp },
+  { type: 'viber', icon: IconBrandViber },
+  { type: 'viber_bot', icon: IconBrandViber },
+  { type: 'vk', icon: IconBrandVk },
+  { type: 'vk_bot', icon: IconBrandVk },
+  { type: 'instagram', icon: IconBrandInstagram },
+  { type: 'facebook', icon: IconBrandFacebook },
+  { type: 'email', icon: IconMail },
+  { type: 'site_chat', icon: IconMessages },
+  { type: 'chat_page', icon: IconWorldWww },
+  { type: 'voip', icon: IconPhoneCall },
+  { type: 'mobile_app', icon: IconDeviceMobile },
+  { type: 'apple_business_chat', icon: IconBrandApple },
+  { type: 'avito', icon: IconAddressBook },
+  { type: 'ozon', icon: IconShoppingBag },
+  { type: 'ya_market', icon: IconBuildingStore },
+  { type: 'api', icon: apiChannel.icon },
+];
+
+export const iconOf = (type: string): TypeIcon =>
+  channelUi(type)?.icon ?? CHANNEL_CATALOGUE.find((c) => c.type === type)?.icon ?? IconMessages;

@@ -1,0 +1,40 @@
+import type { ChannelCreatedDto, ChannelDto, ChannelType } from '@smartconnect/contracts';
+import type { ComponentType } from 'react';
+
+/** The type's own fields in the form: strings, as typed (secrets stay empty until the user types a new one). */
+export type OwnValues = Record<string, string>;
+
+export type OwnFieldsProps = {
+  values: OwnValues;
+  errors: Record<string, string | undefined>;
+  onChange: (field: string, value: string) => void;
+  /** Editing an existing channel: write-only secrets may stay empty (unchanged). */
+  editing: boolean;
+  /** The channel being edited (its settings, never its secrets). */
+  channel?: ChannelDto;
+  disabled?: boolean;
+};
+
+export type TypeIcon = ComponentType<{ size?: number | string; stroke?: number }>;
+
+/**
+ * One channel type of the web app (ARCHITECTURE.md "Channel plugins"): its guide of what to do at the provider,
+ * its own settings fields, and what to show once it is created. Listed in `registry.ts`.
+ */
+export type ChannelTypeUi = {
+  type: ChannelType;
+  icon: TypeIcon;
+  /** i18n keys of the guide's steps, shown in order before the fields. */
+  guideSteps: string[];
+  /** An optional note under the steps (a requirement of the installation). */
+  guideNote?: string;
+  /** The own fields a new channel needs ('Please fill in all required fields' when empty). */
+  required: string[];
+  /** The own fields' starting values: empty when creating, from the channel's settings when editing. */
+  initial: (channel?: ChannelDto) => OwnValues;
+  Fields: ComponentType<OwnFieldsProps>;
+  /** A line under the channel's name in the list (its webhook URL, its bot's username...). */
+  summary?: (channel: ChannelDto) => string | null;
+  /** Shown after creation, e.g. the API channel's keys (once); none closes the guide with a toast. */
+  Created?: ComponentType<{ channel: ChannelCreatedDto; onClose: () => void }>;
+};
