@@ -73,6 +73,22 @@ describe('Telegram channel', () => {
     );
     tg.unexpected.length = 0;
 
+    // Telegram refuses the webhook: 502 channelCreationException with a reason code (the web words it), nothing stored.
+    tg.failNext('setWebhook', {
+      status: 400,
+      description: 'Bad Request: bad webhook: Failed to resolve host',
+    });
+    const hookRefused = await org.admin.api.post('/api/channels', {
+      type: 'telegram',
+      name: 'T',
+      teamId,
+      token: tg.token,
+    });
+    assert.equal(hookRefused.status, 502);
+    assert.equal(hookRefused.body.code, 'channelCreationException');
+    assert.equal(hookRefused.body.error.details.reason, 'webhook');
+    assert.equal((await org.admin.api.get('/api/channels')).body.entity.total, 0);
+
     const before = tg.requests.length;
     const { channelId } = await connect();
     const calls = tg.requests.slice(before).map((r) => r.method);

@@ -8,8 +8,12 @@ const SECRET_HEADER = 'x-telegram-bot-api-secret-token';
 /** The updates we act on; others (group joins, polls, ...) are not sent to us at all. */
 const ALLOWED_UPDATES = ['message', 'edited_message', 'callback_query', 'my_chat_member'];
 
-/** The provider said no, in our words (§8 'channel creation error'). */
-const unreachable = (reason: string) => new AppError('channelCreationException', undefined, { reason });
+/**
+ * The provider said no (§8 'channel creation error'): `reason` is a code the web words in the user's language
+ * (unreachable, token, webhook), `provider` the provider's own text for support.
+ */
+const refusal = (reason: 'unreachable' | 'token' | 'webhook', provider?: string) =>
+  new AppError('channelCreationException', undefined, { reason, ...(provider ? { provider } : {}) });
 
 /**
  * Checks the bot token with getMe (a refused token is the field error 'Incorrect token/ID specified'; §5: the
@@ -26,13 +30,13 @@ export async function connectTelegram(
   if (!token) throw new AppError('validationException', { token: M.tokenIncorrect });
   const me = await callBot<{ id: number; username?: string; is_bot?: boolean }>(ctx, token, 'getMe').catch(
     () => {
-      throw unreachable('Telegram could not be reached');
+      throw refusal('unreachable');
     },
   );
   if (!me.ok) {
     if (me.status === 401 || me.status === 404)
       throw new AppError('validationException', { token: M.tokenIncorrect });
-    throw unreachable(`Telegram refused the token check (${me.description})`);
+    throw refusal('token', me.description);
   }
   const username = me.result.username ?? '';
   if (!username.toLowerCase().endsWith('bot'))
@@ -43,9 +47,9 @@ export async function connectTelegram(
     secret_token: secretToken,
     allowed_updates: ALLOWED_UPDATES,
   }).catch(() => {
-    throw unreachable('Telegram could not be reached');
+    throw refusal('unreachable');
   });
-  if (!hook.ok) throw unreachable(`Telegram refused the webhook (${hook.description})`);
+  if (!hook.ok) throw refusal('webhook', hook.description);
   return { settings: { botId: me.result.id, username }, secrets: { token, secretToken } };
 }
 

@@ -5,16 +5,12 @@ import { showServerErrors } from '../../shared/form.ts';
 import { i18n, translateError } from '../../shared/i18n/index.ts';
 import { type ChannelFormValues, formPath } from './channel-form.ts';
 
-/**
- * The provider's refusal (`error.details.reason`, the server's English) in our words: the cause is recognised,
- * the provider's prose is never shown as it is.
- */
+const REASONS = ['unreachable', 'webhook', 'token'] as const;
+
+/** The provider's refusal in our words, by the server's reason code; the provider's own text is never shown. */
 export function creationReason(reason: unknown): string {
-  const text = typeof reason === 'string' ? reason : '';
-  if (/could not be reached/i.test(text)) return i18n.t('channels.reasons.unreachable');
-  if (/refused the webhook/i.test(text)) return i18n.t('channels.reasons.webhook');
-  if (/refused the token/i.test(text)) return i18n.t('channels.reasons.token');
-  return i18n.t('channels.reasons.other');
+  const known = REASONS.find((r) => r === reason);
+  return i18n.t(`channels.reasons.${known ?? 'other'}`);
 }
 
 /**
