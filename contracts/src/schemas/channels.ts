@@ -67,6 +67,9 @@ const common = {
     .nullable(),
 };
 
+/** The fields every channel has (and its type): everything else in a create or update body is the type's own. */
+export const CHANNEL_COMMON_FIELDS: readonly string[] = ['type', ...Object.keys(common)];
+
 /**
  * Each type's own fields of the create and update bodies (DECISIONS.md: one flat body `{type, name, teamId, ...}`).
  * Secrets among them are write-only: never answered after saving. A type without an adapter has none here.

@@ -1,4 +1,5 @@
 import {
+  CHANNEL_COMMON_FIELDS,
   type ChannelCreatedDto,
   type ChannelCreateInput,
   type channelUpdateSchema,
@@ -16,19 +17,7 @@ import { readStoredFile } from '../files/service.ts';
 import { presentChannel } from './presenter.ts';
 import * as Q from './queries.ts';
 
-/** The common fields of a channel; everything else in a create or update body belongs to the channel's type. */
-const COMMON = new Set([
-  'type',
-  'name',
-  'teamId',
-  'status',
-  'halfExpiredMinutes',
-  'expiredMinutes',
-  'notificationEmail',
-  'visibleTeamIds',
-  'ratingBeforeEnd',
-  'ratingMessage',
-]);
+const COMMON = new Set(CHANNEL_COMMON_FIELDS);
 const ownFields = (input: Record<string, unknown>) =>
   Object.fromEntries(Object.entries(input).filter(([k, v]) => !COMMON.has(k) && v !== undefined));
 

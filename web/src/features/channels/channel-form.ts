@@ -1,4 +1,5 @@
 import {
+  CHANNEL_COMMON_FIELDS,
   CHANNEL_TYPE_FIELDS,
   type ChannelDto,
   type ChannelStatus,
@@ -72,17 +73,7 @@ export function channelPayload(
   };
 }
 
-const COMMON = new Set([
-  'name',
-  'teamId',
-  'status',
-  'halfExpiredMinutes',
-  'expiredMinutes',
-  'notificationEmail',
-  'visibleTeamIds',
-  'ratingBeforeEnd',
-  'ratingMessage',
-]);
+const COMMON = new Set(CHANNEL_COMMON_FIELDS);
 /** A field of the API (or zod path) as a path of the form: the type's own fields live under `own`. */
 export const formPath = (field: string) => {
   const top = field.split('.')[0];
