@@ -1,19 +1,11 @@
-import type { Attachment } from '@smartconnect/contracts';
+import type { OutboundMessage } from '../../channels/types.ts';
 import type { AppContext } from '../../context.ts';
 import type { Tx } from './lifecycle.ts';
 import * as Q from './queries.ts';
 import { recordDelivery } from './timers.ts';
 
-export type OutboundView = {
-  id: string;
-  chatId: string;
-  client: { externalId: string };
-  text: string;
-  attachments: Attachment[];
-  createdAt: string;
-  editedAt: string | null;
-  externalId: string | null;
-};
+/** One of our messages as a channel delivers it: the adapter's OutboundMessage without the outbox's part. */
+export type OutboundView = Omit<OutboundMessage, 'deliveryId' | 'event'>;
 
 /** One of our messages as a channel delivers it, as it is now (an edit sends the current text); null when gone. */
 export async function outboundMessage(app: AppContext, messageId: string): Promise<OutboundView | null> {
