@@ -11,6 +11,7 @@ import { createMailer, type Mailer } from './lib/mailer.ts';
 import { createOutbound } from './lib/outbound.ts';
 import { diskStorage } from './lib/storage.ts';
 import { seedDemo } from './modules/organisations/seed.ts';
+import { setupModules } from './modules/setup.ts';
 import { type EventBus, localBus } from './realtime/bus.ts';
 import { databaseIdentity } from './realtime/queries.ts';
 import { redisBus } from './realtime/redis-bus.ts';
@@ -31,6 +32,7 @@ export async function openDatabase(config: Config): Promise<Db> {
 
 /** Boot order: database -> migrations -> seed -> HTTP. Does not listen; the caller decides where. */
 export async function createServer(config: Config, options: ServerOptions = {}): Promise<Server> {
+  setupModules();
   const fastify = createFastify(config.logLevel, config.trustProxy, options.logStream);
   const db = options.db ?? (await openDatabase(config));
   await migrate(db);

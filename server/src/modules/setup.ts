@@ -1,0 +1,14 @@
+/**
+ * What each module plugs into the infrastructure at boot: pipeline stages, timer handlers, event consumers,
+ * the outbox handler. jobs/ and realtime/ never import a domain module; modules register here instead.
+ * Registration is per process and idempotent (registries are keyed by name).
+ */
+const setups: (() => void)[] = [];
+
+let done = false;
+/** Registers every module's stages, timers and consumers (once per process). */
+export function setupModules(): void {
+  if (done) return;
+  done = true;
+  for (const setup of setups) setup();
+}
