@@ -23,20 +23,22 @@ export type ChannelRow = {
   last_inbound_at?: Date | null;
   org_options: string[];
   org_status: string;
+  /** Every inbound message goes through the conversation pipeline (rules or auto-replies are on). */
+  org_inbound_automation: boolean;
 };
 
 const select = `
   select c.id, c.organisation_id, c.type, c.name, c.team_id, t.name as team_name, c.status, c.settings,
          c.inbound_key_hash, c.secrets, c.half_expired_minutes, c.expired_minutes,
          c.notification_email, c.visible_team_ids, c.rating_before_end, c.rating_message, c.created_at, o.options as org_options,
-         o.status as org_status
+         o.status as org_status, o.inbound_automation as org_inbound_automation
     from channels c join teams t on t.id = c.team_id join organisations o on o.id = c.organisation_id`;
 
 /** The admin screens also show when the channel's latest customer message arrived (its chats keep that time). */
 const withLastInbound = select.replace(
-  'o.status as org_status',
+  'o.status as org_status,',
   `o.status as org_status,
-         (select max(ch.last_client_message_at) from chats ch where ch.channel_id = c.id) as last_inbound_at`,
+         (select max(ch.last_client_message_at) from chats ch where ch.channel_id = c.id) as last_inbound_at,`,
 );
 
 export const listChannels = (q: Queryable, orgId: string) =>

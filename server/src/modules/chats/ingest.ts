@@ -1,12 +1,13 @@
 import { type MessageDto, sanitizeStrings } from '@smartconnect/contracts';
 import type { InboundMessage } from '../../channels/types.ts';
 import type { AppContext } from '../../context.ts';
+import { runJobsNow } from '../../jobs/pipeline.ts';
+import { enqueueInbound } from '../../jobs/pipeline-queries.ts';
 import { insertTimerIfAbsent, upsertTimer } from '../../jobs/queries.ts';
 import type { StoredEvent } from '../../realtime/bus.ts';
 import { withEvents } from '../../realtime/emit.ts';
-import { lockTeam } from '../routing/service.ts';
 import { type BatchOutcome, type BatchStore, IngestBatcher, MicroStamps } from './ingest-batcher.ts';
-import { emitChat, routeWaiting, type Tx } from './lifecycle.ts';
+import { emitChat, type Tx } from './lifecycle.ts';
 import { chatAudience } from './policy.ts';
 import { presentMessage } from './presenter.ts';
 import * as Q from './queries.ts';
@@ -18,9 +19,13 @@ export type IngestChannel = {
   half_expired_minutes: number | null;
   expired_minutes: number | null;
   org_options: string[];
+  /** Every inbound message of the organisation goes through the pipeline, not only those opening a chat. */
+  org_inbound_automation: boolean;
 };
 
 export type IngestResult = { duplicate: boolean; messageId: string; chatId: string };
+/** Inside ingest: whether the message's pipeline job was enqueued with it. */
+type Stored = IngestResult & { queued?: boolean };
 
 class Duplicate extends Error {}
 
@@ -33,7 +38,7 @@ type Item = {
   at: string;
 };
 
-type Batcher = IngestBatcher<Item, IngestResult, StoredEvent>;
+type Batcher = IngestBatcher<Item, Stored, StoredEvent>;
 /**
  * Batch statements in flight at once on PostgreSQL (PGlite is one connection: one). Two let one batch's
  * commit (WAL flush) overlap the next one's execution; more split the load into smaller batches for no gain
@@ -57,14 +62,17 @@ function batcherOf(app: AppContext): Batcher {
 /**
  * One inbound customer message, answered once it is committed: dedupe by (channel, provider message id),
  * upsert the client and contact (their name follows the provider's), find the open chat or open a new session,
- * append the message, write history, route a new chat, arm its timers and emit events. A retry of the same
- * provider message changes nothing. Every string of the message is made storable first (sanitizeStrings).
+ * append the message, write history, arm its timers, emit events and enqueue the message's pipeline job when it
+ * needs a decision (it opens a chat, or the organisation's automation sees every message). Routing is not done
+ * here: the job runs right after the commit (jobs/pipeline.ts), and again from the table if this instance dies.
+ * A retry of the same provider message changes nothing. Every string of the message is made storable first
+ * (sanitizeStrings).
  *
  * Messages into ongoing chats are group-committed (ingest-batcher.ts): those arriving together are written by
  * one statement (queries.appendBatchToOpenChats) and each is answered after that shared commit. The first
  * message of a client or of a new session takes one transaction of its own (openAndAppend).
  */
-export function ingestInbound(
+export async function ingestInbound(
   app: AppContext,
   channel: IngestChannel,
   message: InboundMessage,
@@ -73,7 +81,7 @@ export function ingestInbound(
   const msg = sanitizeStrings(message);
   const batcher = batcherOf(app);
   const stamps = stampsOf(app);
-  return batcher.submit(
+  const { queued, ...result } = await batcher.submit(
     {
       channelId: channel.id,
       externalClientId: msg.client.externalId,
@@ -84,6 +92,9 @@ export function ingestInbound(
       return { channel, msg, now, at: stamps.next(now) };
     },
   );
+  // The pipeline's decision (a new chat's operator) is taken at once here; the job is durable if this fails.
+  if (queued) await runJobsNow(app, [result.messageId]);
+  return result;
 }
 
 const stampsByApp = new WeakMap<AppContext, MicroStamps>();
@@ -97,8 +108,8 @@ function stampsOf(app: AppContext): MicroStamps {
 }
 
 /** The batcher's view of the database: the batch statement, the lone path, the bus. */
-function ingestStore(app: AppContext): BatchStore<Item, IngestResult, StoredEvent> {
-  const store: BatchStore<Item, IngestResult, StoredEvent> = {
+function ingestStore(app: AppContext): BatchStore<Item, Stored, StoredEvent> {
+  const store: BatchStore<Item, Stored, StoredEvent> = {
     append: (items) => appendBatch(app, items),
     async alone(item, append) {
       if (append) {
@@ -112,7 +123,7 @@ function ingestStore(app: AppContext): BatchStore<Item, IngestResult, StoredEven
       return ingestTransactional(app, item.channel, item.msg);
     },
     publish: (events) => app.bus.publish(events),
-    duplicateOf: (result) => ({ ...result, duplicate: true }),
+    duplicateOf: (result) => ({ ...result, duplicate: true, queued: false }),
   };
   return store;
 }
@@ -135,10 +146,7 @@ function inboundPayload(item: Item): Omit<MessageDto, 'id' | 'chatId'> {
 }
 
 /** Messages into ongoing chats, in ONE statement: what each became, in order. */
-async function appendBatch(
-  app: AppContext,
-  items: Item[],
-): Promise<BatchOutcome<IngestResult, StoredEvent>[]> {
+async function appendBatch(app: AppContext, items: Item[]): Promise<BatchOutcome<Stored, StoredEvent>[]> {
   const payloads = items.map(inboundPayload);
   const rows = await Q.appendBatchToOpenChats(
     app.db,
@@ -157,12 +165,13 @@ async function appendBatch(
         payloadJson: JSON.stringify(payloads[i]),
         halfExpiredMinutes: expiring ? channel.half_expired_minutes : null,
         expiredMinutes: expiring ? channel.expired_minutes : null,
+        pipeline: channel.org_inbound_automation,
       };
     }),
   );
   if (rows.length !== items.length)
     throw new Error(`ingest batch: ${rows.length} rows for ${items.length} messages`);
-  return rows.map((row, i): BatchOutcome<IngestResult, StoredEvent> => {
+  return rows.map((row, i): BatchOutcome<Stored, StoredEvent> => {
     if (row.duplicate_id && row.duplicate_chat_id)
       return {
         kind: 'duplicate',
@@ -173,7 +182,12 @@ async function appendBatch(
     const item = items[i];
     return {
       kind: 'appended',
-      result: { duplicate: false, messageId: row.message_id, chatId: row.chat_id },
+      result: {
+        duplicate: false,
+        messageId: row.message_id,
+        chatId: row.chat_id,
+        queued: item.channel.org_inbound_automation,
+      },
       event: {
         id: row.event_id,
         organisationId: item.channel.organisation_id,
@@ -191,7 +205,7 @@ async function ingestTransactional(
   app: AppContext,
   channel: IngestChannel,
   msg: InboundMessage,
-): Promise<IngestResult> {
+): Promise<Stored> {
   for (let attempt = 1; ; attempt++) {
     try {
       const now = app.clock.now();
@@ -209,7 +223,7 @@ async function ingestTransactional(
 }
 
 /** First message of a client, or of a new session: client, contact and chat are created, then the chat is routed. */
-async function openAndAppend(tx: Tx, channel: IngestChannel, msg: InboundMessage): Promise<IngestResult> {
+async function openAndAppend(tx: Tx, channel: IngestChannel, msg: InboundMessage): Promise<Stored> {
   const { q, now } = tx;
   const orgId = channel.organisation_id;
   const name = msg.client.name || msg.client.externalId;
@@ -267,20 +281,10 @@ async function openAndAppend(tx: Tx, channel: IngestChannel, msg: InboundMessage
       new Date(now.getTime() + touched.auto_close_minutes * 60_000),
     );
   await armOverdue(tx, channel, chat.id, new Date(touched.unanswered_since));
-  // Routing last: the team lock is held only for the few statements that choose and assign.
-  if (chat.created) {
-    const locked = await lockTeam(q, channel.team_id);
-    if (locked) {
-      const row = { ...current, operator_id: null };
-      if (
-        await routeWaiting(tx, locked, row, {
-          preferLastOperator: await Q.hadEarlierChat(q, contact.client_id, chat.id),
-        })
-      )
-        await emitChat(tx, orgId, chat.id, 'chat.assigned', { teamIds: [locked.id] });
-    }
-  }
-  return { duplicate: false, messageId: message.id, chatId: chat.id };
+  // The decision (bot, rules, auto-replies, queue and operator pick) is the pipeline's, after this commit.
+  const queued = chat.created || channel.org_inbound_automation;
+  if (queued) await enqueueInbound(q, { orgId, messageId: message.id, chatId: chat.id, now });
+  return { duplicate: false, messageId: message.id, chatId: chat.id, queued };
 }
 
 /** A client message that opens an unanswered window starts the overdue clocks (OPTION_EXPIRING, channel thresholds). */

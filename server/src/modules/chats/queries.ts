@@ -160,6 +160,8 @@ export type BatchAppendInput = {
   payloadJson: string;
   halfExpiredMinutes: number | null;
   expiredMinutes: number | null;
+  /** Enqueue the message's pipeline job too (the organisation's automation sees every message). */
+  pipeline: boolean;
 };
 
 /** Per input message, in input order: stored (with its event), already stored (duplicate), or neither. */
@@ -194,9 +196,10 @@ export async function appendBatchToOpenChats(
   return q.query<BatchAppendRow>(
     `with i as (
        select * from unnest($1::uuid[], $2::uuid[], $3::text[], $4::timestamptz[], $5::text[], $6::text[],
-                            $7::text[], $8::text[], $9::int[], $10::int[], $11::timestamptz[], $12::text[])
+                            $7::text[], $8::text[], $9::int[], $10::int[], $11::timestamptz[], $12::text[], $13::bool[])
          with ordinality
-         as i(org_id, channel_id, ext_client, at, text, attachments, ext_id, payload, half, expired, now, client_name, ord)
+         as i(org_id, channel_id, ext_client, at, text, attachments, ext_id, payload, half, expired, now, client_name,
+              pipeline, ord)
      ), x as (
        -- Index probes per message (LIMIT keeps each a nested loop whatever the table sizes).
        select i.*, d.id as duplicate_id, d.chat_id as duplicate_chat_id
@@ -264,6 +267,10 @@ export async function appendBatchToOpenChats(
      ), cl as (
        update clients c set name = cn.name, updated_at = now() from cn
         where c.id = cn.client_id and c.name <> cn.name
+     ), pj as (
+       insert into pipeline_jobs (organisation_id, message_id, chat_id, due_at)
+       select s.org_id, s.message_id, s.chat_id, s.now from s where s.pipeline
+       on conflict (kind, message_id) do nothing
      ), e as (
        insert into events (organisation_id, type, payload, audience)
        select s.org_id, 'message.created',
@@ -297,6 +304,7 @@ export async function appendBatchToOpenChats(
       col('expiredMinutes'),
       items.map((i) => i.now.toISOString()),
       col('clientName'),
+      col('pipeline'),
     ],
   );
 }

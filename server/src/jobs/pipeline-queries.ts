@@ -1,0 +1,75 @@
+import type { Queryable } from '../db/index.ts';
+
+/** One inbound message waiting for the pipeline's decision. */
+export type PipelineJob = {
+  id: string;
+  organisation_id: string;
+  message_id: string;
+  chat_id: string;
+  /** Runs so far, this one included. */
+  attempts: number;
+};
+
+const JOB_COLUMNS = 'id, organisation_id, message_id, chat_id, attempts';
+
+/** Enqueues the pipeline job of an inbound message, in the transaction that stores it; a second call is a no-op. */
+export const enqueueInbound = (
+  q: Queryable,
+  j: { orgId: string; messageId: string; chatId: string; now: Date },
+) =>
+  q.query(
+    `insert into pipeline_jobs (organisation_id, message_id, chat_id, due_at) values ($1, $2, $3, $4)
+     on conflict (kind, message_id) do nothing`,
+    [j.orgId, j.messageId, j.chatId, j.now],
+  );
+
+/**
+ * Claims due jobs that no runner holds (or whose runner's lease ran out) in one autocommit statement, counting
+ * the attempt: no lock is kept while the jobs run.
+ */
+export const claimDueJobs = (q: Queryable, now: Date, claimedBy: string, leaseUntil: Date, limit: number) =>
+  q
+    .query<PipelineJob>(
+      `update pipeline_jobs set claimed_by = $2, lease_until = $3, attempts = attempts + 1
+      where id in (select id from pipeline_jobs where due_at <= $1 and (lease_until is null or lease_until <= $1)
+                    order by due_at, id limit $4 for update skip locked)
+      returning ${JOB_COLUMNS}`,
+      [now, claimedBy, leaseUntil, limit],
+    )
+    .then((rows) => rows.sort((a, b) => a.id.localeCompare(b.id)));
+
+/** Claims the jobs of these messages, when no runner holds them, whatever their due time. */
+export const claimJobsOf = (
+  q: Queryable,
+  messageIds: string[],
+  now: Date,
+  claimedBy: string,
+  leaseUntil: Date,
+) =>
+  q
+    .query<PipelineJob>(
+      `update pipeline_jobs set claimed_by = $3, lease_until = $4, attempts = attempts + 1
+      where id in (select id from pipeline_jobs where message_id = any($1::uuid[]) and kind = 'conversation.inbound'
+                      and (lease_until is null or lease_until <= $2)
+                    order by id for update skip locked)
+      returning ${JOB_COLUMNS}`,
+      [messageIds, now, claimedBy, leaseUntil],
+    )
+    .then((rows) => rows.sort((a, b) => a.id.localeCompare(b.id)));
+
+/** Consumes a claimed job inside the transaction that runs it: false when it is no longer this runner's. */
+export const takeClaimedJob = async (q: Queryable, id: string, claimedBy: string) =>
+  (await q.query('delete from pipeline_jobs where id = $1 and claimed_by = $2 returning id', [id, claimedBy]))
+    .length === 1;
+
+/** Gives a job back after a failed run: it runs again from `dueAt`. */
+export const releaseJob = (q: Queryable, id: string, claimedBy: string, dueAt: Date, error: string) =>
+  q.query(
+    `update pipeline_jobs set claimed_by = null, lease_until = null, due_at = $3, last_error = $4
+      where id = $1 and claimed_by = $2`,
+    [id, claimedBy, dueAt, error],
+  );
+
+/** Jobs not done yet (the crash test's "left undone"). */
+export const pendingJobCount = async (q: Queryable) =>
+  Number((await q.query<{ n: string }>('select count(*) as n from pipeline_jobs'))[0]?.n ?? 0);

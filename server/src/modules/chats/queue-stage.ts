@@ -1,0 +1,24 @@
+import { registerStage, type StageTx } from '../../jobs/pipeline.ts';
+import type { PipelineJob } from '../../jobs/pipeline-queries.ts';
+import { lockTeam } from '../routing/service.ts';
+import { emitChat, routeWaiting } from './lifecycle.ts';
+import * as Q from './queries.ts';
+
+/**
+ * The pipeline's last stage: a Waiting chat with no operator goes to an operator of its team by the team's
+ * method (a returning client to their last operator first), or stays in the queue. Chat first, then the team:
+ * the lock order of every chat operation. A chat taken, transferred or closed meanwhile is left as it is, so a
+ * job run twice changes nothing the second time.
+ */
+export async function queueStage(tx: StageTx, job: PipelineJob): Promise<undefined> {
+  const chat = await Q.lockChat(tx.q, job.organisation_id, job.chat_id);
+  if (!chat || chat.status !== 'waiting' || chat.operator_id) return;
+  const team = await lockTeam(tx.q, chat.team_id);
+  if (!team) return;
+  const preferLastOperator = await Q.hadEarlierChat(tx.q, chat.client_id, chat.id);
+  if (await routeWaiting(tx, team, chat, { preferLastOperator }))
+    await emitChat(tx, chat.organisation_id, chat.id, 'chat.assigned', { teamIds: [team.id] });
+}
+
+/** The chats module's slot in the conversation pipeline. */
+export const registerQueueStage = () => registerStage('queue', queueStage);
