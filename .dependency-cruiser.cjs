@@ -24,6 +24,14 @@ module.exports = {
       to: { path: '^server/src/modules/([^/]+)/queries\\.ts$', pathNot: '^server/src/modules/$1/' },
     },
     {
+      name: 'infrastructure-not-domain',
+      comment:
+        'jobs/ and realtime/ are infrastructure: modules register their timers, stages and consumers with them (modules/setup.ts), never the other way round.',
+      severity: 'error',
+      from: { path: '^server/src/(jobs|realtime)/' },
+      to: { path: '^server/src/modules/' },
+    },
+    {
       name: 'no-circular',
       severity: 'warn',
       from: {},

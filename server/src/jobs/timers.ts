@@ -1,32 +1,29 @@
 import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../context.ts';
 import type { Queryable } from '../db/index.ts';
-import type { Tx } from '../modules/chats/lifecycle.ts';
-import { fireAutoClose, fireOverdue, fireRedistribute, lockTimerChat } from '../modules/chats/timers.ts';
-import { fireAutoBreak, lockTimerUser } from '../modules/presence/service.ts';
-import { withEvents } from '../realtime/emit.ts';
+import { type Tx, withEvents } from '../realtime/emit.ts';
 import * as Q from './queries.ts';
 
-type TimerHandler = {
+/** What fires the timers of one kind, registered by the module that owns them (jobs/ imports no domain module). */
+export type TimerHandler = {
   /** Locks the timer's subject (chat or user): the lock every operation on it takes first. */
   lock: (q: Queryable, orgId: string, subjectId: string) => Promise<unknown>;
   /** What the timer does; it re-checks the subject's state, so a stale timer is harmless. */
   fire: (tx: Tx, orgId: string, subjectId: string) => Promise<void>;
 };
 
-const handlers: Record<Q.TimerKind, TimerHandler> = {
-  auto_close: { lock: lockTimerChat, fire: fireAutoClose },
-  redistribute: { lock: lockTimerChat, fire: fireRedistribute },
-  overdue_half: { lock: lockTimerChat, fire: (tx, org, id) => fireOverdue(tx, org, id, 'half_expired') },
-  overdue_expired: { lock: lockTimerChat, fire: (tx, org, id) => fireOverdue(tx, org, id, 'expired') },
-  auto_break: { lock: lockTimerUser, fire: fireAutoBreak },
-};
+const handlers = new Map<Q.TimerKind, TimerHandler>();
+
+/** Registers what fires the timers of `kind` (at boot, from modules/setup.ts); registering a kind again replaces it. */
+export function registerTimer(kind: Q.TimerKind, handler: TimerHandler): void {
+  handlers.set(kind, handler);
+}
 
 export const TIMERS = {
   /** A claimed timer is left to its runner this long; if that instance dies another one fires it after. */
   leaseMs: 60_000,
   batch: 50,
-  /** A handler that failed is tried again this much later. */
+  /** A handler that failed (or a kind with no handler registered) is tried again this much later. */
   retryFailedMs: 60_000,
 } as const;
 
@@ -34,12 +31,18 @@ const LOCK_CYCLE = new Set(['40P01', '40001']);
 
 /** Fires one claimed timer in its own transaction: subject locked first, then the timer taken if still ours. */
 async function fire(app: AppContext, row: Q.TimerRow, claimedBy: string, now: Date): Promise<void> {
-  const handler = handlers[row.kind];
+  const handler = handlers.get(row.kind);
+  if (!handler) {
+    // Nothing knows this kind (a module not set up, or a row of a newer version): give it back for later, untouched.
+    app.log.error({ timer: row }, 'no handler registered for this timer kind');
+    await Q.releaseTimer(app.db, row.id, claimedBy, new Date(now.getTime() + TIMERS.retryFailedMs));
+    return;
+  }
   try {
     await withEvents(app, async (q, emit) => {
-      if (handler) await handler.lock(q, row.organisation_id, row.subject_id);
+      await handler.lock(q, row.organisation_id, row.subject_id);
       if (!(await Q.takeClaimedTimer(q, row.id, claimedBy, now))) return;
-      await handler?.fire({ q, emit, now }, row.organisation_id, row.subject_id);
+      await handler.fire({ q, emit, now }, row.organisation_id, row.subject_id);
     });
   } catch (err) {
     const code = (err as { code?: string }).code;

@@ -1,9 +1,13 @@
+import { registerChannelOutbox } from './channels/register.ts';
+import { registerChatTimers } from './chats/timers.ts';
+import { registerPresence } from './presence/register.ts';
+
 /**
  * What each module plugs into the infrastructure at boot: pipeline stages, timer handlers, event consumers,
  * the outbox handler. jobs/ and realtime/ never import a domain module; modules register here instead.
  * Registration is per process and idempotent (registries are keyed by name).
  */
-const setups: (() => void)[] = [];
+const setups: (() => void)[] = [registerChatTimers, registerPresence, registerChannelOutbox];
 
 let done = false;
 /** Registers every module's stages, timers and consumers (once per process). */

@@ -2,6 +2,7 @@ import type { Audience, RealtimeEventType } from '@smartconnect/contracts';
 import type { AppContext } from '../context.ts';
 import type { Queryable } from '../db/index.ts';
 import type { StoredEvent } from './bus.ts';
+import { runConsumers } from './consumers.ts';
 import { insertEvents, type NewEvent } from './queries.ts';
 
 export type Emit = (
@@ -11,9 +12,26 @@ export type Emit = (
   audience: Audience,
 ) => Promise<void>;
 
+/** Everything a state change inside one transaction needs. */
+export type Tx = { q: Queryable; emit: Emit; now: Date };
+
+/**
+ * Hands events that have committed to the bus (every instance's subscribers), then to this instance's
+ * consumers (`onEvent`). Call it only after the commit that stored them.
+ */
+export async function publishCommitted(app: AppContext, events: StoredEvent[]): Promise<void> {
+  if (!events.length) return;
+  try {
+    await app.bus.publish(events);
+  } finally {
+    await runConsumers(app, events);
+  }
+}
+
 /**
  * Runs fn in one transaction with an `emit` that writes events in that same transaction,
- * and publishes them on the bus only after the commit: no event for a change that rolled back.
+ * and publishes them on the bus and to the event consumers only after the commit: no event for a change that
+ * rolled back.
  *
  * The rows are written in one statement at the end of fn, just before the commit: event ids are taken
  * as late as possible, so ids commit nearly in order and readers that deliver in id order wait least.
@@ -52,6 +70,6 @@ export async function withEvents<T>(
       await app.bus.discard(emitted.map((e) => e.id)).catch(() => undefined);
     throw err;
   }
-  if (emitted.length) await app.bus.publish(emitted);
+  await publishCommitted(app, emitted);
   return result;
 }

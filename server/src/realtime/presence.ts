@@ -1,6 +1,17 @@
 import type { AppContext } from '../context.ts';
-import { setPresence } from '../modules/presence/service.ts';
 import * as Q from './queries.ts';
+
+/** What happens to a user who has no socket left on any instance (the presence module sets them offline). */
+export type UserGoneHandler = (
+  app: AppContext,
+  user: { organisationId: string; userId: string },
+) => Promise<void>;
+let userGone: UserGoneHandler | null = null;
+
+/** Registers what a user gone from every instance triggers (at boot, modules/setup.ts); a new one replaces it. */
+export function onUserGone(handler: UserGoneHandler): void {
+  userGone = handler;
+}
 
 export type PresenceOptions = {
   /** How long a user may have no socket on any instance before they are set offline. */
@@ -84,7 +95,8 @@ export class PresenceTracker {
 
   async #setOffline(organisationId: string, userId: string): Promise<void> {
     if ((await Q.userPresence(this.app.db, userId)) === 'offline') return;
-    await setPresence(this.app, { organisationId, userId }, 'offline', 'disconnect');
+    if (!userGone) return void this.app.log.error({ userId }, 'realtime has no handler for a user gone');
+    await userGone(this.app, { organisationId, userId });
   }
 
   /** Refreshes this instance's rows and sets offline the users whose only sockets were on a dead instance. */

@@ -17,8 +17,6 @@ import type { RawRequest } from '../../channels/types.ts';
 import type { AppContext } from '../../context.ts';
 import type { ModuleRoutes } from '../../http/route.ts';
 import { definePublicRoute, defineRoute } from '../../http/route.ts';
-import { registerOutboxHandler } from '../../jobs/outbox.ts';
-import { channelOutbox } from './deliver.ts';
 import { presentChannel } from './presenter.ts';
 import { listChannels } from './queries.ts';
 import { receiveWebhook } from './receive.ts';
@@ -29,7 +27,6 @@ const tags = ['channels'];
 const manage = { right: 'AUTHORITY_SERVICE_ACCOUNT' } as const;
 
 export const channelRoutes: ModuleRoutes = (fastify, app) => {
-  registerOutboxHandler(channelOutbox);
   defineRoute(
     fastify,
     app,

@@ -1,14 +1,13 @@
 import type { ChatHistoryKind, CountersChangedPayload, RealtimeEventType } from '@smartconnect/contracts';
-import type { Queryable } from '../../db/index.ts';
 import { deleteTimers, upsertTimer } from '../../jobs/queries.ts';
-import type { Emit } from '../../realtime/emit.ts';
+import type { Tx } from '../../realtime/emit.ts';
 import { lockTeams, pickOperator, type RoutingTeam } from '../routing/service.ts';
 import { chatAudience } from './policy.ts';
 import { presentChat } from './presenter.ts';
 import * as Q from './queries.ts';
 
-/** Everything a state change inside one transaction needs. */
-export type Tx = { q: Queryable; emit: Emit; now: Date };
+/** Everything a state change inside one transaction needs (defined in realtime/, re-exported for the modules). */
+export type { Tx } from '../../realtime/emit.ts';
 
 const CHAT_TIMERS = ['auto_close', 'redistribute', 'overdue_half', 'overdue_expired'] as const;
 

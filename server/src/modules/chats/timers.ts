@@ -1,6 +1,7 @@
 import type { OverdueLevel } from '@smartconnect/contracts';
 import type { Queryable } from '../../db/index.ts';
 import { upsertTimer } from '../../jobs/queries.ts';
+import { registerTimer } from '../../jobs/timers.ts';
 import { findTeam, pickOperator } from '../routing/service.ts';
 import {
   assign,
@@ -93,6 +94,20 @@ export async function fireOverdue(tx: Tx, orgId: string, chatId: string, level: 
   if (due > tx.now) return void (await upsertTimer(tx.q, orgId, kind, chat.id, due));
   await Q.setOverdue(tx.q, chat.id, level, tx.now);
   await emitChat(tx, orgId, chat.id, 'chat.updated');
+}
+
+/** Registers the chat timers with the job runner (modules/setup.ts). */
+export function registerChatTimers(): void {
+  registerTimer('auto_close', { lock: lockTimerChat, fire: fireAutoClose });
+  registerTimer('redistribute', { lock: lockTimerChat, fire: fireRedistribute });
+  registerTimer('overdue_half', {
+    lock: lockTimerChat,
+    fire: (tx, org, id) => fireOverdue(tx, org, id, 'half_expired'),
+  });
+  registerTimer('overdue_expired', {
+    lock: lockTimerChat,
+    fire: (tx, org, id) => fireOverdue(tx, org, id, 'expired'),
+  });
 }
 
 /**
