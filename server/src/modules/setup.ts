@@ -1,4 +1,5 @@
 import { registerChannelOutbox } from './channels/register.ts';
+import { registerQueueStage } from './chats/queue-stage.ts';
 import { registerChatTimers } from './chats/timers.ts';
 import { registerPresence } from './presence/register.ts';
 
@@ -7,7 +8,12 @@ import { registerPresence } from './presence/register.ts';
  * the outbox handler. jobs/ and realtime/ never import a domain module; modules register here instead.
  * Registration is per process and idempotent (registries are keyed by name).
  */
-const setups: (() => void)[] = [registerChatTimers, registerPresence, registerChannelOutbox];
+const setups: (() => void)[] = [
+  registerQueueStage,
+  registerChatTimers,
+  registerPresence,
+  registerChannelOutbox,
+];
 
 let done = false;
 /** Registers every module's stages, timers and consumers (once per process). */
