@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { FIELD_MESSAGES as M } from '../messages.ts';
+import type { ButtonRows } from './buttons.ts';
 import { type Attachment, attachmentSchema, type ChannelType, MESSAGE_TEXT_MAX } from './channels.ts';
 import { queryInt } from './common.ts';
 
@@ -119,6 +120,11 @@ export type MessageDto = {
   internal: boolean;
   text: string;
   attachments: Attachment[];
+  /**
+   * Buttons under the message (a bot's reply), in rows; null when it has none. Absent in the realtime payload of
+   * an inbound message (a client's message never carries buttons).
+   */
+  buttons?: ButtonRows | null;
   status: DeliveryStatus | null;
   /** Why the message is Undelivered, in the provider's words; null otherwise. */
   statusReason: string | null;

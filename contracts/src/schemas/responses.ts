@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { PLAN_OPTIONS } from '../options.ts';
 import { RIGHTS } from '../rights.ts';
 import type { LoginResult } from './auth.ts';
+import { buttonRowsSchema } from './buttons.ts';
 import {
   attachmentSchema,
   CHANNEL_STATUSES,
@@ -175,6 +176,12 @@ export const messageDto = z.object({
   internal: z.boolean(),
   text: z.string(),
   attachments: z.array(attachmentSchema),
+  buttons: buttonRowsSchema
+    .nullable()
+    .optional()
+    .describe(
+      "Buttons under the message (a bot's reply), in rows: {text, payload} postbacks or {text, url} links; null when none",
+    ),
   status: z.enum(DELIVERY_STATUSES).nullable(),
   statusReason: z.string().nullable().describe("Why the message is Undelivered (the provider's words)"),
   author: ref.nullable(),

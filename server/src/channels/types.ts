@@ -1,4 +1,4 @@
-import type { Attachment, ChannelType } from '@smartconnect/contracts';
+import type { Attachment, ButtonRows, ChannelType } from '@smartconnect/contracts';
 import type { z } from 'zod';
 import type { Outbound } from '../lib/outbound.ts';
 
@@ -34,7 +34,11 @@ export type InboundEvent =
       status: 'delivered' | 'read' | 'undelivered';
       reason?: string;
     }
-  /** The client pressed one of our buttons; `ackRef` names the press for providers that want it answered. */
+  /**
+   * The client pressed one of our buttons: `data` is the button's payload (for the bot runtime), the message's
+   * text what the client saw (the button's label when the provider tells it); `ackRef` names the press for
+   * providers that want it answered.
+   */
   | { kind: 'postback'; message: InboundMessage; data: string; ackRef?: string }
   /** The client blocked us or unsubscribed. */
   | { kind: 'opt_out'; client: { externalId: string } };
@@ -70,6 +74,11 @@ export type OutboundMessage = {
   client: { externalId: string };
   text: string;
   attachments: Attachment[];
+  /**
+   * Rows of buttons under the message (empty when none), valid by contracts' buttonRowsSchema. An adapter whose
+   * `capabilities.buttons` is false may leave them out.
+   */
+  buttons: ButtonRows;
   createdAt: string;
   editedAt: string | null;
   /** The provider's id of this message when it was first sent (edits need it). */
@@ -101,7 +110,7 @@ export type AdapterContext = {
 export type ChannelCapabilities = {
   /** Sent messages can be edited at the provider. */
   edit: boolean;
-  /** Quick-reply or inline buttons. */
+  /** The type shows a message's buttons (OutboundMessage.buttons: postbacks and links), e.g. Telegram's inline keyboard. */
   buttons: boolean;
   /** Only registered templates outside a session window. */
   templates: boolean;

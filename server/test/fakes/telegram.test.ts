@@ -125,6 +125,71 @@ describe('fake Telegram Bot API', () => {
     tg.assertNoUnexpected();
   });
 
+  test('reply_markup: an InlineKeyboardMarkup is checked as the Bot API documents it', async () => {
+    tg = await startFakeTelegram();
+    const send = (reply_markup: unknown) => call('sendMessage', { chat_id: 42, text: 'Pick', reply_markup });
+    const keyboard = {
+      inline_keyboard: [
+        [
+          { text: 'Yes', callback_data: 'yes' },
+          { text: 'Site', url: 'https://example.com/' },
+        ],
+      ],
+    };
+    // JSON-serialised (a string) or, in a JSON body, the object itself.
+    assert.deepEqual(
+      ((await send(JSON.stringify(keyboard))).json.result as TgMessage).reply_markup,
+      keyboard,
+    );
+    assert.deepEqual(((await send(keyboard)).json.result as TgMessage).reply_markup, keyboard);
+    const refused = async (markup: unknown, description: string) => {
+      const res = await send(markup);
+      assert.equal(res.status, 400, JSON.stringify(markup));
+      assert.deepEqual(res.json, { ok: false, error_code: 400, description: `Bad Request: ${description}` });
+    };
+    await refused('{not json', "can't parse reply keyboard markup JSON object");
+    await refused(
+      { inline_keyboard: [[{ text: 'Plain' }]] },
+      "can't parse inline keyboard button: Text buttons are unallowed in the inline keyboard",
+    );
+    await refused(
+      { inline_keyboard: [[{ text: 'Both', callback_data: 'x', url: 'https://example.com/' }]] },
+      "can't parse inline keyboard button: exactly one of the optional fields must be used",
+    );
+    await refused(
+      { inline_keyboard: [[{ text: 'Long', callback_data: 'é'.repeat(33) }]] },
+      'BUTTON_DATA_INVALID',
+    );
+    await refused({ inline_keyboard: [[{ text: 'Empty', callback_data: '' }]] }, 'BUTTON_DATA_INVALID');
+    await refused(
+      { inline_keyboard: [[{ text: 'Bad', url: 'javascript:alert(1)' }]] },
+      "inline keyboard button URL 'javascript:alert(1)' is invalid: Wrong HTTP URL",
+    );
+    await refused(
+      { inline_keyboard: [[{ callback_data: 'x' }]] },
+      'can\'t parse inline keyboard button: field "text" must be of type String',
+    );
+    assert.equal(
+      (await send({ inline_keyboard: [[{ text: '64', callback_data: 'é'.repeat(32) }]] })).status,
+      200,
+    );
+    // In multipart (an upload) the markup is a JSON string too.
+    const form = new FormData();
+    form.set('chat_id', '42');
+    form.set('photo', new Blob([new Uint8Array([1, 2, 3])], { type: 'image/jpeg' }), 'p.jpg');
+    form.set('reply_markup', JSON.stringify(keyboard));
+    assert.deepEqual(((await call('sendPhoto', form)).json.result as TgMessage).reply_markup, keyboard);
+    assert.deepEqual(
+      tg.unexpected.map((u) => u.reason),
+      [
+        'sendMessage: reply_markup is not JSON',
+        'inline button without action',
+        'inline button with url and callback_data',
+        'malformed inline_keyboard',
+      ],
+    );
+  });
+
   test('multipart sendPhoto keeps the uploaded bytes; getFile and the file URL give them back', async () => {
     tg = await startFakeTelegram();
     const bytes = Buffer.from('not really a jpeg, but bytes all the same');

@@ -110,29 +110,75 @@ function json(req: TelegramRequest, name: string, error: string): unknown {
 }
 const truthy = (value: string | undefined) => value === 'true' || value === '1';
 
+/** The optional fields of an InlineKeyboardButton: exactly one of them says what the button does. */
+const BUTTON_ACTIONS = [
+  'url',
+  'callback_data',
+  'web_app',
+  'login_url',
+  'switch_inline_query',
+  'switch_inline_query_current_chat',
+  'switch_inline_query_chosen_chat',
+  'copy_text',
+  'callback_game',
+  'pay',
+] as const;
+
+/**
+ * reply_markup as the Bot API takes it: a JSON-serialised object (a string in a form or multipart body, an object
+ * or a string in a JSON body). An InlineKeyboardMarkup is checked button by button: `text` a String, exactly one
+ * optional field, callback_data of 1-64 bytes, url an http(s) or tg link. Reply keyboards are accepted, not echoed.
+ */
 function replyMarkupOf(req: TelegramRequest): TgReplyMarkup | undefined {
   if (req.params.reply_markup === undefined || req.params.reply_markup === '') return undefined;
   const markup = json(req, 'reply_markup', "can't parse reply keyboard markup JSON object");
-  if (typeof markup !== 'object' || markup === null)
+  if (typeof markup !== 'object' || markup === null || Array.isArray(markup))
     throw bad("can't parse reply keyboard markup JSON object", 'reply_markup is not an object');
   if (!('inline_keyboard' in markup)) return undefined; // reply keyboards are accepted but not echoed in the Message
   const rows = markup.inline_keyboard;
+  if (!Array.isArray(rows) || !rows.every((row) => Array.isArray(row)))
+    throw bad('field "inline_keyboard" must be of type Array', 'inline_keyboard is not an array of arrays');
   const isButton = (b: unknown) =>
     typeof b === 'object' && b !== null && 'text' in b && typeof b.text === 'string';
-  if (!Array.isArray(rows) || !rows.every((row) => Array.isArray(row) && row.every(isButton))) {
+  if (!rows.every((row: unknown[]) => row.every(isButton))) {
     throw bad(
       'can\'t parse inline keyboard button: field "text" must be of type String',
       'malformed inline_keyboard',
     );
   }
-  for (const button of (rows as TgReplyMarkup['inline_keyboard']).flat()) {
-    if (Object.keys(button).length === 1)
+  for (const button of (rows as Record<string, unknown>[][]).flat()) {
+    const actions = BUTTON_ACTIONS.filter((k) => button[k] !== undefined);
+    if (actions.length === 0)
       throw bad(
         "can't parse inline keyboard button: Text buttons are unallowed in the inline keyboard",
         'inline button without action',
       );
-    if (button.callback_data !== undefined && Buffer.byteLength(button.callback_data) > 64)
-      throw bad('BUTTON_DATA_INVALID');
+    if (actions.length > 1)
+      throw bad(
+        "can't parse inline keyboard button: exactly one of the optional fields must be used",
+        `inline button with ${actions.join(' and ')}`,
+      );
+    const data = button.callback_data;
+    if (data !== undefined) {
+      if (typeof data !== 'string')
+        throw bad(
+          'can\'t parse inline keyboard button: field "callback_data" must be of type String',
+          'callback_data is not a string',
+        );
+      const bytes = Buffer.byteLength(data);
+      if (bytes < 1 || bytes > 64) throw bad('BUTTON_DATA_INVALID');
+    }
+    const url = button.url;
+    if (url !== undefined) {
+      if (typeof url !== 'string')
+        throw bad(
+          'can\'t parse inline keyboard button: field "url" must be of type String',
+          'url is not a string',
+        );
+      const parsed = URL.canParse(url) ? new URL(url) : null;
+      if (!parsed || !['http:', 'https:', 'tg:'].includes(parsed.protocol))
+        throw bad(`inline keyboard button URL '${url}' is invalid: Wrong HTTP URL`);
+    }
   }
   return { inline_keyboard: rows as TgReplyMarkup['inline_keyboard'] };
 }

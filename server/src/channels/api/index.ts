@@ -12,7 +12,8 @@ export const apiAdapter: ChannelAdapter = {
   updateSchema: CHANNEL_TYPE_FIELDS.api.partial(),
   capabilities: {
     edit: true,
-    buttons: false,
+    // Carried in the webhook payload: the integrator shows them and posts a press back as a message.
+    buttons: true,
     templates: false,
     sessionWindowHours: null,
     textLimit: 10_000,

@@ -29,6 +29,7 @@ export async function sendWebhook(
     client: { externalId: m.client.externalId },
     text: m.text,
     attachments: m.attachments,
+    buttons: m.buttons,
     createdAt: m.createdAt,
     editedAt: m.editedAt,
   });

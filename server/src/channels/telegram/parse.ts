@@ -22,6 +22,7 @@ type Message = {
   sticker?: File & { emoji?: string; is_animated?: boolean; is_video?: boolean };
   location?: { latitude: number; longitude: number };
   contact?: { phone_number: string; first_name?: string; last_name?: string };
+  reply_markup?: { inline_keyboard?: { text?: string; callback_data?: string }[][] };
 };
 type Update = {
   update_id: number;
@@ -94,6 +95,18 @@ function inbound(m: Message): InboundMessage {
   };
 }
 
+/** The label of the pressed button: the original message's keyboard holds it under the same callback_data. */
+function pressedLabel(m: Message | undefined, data: string): string | undefined {
+  const rows = m?.reply_markup?.inline_keyboard;
+  if (!Array.isArray(rows) || !data) return undefined;
+  for (const row of rows) {
+    if (!Array.isArray(row)) continue;
+    const b = row.find((x) => x && typeof x === 'object' && x.callback_data === data);
+    if (typeof b?.text === 'string' && b.text.trim()) return b.text;
+  }
+  return undefined;
+}
+
 /**
  * One Telegram update as events. Only private chats are customer dialogs: group and channel posts give nothing.
  * A callback query from our buttons is a postback; `my_chat_member` 'kicked' means the client blocked the bot.
@@ -111,6 +124,8 @@ export function parseTelegram(req: RawRequest): InboundEvent[] {
   if (cb) {
     if (cb.message && cb.message.chat.type !== 'private') return [];
     const data = cb.data ?? '';
+    // The client saw the label and pressed it: that is the visible text; the payload stays in `data`.
+    const text = pressedLabel(cb.message, data) ?? data;
     return [
       {
         kind: 'postback',
@@ -119,7 +134,7 @@ export function parseTelegram(req: RawRequest): InboundEvent[] {
         message: {
           externalMessageId: `callback:${cb.id}`,
           client: { externalId: String(cb.message?.chat.id ?? cb.from.id), name: nameOf(cb.from) },
-          text: data,
+          text,
           attachments: [],
         },
       },

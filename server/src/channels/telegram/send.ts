@@ -24,6 +24,24 @@ export function splitText(text: string, limit = TELEGRAM_TEXT_LIMIT): string[] {
 
 type Sent = { message_id: number; chat: { id: number } };
 
+/** Telegram's InlineKeyboardMarkup (https://core.telegram.org/bots/api#inlinekeyboardmarkup). */
+export type InlineKeyboard = {
+  inline_keyboard: ({ text: string; callback_data: string } | { text: string; url: string })[][];
+};
+
+/** Our buttons as an inline keyboard (a postback's payload is its callback_data); undefined when there are none. */
+export function inlineKeyboard(buttons: OutboundMessage['buttons']): InlineKeyboard | undefined {
+  const rows = buttons.filter((row) => row.length);
+  if (!rows.length) return undefined;
+  return {
+    inline_keyboard: rows.map((row) =>
+      row.map((b) =>
+        'payload' in b ? { text: b.text, callback_data: b.payload } : { text: b.text, url: b.url },
+      ),
+    ),
+  };
+}
+
 /** A failed call in our terms: 429 waits as told, 5xx retries, 403 (blocked) and other 4xx are final. */
 function failure(a: Extract<BotAnswer<unknown>, { ok: false }>): SendResult {
   if (a.status === 429)
@@ -39,6 +57,7 @@ async function sendAttachment(
   chatId: string,
   a: OutboundMessage['attachments'][number],
   caption: string | undefined,
+  keyboard: InlineKeyboard | undefined,
 ): Promise<BotAnswer<Sent>> {
   const photo = (a.contentType ?? '').startsWith('image/') && !a.contentType?.includes('webp');
   const field = photo ? 'photo' : 'document';
@@ -46,6 +65,8 @@ async function sendAttachment(
   const form = new FormData();
   form.set('chat_id', chatId);
   if (caption) form.set('caption', caption);
+  // A multipart form carries the markup JSON-serialised, as the Bot API wants it.
+  if (keyboard) form.set('reply_markup', JSON.stringify(keyboard));
   if (stored) {
     const type = a.contentType ?? stored.contentType;
     form.set(
@@ -59,8 +80,10 @@ async function sendAttachment(
 
 /**
  * Renders one of our messages as Bot API calls: text with sendMessage (split past 4096), each attachment with
- * sendPhoto or sendDocument (a short text rides as the first caption), an edit with editMessageText. The provider's
- * id of the first part is kept (`<chat>:<message_id>`, as inbound ids are).
+ * sendPhoto or sendDocument (a short text rides as the first caption), an edit with editMessageText. The buttons
+ * go as an inline keyboard on the last call (the last part of a split text, or the last attachment when the text
+ * rode as a caption), so they sit under the end of the message. The provider's id of the first part is kept
+ * (`<chat>:<message_id>`, as inbound ids are).
  */
 export async function sendTelegram(
   ctx: AdapterContext,
@@ -69,32 +92,42 @@ export async function sendTelegram(
 ): Promise<SendResult> {
   const token = channel.secrets.token ?? '';
   const chatId = m.client.externalId;
+  const keyboard = inlineKeyboard(m.buttons);
   try {
     if (m.event === 'message.updated') {
       const id = m.externalId?.split(':')[1];
       if (!id) return { ok: false, retryable: false, error: 'the edited message was never delivered' };
+      // An edit without reply_markup would drop the keyboard: a one-part text message keeps it.
+      const onePart = !m.attachments.length && m.text.length <= TELEGRAM_TEXT_LIMIT;
       const res = await callBot<Sent>(ctx, token, 'editMessageText', {
         chat_id: chatId,
         message_id: Number(id),
         text: m.text.slice(0, TELEGRAM_TEXT_LIMIT),
+        ...(keyboard && onePart ? { reply_markup: keyboard } : {}),
       });
       return res.ok || /not modified/.test(res.description) ? { ok: true } : failure(res);
     }
     let first: Sent | undefined;
     let text = m.text;
+    const parts = (t: string) => (t.trim() ? splitText(t) : []);
     for (const [i, a] of m.attachments.entries()) {
       const caption = i === 0 && text.length <= 1024 ? text : undefined;
-      const res = await sendAttachment(ctx, channel, chatId, a, caption);
+      if (caption !== undefined) text = '';
+      const last = i === m.attachments.length - 1 && !parts(text).length;
+      const res = await sendAttachment(ctx, channel, chatId, a, caption, last ? keyboard : undefined);
       if (!res.ok) return failure(res);
       first ??= res.result;
-      if (caption !== undefined) text = '';
     }
-    if (text.trim()) {
-      for (const part of splitText(text)) {
-        const res = await callBot<Sent>(ctx, token, 'sendMessage', { chat_id: chatId, text: part });
-        if (!res.ok) return failure(res);
-        first ??= res.result;
-      }
+    const texts = parts(text);
+    for (const [i, part] of texts.entries()) {
+      const last = i === texts.length - 1;
+      const res = await callBot<Sent>(ctx, token, 'sendMessage', {
+        chat_id: chatId,
+        text: part,
+        ...(last && keyboard ? { reply_markup: keyboard } : {}),
+      });
+      if (!res.ok) return failure(res);
+      first ??= res.result;
     }
     return { ok: true, externalId: first ? `${first.chat.id}:${first.message_id}` : undefined };
   } catch (err) {

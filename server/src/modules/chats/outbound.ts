@@ -17,6 +17,7 @@ export async function outboundMessage(app: AppContext, messageId: string): Promi
     client: { externalId: m.client_external_id },
     text: m.text,
     attachments: m.attachments,
+    buttons: m.buttons?.length ? m.buttons : [],
     createdAt: new Date(m.created_at).toISOString(),
     editedAt: m.edited_at ? new Date(m.edited_at).toISOString() : null,
     externalId: m.external_message_id,

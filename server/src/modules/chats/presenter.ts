@@ -39,6 +39,7 @@ export const presentMessage = (m: MessageRow): MessageDto => ({
   internal: m.internal,
   text: m.text,
   attachments: m.attachments,
+  buttons: m.buttons?.length ? m.buttons : null,
   status: m.status,
   statusReason: m.status_reason ?? null,
   author: m.author_id ? { id: m.author_id, name: m.author_name ?? '' } : null,

@@ -1,6 +1,7 @@
 import type {
   Attachment,
   Audience,
+  ButtonRows,
   ChatHistoryKind,
   ChatStatus,
   DeliveryStatus,
@@ -430,6 +431,8 @@ export type MessageRow = {
   internal: boolean;
   text: string;
   attachments: Attachment[];
+  /** Rows of buttons (a bot's reply); null when none. */
+  buttons: ButtonRows | null;
   status: DeliveryStatus | null;
   status_reason: string | null;
   author_id: string | null;
@@ -439,7 +442,8 @@ export type MessageRow = {
   created_at: Date;
 };
 
-const messageColumns = `m.id, m.chat_id, m.direction, m.kind, m.internal, m.text, m.attachments, m.status, m.status_reason,
+const messageColumns = `m.id, m.chat_id, m.direction, m.kind, m.internal, m.text, m.attachments, m.buttons, m.status,
+  m.status_reason,
   m.author_id, (select name from users where id = m.author_id) as author_name, m.external_message_id,
   m.edited_at, m.created_at`;
 
@@ -452,6 +456,8 @@ export type MessageInsert = {
   internal: boolean;
   text: string;
   attachments: Attachment[];
+  /** Buttons under the message, already validated (buttonRowsSchema); none when absent or empty. */
+  buttons?: ButtonRows | null;
   status: DeliveryStatus | null;
   authorId: string | null;
   externalMessageId: string | null;
@@ -463,8 +469,8 @@ export const insertMessage = (q: Queryable, m: MessageInsert) =>
   maybe<MessageRow>(
     q,
     `insert into messages as m (organisation_id, chat_id, channel_id, direction, kind, internal, text, attachments,
-                                status, author_id, external_message_id, created_at)
-     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+                                status, author_id, external_message_id, created_at, buttons)
+     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
      on conflict (channel_id, external_message_id) do nothing
      returning ${messageColumns}`,
     [
@@ -480,6 +486,7 @@ export const insertMessage = (q: Queryable, m: MessageInsert) =>
       m.authorId,
       m.externalMessageId,
       m.now,
+      m.buttons?.length ? JSON.stringify(m.buttons) : null,
     ],
   );
 

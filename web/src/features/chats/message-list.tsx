@@ -1,6 +1,6 @@
 import { Badge, Box, Group, Paper, Stack, Text, VisuallyHidden } from '@mantine/core';
 import type { MessageDto } from '@smartconnect/contracts';
-import { IconCheck, IconChecks, IconClock, IconLock, IconX } from '@tabler/icons-react';
+import { IconCheck, IconChecks, IconClock, IconExternalLink, IconLock, IconX } from '@tabler/icons-react';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { UserText } from '../../shared/ui/user-text.tsx';
@@ -13,6 +13,33 @@ const STATUS_ICON = {
   read: IconChecks,
   undelivered: IconX,
 } as const;
+
+/** A message's buttons (a bot's reply) as read-only chips, row by row: operators see what the client was offered. */
+function Buttons({ rows }: { rows: NonNullable<MessageDto['buttons']> }) {
+  return (
+    <Stack gap={4} mt={6} data-testid="message-buttons">
+      {rows.map((row, i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: rows have no id and never reorder
+        <Group key={i} gap={4} wrap="wrap">
+          {row.map((b, j) => (
+            <Badge
+              // biome-ignore lint/suspicious/noArrayIndexKey: buttons have no id and never reorder
+              key={j}
+              variant="outline"
+              radius="sm"
+              tt="none"
+              title={'url' in b ? b.url : b.payload}
+              rightSection={'url' in b ? <IconExternalLink size={10} aria-hidden /> : undefined}
+              style={{ maxWidth: '100%' }}
+            >
+              <UserText>{b.text}</UserText>
+            </Badge>
+          ))}
+        </Group>
+      ))}
+    </Stack>
+  );
+}
 
 /** The delivery status; an Undelivered one names the provider's reason on hover and to screen readers. */
 function Delivery({ status, reason }: { status: MessageDto['status']; reason: string | null }) {
@@ -87,6 +114,7 @@ export function MessageList({ messages }: { messages: MessageDto[] }) {
                   <UserText>{a.name || a.url}</UserText>
                 </Text>
               ))}
+              {m.buttons?.length ? <Buttons rows={m.buttons} /> : null}
             </Paper>
             <Group gap={6} mt={2} justify={out ? 'flex-end' : 'flex-start'} wrap="nowrap">
               {m.author && out && (
