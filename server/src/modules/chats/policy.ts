@@ -1,14 +1,28 @@
 import type { Audience } from '@smartconnect/contracts';
 import type { Queryable } from '../../db/index.ts';
-import type { AuthContext } from '../../http/auth.ts';
 import { AppError } from '../../http/errors.ts';
+import type { Actor } from '../../lib/actor.ts';
 import { type ChatRow, userTeamIds, type Viewer } from './queries.ts';
 
 type ChatScope = Pick<ChatRow, 'status' | 'operator_id' | 'team_id'>;
 
-export async function viewerOf(q: Queryable, auth: AuthContext): Promise<Viewer> {
+export async function viewerOf(
+  q: Queryable,
+  auth: { userId: string; rights: ReadonlySet<string> },
+): Promise<Viewer> {
   const all = auth.rights.has('AUTHORITY_ALL_CHATS');
   return { userId: auth.userId, all, teamIds: all ? [] : await userTeamIds(q, auth.userId) };
+}
+
+/**
+ * How a command's actor sees chats: a user through their rights and teams (viewerOf); automation (bot, rule,
+ * system) sees and acts on every chat of its organisation, since it was allowed when it was configured. Chats are
+ * always looked up within the actor's organisation, so another organisation's chat stays chatNotFoundException.
+ */
+export type ActorView = Viewer | 'organisation';
+
+export async function viewOf(q: Queryable, actor: Actor): Promise<ActorView> {
+  return actor.kind === 'user' ? viewerOf(q, actor) : 'organisation';
 }
 
 /** An operator sees their own chats and their teams' Waiting queue; AUTHORITY_ALL_CHATS sees every chat. */
@@ -19,12 +33,12 @@ export const canSee = (v: Viewer, c: ChatScope): boolean =>
 export const canAct = (v: Viewer, c: ChatScope): boolean => v.all || c.operator_id === v.userId;
 
 /** A chat the viewer may not see does not exist for them (404, never a hint that it exists). */
-export function assertVisible(v: Viewer, chat: ChatRow | undefined): asserts chat is ChatRow {
-  if (!chat || !canSee(v, chat)) throw new AppError('chatNotFoundException');
+export function assertVisible(v: ActorView, chat: ChatRow | undefined): asserts chat is ChatRow {
+  if (!chat || (v !== 'organisation' && !canSee(v, chat))) throw new AppError('chatNotFoundException');
 }
 
-export function assertCanAct(v: Viewer, chat: ChatRow): void {
-  if (!canAct(v, chat)) throw new AppError('accessDeniedException');
+export function assertCanAct(v: ActorView, chat: ChatRow): void {
+  if (v !== 'organisation' && !canAct(v, chat)) throw new AppError('accessDeniedException');
 }
 
 /**

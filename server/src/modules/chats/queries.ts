@@ -421,6 +421,14 @@ export async function touchChatOnOperatorMessage(q: Queryable, chatId: string, t
   );
 }
 
+/** Records an automation message (bot, rule, system) on the chat: its last message only, not an operator's answer. */
+export async function touchChatOnAutomatedMessage(q: Queryable, chatId: string, text: string, now: Date) {
+  await q.query(
+    'update chats set last_message_text = $3, last_message_at = $2, updated_at = $2 where id = $1',
+    [chatId, now, text],
+  );
+}
+
 // ---- messages ----
 
 export type MessageRow = {

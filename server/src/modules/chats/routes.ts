@@ -16,6 +16,7 @@ import {
 } from '@smartconnect/contracts';
 import type { ModuleRoutes } from '../../http/route.ts';
 import { defineRoute } from '../../http/route.ts';
+import { userActor } from '../../lib/actor.ts';
 import { registerReplayPolicy } from '../../realtime/gateway.ts';
 import { closeChat } from './close-chat.ts';
 import { presentChat, presentHistory, presentMessage } from './presenter.ts';
@@ -123,7 +124,8 @@ export const chatRoutes: ModuleRoutes = (fastify, app) => {
       params: idParams,
       body: messageSendSchema,
     },
-    async ({ auth, params, body }) => presentMessage(await sendMessage(app, auth, params.id, body)),
+    async ({ auth, params, body }) =>
+      presentMessage(await sendMessage(app, userActor(auth), params.id, body)),
   );
   defineRoute(
     fastify,
@@ -139,7 +141,7 @@ export const chatRoutes: ModuleRoutes = (fastify, app) => {
       body: messageEditSchema,
     },
     async ({ auth, params, body }) =>
-      presentMessage(await editMessage(app, auth, params.id, params.messageId, body.text)),
+      presentMessage(await editMessage(app, userActor(auth), params.id, params.messageId, body.text)),
   );
   defineRoute(
     fastify,
@@ -153,7 +155,7 @@ export const chatRoutes: ModuleRoutes = (fastify, app) => {
       tags,
       params: idParams,
     },
-    async ({ auth, params }) => presentChat(await takeChat(app, auth, params.id)),
+    async ({ auth, params }) => presentChat(await takeChat(app, userActor(auth), params.id)),
   );
   defineRoute(
     fastify,
@@ -168,7 +170,7 @@ export const chatRoutes: ModuleRoutes = (fastify, app) => {
       params: idParams,
       body: transferSchema,
     },
-    async ({ auth, params, body }) => presentChat(await transferChat(app, auth, params.id, body)),
+    async ({ auth, params, body }) => presentChat(await transferChat(app, userActor(auth), params.id, body)),
   );
   defineRoute(
     fastify,
@@ -184,7 +186,7 @@ export const chatRoutes: ModuleRoutes = (fastify, app) => {
       params: idParams,
       body: chatCloseSchema,
     },
-    async ({ auth, params, body }) => presentChat(await closeChat(app, auth, params.id, body)),
+    async ({ auth, params, body }) => presentChat(await closeChat(app, userActor(auth), params.id, body)),
   );
   defineRoute(
     fastify,
@@ -200,6 +202,6 @@ export const chatRoutes: ModuleRoutes = (fastify, app) => {
       body: chatCategorySchema,
     },
     async ({ auth, params, body }) =>
-      presentChat(await setChatCategory(app, auth, params.id, body.categoryId)),
+      presentChat(await setChatCategory(app, userActor(auth), params.id, body.categoryId)),
   );
 };

@@ -1,14 +1,14 @@
 import type { Attachment } from '@smartconnect/contracts';
 import type { AppContext } from '../../context.ts';
-import type { AuthContext } from '../../http/auth.ts';
 import { AppError } from '../../http/errors.ts';
 import { kickOutbox } from '../../jobs/outbox.ts';
 import { deleteTimers, insertOutbox } from '../../jobs/queries.ts';
+import { type Actor, actorUserId, type UserActor } from '../../lib/actor.ts';
 import { withEvents } from '../../realtime/emit.ts';
 import { enterWork } from '../presence/service.ts';
 import { distributeTeamQueues } from '../routing/distribute.ts';
 import { emitChat } from './lifecycle.ts';
-import { assertCanAct, assertVisible, chatAudience, viewerOf } from './policy.ts';
+import { assertCanAct, assertVisible, chatAudience, viewerOf, viewOf } from './policy.ts';
 import { presentMessage } from './presenter.ts';
 import * as Q from './queries.ts';
 
@@ -18,35 +18,40 @@ function assertChannelWritable(chat: Q.ChatRow) {
 }
 
 /**
- * Writes an operator message in an open chat. A normal message is stored pending with its outbox row in the
- * same transaction (the dispatcher delivers it after commit) and answers the client: overdue and
- * redistribution clocks stop. An internal note stays inside the organisation. An inactive channel refuses
- * normal messages (deactivatedChannelException). Answering puts a licensed user 'In work' (see enterWork).
+ * Writes a message in an open chat. A normal message is stored pending with its outbox row in the same
+ * transaction (the dispatcher delivers it after commit); an internal note stays inside the organisation. An
+ * inactive channel refuses normal messages (deactivatedChannelException).
+ *
+ * A user (the chat's operator, or AUTHORITY_ALL_CHATS) answers the client: overdue and redistribution clocks stop,
+ * and answering puts a licensed user 'In work' (see enterWork). Automation (bot, rule, system) writes without a
+ * session or rights check, on any chat of its organisation; its message has no author (author_id null) and is not
+ * an operator's answer: the chat's last message moves, the operator's clocks do not, and no presence changes.
  */
 export async function sendMessage(
   app: AppContext,
-  auth: AuthContext,
+  actor: Actor,
   chatId: string,
   input: { text: string; internal: boolean; attachments: Attachment[] },
 ) {
+  const orgId = actor.organisationId;
   let switched: string[] | null = null;
   const message = await withEvents(app, async (q, emit) => {
     const now = app.clock.now();
-    const viewer = await viewerOf(q, auth);
-    if (!input.internal) {
+    const view = await viewOf(q, actor);
+    if (!input.internal && actor.kind === 'user') {
       // Answering a client is work: a licensed user goes 'In work' first (user and organisation before the chat).
-      const seen = await Q.findChat(q, auth.organisationId, chatId);
-      assertVisible(viewer, seen);
-      assertCanAct(viewer, seen);
-      switched = await enterWork({ q, emit, now }, auth);
+      const seen = await Q.findChat(q, orgId, chatId);
+      assertVisible(view, seen);
+      assertCanAct(view, seen);
+      switched = await enterWork({ q, emit, now }, actor);
     }
-    const chat = await Q.lockChat(q, auth.organisationId, chatId);
-    assertVisible(viewer, chat);
+    const chat = await Q.lockChat(q, orgId, chatId);
+    assertVisible(view, chat);
     if (chat.status === 'closed') throw new AppError('chatClosedException');
-    assertCanAct(viewer, chat);
+    assertCanAct(view, chat);
     if (!input.internal) assertChannelWritable(chat);
     const m = await Q.insertMessage(q, {
-      orgId: auth.organisationId,
+      orgId,
       chatId: chat.id,
       channelId: chat.channel_id,
       direction: 'out',
@@ -55,24 +60,25 @@ export async function sendMessage(
       text: input.text,
       attachments: input.attachments,
       status: input.internal ? null : 'pending',
-      authorId: auth.userId,
+      authorId: actorUserId(actor),
       externalMessageId: null,
       now,
     });
     if (!m) throw new Error('message insert returned nothing');
-    await emit(auth.organisationId, 'message.created', presentMessage(m), chatAudience(chat));
+    await emit(orgId, 'message.created', presentMessage(m), chatAudience(chat));
     if (!input.internal) {
       await insertOutbox(q, {
-        orgId: auth.organisationId,
+        orgId,
         channelId: chat.channel_id,
         messageId: m.id,
         event: 'message.created',
         now,
       });
-      await Q.touchChatOnOperatorMessage(q, chat.id, m.text, now);
-      await deleteTimers(q, chat.id, ['redistribute', 'overdue_half', 'overdue_expired']);
-      if (chat.overdue_level !== 'none')
-        await emitChat({ q, emit, now }, auth.organisationId, chat.id, 'chat.updated');
+      if (actor.kind === 'user') {
+        await Q.touchChatOnOperatorMessage(q, chat.id, m.text, now);
+        await deleteTimers(q, chat.id, ['redistribute', 'overdue_half', 'overdue_expired']);
+        if (chat.overdue_level !== 'none') await emitChat({ q, emit, now }, orgId, chat.id, 'chat.updated');
+      } else await Q.touchChatOnAutomatedMessage(q, chat.id, m.text, now);
     }
     return m;
   });
@@ -81,30 +87,33 @@ export async function sendMessage(
   return message;
 }
 
-/** Edits the caller's own message in an open chat: a normal message becomes kind 'edited' and the edit is delivered. */
+/**
+ * Edits the caller's own message in an open chat: a normal message becomes kind 'edited' and the edit is delivered.
+ * Users only: an automation message stores no author to prove it is the editor's own (author_id is null).
+ */
 export async function editMessage(
   app: AppContext,
-  auth: AuthContext,
+  actor: UserActor,
   chatId: string,
   messageId: string,
   text: string,
 ) {
   const message = await withEvents(app, async (q, emit) => {
     const now = app.clock.now();
-    const viewer = await viewerOf(q, auth);
-    const chat = await Q.lockChat(q, auth.organisationId, chatId);
+    const viewer = await viewerOf(q, actor);
+    const chat = await Q.lockChat(q, actor.organisationId, chatId);
     assertVisible(viewer, chat);
     const current = await Q.findMessage(q, chat.id, messageId);
     if (!current) throw new AppError('messageNotFoundException');
-    if (current.direction !== 'out' || current.author_id !== auth.userId)
+    if (current.direction !== 'out' || current.author_id !== actor.userId)
       throw new AppError('messageEditDeniedException');
     if (chat.status === 'closed') throw new AppError('chatClosedException');
     if (!current.internal) assertChannelWritable(chat);
     const m = await Q.editMessageText(q, current.id, text, current.internal ? 'internal' : 'edited', now);
-    await emit(auth.organisationId, 'message.updated', presentMessage(m), chatAudience(chat));
+    await emit(actor.organisationId, 'message.updated', presentMessage(m), chatAudience(chat));
     if (!current.internal)
       await insertOutbox(q, {
-        orgId: auth.organisationId,
+        orgId: actor.organisationId,
         channelId: chat.channel_id,
         messageId: m.id,
         event: 'message.updated',

@@ -1,20 +1,21 @@
 import type { AppContext } from '../../context.ts';
-import type { AuthContext } from '../../http/auth.ts';
 import { AppError } from '../../http/errors.ts';
+import { type Actor, actorUserId } from '../../lib/actor.ts';
 import { withEvents } from '../../realtime/emit.ts';
 import { emitChat, type Tx } from './lifecycle.ts';
-import { assertCanAct, assertVisible, viewerOf } from './policy.ts';
+import { assertCanAct, assertVisible, viewOf } from './policy.ts';
 import * as Q from './queries.ts';
 
 /**
  * Sets (or, with null, removes) the request category of a locked open chat and writes it to history; answers the
- * chat as it is now (unchanged when it already had that category). Events are the caller's.
+ * chat as it is now (unchanged when it already had that category). Events are the caller's. `actorId`: the user
+ * who acts, null for automation.
  */
 export async function applyCategory(
   tx: Tx,
   chat: Q.ChatRow,
   categoryId: string | null,
-  actorId: string,
+  actorId: string | null,
 ): Promise<Q.ChatRow> {
   if (categoryId && !(await Q.categoryInOrg(tx.q, chat.organisation_id, categoryId)))
     throw new AppError('categoryNotFoundException');
@@ -33,22 +34,27 @@ export async function applyCategory(
   return current;
 }
 
-/** Sets (or, with null, removes) the request category of an open chat and writes it to history. */
+/**
+ * Sets (or, with null, removes) the request category of an open chat and writes it to history. The route checks a
+ * user's OPTION_CATEGORY; automation is refused without it here (optionUnavailableException).
+ */
 export async function setChatCategory(
   app: AppContext,
-  auth: AuthContext,
+  actor: Actor,
   chatId: string,
   categoryId: string | null,
 ) {
   return withEvents(app, async (q, emit) => {
     const tx = { q, emit, now: app.clock.now() };
-    const viewer = await viewerOf(q, auth);
-    const chat = await Q.lockChat(q, auth.organisationId, chatId);
-    assertVisible(viewer, chat);
-    assertCanAct(viewer, chat);
+    const view = await viewOf(q, actor);
+    const chat = await Q.lockChat(q, actor.organisationId, chatId);
+    assertVisible(view, chat);
+    assertCanAct(view, chat);
     if (chat.status === 'closed') throw new AppError('chatClosedException');
-    const current = await applyCategory(tx, chat, categoryId, auth.userId);
+    if (actor.kind !== 'user' && !(await Q.orgOptions(q, actor.organisationId)).includes('OPTION_CATEGORY'))
+      throw new AppError('optionUnavailableException', undefined, { option: 'OPTION_CATEGORY' });
+    const current = await applyCategory(tx, chat, categoryId, actorUserId(actor));
     if (current === chat) return chat;
-    return emitChat(tx, auth.organisationId, chat.id, 'chat.updated');
+    return emitChat(tx, actor.organisationId, chat.id, 'chat.updated');
   });
 }

@@ -1,6 +1,6 @@
 import type { AppContext } from '../../context.ts';
-import type { AuthContext } from '../../http/auth.ts';
 import { AppError } from '../../http/errors.ts';
+import type { UserActor } from '../../lib/actor.ts';
 import { withEvents } from '../../realtime/emit.ts';
 import { enterWork } from '../presence/service.ts';
 import { distributeTeamQueues } from '../routing/distribute.ts';
@@ -14,17 +14,20 @@ import * as Q from './queries.ts';
  * dialogs (AUTHORITY_CHAT_DISTRIBUTION) or manages chats may, and taking puts a licensed user 'In work'. Of two
  * simultaneous takers exactly one wins: the assignment is a conditional UPDATE on status 'waiting'; the other
  * gets 409.
+ *
+ * Users only (a UserActor): taking is a person picking work for themselves. Automation that hands a chat to an
+ * operator transfers it with {operatorId} (transferChat), which needs no session of that operator.
  */
-export async function takeChat(app: AppContext, auth: AuthContext, chatId: string) {
-  if (!auth.rights.has('AUTHORITY_CHAT_DISTRIBUTION') && !auth.rights.has('AUTHORITY_ALL_CHATS'))
+export async function takeChat(app: AppContext, user: UserActor, chatId: string) {
+  if (!user.rights.has('AUTHORITY_CHAT_DISTRIBUTION') && !user.rights.has('AUTHORITY_ALL_CHATS'))
     throw new AppError('accessDeniedException');
   let switched: string[] | null = null;
   const taken = await withEvents(app, async (q, emit) => {
     const tx = { q, emit, now: app.clock.now() };
-    const viewer = await viewerOf(q, auth);
+    const viewer = await viewerOf(q, user);
     // Checked before the user goes In work (nothing taken, nothing switched), and again after.
     const takeable = async () => {
-      const chat = await Q.findChat(q, auth.organisationId, chatId);
+      const chat = await Q.findChat(q, user.organisationId, chatId);
       if (chat && chat.status !== 'waiting' && !viewer.all && viewer.teamIds.includes(chat.team_id))
         throw new AppError(chat.status === 'closed' ? 'chatClosedException' : 'chatAlreadyTakenException');
       assertVisible(viewer, chat);
@@ -33,17 +36,17 @@ export async function takeChat(app: AppContext, auth: AuthContext, chatId: strin
       return chat;
     };
     await takeable();
-    switched = await enterWork(tx, auth);
+    switched = await enterWork(tx, user);
     const chat = await takeable();
     const team = await findTeam(q, chat.team_id);
-    const won = await assign(tx, chat, auth.userId, {
+    const won = await assign(tx, chat, user.userId, {
       kind: 'assign',
-      actorId: auth.userId,
+      actorId: user.userId,
       from: ['waiting'],
       team,
     });
     if (!won) throw new AppError('chatAlreadyTakenException');
-    return emitChat(tx, auth.organisationId, chat.id, 'chat.assigned', { teamIds: [chat.team_id] });
+    return emitChat(tx, user.organisationId, chat.id, 'chat.assigned', { teamIds: [chat.team_id] });
   });
   if (switched) await distributeTeamQueues(app, switched);
   return taken;

@@ -1,8 +1,8 @@
 import type { TransferTarget } from '@smartconnect/contracts';
 import type { AppContext } from '../../context.ts';
-import type { AuthContext } from '../../http/auth.ts';
 import { AppError } from '../../http/errors.ts';
 import { deleteTimers } from '../../jobs/queries.ts';
+import { type Actor, actorUserId } from '../../lib/actor.ts';
 import { withEvents } from '../../realtime/emit.ts';
 import { findTeam, isAvailable } from '../routing/service.ts';
 import {
@@ -15,7 +15,7 @@ import {
   type Tx,
   teamsOfOperator,
 } from './lifecycle.ts';
-import { assertCanAct, assertVisible, viewerOf } from './policy.ts';
+import { assertCanAct, assertVisible, viewOf } from './policy.ts';
 import * as Q from './queries.ts';
 
 /**
@@ -24,34 +24,34 @@ import * as Q from './queries.ts';
  * team's queue and routes it there (never back to the operator it left). Anything else is
  * cannotTransferException, and nothing changes. The operator the chat left has room again: the queues of their
  * teams move, and so does the rest of the target team's queue.
+ *
+ * A user transfers their own chat (or any, with AUTHORITY_ALL_CHATS); automation (bot, rule, system) any chat of its
+ * organisation, with history actor_id null. Assigning a chat to an operator by automation is a transfer with
+ * {operatorId} (take is a user's own act).
  */
-export async function transferChat(
-  app: AppContext,
-  auth: AuthContext,
-  chatId: string,
-  target: TransferTarget,
-) {
+export async function transferChat(app: AppContext, actor: Actor, chatId: string, target: TransferTarget) {
+  const orgId = actor.organisationId;
+  const actorId = actorUserId(actor);
   return withEvents(app, async (q, emit) => {
     const tx: Tx = { q, emit, now: app.clock.now() };
-    const viewer = await viewerOf(q, auth);
-    const chat = await Q.lockChat(q, auth.organisationId, chatId);
-    assertVisible(viewer, chat);
-    assertCanAct(viewer, chat);
+    const view = await viewOf(q, actor);
+    const chat = await Q.lockChat(q, orgId, chatId);
+    assertVisible(view, chat);
+    assertCanAct(view, chat);
     if (chat.status === 'closed') throw new AppError('cannotTransferException');
     const before = { userIds: [chat.operator_id], teamIds: chat.status === 'waiting' ? [chat.team_id] : [] };
 
     if ('teamId' in target) {
-      if (!(await Q.teamInOrg(q, auth.organisationId, target.teamId)))
-        throw new AppError('cannotTransferException');
+      if (!(await Q.teamInOrg(q, orgId, target.teamId))) throw new AppError('cannotTransferException');
       if (target.teamId === chat.team_id && chat.status === 'waiting')
         throw new AppError('cannotTransferException');
       await Q.moveToQueue(q, chat.id, target.teamId, tx.now);
       await deleteTimers(q, chat.id, ['redistribute']);
       await Q.insertHistory(q, {
-        orgId: auth.organisationId,
+        orgId,
         chatId: chat.id,
         kind: 'transfer',
-        actorId: auth.userId,
+        actorId,
         fromUserId: chat.operator_id,
         fromTeamId: chat.team_id,
         toTeamId: target.teamId,
@@ -66,7 +66,7 @@ export async function transferChat(
         const row = { ...chat, operator_id: null, team_id: team.id };
         await routeWaiting(tx, team, row, { excludeUserIds: chat.operator_id ? [chat.operator_id] : [] });
       }
-      const moved = await emitChat(tx, auth.organisationId, chat.id, 'chat.transferred', before, {
+      const moved = await emitChat(tx, orgId, chat.id, 'chat.transferred', before, {
         fromTeamId: chat.team_id,
       });
       await distributeLocked(tx, teams.values(), { skipChatIds: [chat.id] });
@@ -74,17 +74,17 @@ export async function transferChat(
     }
 
     const userId = await targetUser(tx, chat, target);
-    if (!userId || userId === chat.operator_id || !(await isAvailable(q, auth.organisationId, userId)))
+    if (!userId || userId === chat.operator_id || !(await isAvailable(q, orgId, userId)))
       throw new AppError('cannotTransferException');
     const team = await findTeam(q, chat.team_id);
     const ok = await assign(tx, chat, userId, {
       kind: 'transfer',
-      actorId: auth.userId,
+      actorId,
       from: ['waiting', 'in_progress'],
       team,
     });
     if (!ok) throw new AppError('cannotTransferException');
-    const moved = await emitChat(tx, auth.organisationId, chat.id, 'chat.transferred', before);
+    const moved = await emitChat(tx, orgId, chat.id, 'chat.transferred', before);
     if (chat.status === 'in_progress')
       await distributeWaiting(tx, await teamsOfOperator(tx, chat.operator_id));
     return moved;
