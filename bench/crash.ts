@@ -229,10 +229,13 @@ async function main() {
     // Let the outbox drain, then count in the database itself.
     const db = new pg.Client({ connectionString: databaseUrl });
     await db.connect();
+    // A pipeline job or delivery claimed by a killed instance is taken over when its lease (60 s) ends.
     let pending = -1;
-    for (let i = 0; i < 120; i++) {
+    let jobsLeft = -1;
+    for (let i = 0; i < 180; i++) {
       pending = (await db.query("select count(*)::int as n from outbox where status = 'pending'")).rows[0].n;
-      if (pending === 0) break;
+      jobsLeft = (await db.query('select count(*)::int as n from pipeline_jobs')).rows[0].n;
+      if (pending === 0 && jobsLeft === 0) break;
       await sleep(500);
     }
     const stored = (
@@ -266,9 +269,14 @@ async function main() {
       `  Telegram sendMessage ${tgTexts.length} for ${new Set(tgTexts).size} replies: repeated ${tgRepeats}`,
     );
     console.log(
-      `  deliveries left undone (outbox pending) ${pending}; pipeline jobs left undone: n/a (no pipeline jobs yet)`,
+      `  deliveries left undone (outbox pending) ${pending}; pipeline jobs left undone ${jobsLeft}`,
     );
-    const ok = expected - stored.d === 0 && stored.n === stored.d && apiDeliveredTwice === 0 && pending === 0;
+    const ok =
+      expected - stored.d === 0 &&
+      stored.n === stored.d &&
+      apiDeliveredTwice === 0 &&
+      pending === 0 &&
+      jobsLeft === 0;
     console.log(ok ? 'RESULT ok: nothing lost, nothing doubled' : 'RESULT FAILED');
     process.exitCode = ok ? 0 : 1;
   } finally {

@@ -40,6 +40,19 @@ export async function withEvents<T>(
   app: AppContext,
   fn: (q: Queryable, emit: Emit) => Promise<T>,
 ): Promise<T> {
+  const { result, emitted } = await commitWithEvents(app, fn);
+  await publishCommitted(app, emitted);
+  return result;
+}
+
+/**
+ * withEvents without the publish: answers the committed events for the caller to publish after its own
+ * bookkeeping (the ingest batcher publishes a whole batch's events, then answers its requests).
+ */
+export async function commitWithEvents<T>(
+  app: AppContext,
+  fn: (q: Queryable, emit: Emit) => Promise<T>,
+): Promise<{ result: T; emitted: StoredEvent[] }> {
   const pending: NewEvent[] = [];
   const payloads: unknown[] = [];
   let emitted: StoredEvent[] = [];
@@ -70,6 +83,5 @@ export async function withEvents<T>(
       await app.bus.discard(emitted.map((e) => e.id)).catch(() => undefined);
     throw err;
   }
-  await publishCommitted(app, emitted);
-  return result;
+  return { result, emitted };
 }

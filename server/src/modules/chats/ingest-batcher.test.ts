@@ -35,20 +35,23 @@ function memoryStore(
         else if (newClients.has(i.client) && !open.has(i.client)) out.push({ kind: 'miss' });
         else {
           commitLog.push(i);
-          out.push({ kind: 'appended', result: { id: i.id, duplicate: false, via: 'batch' }, event: i.id });
+          out.push({
+            kind: 'appended',
+            result: { id: i.id, duplicate: false, via: 'batch' },
+            events: [i.id],
+          });
         }
       }
       await opts.commit?.(items);
       stored.push(...commitLog);
       return out;
     },
-    async alone(item, append) {
+    async alone(item) {
       calls.alone.push(item.id);
       await new Promise((r) => setTimeout(r, 2));
       if (opts.bad?.(item)) throw new Error(`bad message ${item.id}`);
       await opts.commit?.([item]);
       if (stored.some((s) => s.id === item.id)) return { id: item.id, duplicate: true, via: 'alone' };
-      void append;
       open.add(item.client);
       stored.push(item);
       published.push(item.id);
@@ -181,11 +184,12 @@ describe('ingest batcher (group commit)', () => {
 });
 
 describe('MicroStamps', () => {
-  test('strictly increasing within one millisecond, never on the bare millisecond', () => {
+  test('strictly increasing within one millisecond, the first on the bare millisecond', () => {
     const s = new MicroStamps();
     const t = new Date('2026-01-02T03:04:05.678Z');
+    assert.equal(s.next(t), '2026-01-02T03:04:05.678000Z');
     assert.equal(s.next(t), '2026-01-02T03:04:05.678001Z');
     assert.equal(s.next(t), '2026-01-02T03:04:05.678002Z');
-    assert.equal(s.next(new Date(t.getTime() + 1)), '2026-01-02T03:04:05.679001Z');
+    assert.equal(s.next(new Date(t.getTime() + 1)), '2026-01-02T03:04:05.679000Z');
   });
 });

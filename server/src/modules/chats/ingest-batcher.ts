@@ -9,27 +9,24 @@
  * - dedupe: one (channel, external message id) is written once; its other copies in the same batch wait for
  *   the first and answer duplicate (a copy in a later batch is found by the statement itself);
  * - order per client (channel, external client id): messages are written in arrival order. Within a batch
- *   the statement keeps input order; batches run one after the other; and while a message of a client takes
- *   the transactional path (new chat) or is retried alone, the client's later messages wait behind it.
+ *   the statement keeps input order; batches run one after the other; and while a message of a client is
+ *   retried alone, the client's later messages wait behind it.
  */
 
 export type BatchKey = { channelId: string; externalClientId: string; externalMessageId: string };
 
 /** What the store answers for one message of a batch. */
 export type BatchOutcome<R, E> =
-  | { kind: 'appended'; result: R; event: E }
+  | { kind: 'appended'; result: R; events: E[] }
   | { kind: 'duplicate'; result: R }
-  /** Not stored by the batch statement (no open chat, lost race): the transactional path must take it. */
+  /** Not stored by the batch statement (it lost a race to a concurrent writer): it runs again on its own. */
   | { kind: 'miss' };
 
 export type BatchStore<I, R, E> = {
   /** Writes the batch in one transaction; one outcome per item, in order. Throws when nothing was committed. */
   append(items: I[]): Promise<BatchOutcome<R, E>[]>;
-  /**
-   * One message on its own: first as a batch of one when `append`, then, unless that stored it, the
-   * transactional path (opens chats, routes, answers a retried provider message).
-   */
-  alone(item: I, append: boolean): Promise<R>;
+  /** One message on its own (its batch failed, or it lost a race there): stored, or answered as a duplicate. */
+  alone(item: I): Promise<R>;
   /** Publishes committed events (after the commit). */
   publish(events: E[]): Promise<void>;
   /** The answer a second copy of a message gets once the first is stored. */
@@ -139,13 +136,10 @@ export class IngestBatcher<I, R, E> {
     run.then(resolve, reject);
   }
 
-  /**
-   * The message on its own (`append` false: straight to the transactional path): at once when it already holds
-   * its client's turn, else behind the client's earlier work.
-   */
-  #alone(w: Waiter<I, R>, item: I, append: boolean): void {
-    if (w.released) this.store.alone(item, append).then(w.resolve, w.reject);
-    else this.#behind(w, () => this.store.alone(item, append));
+  /** The message on its own: at once when it already holds its client's turn, else behind the client's earlier work. */
+  #alone(w: Waiter<I, R>, item: I): void {
+    if (w.released) this.store.alone(item).then(w.resolve, w.reject);
+    else this.#behind(w, () => this.store.alone(item));
   }
 
   async #drain(lane: Lane<I, R>): Promise<void> {
@@ -204,7 +198,7 @@ export class IngestBatcher<I, R, E> {
         first.then(
           (r) => copy.resolve(this.store.duplicateOf(r)),
           // The first copy failed: this one tries on its own (a later retry would).
-          () => this.#alone(copy, copy.make(), true),
+          () => this.#alone(copy, copy.make()),
         );
     }
 
@@ -215,7 +209,7 @@ export class IngestBatcher<I, R, E> {
         throw new Error('ingest batch: one outcome per message expected');
     } catch {
       // Nothing of the batch committed: each message again on its own, so a bad one fails alone.
-      for (const f of firsts) this.#alone(f.w, f.item, true);
+      for (const f of firsts) this.#alone(f.w, f.item);
       return;
     }
     this.batches++;
@@ -225,10 +219,10 @@ export class IngestBatcher<I, R, E> {
     firsts.forEach((f, i) => {
       const o = outcomes[i];
       if (o.kind === 'appended') {
-        events.push(o.event);
+        events.push(...o.events);
         appended.push({ w: f.w, result: o.result });
       } else if (o.kind === 'duplicate') f.w.resolve(o.result);
-      else this.#alone(f.w, f.item, false);
+      else this.#alone(f.w, f.item);
     });
     if (!appended.length) return;
     try {
@@ -242,9 +236,10 @@ export class IngestBatcher<I, R, E> {
 }
 
 /**
- * Timestamps with microseconds, strictly increasing while the clock's millisecond stays the same (up to 999
- * per millisecond), never on the exact millisecond: a message stamped here sorts after an earlier one of
- * the same millisecond, and after a transactional-path write stamped with the bare millisecond.
+ * Timestamps with microseconds, strictly increasing while the clock's millisecond stays the same (up to 1,000 per
+ * millisecond): a message stamped here sorts after an earlier one of the same millisecond. The first of each
+ * millisecond is the bare millisecond, as every other write of the chat is stamped, so a tie with such a write
+ * falls to the ids (time-ordered uuid v7).
  */
 export class MicroStamps {
   #ms = Number.NaN;
@@ -255,7 +250,7 @@ export class MicroStamps {
     const ms = now.getTime();
     if (ms !== this.#ms) {
       this.#ms = ms;
-      this.#us = 1;
+      this.#us = 0;
     } else if (this.#us < 999) this.#us++;
     return `${now.toISOString().slice(0, 23)}${String(this.#us).padStart(3, '0')}Z`;
   }

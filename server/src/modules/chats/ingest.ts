@@ -2,14 +2,11 @@ import { type MessageDto, sanitizeStrings } from '@smartconnect/contracts';
 import type { InboundMessage } from '../../channels/types.ts';
 import type { AppContext } from '../../context.ts';
 import { runJobsNow } from '../../jobs/pipeline.ts';
-import { enqueueInbound } from '../../jobs/pipeline-queries.ts';
-import { insertTimerIfAbsent, upsertTimer } from '../../jobs/queries.ts';
 import type { StoredEvent } from '../../realtime/bus.ts';
-import { withEvents } from '../../realtime/emit.ts';
+import { commitWithEvents, publishCommitted } from '../../realtime/emit.ts';
 import { type BatchOutcome, type BatchStore, IngestBatcher, MicroStamps } from './ingest-batcher.ts';
-import { emitChat, type Tx } from './lifecycle.ts';
+import { chatEvents } from './lifecycle.ts';
 import { chatAudience } from './policy.ts';
-import { presentMessage } from './presenter.ts';
 import * as Q from './queries.ts';
 
 export type IngestChannel = {
@@ -26,8 +23,6 @@ export type IngestChannel = {
 export type IngestResult = { duplicate: boolean; messageId: string; chatId: string };
 /** Inside ingest: whether the message's pipeline job was enqueued with it. */
 type Stored = IngestResult & { queued?: boolean };
-
-class Duplicate extends Error {}
 
 /** One inbound message as the batcher carries it: stamped when its batch is formed. */
 type Item = {
@@ -68,9 +63,10 @@ function batcherOf(app: AppContext): Batcher {
  * A retry of the same provider message changes nothing. Every string of the message is made storable first
  * (sanitizeStrings).
  *
- * Messages into ongoing chats are group-committed (ingest-batcher.ts): those arriving together are written by
- * one statement (queries.appendBatchToOpenChats) and each is answered after that shared commit. The first
- * message of a client or of a new session takes one transaction of its own (openAndAppend).
+ * Messages are group-committed (ingest-batcher.ts): those arriving together, into open chats or opening new ones,
+ * are written by ONE statement (queries.ingestBatch) in one transaction with their events, and each is answered
+ * after that shared commit. There is no second path: a message that lost a race in its batch runs the same
+ * statement again on its own.
  */
 export async function ingestInbound(
   app: AppContext,
@@ -107,25 +103,38 @@ function stampsOf(app: AppContext): MicroStamps {
   return stamps;
 }
 
-/** The batcher's view of the database: the batch statement, the lone path, the bus. */
+/** The batcher's view of the database: the batch statement, the lone retry, the bus. */
 function ingestStore(app: AppContext): BatchStore<Item, Stored, StoredEvent> {
-  const store: BatchStore<Item, Stored, StoredEvent> = {
+  return {
     append: (items) => appendBatch(app, items),
-    async alone(item, append) {
-      if (append) {
-        const [outcome] = await appendBatch(app, [item]);
-        if (outcome.kind === 'appended') {
-          await app.bus.publish([outcome.event]);
-          return outcome.result;
-        }
-        if (outcome.kind === 'duplicate') return outcome.result;
-      }
-      return ingestTransactional(app, item.channel, item.msg);
-    },
-    publish: (events) => app.bus.publish(events),
+    alone: (item) => appendAlone(app, item),
+    publish: (events) => publishCommitted(app, events),
     duplicateOf: (result) => ({ ...result, duplicate: true, queued: false }),
   };
-  return store;
+}
+
+const LOCK_CYCLE = new Set(['40P01', '40001']);
+
+/**
+ * One message in a statement of its own: after its batch failed, or when it lost a race there (a concurrent
+ * writer created its contact or chat, or closed its chat). Each statement sees what committed before it, so the
+ * next try finds that writer's rows; PostgreSQL's rare lock-cycle victim simply runs again.
+ */
+async function appendAlone(app: AppContext, item: Item): Promise<Stored> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const [outcome] = await appendBatch(app, [item]);
+      if (outcome.kind === 'appended') {
+        await publishCommitted(app, outcome.events);
+        return outcome.result;
+      }
+      if (outcome.kind === 'duplicate') return outcome.result;
+    } catch (err) {
+      if (!LOCK_CYCLE.has((err as { code?: string }).code ?? '') || attempt >= 5) throw err;
+      continue;
+    }
+    if (attempt >= 5) throw new Error('ingest: the message kept losing races to concurrent writers');
+  }
 }
 
 /** The message.created payload of an inbound message, without id and chatId. */
@@ -145,156 +154,81 @@ function inboundPayload(item: Item): Omit<MessageDto, 'id' | 'chatId'> {
   };
 }
 
-/** Messages into ongoing chats, in ONE statement: what each became, in order. */
+/**
+ * A batch in ONE transaction: the ingest statement (queries.ingestBatch), the chats it opened read back, and the
+ * events, built here with the chats module's own presenters and audiences (chat.created and counters.changed for a
+ * new chat, then message.created per message). Answers what each message became, with its events.
+ */
 async function appendBatch(app: AppContext, items: Item[]): Promise<BatchOutcome<Stored, StoredEvent>[]> {
   const payloads = items.map(inboundPayload);
-  const rows = await Q.appendBatchToOpenChats(
-    app.db,
-    items.map(({ channel, msg, now, at }, i) => {
-      const expiring = channel.org_options.includes('OPTION_EXPIRING');
-      return {
-        orgId: channel.organisation_id,
-        channelId: channel.id,
-        externalClientId: msg.client.externalId,
-        clientName: msg.client.name,
-        now,
-        at,
-        text: msg.text,
-        attachments: msg.attachments,
-        externalMessageId: msg.externalMessageId,
-        payloadJson: JSON.stringify(payloads[i]),
-        halfExpiredMinutes: expiring ? channel.half_expired_minutes : null,
-        expiredMinutes: expiring ? channel.expired_minutes : null,
-        pipeline: channel.org_inbound_automation,
-      };
-    }),
-  );
-  if (rows.length !== items.length)
-    throw new Error(`ingest batch: ${rows.length} rows for ${items.length} messages`);
-  return rows.map((row, i): BatchOutcome<Stored, StoredEvent> => {
+  const { result: rows, emitted } = await commitWithEvents(app, async (q, emit) => {
+    const rows = await Q.ingestBatch(
+      q,
+      items.map(({ channel, msg, now, at }) => {
+        const expiring = channel.org_options.includes('OPTION_EXPIRING');
+        return {
+          orgId: channel.organisation_id,
+          channelId: channel.id,
+          teamId: channel.team_id,
+          externalClientId: msg.client.externalId,
+          clientName: msg.client.name,
+          now,
+          at,
+          text: msg.text,
+          attachments: msg.attachments,
+          externalMessageId: msg.externalMessageId,
+          halfExpiredMinutes: expiring ? channel.half_expired_minutes : null,
+          expiredMinutes: expiring ? channel.expired_minutes : null,
+          pipeline: channel.org_inbound_automation,
+        };
+      }),
+    );
+    if (rows.length !== items.length)
+      throw new Error(`ingest batch: ${rows.length} rows for ${items.length} messages`);
+    const opened = [
+      ...new Set(rows.filter((r) => r.chat_created && r.chat_id).map((r) => r.chat_id as string)),
+    ];
+    const chats = new Map((opened.length ? await Q.findChats(q, opened) : []).map((c) => [c.id, c]));
+    for (const [i, row] of rows.entries()) {
+      if (!row.message_id || !row.chat_id || !row.chat_status || !row.team_id) continue;
+      const orgId = items[i].channel.organisation_id;
+      const chat = chats.get(row.chat_id);
+      if (chat) {
+        // Its first message announces the chat, once.
+        chats.delete(row.chat_id);
+        for (const e of chatEvents(chat, 'chat.created')) await emit(orgId, e.type, e.payload, e.audience);
+      }
+      const scope = { status: row.chat_status, operator_id: row.operator_id, team_id: row.team_id };
+      await emit(
+        orgId,
+        'message.created',
+        { id: row.message_id, chatId: row.chat_id, ...payloads[i] },
+        chatAudience(scope),
+      );
+    }
+    return rows;
+  });
+  // The events in emit order: each message's own, after its chat's announcement.
+  const byMessage = new Map<string, StoredEvent[]>();
+  let pending: StoredEvent[] = [];
+  for (const e of emitted) {
+    pending.push(e);
+    if (e.type === 'message.created') {
+      byMessage.set((e.payload as { id: string }).id, pending);
+      pending = [];
+    }
+  }
+  return rows.map((row): BatchOutcome<Stored, StoredEvent> => {
     if (row.duplicate_id && row.duplicate_chat_id)
       return {
         kind: 'duplicate',
         result: { duplicate: true, messageId: row.duplicate_id, chatId: row.duplicate_chat_id },
       };
-    if (!row.message_id || !row.chat_id || !row.event_id || !row.event_created_at || !row.audience)
-      return { kind: 'miss' };
-    const item = items[i];
+    if (!row.message_id || !row.chat_id) return { kind: 'miss' };
     return {
       kind: 'appended',
-      result: {
-        duplicate: false,
-        messageId: row.message_id,
-        chatId: row.chat_id,
-        queued: item.channel.org_inbound_automation,
-      },
-      event: {
-        id: row.event_id,
-        organisationId: item.channel.organisation_id,
-        type: 'message.created',
-        payload: { id: row.message_id, chatId: row.chat_id, ...payloads[i] },
-        audience: row.audience,
-        createdAt: new Date(row.event_created_at).toISOString(),
-      },
+      result: { duplicate: false, messageId: row.message_id, chatId: row.chat_id, queued: !!row.queued },
+      events: byMessage.get(row.message_id) ?? [],
     };
   });
-}
-
-/** The transactional path, retried on a lock cycle; a provider retry answers the stored message. */
-async function ingestTransactional(
-  app: AppContext,
-  channel: IngestChannel,
-  msg: InboundMessage,
-): Promise<Stored> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      const now = app.clock.now();
-      return await withEvents(app, (q, emit) => openAndAppend({ q, emit, now }, channel, msg));
-    } catch (err) {
-      if (err instanceof Duplicate) {
-        const first = await Q.findMessageByExternal(app.db, channel.id, msg.externalMessageId);
-        if (!first) throw new Error('duplicate message not found after conflict');
-        return { duplicate: true, messageId: first.id, chatId: first.chat_id };
-      }
-      // PostgreSQL breaks a rare lock cycle by failing one side: that side simply runs again.
-      if ((err as { code?: string }).code !== '40P01' || attempt >= 3) throw err;
-    }
-  }
-}
-
-/** First message of a client, or of a new session: client, contact and chat are created, then the chat is routed. */
-async function openAndAppend(tx: Tx, channel: IngestChannel, msg: InboundMessage): Promise<Stored> {
-  const { q, now } = tx;
-  const orgId = channel.organisation_id;
-  const name = msg.client.name || msg.client.externalId;
-  const contact = await Q.upsertContact(q, orgId, channel.id, msg.client.externalId, name);
-  const chat = await Q.openChat(q, {
-    orgId,
-    channelId: channel.id,
-    clientId: contact.client_id,
-    contactId: contact.id,
-    teamId: channel.team_id,
-    text: msg.text,
-    now,
-  });
-  const message = await Q.insertMessage(q, {
-    orgId,
-    chatId: chat.id,
-    channelId: channel.id,
-    direction: 'in',
-    kind: 'normal',
-    internal: false,
-    text: msg.text,
-    attachments: msg.attachments,
-    status: null,
-    authorId: null,
-    externalMessageId: msg.externalMessageId,
-    now,
-  });
-  // Another delivery of this message committed first: undo everything this one did.
-  if (!message) throw new Duplicate();
-  // After the chat: the order the batch statement locks chat, contact and client in.
-  if (!contact.created) await Q.renameContact(q, contact.id, msg.client.name);
-  const touched = chat.created ? chat : await Q.touchChatOnClientMessage(q, chat.id, msg.text, now);
-  // A brand-new contact has no earlier session to reopen.
-  const reopened =
-    chat.created && !contact.created && (await Q.hadEarlierChat(q, contact.client_id, chat.id));
-  if (chat.created)
-    await Q.insertHistory(q, {
-      orgId,
-      chatId: chat.id,
-      kind: reopened ? 'reopen' : 'created',
-      toTeamId: channel.team_id,
-      now,
-    });
-  const current = chat.created
-    ? await emitChat(tx, orgId, chat.id, 'chat.created')
-    : await Q.findChat(q, orgId, chat.id);
-  if (!current) throw new Error('chat vanished');
-  await tx.emit(orgId, 'message.created', presentMessage(message), chatAudience(current));
-  if (touched.auto_close_minutes)
-    await upsertTimer(
-      q,
-      orgId,
-      'auto_close',
-      chat.id,
-      new Date(now.getTime() + touched.auto_close_minutes * 60_000),
-    );
-  await armOverdue(tx, channel, chat.id, new Date(touched.unanswered_since));
-  // The decision (bot, rules, auto-replies, queue and operator pick) is the pipeline's, after this commit.
-  const queued = chat.created || channel.org_inbound_automation;
-  if (queued) await enqueueInbound(q, { orgId, messageId: message.id, chatId: chat.id, now });
-  return { duplicate: false, messageId: message.id, chatId: chat.id, queued };
-}
-
-/** A client message that opens an unanswered window starts the overdue clocks (OPTION_EXPIRING, channel thresholds). */
-async function armOverdue(tx: Tx, channel: IngestChannel, chatId: string, unansweredSince: Date) {
-  if (unansweredSince.getTime() !== tx.now.getTime() || !channel.org_options.includes('OPTION_EXPIRING'))
-    return;
-  const at = (minutes: number) => new Date(unansweredSince.getTime() + minutes * 60_000);
-  const orgId = channel.organisation_id;
-  if (channel.half_expired_minutes)
-    await insertTimerIfAbsent(tx.q, orgId, 'overdue_half', chatId, at(channel.half_expired_minutes));
-  if (channel.expired_minutes)
-    await insertTimerIfAbsent(tx.q, orgId, 'overdue_expired', chatId, at(channel.expired_minutes));
 }

@@ -1,4 +1,9 @@
-import type { ChatHistoryKind, CountersChangedPayload, RealtimeEventType } from '@smartconnect/contracts';
+import type {
+  Audience,
+  ChatHistoryKind,
+  CountersChangedPayload,
+  RealtimeEventType,
+} from '@smartconnect/contracts';
 import { deleteTimers, upsertTimer } from '../../jobs/queries.ts';
 import type { Tx } from '../../realtime/emit.ts';
 import { lockTeams, pickOperator, type RoutingTeam } from '../routing/service.ts';
@@ -26,17 +31,30 @@ export async function emitChat(
 ): Promise<Q.ChatRow> {
   const chat = await Q.findChat(tx.q, orgId, chatId);
   if (!chat) throw new Error(`chat ${chatId} vanished`);
+  for (const e of chatEvents(chat, type, also, opts)) await tx.emit(orgId, e.type, e.payload, e.audience);
+  return chat;
+}
+
+/** The events of emitChat for a chat already read: `type` with the chat, and counters.changed when counts move. */
+export function chatEvents(
+  chat: Q.ChatRow,
+  type: RealtimeEventType,
+  also: Parameters<typeof chatAudience>[1] = {},
+  opts: { counters?: boolean; fromTeamId?: string } = {},
+): { type: RealtimeEventType; payload: unknown; audience: Audience }[] {
   const audience = chatAudience(chat, also);
-  await tx.emit(orgId, type, presentChat(chat), audience);
+  const events: { type: RealtimeEventType; payload: unknown; audience: Audience }[] = [
+    { type, payload: presentChat(chat), audience },
+  ];
   if (opts.counters ?? type !== 'chat.updated') {
     const payload: CountersChangedPayload = {
-      chatId,
+      chatId: chat.id,
       teamId: chat.team_id,
       teamIds: [...new Set([chat.team_id, opts.fromTeamId ?? chat.team_id])],
     };
-    await tx.emit(orgId, 'counters.changed', payload, audience);
+    events.push({ type: 'counters.changed', payload, audience });
   }
-  return chat;
+  return events;
 }
 
 /** Starts the redistribution clock of a freshly assigned chat when its team has one. */

@@ -1,6 +1,5 @@
 import type {
   Attachment,
-  Audience,
   ButtonRows,
   ChatHistoryKind,
   ChatStatus,
@@ -143,10 +142,12 @@ export const findMessageByExternal = (q: Queryable, channelId: string, externalI
     [channelId, externalId],
   );
 
-/** One message of an ingest batch (appendBatchToOpenChats). */
+/** One message of an ingest batch (ingestBatch). */
 export type BatchAppendInput = {
   orgId: string;
   channelId: string;
+  /** The channel's team: a new chat starts in its queue. */
+  teamId: string;
   externalClientId: string;
   /** The client's name as the provider sends it now ('' when it sends none). */
   clientName: string;
@@ -157,50 +158,59 @@ export type BatchAppendInput = {
   text: string;
   attachments: Attachment[];
   externalMessageId: string;
-  /** message.created payload without id and chatId, which the statement fills in. */
-  payloadJson: string;
   halfExpiredMinutes: number | null;
   expiredMinutes: number | null;
-  /** Enqueue the message's pipeline job too (the organisation's automation sees every message). */
+  /** Enqueue the message's pipeline job even into an open chat (the organisation's automation sees every message). */
   pipeline: boolean;
 };
 
-/** Per input message, in input order: stored (with its event), already stored (duplicate), or neither. */
+/**
+ * Per input message, in input order: stored (with what its events need: its chat as it is after the statement),
+ * already stored (duplicate), or neither (a race: the caller runs it again in a statement of its own).
+ */
 export type BatchAppendRow = {
   ord: number;
   duplicate_id: string | null;
   duplicate_chat_id: string | null;
   message_id: string | null;
   chat_id: string | null;
-  event_id: string | null;
-  event_created_at: Date | string | null;
-  audience: Audience | null;
+  /** The statement opened this chat (a new client, or a new session of a known one). */
+  chat_created: boolean | null;
+  /** A pipeline job was enqueued with the message. */
+  queued: boolean | null;
+  chat_status: ChatStatus | null;
+  operator_id: string | null;
+  team_id: string | null;
 };
 
 /**
- * The common ingest path, a message into an ongoing chat, for many messages in ONE autocommit statement
- * (one round trip, one commit, atomic): the group commit of ingest-batcher.ts. The chats are locked first (in id
- * order; one closed meanwhile drops out), then the messages inserted, and only what was really inserted changes
- * anything: a copy of a message stored meanwhile by another writer (the unique key skips it) leaves the chat, its
- * timers, the client's name and the events as they were. For each chat that received messages: last message and
- * client message time, auto-close re-armed, the overdue clocks started when the batch opens an unanswered window
- * (the first of its messages opens it, the last re-arms auto-close), the contact's and client's name follow the
- * provider's when it changed, and one `message.created` event row per message with the audience of
- * policy.chatAudience, ids taken in input order. Messages that answer neither stored nor duplicate (new client,
- * closed session, lost race) take the transactional path. The input must not hold one (channel, external id) twice.
+ * THE ingest statement: many inbound messages in ONE statement (one round trip, atomic), whether their chats are
+ * open or not. Per message, in input order:
+ * - dedupe: a message already stored (channel, provider id) changes nothing and answers duplicate;
+ * - the client: its contact and client are created when first seen (named after the provider's name, else its
+ *   id); a known contact, and its client while they had the same name, take the provider's current name;
+ * - the chat: the contact's open chat, locked (in id order; one closed meanwhile drops out and its messages miss),
+ *   or a new session in the channel's team queue (session number, history 'created' or 'reopen'), carrying all of
+ *   the batch's messages of that client;
+ * - the message, inserted; only what was really inserted changes anything else (a copy stored meanwhile by another
+ *   writer is skipped by the unique key and leaves everything as it was);
+ * - the chat's last message and client-message times; auto-close (re)armed from the last message; the overdue
+ *   clocks started when the batch opens an unanswered window (a running clock is kept);
+ * - a pipeline job (jobs/pipeline.ts) for each message of a new chat, and for every message when `pipeline`.
+ * Events are the caller's (ingest.ts builds them with the chats module's presenters and audiences).
+ * A message that is neither stored nor a duplicate lost a race (a concurrent writer created its contact or chat,
+ * or closed its chat): a new statement sees that writer's commit. The input must not hold one (channel, external
+ * id) twice.
  */
-export async function appendBatchToOpenChats(
-  q: Queryable,
-  items: BatchAppendInput[],
-): Promise<BatchAppendRow[]> {
+export async function ingestBatch(q: Queryable, items: BatchAppendInput[]): Promise<BatchAppendRow[]> {
   const col = <K extends keyof BatchAppendInput>(k: K) => items.map((i) => i[k]);
   return q.query<BatchAppendRow>(
     `with i as (
        select * from unnest($1::uuid[], $2::uuid[], $3::text[], $4::timestamptz[], $5::text[], $6::text[],
-                            $7::text[], $8::text[], $9::int[], $10::int[], $11::timestamptz[], $12::text[], $13::bool[])
+                            $7::text[], $8::int[], $9::int[], $10::timestamptz[], $11::text[], $12::bool[], $13::uuid[])
          with ordinality
-         as i(org_id, channel_id, ext_client, at, text, attachments, ext_id, payload, half, expired, now, client_name,
-              pipeline, ord)
+         as i(org_id, channel_id, ext_client, at, text, attachments, ext_id, half, expired, now, client_name,
+              pipeline, team_id, ord)
      ), x as (
        -- Index probes per message (LIMIT keeps each a nested loop whatever the table sizes).
        select i.*, d.id as duplicate_id, d.chat_id as duplicate_chat_id
@@ -208,26 +218,61 @@ export async function appendBatchToOpenChats(
            select m.id, m.chat_id from messages m
             where m.channel_id = i.channel_id and m.external_message_id = i.ext_id limit 1
          ) d on true
-     ), k as (
-       select x.*, o.chat_id, o.contact_id, o.client_id
-         from x cross join lateral (
-           select c.id as chat_id, ct.id as contact_id, ct.client_id
-             from contacts ct
-             join chats c on c.channel_id = ct.channel_id and c.contact_id = ct.id and c.status <> 'closed'
-            where ct.channel_id = x.channel_id and ct.external_id = x.ext_client limit 1
-         ) o
-        where x.duplicate_id is null
+     ), nx as (
+       select * from x where duplicate_id is null
+     ), p as (
+       -- Per client of the batch: what a new contact and a new chat start with.
+       select channel_id, ext_client, (array_agg(org_id))[1] as org_id, (array_agg(team_id))[1] as team_id,
+              (array_agg(now order by ord))[1] as first_at, (array_agg(now order by ord desc))[1] as last_at,
+              (array_agg(text order by ord desc))[1] as last_text,
+              (array_agg(client_name order by client_name = '', ord desc))[1] as name
+         from nx group by channel_id, ext_client
+     ), ce as (
+       select p.channel_id, p.ext_client, ct.id as contact_id, ct.client_id
+         from p join contacts ct on ct.channel_id = p.channel_id and ct.external_id = p.ext_client
+     ), cn as (
+       insert into contacts (organisation_id, channel_id, client_id, external_id, name)
+       select p.org_id, p.channel_id, uuid_generate_v7(), p.ext_client, coalesce(nullif(p.name, ''), p.ext_client)
+         from p
+        where not exists (select 1 from ce where ce.channel_id = p.channel_id and ce.ext_client = p.ext_client)
+       on conflict (channel_id, external_id) do nothing
+       returning id, client_id, organisation_id, channel_id, external_id, name
+     ), cln as (
+       insert into clients (id, organisation_id, name) select client_id, organisation_id, name from cn
+     ), ct as (
+       select channel_id, ext_client, contact_id, client_id, false as new_contact from ce
+       union all
+       select channel_id, external_id, id, client_id, true from cn
+     ), oc as (
+       select c.id, c.contact_id from chats c join ce on ce.contact_id = c.contact_id where c.status <> 'closed'
      ), l as materialized (
-       -- The chats first, locked in id order: still open once locked (a close committed meanwhile drops one).
-       select c.id from chats c
-        where c.id in (select chat_id from k) and c.status <> 'closed'
+       -- The open chats first, locked in id order: still open once locked (a close committed meanwhile drops one).
+       select c.id, c.contact_id from chats c
+        where c.id in (select id from oc) and c.status <> 'closed'
         order by c.id for no key update
+     ), chn as (
+       insert into chats (organisation_id, channel_id, client_id, contact_id, team_id, session_no, created_at,
+                          updated_at, last_client_message_at, unanswered_since, last_message_text, last_message_at)
+       select p.org_id, p.channel_id, ct.client_id, ct.contact_id, p.team_id,
+              (select count(*) + 1 from chats h where h.client_id = ct.client_id),
+              p.first_at, p.last_at, p.last_at, p.first_at, p.last_text, p.last_at
+         from p join ct on ct.channel_id = p.channel_id and ct.ext_client = p.ext_client
+        where not exists (select 1 from oc where oc.contact_id = ct.contact_id)
+       on conflict (channel_id, contact_id) where status <> 'closed' do nothing
+       returning id, organisation_id, contact_id, team_id, session_no, created_at
+     ), k as (
+       select nx.*, ct.contact_id, ct.client_id, ct.new_contact, coalesce(l.id, chn.id) as chat_id,
+              chn.id is not null as chat_created
+         from nx
+         join ct on ct.channel_id = nx.channel_id and ct.ext_client = nx.ext_client
+         left join l on l.contact_id = ct.contact_id
+         left join chn on chn.contact_id = ct.contact_id
+        where coalesce(l.id, chn.id) is not null
      ), m as (
        insert into messages (organisation_id, chat_id, channel_id, direction, kind, internal, text, attachments,
                              external_message_id, created_at)
        select k.org_id, k.chat_id, k.channel_id, 'in', 'normal', false, k.text, k.attachments::jsonb, k.ext_id, k.at
-         from k join l on l.id = k.chat_id
-        order by k.ord
+         from k order by k.ord
        on conflict (channel_id, external_message_id) do nothing
        returning id, chat_id, channel_id, external_message_id
      ), s as (
@@ -235,62 +280,64 @@ export async function appendBatchToOpenChats(
        select k.*, m.id as message_id
          from m join k on k.channel_id = m.channel_id and k.ext_id = m.external_message_id
      ), a as (
-       select chat_id, (array_agg(now order by ord))[1] as first_at, (array_agg(now order by ord desc))[1] as last_at,
+       select chat_id, bool_or(chat_created) as created, (array_agg(org_id))[1] as org_id,
+              (array_agg(team_id))[1] as team_id,
+              (array_agg(now order by ord))[1] as first_at, (array_agg(now order by ord desc))[1] as last_at,
               (array_agg(text order by ord desc))[1] as last_text, min(half) as half, min(expired) as expired
          from s group by chat_id
      ), u as (
        update chats c set last_client_message_at = a.last_at, unanswered_since = coalesce(c.unanswered_since, a.first_at),
               last_message_text = a.last_text, last_message_at = a.last_at, updated_at = a.last_at
          from a
-        where c.id = a.chat_id
-        returning c.id, c.organisation_id, c.status, c.operator_id, c.team_id, c.unanswered_since, a.first_at, a.last_at,
-                  a.half, a.expired, (select auto_close_minutes from teams t where t.id = c.team_id) as auto_close_minutes
+        where c.id = a.chat_id and not a.created
+        returning c.id, c.organisation_id, c.status, c.operator_id, c.team_id, c.unanswered_since = a.first_at as opens,
+                  a.first_at, a.last_at, a.half, a.expired
+     ), w as (
+       -- Every chat that received messages, as its timers see it.
+       select u.id, u.organisation_id, u.team_id, u.opens, u.first_at, u.last_at, u.half, u.expired from u
+       union all
+       select a.chat_id, a.org_id, a.team_id, true, a.first_at, a.last_at, a.half, a.expired from a where a.created
      ), t as (
        insert into timers (organisation_id, kind, subject_id, due_at)
-       select u.organisation_id, 'auto_close', u.id, u.last_at + make_interval(mins => u.auto_close_minutes)
-         from u where u.auto_close_minutes is not null
+       select w.organisation_id, 'auto_close', w.id, w.last_at + make_interval(mins => tm.auto_close_minutes)
+         from w join teams tm on tm.id = w.team_id where tm.auto_close_minutes is not null
        union all
-       select u.organisation_id, 'overdue_half', u.id, u.first_at + make_interval(mins => u.half)
-         from u where u.half is not null and u.unanswered_since = u.first_at
+       select w.organisation_id, 'overdue_half', w.id, w.first_at + make_interval(mins => w.half)
+         from w where w.half is not null and w.opens
        union all
-       select u.organisation_id, 'overdue_expired', u.id, u.first_at + make_interval(mins => u.expired)
-         from u where u.expired is not null and u.unanswered_since = u.first_at
+       select w.organisation_id, 'overdue_expired', w.id, w.first_at + make_interval(mins => w.expired)
+         from w where w.expired is not null and w.opens
        -- Auto-close is re-armed (a runner's claim on the old setting ends); a running overdue clock is kept.
        on conflict (kind, subject_id) do update set due_at = excluded.due_at, claimed_by = null, lease_until = null
          where excluded.kind = 'auto_close'
+     ), h as (
+       insert into chat_history (organisation_id, chat_id, kind, to_team_id, created_at)
+       select chn.organisation_id, chn.id, case when chn.session_no > 1 then 'reopen' else 'created' end,
+              chn.team_id, chn.created_at
+         from chn where chn.id in (select chat_id from s)
      ), n as (
        select distinct on (s.contact_id) s.contact_id, s.client_name as name
-         from s where s.client_name <> '' order by s.contact_id, s.ord desc
-     ), cn as (
+         from s where s.client_name <> '' and not s.new_contact order by s.contact_id, s.ord desc
+     ), cr as (
        update contacts ct set name = n.name from n
         where ct.id = n.contact_id and ct.name <> n.name
         returning ct.client_id, ct.name
      ), cl as (
-       update clients c set name = cn.name, updated_at = now() from cn
-        where c.id = cn.client_id and c.name <> cn.name
+       update clients c set name = cr.name, updated_at = now() from cr
+        where c.id = cr.client_id and c.name <> cr.name
      ), pj as (
        insert into pipeline_jobs (organisation_id, message_id, chat_id, due_at)
-       select s.org_id, s.message_id, s.chat_id, s.now from s where s.pipeline
+       select s.org_id, s.message_id, s.chat_id, s.now from s where s.pipeline or s.chat_created
        on conflict (kind, message_id) do nothing
-     ), e as (
-       insert into events (organisation_id, type, payload, audience)
-       select s.org_id, 'message.created',
-              s.payload::jsonb || jsonb_build_object('id', s.message_id, 'chatId', s.chat_id),
-              jsonb_build_object('rights', jsonb_build_array('AUTHORITY_ALL_CHATS'))
-                || case when u.operator_id is not null
-                        then jsonb_build_object('userIds', jsonb_build_array(u.operator_id)) else '{}'::jsonb end
-                || case when u.status = 'waiting'
-                        then jsonb_build_object('teamIds', jsonb_build_array(u.team_id)) else '{}'::jsonb end
-         from s
-         join u on u.id = s.chat_id
-        order by s.ord
-       returning id, created_at, audience, (payload->>'id')::uuid as message_id
      )
-     select x.ord::int as ord, x.duplicate_id, x.duplicate_chat_id, s.message_id,
-            s.chat_id, e.id::text as event_id, e.created_at as event_created_at, e.audience
+     select x.ord::int as ord, x.duplicate_id, x.duplicate_chat_id, s.message_id, s.chat_id, s.chat_created,
+            s.pipeline or s.chat_created as queued,
+            case when s.chat_created then 'waiting' else u.status end as chat_status,
+            case when s.chat_created then null else u.operator_id end as operator_id,
+            case when s.chat_created then s.team_id else u.team_id end as team_id
        from x
        left join s on s.ord = x.ord
-       left join e on e.message_id = s.message_id
+       left join u on u.id = s.chat_id
       order by x.ord`,
     [
       col('orgId'),
@@ -300,117 +347,22 @@ export async function appendBatchToOpenChats(
       col('text'),
       items.map((i) => JSON.stringify(i.attachments)),
       col('externalMessageId'),
-      col('payloadJson'),
       col('halfExpiredMinutes'),
       col('expiredMinutes'),
       items.map((i) => i.now.toISOString()),
       col('clientName'),
       col('pipeline'),
+      col('teamId'),
     ],
   );
 }
 
-/**
- * The contact of (channel, external id), created with its client when first seen.
- * Concurrent first messages of one client: the unique key makes the second wait and then reuse the first.
- */
-export async function upsertContact(
-  q: Queryable,
-  orgId: string,
-  channelId: string,
-  externalId: string,
-  name: string,
-): Promise<{ id: string; client_id: string; created: boolean }> {
-  const inserted = await maybe<{ id: string; client_id: string }>(
-    q,
-    `with c as (
-       insert into contacts (organisation_id, channel_id, client_id, external_id, name)
-       values ($1, $2, uuid_generate_v7(), $3, $4)
-       on conflict (channel_id, external_id) do nothing returning id, client_id
-     ), cl as (
-       insert into clients (id, organisation_id, name) select client_id, $1, $4 from c
-     )
-     select id, client_id from c`,
-    [orgId, channelId, externalId, name],
-  );
-  if (inserted) return { ...inserted, created: true };
-  const existing = await one<{ id: string; client_id: string }>(
-    q,
-    'select id, client_id from contacts where channel_id = $1 and external_id = $2',
-    [channelId, externalId],
-  );
-  return { ...existing, created: false };
-}
-
-/**
- * Opens a new session for the contact, already carrying its first client message, unless one is open.
- * A new chat answers when its unanswered window started and its team's auto-close time. An open chat found by
- * the insert may be closed before it is locked: then the insert is tried again (it opens the next session).
- */
-export async function openChat(
-  q: Queryable,
-  c: {
-    orgId: string;
-    channelId: string;
-    clientId: string;
-    contactId: string;
-    teamId: string;
-    text: string;
-    now: Date;
-  },
-): Promise<
-  | { id: string; created: true; unanswered_since: Date; auto_close_minutes: number | null }
-  | { id: string; created: false }
-> {
-  for (let attempt = 1; ; attempt++) {
-    const inserted = await maybe<{ id: string; unanswered_since: Date; auto_close_minutes: number | null }>(
-      q,
-      `insert into chats (organisation_id, channel_id, client_id, contact_id, team_id, session_no, created_at, updated_at,
-                          last_client_message_at, unanswered_since, last_message_text, last_message_at)
-       values ($1, $2, $3, $4, $5, (select count(*) + 1 from chats where client_id = $3), $6, $6, $6, $6, $7, $6)
-       on conflict (channel_id, contact_id) where status <> 'closed' do nothing
-       returning id, unanswered_since, (select auto_close_minutes from teams where id = $5) as auto_close_minutes`,
-      [c.orgId, c.channelId, c.clientId, c.contactId, c.teamId, c.now, c.text],
-    );
-    if (inserted) return { ...inserted, created: true };
-    // Each statement sees what committed before it: a chat closed since the insert is not found here.
-    const open = await maybe<{ id: string }>(
-      q,
-      `select id from chats where channel_id = $1 and contact_id = $2 and status <> 'closed' for no key update`,
-      [c.channelId, c.contactId],
-    );
-    if (open) return { id: open.id, created: false };
-    if (attempt >= 5) throw new Error('open chat: the session kept closing while a message was opening it');
-  }
-}
-
-/**
- * The provider's current name of the client: the contact takes it, and so does the client when it changed
- * (an operator's rename stays until the provider's name changes again). Empty names change nothing.
- */
-export async function renameContact(q: Queryable, contactId: string, name: string) {
-  if (!name) return;
-  await q.query(
-    `with ct as (update contacts set name = $2 where id = $1 and name <> $2 returning client_id)
-     update clients set name = $2, updated_at = now() where id in (select client_id from ct) and name <> $2`,
-    [contactId, name],
-  );
-}
+/** Chats by id, in one query (the new chats of an ingest batch, read back for their events). */
+export const findChats = (q: Queryable, ids: string[]) =>
+  q.query<ChatRow>(`${selectChat} where c.id = any($1::uuid[])`, [ids]);
 
 export const hadEarlierChat = async (q: Queryable, clientId: string, chatId: string) =>
   !!(await maybe(q, 'select 1 from chats where client_id = $1 and id <> $2 limit 1', [clientId, chatId]));
-
-/** Records a client message on the chat; answers when the unanswered window started (now, if this message opened it). */
-export async function touchChatOnClientMessage(q: Queryable, chatId: string, text: string, now: Date) {
-  return one<{ unanswered_since: Date; auto_close_minutes: number | null }>(
-    q,
-    `update chats set last_client_message_at = $2, unanswered_since = coalesce(unanswered_since, $2),
-            last_message_text = $3, last_message_at = $2, updated_at = $2
-      where id = $1
-      returning unanswered_since, (select auto_close_minutes from teams t where t.id = chats.team_id) as auto_close_minutes`,
-    [chatId, now, text],
-  );
-}
 
 export async function touchChatOnOperatorMessage(q: Queryable, chatId: string, text: string, now: Date) {
   await q.query(
@@ -473,12 +425,20 @@ export type MessageInsert = {
 };
 
 /** Inserts a message; answers nothing when (channel, external id) is already stored (a provider retry). */
+/**
+ * Stores one message at `now`, or just after the chat's latest message when that one is stamped later (an inbound
+ * message of the same millisecond carries microseconds; another instance's clock may run ahead): a chat's messages
+ * list in the order they were stored.
+ */
 export const insertMessage = (q: Queryable, m: MessageInsert) =>
   maybe<MessageRow>(
     q,
     `insert into messages as m (organisation_id, chat_id, channel_id, direction, kind, internal, text, attachments,
                                 status, author_id, external_message_id, created_at, buttons)
-     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
+     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11,
+             greatest($12::timestamptz, (select l.created_at + interval '1 microsecond' from messages l
+                                          where l.chat_id = $2 order by l.created_at desc, l.id desc limit 1)),
+             $13)
      on conflict (channel_id, external_message_id) do nothing
      returning ${messageColumns}`,
     [

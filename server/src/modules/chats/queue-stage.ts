@@ -12,7 +12,7 @@ import * as Q from './queries.ts';
  */
 export async function queueStage(tx: StageTx, job: PipelineJob): Promise<undefined> {
   const chat = await Q.lockChat(tx.q, job.organisation_id, job.chat_id);
-  if (!chat || chat.status !== 'waiting' || chat.operator_id) return;
+  if (chat?.status !== 'waiting' || chat.operator_id) return;
   const team = await lockTeam(tx.q, chat.team_id);
   if (!team) return;
   const preferLastOperator = await Q.hadEarlierChat(tx.q, chat.client_id, chat.id);
