@@ -27,6 +27,7 @@ import { insertUser, setUserTeams } from '../server/src/modules/users/queries.ts
 import { withEvents } from '../server/src/realtime/emit.ts';
 import { realtimeGateway } from '../server/src/realtime/routes.ts';
 import { createServer } from '../server/src/server.ts';
+import { startFakeTelegram } from '../server/test/fakes/telegram.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 100);
@@ -185,7 +186,9 @@ async function runTarget(target: string): Promise<Result | undefined> {
 
   if (process.env.BENCH_TRACE) db = traced(db);
   const dataDir = mkdtempSync(join(tmpdir(), 'sc-bench-'));
+  const tg = await startFakeTelegram();
   const config = loadConfig({
+    TELEGRAM_API_BASE_URL: tg.baseUrl,
     DATA_DIR: dataDir,
     LOG_LEVEL: 'error',
     SEED_DEMO: 'false',
@@ -268,6 +271,46 @@ async function runTarget(target: string): Promise<Result | undefined> {
 
     let seq = 0;
     const started = new Map<number, number>();
+    // A Telegram channel (the fake Bot API of server/test/fakes/telegram.ts): its webhook takes real updates.
+    const telegram = await json(
+      base,
+      'POST',
+      '/api/channels',
+      { type: 'telegram', name: 'Bench bot', teamId, token: tg.token },
+      adminToken,
+    );
+    const telegramId = String(telegram.entity.id);
+    const secret = tg.webhook?.secretToken ?? '';
+    const sendTelegram = async (client: number): Promise<boolean> => {
+      const n = seq++;
+      started.set(n, performance.now());
+      const update = tg.updates.text(
+        { id: 500_000 + client, first_name: `Tg ${client}` },
+        `bench:${n}: hello`,
+      );
+      const res = await new Promise<number>((resolve, reject) => {
+        const data = Buffer.from(JSON.stringify(update));
+        const req = request(
+          `${base}/api/webhooks/telegram/${telegramId}`,
+          {
+            method: 'POST',
+            agent,
+            headers: {
+              'content-type': 'application/json',
+              'content-length': data.length,
+              'x-telegram-bot-api-secret-token': secret,
+            },
+          },
+          (r) => {
+            r.resume();
+            r.on('end', () => resolve(r.statusCode ?? 0));
+          },
+        );
+        req.on('error', reject);
+        req.end(data);
+      });
+      return res === 200;
+    };
     const send = async (client: number): Promise<boolean> => {
       const n = seq++;
       const t0 = performance.now();
@@ -339,22 +382,25 @@ async function runTarget(target: string): Promise<Result | undefined> {
     };
 
     // Closed loop: CONCURRENCY clients, each sending its next message when the previous is answered.
-    const closedLoop = async (until: number): Promise<[number, number]> => {
-      let ok = 0;
-      let failed = 0;
-      await Promise.all(
-        Array.from({ length: CONCURRENCY }, async (_, client) => {
-          while (performance.now() < until) {
-            if (await send(client).catch(() => false)) ok++;
-            else failed++;
-          }
-        }),
-      );
-      return [ok, failed];
-    };
+    const closedLoopOf =
+      (post: (client: number) => Promise<boolean>) =>
+      async (until: number): Promise<[number, number]> => {
+        let ok = 0;
+        let failed = 0;
+        await Promise.all(
+          Array.from({ length: CONCURRENCY }, async (_, client) => {
+            while (performance.now() < until) {
+              if (await post(client).catch(() => false)) ok++;
+              else failed++;
+            }
+          }),
+        );
+        return [ok, failed];
+      };
+    const closedLoop = closedLoopOf(send);
     // Open loop at a fixed rate, spread over the clients: latency without queueing behind our own load.
     const openLoop =
-      (rate: number) =>
+      (rate: number, pick: (i: number) => number = (i) => i % CONCURRENCY) =>
       async (until: number): Promise<[number, number]> => {
         let ok = 0;
         let failed = 0;
@@ -365,7 +411,7 @@ async function runTarget(target: string): Promise<Result | undefined> {
           const due = t0 + (i * 1000) / rate;
           const wait = due - performance.now();
           if (wait > 1) await new Promise((r) => setTimeout(r, wait));
-          const client = i % CONCURRENCY;
+          const client = pick(i);
           i++;
           inflight.push(
             send(client).then(
@@ -412,8 +458,40 @@ async function runTarget(target: string): Promise<Result | undefined> {
       Math.min(5, SECONDS),
       newChats,
     );
+    const openingRate = Math.max(1, Math.round(opening.committed / opening.seconds / 2));
+    const openingHalf = await measure(
+      `new chat per message, half load (${openingRate} msg/s open loop)`,
+      Math.min(5, SECONDS),
+      openLoop(openingRate, () => fresh++),
+    );
     notes.push(
-      `new chat per message: ${(opening.committed / opening.seconds).toFixed(0)} msg/s, p99 ${opening.p99.toFixed(0)} ms, failed ${opening.failed}`,
+      `new chat per message: ${(opening.committed / opening.seconds).toFixed(0)} msg/s, p99 ${opening.p99.toFixed(0)} ms, failed ${opening.failed}; ` +
+        `at half load (${openingRate}/s) p50 ${openingHalf.p50.toFixed(1)} ms, p99 ${openingHalf.p99.toFixed(1)} ms`,
+    );
+    // Every message of the open chats through the conversation pipeline, as when a bot or a rule is active.
+    await db.query('update organisations set inbound_automation = true where id = $1', [org.id]);
+    const piped = await measure(
+      `every message through the pipeline (${CONCURRENCY} clients)`,
+      SECONDS,
+      closedLoop,
+    );
+    await db.query('update organisations set inbound_automation = false where id = $1', [org.id]);
+    const hot = full.committed / full.seconds;
+    const pipedRate = piped.committed / piped.seconds;
+    notes.push(
+      `every message through the pipeline: ${pipedRate.toFixed(0)} msg/s (${((pipedRate / hot) * 100).toFixed(0)}% of the hot path's ${hot.toFixed(0)}), p50 ${piped.p50.toFixed(1)} ms, p99 ${piped.p99.toFixed(1)} ms, jobs left ${(await db.query<{ n: number }>('select count(*)::int as n from pipeline_jobs'))[0]?.n}`,
+    );
+    // Telegram updates through the webhook route: secret check, parse, ingest (each client's first one opens its chat).
+    for (let client = 0; client < CONCURRENCY; client++) {
+      if (!(await sendTelegram(client))) throw new Error('the first Telegram update failed');
+    }
+    const tgPhase = await measure(
+      `Telegram webhook updates (${CONCURRENCY} users)`,
+      SECONDS,
+      closedLoopOf(sendTelegram),
+    );
+    notes.push(
+      `Telegram webhook: ${(tgPhase.committed / tgPhase.seconds).toFixed(0)} updates/s, p50 ${tgPhase.p50.toFixed(1)} ms, p99 ${tgPhase.p99.toFixed(1)} ms, failed ${tgPhase.failed}`,
     );
     // The realtime path alone (what bench/ measures beyond the domain's ingest SQL): one event per
     // transaction through withEvents -> bus -> gateway -> the operator's socket, same concurrency.
@@ -468,6 +546,7 @@ async function runTarget(target: string): Promise<Result | undefined> {
     return { target, full, half, baseline, notes };
   } finally {
     await server.close();
+    await tg.close();
     await drop();
     rmSync(dataDir, { recursive: true, force: true });
   }

@@ -1,27 +1,24 @@
 import type { Queryable } from '../db/index.ts';
 
+/**
+ * A job is due this long after its message was stored: the storing instance runs it at once (runJobsNow), the
+ * pollers of every instance take what it leaves (it died, or the job failed there).
+ */
+export const PIPELINE_HANDOVER_SECONDS = 5;
+
 /** One inbound message waiting for the pipeline's decision. */
 export type PipelineJob = {
   id: string;
   organisation_id: string;
   message_id: string;
   chat_id: string;
+  /** The message opened its chat (a new client, or a new session). */
+  opened: boolean;
   /** Runs so far, this one included. */
   attempts: number;
 };
 
-const JOB_COLUMNS = 'id, organisation_id, message_id, chat_id, attempts';
-
-/** Enqueues the pipeline job of an inbound message, in the transaction that stores it; a second call is a no-op. */
-export const enqueueInbound = (
-  q: Queryable,
-  j: { orgId: string; messageId: string; chatId: string; now: Date },
-) =>
-  q.query(
-    `insert into pipeline_jobs (organisation_id, message_id, chat_id, due_at) values ($1, $2, $3, $4)
-     on conflict (kind, message_id) do nothing`,
-    [j.orgId, j.messageId, j.chatId, j.now],
-  );
+const JOB_COLUMNS = 'id, organisation_id, message_id, chat_id, opened, attempts';
 
 /**
  * Claims due jobs that no runner holds (or whose runner's lease ran out) in one autocommit statement, counting
@@ -56,6 +53,33 @@ export const claimJobsOf = (
       [messageIds, now, claimedBy, leaseUntil],
     )
     .then((rows) => rows.sort((a, b) => a.id.localeCompare(b.id)));
+
+/**
+ * Takes the jobs of these messages inside the transaction that runs them, when no runner holds them: deleted
+ * here, they come back if the transaction rolls back (nothing claimed, no attempt counted).
+ */
+export const takeJobsOf = (q: Queryable, messageIds: string[], now: Date) =>
+  q
+    .query<PipelineJob>(
+      `delete from pipeline_jobs
+        where id in (select id from pipeline_jobs where message_id = any($1::uuid[]) and kind = 'conversation.inbound'
+                        and (lease_until is null or lease_until <= $2)
+                      for update skip locked)
+        returning ${JOB_COLUMNS}`,
+      [messageIds, now],
+    )
+    .then((rows) => rows.sort((a, b) => a.id.localeCompare(b.id)));
+
+/** Consumes claimed jobs inside the transaction that runs them: the ids still this runner's. */
+export const takeClaimedJobs = async (q: Queryable, ids: string[], claimedBy: string) =>
+  new Set(
+    (
+      await q.query<{ id: string }>(
+        'delete from pipeline_jobs where id = any($1::uuid[]) and claimed_by = $2 returning id',
+        [ids, claimedBy],
+      )
+    ).map((r) => r.id),
+  );
 
 /** Consumes a claimed job inside the transaction that runs it: false when it is no longer this runner's. */
 export const takeClaimedJob = async (q: Queryable, id: string, claimedBy: string) =>

@@ -29,13 +29,21 @@ export function registerStage(name: StageName, stage: Stage): void {
 export const PIPELINE = {
   /** A claimed job is left to its runner this long; if that instance dies another one runs it after. */
   leaseMs: 60_000,
-  batch: 50,
+  batch: 100,
   /** Backoff after a failed run: base * 2^(attempts-1), capped. A job is never dropped. */
   baseDelayMs: 1_000,
   maxDelayMs: 5 * 60_000,
 } as const;
 
 const LOCK_CYCLE = new Set(['40P01', '40001']);
+
+/** A job's stages, in order, until one stops the chain (its row already taken in this transaction). */
+async function runStages(app: AppContext, tx: StageTx, job: Q.PipelineJob): Promise<void> {
+  for (const name of STAGES) {
+    const stage = stages.get(name);
+    if (stage && (await stage(tx, job, app)) === 'stop') break;
+  }
+}
 
 /**
  * Runs one claimed job: in ONE transaction, the job row is taken (only while it is still this run's claim) and
@@ -48,11 +56,7 @@ async function runJob(app: AppContext, job: Q.PipelineJob, claimedBy: string): P
   try {
     return await withEvents(app, async (q, emit) => {
       if (!(await Q.takeClaimedJob(q, job.id, claimedBy))) return false;
-      const tx = { q, emit, now };
-      for (const name of STAGES) {
-        const stage = stages.get(name);
-        if (stage && (await stage(tx, job, app)) === 'stop') break;
-      }
+      await runStages(app, { q, emit, now }, job);
       return true;
     });
   } catch (err) {
@@ -68,8 +72,36 @@ async function runJob(app: AppContext, job: Q.PipelineJob, claimedBy: string): P
 }
 
 /**
+ * Runs claimed jobs together in ONE transaction (one commit for many messages, like the ingest batch), chats in
+ * id order (the order the ingest statement locks them in) and each chat's jobs in their order. Any failure rolls
+ * the whole run back and every job then runs in a transaction of its own, so a job that throws fails alone.
+ * Answers how many jobs were done.
+ */
+async function runJobs(app: AppContext, jobs: Q.PipelineJob[], claimedBy: string): Promise<number> {
+  if (!jobs.length) return 0;
+  if (jobs.length === 1) return (await runJob(app, jobs[0], claimedBy)) ? 1 : 0;
+  const ordered = [...jobs].sort((a, b) => a.chat_id.localeCompare(b.chat_id) || a.id.localeCompare(b.id));
+  try {
+    const now = app.clock.now();
+    return await withEvents(app, async (q, emit) => {
+      const taken = await Q.takeClaimedJobs(
+        q,
+        ordered.map((j) => j.id),
+        claimedBy,
+      );
+      for (const job of ordered) if (taken.has(job.id)) await runStages(app, { q, emit, now }, job);
+      return taken.size;
+    });
+  } catch {
+    let done = 0;
+    for (const job of ordered) if (await runJob(app, job, claimedBy)) done++;
+    return done;
+  }
+}
+
+/**
  * Runs every due job, oldest first: claimed in a short committed step (`FOR UPDATE SKIP LOCKED`, leased to this
- * run, attempt counted), then each in a transaction of its own. Across runs and instances a job is done exactly
+ * run, attempt counted), then run a batch at a time (runJobs). Across runs and instances a job is done exactly
  * once; a claim whose runner died is taken over when its lease ends. Answers how many jobs were done.
  */
 export async function runPipeline(app: AppContext, max = 1000): Promise<number> {
@@ -87,30 +119,57 @@ export async function runPipeline(app: AppContext, max = 1000): Promise<number> 
     );
     if (!batch.length) break;
     seen += batch.length;
-    // Jobs of one chat in their order (uuid v7 ids sort by creation); chats side by side.
-    const byChat = new Map<string, Q.PipelineJob[]>();
-    for (const job of batch) byChat.set(job.chat_id, [...(byChat.get(job.chat_id) ?? []), job]);
-    const results = await Promise.all(
-      [...byChat.values()].map(async (jobs) => {
-        let n = 0;
-        for (const job of jobs) if (await runJob(app, job, claimedBy)) n++;
-        return n;
-      }),
-    );
-    done += results.reduce((a, b) => a + b, 0);
+    done += await runJobs(app, batch, claimedBy);
   }
   return done;
 }
 
+type NowQueue = { waiting: { ids: string[]; done: () => void }[]; running: boolean };
+const nowQueues = new WeakMap<AppContext, NowQueue>();
+
 /**
  * Runs the jobs of these messages now, on the instance that stored them, right after the ingest commit: a new
- * chat reaches its operator without waiting for the next poll. A job already claimed elsewhere is left to its
+ * chat reaches its operator without waiting for the next poll. Callers arriving while a run is in progress are
+ * served together by the next one (one claim, one transaction). A job already claimed elsewhere is left to its
  * runner; one that fails stays in the table for the poller. Never throws: the messages are stored already.
  */
-export async function runJobsNow(app: AppContext, messageIds: string[]): Promise<void> {
-  if (!messageIds.length) return;
-  const claimedBy = randomUUID();
+export function runJobsNow(app: AppContext, messageIds: string[]): Promise<void> {
+  if (!messageIds.length) return Promise.resolve();
+  let state = nowQueues.get(app);
+  if (!state) {
+    state = { waiting: [], running: false };
+    nowQueues.set(app, state);
+  }
+  const s = state;
+  return new Promise((done) => {
+    s.waiting.push({ ids: messageIds, done });
+    if (!s.running) void drainNow(app, s);
+  });
+}
+
+/**
+ * The jobs of these messages in ONE transaction that takes them (no claim step: a rollback gives them back), chats
+ * in id order. When anything fails, each is then claimed and run on its own (runJob: backoff, attempts), so a
+ * job that throws fails alone; a lone job that fails is left to the pollers (due PIPELINE_HANDOVER_SECONDS after
+ * it was stored).
+ */
+async function runTakenNow(app: AppContext, messageIds: string[]): Promise<void> {
+  let taken = 0;
   try {
+    const now = app.clock.now();
+    await withEvents(app, async (q, emit) => {
+      const jobs = await Q.takeJobsOf(q, messageIds, now);
+      taken = jobs.length;
+      jobs.sort((a, b) => a.chat_id.localeCompare(b.chat_id) || a.id.localeCompare(b.id));
+      for (const job of jobs) await runStages(app, { q, emit, now }, job);
+    });
+  } catch (err) {
+    // A lone job that failed is left as it was, for the pollers once it is due (then with backoff).
+    if (taken <= 1) {
+      app.log.error({ err, messages: messageIds }, 'pipeline job failed; a poller will run it again');
+      return;
+    }
+    const claimedBy = randomUUID();
     const now = app.clock.now();
     const jobs = await Q.claimJobsOf(
       app.db,
@@ -120,7 +179,23 @@ export async function runJobsNow(app: AppContext, messageIds: string[]): Promise
       new Date(now.getTime() + PIPELINE.leaseMs),
     );
     for (const job of jobs) await runJob(app, job, claimedBy);
-  } catch (err) {
-    app.log.error({ err }, 'pipeline run after ingest failed; the poller will run the jobs');
+  }
+}
+
+async function drainNow(app: AppContext, s: NowQueue): Promise<void> {
+  s.running = true;
+  try {
+    while (s.waiting.length) {
+      const batch = s.waiting.splice(0, PIPELINE.batch);
+      const ids = batch.flatMap((w) => w.ids);
+      try {
+        await runTakenNow(app, ids);
+      } catch (err) {
+        app.log.error({ err }, 'pipeline run after ingest failed; the poller will run the jobs');
+      }
+      for (const w of batch) w.done();
+    }
+  } finally {
+    s.running = false;
   }
 }

@@ -7,6 +7,8 @@ create table pipeline_jobs (
   kind text not null default 'conversation.inbound',
   message_id uuid not null references messages(id) on delete cascade,
   chat_id uuid not null references chats(id) on delete cascade,
+  -- The message opened its chat: the queue stage routes such a chat.
+  opened boolean not null default false,
   attempts int not null default 0,
   due_at timestamptz not null default now(),
   claimed_by uuid,

@@ -88,9 +88,21 @@ export async function ingestInbound(
       return { channel, msg, now, at: stamps.next(now) };
     },
   );
-  // The pipeline's decision (a new chat's operator) is taken at once here; the job is durable if this fails.
-  if (queued) await runJobsNow(app, [result.messageId]);
+  // The pipeline's decision (a new chat's operator) is taken at once here, and the answer waits for it a while
+  // (PIPELINE_ANSWER_WAIT_MS): the job is durable, so a slow or failing stage never holds the provider longer.
+  if (queued) await waitAtMost(runJobsNow(app, [result.messageId]), PIPELINE_ANSWER_WAIT_MS);
   return result;
+}
+
+/** How long an inbound answer waits for the message's pipeline run (it goes on after). */
+const PIPELINE_ANSWER_WAIT_MS = 2_000;
+
+function waitAtMost(work: Promise<void>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, ms);
+  });
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
 }
 
 const stampsByApp = new WeakMap<AppContext, MicroStamps>();

@@ -8,6 +8,7 @@ import type {
   OverdueLevel,
 } from '@smartconnect/contracts';
 import { maybe, one, type Queryable } from '../../db/index.ts';
+import { PIPELINE_HANDOVER_SECONDS } from '../../jobs/pipeline-queries.ts';
 
 export type ChatRow = {
   id: string;
@@ -326,8 +327,12 @@ export async function ingestBatch(q: Queryable, items: BatchAppendInput[]): Prom
        update clients c set name = cr.name, updated_at = now() from cr
         where c.id = cr.client_id and c.name <> cr.name
      ), pj as (
-       insert into pipeline_jobs (organisation_id, message_id, chat_id, due_at)
-       select s.org_id, s.message_id, s.chat_id, s.now from s where s.pipeline or s.chat_created
+       -- Due a little later: the storing instance runs them at once (jobs/pipeline.ts runJobsNow); the pollers
+       -- take what it leaves.
+       insert into pipeline_jobs (organisation_id, message_id, chat_id, opened, due_at)
+       select s.org_id, s.message_id, s.chat_id, s.chat_created,
+              s.now + make_interval(secs => ${PIPELINE_HANDOVER_SECONDS})
+         from s where s.pipeline or s.chat_created
        on conflict (kind, message_id) do nothing
      )
      select x.ord::int as ord, x.duplicate_id, x.duplicate_chat_id, s.message_id, s.chat_id, s.chat_created,
@@ -360,6 +365,25 @@ export async function ingestBatch(q: Queryable, items: BatchAppendInput[]): Prom
 /** Chats by id, in one query (the new chats of an ingest batch, read back for their events). */
 export const findChats = (q: Queryable, ids: string[]) =>
   q.query<ChatRow>(`${selectChat} where c.id = any($1::uuid[])`, [ids]);
+
+/**
+ * What the queue stage must know before it locks anything: the chat's state, its team's method, and whether the
+ * client had an earlier chat (a returning client goes to their last operator first).
+ */
+export const routingView = (q: Queryable, orgId: string, chatId: string) =>
+  maybe<{
+    status: ChatStatus;
+    operator_id: string | null;
+    distribution_method: string;
+    returning: boolean;
+  }>(
+    q,
+    `select c.status, c.operator_id, t.distribution_method,
+            exists (select 1 from chats e where e.client_id = c.client_id and e.id <> c.id) as returning
+       from chats c join teams t on t.id = c.team_id
+      where c.id = $1 and c.organisation_id = $2`,
+    [chatId, orgId],
+  );
 
 export const hadEarlierChat = async (q: Queryable, clientId: string, chatId: string) =>
   !!(await maybe(q, 'select 1 from chats where client_id = $1 and id <> $2 limit 1', [clientId, chatId]));

@@ -5,12 +5,18 @@ import { emitChat, routeWaiting } from './lifecycle.ts';
 import * as Q from './queries.ts';
 
 /**
- * The pipeline's last stage: a Waiting chat with no operator goes to an operator of its team by the team's
+ * The pipeline's last stage: a chat just opened, still Waiting with no operator, goes to an operator of its team by the team's
  * method (a returning client to their last operator first), or stays in the queue. Chat first, then the team:
  * the lock order of every chat operation. A chat taken, transferred or closed meanwhile is left as it is, so a
  * job run twice changes nothing the second time.
  */
 export async function queueStage(tx: StageTx, job: PipelineJob): Promise<undefined> {
+  // A chat is routed when it opens; later its queue moves when operators gain room (lifecycle.distributeWaiting).
+  if (!job.opened) return;
+  // Nothing to choose (taken meanwhile, or a manual team and a new client): no lock taken.
+  const view = await Q.routingView(tx.q, job.organisation_id, job.chat_id);
+  if (view?.status !== 'waiting' || view.operator_id) return;
+  if (view.distribution_method === 'manual' && !view.returning) return;
   const chat = await Q.lockChat(tx.q, job.organisation_id, job.chat_id);
   if (chat?.status !== 'waiting' || chat.operator_id) return;
   const team = await lockTeam(tx.q, chat.team_id);

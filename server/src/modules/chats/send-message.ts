@@ -1,4 +1,4 @@
-import type { Attachment } from '@smartconnect/contracts';
+import type { Attachment, ButtonRows } from '@smartconnect/contracts';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../http/errors.ts';
 import { kickOutbox } from '../../jobs/outbox.ts';
@@ -31,8 +31,10 @@ export async function sendMessage(
   app: AppContext,
   actor: Actor,
   chatId: string,
-  input: { text: string; internal: boolean; attachments: Attachment[] },
+  input: { text: string; internal: boolean; attachments: Attachment[]; buttons?: ButtonRows },
 ) {
+  // Buttons are automation's (a bot's reply); the chat center has no such field.
+  if (input.buttons?.length && actor.kind === 'user') throw new AppError('accessDeniedException');
   const orgId = actor.organisationId;
   let switched: string[] | null = null;
   const message = await withEvents(app, async (q, emit) => {
@@ -59,6 +61,7 @@ export async function sendMessage(
       internal: input.internal,
       text: input.text,
       attachments: input.attachments,
+      buttons: input.buttons,
       status: input.internal ? null : 'pending',
       authorId: actorUserId(actor),
       externalMessageId: null,
