@@ -6,7 +6,8 @@ export type ClientDto = {
   id: string;
   name: string;
   personalManagerId: string | null;
-  contacts: { channelId: string; externalId: string; name: string }[];
+  /** Where the client writes from: the channel's id of them, their name there, and their handle (e.g. a Telegram @username). */
+  contacts: { channelId: string; externalId: string; name: string; username: string | null }[];
 };
 
 export const clientUpdateSchema = z.object({

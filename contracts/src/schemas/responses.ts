@@ -206,7 +206,14 @@ export const clientDto = z.object({
   id: z.uuid(),
   name: z.string(),
   personalManagerId: z.uuid().nullable(),
-  contacts: z.array(z.object({ channelId: z.uuid(), externalId: z.string(), name: z.string() })),
+  contacts: z.array(
+    z.object({
+      channelId: z.uuid(),
+      externalId: z.string(),
+      name: z.string(),
+      username: z.string().nullable(),
+    }),
+  ),
 });
 export const presenceDto = z.object({
   userId: z.uuid(),

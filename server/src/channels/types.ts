@@ -5,7 +5,8 @@ import type { Outbound } from '../lib/outbound.ts';
 /** A customer message as every adapter hands it to ingest, whatever the provider's shape. */
 export type InboundMessage = {
   externalMessageId: string;
-  client: { externalId: string; name: string };
+  /** `username`: the client's handle at the provider (a Telegram @username), kept on their contact. */
+  client: { externalId: string; name: string; username?: string };
   text: string;
   attachments: Attachment[];
   /** Files the provider keeps (its links expire): fetched through the adapter into our storage before ingest. */

@@ -121,6 +121,21 @@ describe('Telegram channel', () => {
       msgs.map((m: { text: string }) => m.text),
       ['Hello'],
     );
+    // The @username is kept as the client's contact, and follows a change at Telegram.
+    const contactOf = async () =>
+      (await org.admin.api.get(`/api/clients/${chats[0].client.id}`)).body.entity.contacts[0];
+    assert.deepEqual(await contactOf(), {
+      channelId: chats[0].channel.id,
+      externalId: '501',
+      name: 'Ann Lee',
+      username: 'annlee',
+    });
+    const renamed = tg.updates.text(
+      { id: 501, first_name: 'Ann', last_name: 'Lee', username: 'ann_shop' },
+      'Hi',
+    );
+    assert.equal(await tg.deliver(renamed, hook, secret), 200);
+    assert.equal((await contactOf()).username, 'ann_shop');
   });
 
   test('a photo is fetched with getFile into our storage; an edit updates the message; groups and channels are not dialogs', async () => {

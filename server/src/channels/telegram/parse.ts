@@ -88,7 +88,11 @@ function inbound(m: Message): InboundMessage {
   return {
     // Message ids are counted per chat: the chat makes them unique for the bot.
     externalMessageId: `${m.chat.id}:${m.message_id}`,
-    client: { externalId: String(m.chat.id), name: nameOf(m.from ?? m.chat) },
+    client: {
+      externalId: String(m.chat.id),
+      name: nameOf(m.from ?? m.chat),
+      username: (m.from ?? m.chat).username,
+    },
     text,
     attachments: [],
     media,
@@ -133,7 +137,11 @@ export function parseTelegram(req: RawRequest): InboundEvent[] {
         ackRef: cb.id,
         message: {
           externalMessageId: `callback:${cb.id}`,
-          client: { externalId: String(cb.message?.chat.id ?? cb.from.id), name: nameOf(cb.from) },
+          client: {
+            externalId: String(cb.message?.chat.id ?? cb.from.id),
+            name: nameOf(cb.from),
+            username: cb.from.username,
+          },
           text,
           attachments: [],
         },

@@ -184,6 +184,7 @@ async function appendBatch(app: AppContext, items: Item[]): Promise<BatchOutcome
           teamId: channel.team_id,
           externalClientId: msg.client.externalId,
           clientName: msg.client.name,
+          username: msg.client.username ?? '',
           now,
           at,
           text: msg.text,

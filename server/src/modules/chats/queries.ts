@@ -152,6 +152,8 @@ export type BatchAppendInput = {
   externalClientId: string;
   /** The client's name as the provider sends it now ('' when it sends none). */
   clientName: string;
+  /** The client's handle at the provider ('' when it sends none). */
+  username: string;
   /** When it arrived: the chat's timestamps and timers count from it. */
   now: Date;
   /** The message's created_at, `now` with microseconds: strictly increasing in arrival order. */
@@ -189,7 +191,7 @@ export type BatchAppendRow = {
  * open or not. Per message, in input order:
  * - dedupe: a message already stored (channel, provider id) changes nothing and answers duplicate;
  * - the client: its contact and client are created when first seen (named after the provider's name, else its
- *   id); a known contact, and its client while they had the same name, take the provider's current name;
+ *   id); a known contact takes the provider's current name and handle, and its client a changed name;
  * - the chat: the contact's open chat, locked (in id order; one closed meanwhile drops out and its messages miss),
  *   or a new session in the channel's team queue (session number, history 'created' or 'reopen'), carrying all of
  *   the batch's messages of that client;
@@ -208,10 +210,11 @@ export async function ingestBatch(q: Queryable, items: BatchAppendInput[]): Prom
   return q.query<BatchAppendRow>(
     `with i as (
        select * from unnest($1::uuid[], $2::uuid[], $3::text[], $4::timestamptz[], $5::text[], $6::text[],
-                            $7::text[], $8::int[], $9::int[], $10::timestamptz[], $11::text[], $12::bool[], $13::uuid[])
+                            $7::text[], $8::int[], $9::int[], $10::timestamptz[], $11::text[], $12::bool[], $13::uuid[],
+                            $14::text[])
          with ordinality
          as i(org_id, channel_id, ext_client, at, text, attachments, ext_id, half, expired, now, client_name,
-              pipeline, team_id, ord)
+              pipeline, team_id, username, ord)
      ), x as (
        -- Index probes per message (LIMIT keeps each a nested loop whatever the table sizes).
        select i.*, d.id as duplicate_id, d.chat_id as duplicate_chat_id
@@ -226,14 +229,16 @@ export async function ingestBatch(q: Queryable, items: BatchAppendInput[]): Prom
        select channel_id, ext_client, (array_agg(org_id))[1] as org_id, (array_agg(team_id))[1] as team_id,
               (array_agg(now order by ord))[1] as first_at, (array_agg(now order by ord desc))[1] as last_at,
               (array_agg(text order by ord desc))[1] as last_text,
-              (array_agg(client_name order by client_name = '', ord desc))[1] as name
+              (array_agg(client_name order by client_name = '', ord desc))[1] as name,
+              (array_agg(username order by username = '', ord desc))[1] as username
          from nx group by channel_id, ext_client
      ), ce as (
        select p.channel_id, p.ext_client, ct.id as contact_id, ct.client_id
          from p join contacts ct on ct.channel_id = p.channel_id and ct.external_id = p.ext_client
      ), cn as (
-       insert into contacts (organisation_id, channel_id, client_id, external_id, name)
-       select p.org_id, p.channel_id, uuid_generate_v7(), p.ext_client, coalesce(nullif(p.name, ''), p.ext_client)
+       insert into contacts (organisation_id, channel_id, client_id, external_id, name, username)
+       select p.org_id, p.channel_id, uuid_generate_v7(), p.ext_client, coalesce(nullif(p.name, ''), p.ext_client),
+              nullif(p.username, '')
          from p
         where not exists (select 1 from ce where ce.channel_id = p.channel_id and ce.ext_client = p.ext_client)
        on conflict (channel_id, external_id) do nothing
@@ -317,15 +322,23 @@ export async function ingestBatch(q: Queryable, items: BatchAppendInput[]): Prom
               chn.team_id, chn.created_at
          from chn where chn.id in (select chat_id from s)
      ), n as (
-       select distinct on (s.contact_id) s.contact_id, s.client_name as name
-         from s where s.client_name <> '' and not s.new_contact order by s.contact_id, s.ord desc
+       -- A known contact takes the latest name and handle the provider sends (an empty one changes nothing).
+       select ct.id as contact_id, ct.client_id, x.name, x.username,
+              x.name is not null and x.name <> ct.name as renamed
+         from (select s.contact_id,
+                      (array_agg(s.client_name order by s.ord desc) filter (where s.client_name <> ''))[1] as name,
+                      (array_agg(s.username order by s.ord desc) filter (where s.username <> ''))[1] as username
+                 from s where not s.new_contact group by s.contact_id) x
+         join contacts ct on ct.id = x.contact_id
      ), cr as (
-       update contacts ct set name = n.name from n
-        where ct.id = n.contact_id and ct.name <> n.name
-        returning ct.client_id, ct.name
+       update contacts ct set name = coalesce(n.name, ct.name), username = coalesce(n.username, ct.username)
+         from n
+        where ct.id = n.contact_id and (n.renamed or ct.username is distinct from coalesce(n.username, ct.username))
+        returning n.client_id, n.name, n.renamed
      ), cl as (
+       -- The client takes a new provider name (an operator's rename stays until the provider's name changes).
        update clients c set name = cr.name, updated_at = now() from cr
-        where c.id = cr.client_id and c.name <> cr.name
+        where c.id = cr.client_id and cr.renamed and c.name <> cr.name
      ), pj as (
        -- Due a little later: the storing instance runs them at once (jobs/pipeline.ts runJobsNow); the pollers
        -- take what it leaves.
@@ -358,6 +371,7 @@ export async function ingestBatch(q: Queryable, items: BatchAppendInput[]): Prom
       col('clientName'),
       col('pipeline'),
       col('teamId'),
+      col('username'),
     ],
   );
 }

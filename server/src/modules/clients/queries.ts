@@ -5,7 +5,7 @@ export type ClientRow = {
   organisation_id: string;
   name: string;
   personal_manager_id: string | null;
-  contacts: { channelId: string; externalId: string; name: string }[];
+  contacts: { channelId: string; externalId: string; name: string; username: string | null }[];
 };
 
 export const findClient = (q: Queryable, orgId: string, id: string) =>
@@ -13,7 +13,8 @@ export const findClient = (q: Queryable, orgId: string, id: string) =>
     q,
     `select cl.id, cl.organisation_id, cl.name, cl.personal_manager_id,
             coalesce((select json_agg(json_build_object('channelId', ct.channel_id, 'externalId', ct.external_id,
-                                                        'name', ct.name) order by ct.created_at)
+                                                        'name', ct.name, 'username', ct.username)
+                                      order by ct.created_at)
                         from contacts ct where ct.client_id = cl.id), '[]'::json) as contacts
        from clients cl where cl.id = $1 and cl.organisation_id = $2`,
     [id, orgId],
