@@ -2,7 +2,8 @@
  * Ingest benchmark (`npm run bench:ingest`): drives `POST /api/channels/{id}/inbound` with N concurrent
  * clients against an in-process server, with an operator websocket connected, on PGlite and (when
  * reachable) PostgreSQL; measures messages/s committed and delivered, end-to-end latency (request start
- * -> event on the operator's socket) at full and at half load, and the baseline single-row
+ * -> event on the operator's socket) at full and at half load, a new chat per message (closed loop and half load),
+ * every message through the conversation pipeline, Telegram webhook updates, and the baseline single-row
  * INSERT+COMMIT rate on the same database from the same process.
  *
  * Env: BENCH_SECONDS (default 10), BENCH_CONCURRENCY (100), BENCH_TARGETS (pglite,postgres), BENCH_POOL (10),

@@ -17,7 +17,17 @@ export type StageName = (typeof STAGES)[number];
 export type StageTx = { q: Queryable; emit: Emit; now: Date };
 /** 'stop' ends the chain for this message (a blacklisted client, a bot that answered, a rule that closed it). */
 export type StageResult = 'continue' | 'stop';
-export type Stage = (tx: StageTx, job: Q.PipelineJob, app: AppContext) => Promise<StageResult | undefined>;
+/**
+ * The jobs run together in one transaction, and a memo a stage may fill once per run (e.g. one query for all the
+ * run's chats instead of one per job), keyed by the stage's own name.
+ */
+export type StageRun = { jobs: readonly Q.PipelineJob[]; memo: Map<string, unknown> };
+export type Stage = (
+  tx: StageTx,
+  job: Q.PipelineJob,
+  run: StageRun,
+  app: AppContext,
+) => Promise<StageResult | undefined>;
 
 const stages = new Map<StageName, Stage>();
 
@@ -38,12 +48,14 @@ export const PIPELINE = {
 const LOCK_CYCLE = new Set(['40P01', '40001']);
 
 /** A job's stages, in order, until one stops the chain (its row already taken in this transaction). */
-async function runStages(app: AppContext, tx: StageTx, job: Q.PipelineJob): Promise<void> {
+async function runStages(app: AppContext, tx: StageTx, job: Q.PipelineJob, run: StageRun): Promise<void> {
   for (const name of STAGES) {
     const stage = stages.get(name);
-    if (stage && (await stage(tx, job, app)) === 'stop') break;
+    if (stage && (await stage(tx, job, run, app)) === 'stop') break;
   }
 }
+
+const runOf = (jobs: readonly Q.PipelineJob[]): StageRun => ({ jobs, memo: new Map() });
 
 /**
  * Runs one claimed job: in ONE transaction, the job row is taken (only while it is still this run's claim) and
@@ -56,7 +68,7 @@ async function runJob(app: AppContext, job: Q.PipelineJob, claimedBy: string): P
   try {
     return await withEvents(app, async (q, emit) => {
       if (!(await Q.takeClaimedJob(q, job.id, claimedBy))) return false;
-      await runStages(app, { q, emit, now }, job);
+      await runStages(app, { q, emit, now }, job, runOf([job]));
       return true;
     });
   } catch (err) {
@@ -89,7 +101,8 @@ async function runJobs(app: AppContext, jobs: Q.PipelineJob[], claimedBy: string
         ordered.map((j) => j.id),
         claimedBy,
       );
-      for (const job of ordered) if (taken.has(job.id)) await runStages(app, { q, emit, now }, job);
+      const run = runOf(ordered.filter((j) => taken.has(j.id)));
+      for (const job of run.jobs) await runStages(app, { q, emit, now }, job, run);
       return taken.size;
     });
   } catch {
@@ -161,7 +174,8 @@ async function runTakenNow(app: AppContext, messageIds: string[]): Promise<void>
       const jobs = await Q.takeJobsOf(q, messageIds, now);
       taken = jobs.length;
       jobs.sort((a, b) => a.chat_id.localeCompare(b.chat_id) || a.id.localeCompare(b.id));
-      for (const job of jobs) await runStages(app, { q, emit, now }, job);
+      const run = runOf(jobs);
+      for (const job of jobs) await runStages(app, { q, emit, now }, job, run);
     });
   } catch (err) {
     // A lone job that failed is left as it was, for the pollers once it is due (then with backoff).

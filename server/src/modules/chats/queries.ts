@@ -381,22 +381,23 @@ export const findChats = (q: Queryable, ids: string[]) =>
   q.query<ChatRow>(`${selectChat} where c.id = any($1::uuid[])`, [ids]);
 
 /**
- * What the queue stage must know before it locks anything: the chat's state, its team's method, and whether the
- * client had an earlier chat (a returning client goes to their last operator first).
+ * What the queue stage must know before it locks anything, for a batch of chats at once: each chat's state, its
+ * team's method, and whether the client had an earlier chat (a returning client goes to their last operator first).
  */
-export const routingView = (q: Queryable, orgId: string, chatId: string) =>
-  maybe<{
-    status: ChatStatus;
-    operator_id: string | null;
-    distribution_method: string;
-    returning: boolean;
-  }>(
-    q,
-    `select c.status, c.operator_id, t.distribution_method,
+export type RoutingView = {
+  id: string;
+  status: ChatStatus;
+  operator_id: string | null;
+  distribution_method: string;
+  returning: boolean;
+};
+export const routingViews = (q: Queryable, chats: { orgId: string; chatId: string }[]) =>
+  q.query<RoutingView>(
+    `select c.id, c.status, c.operator_id, t.distribution_method,
             exists (select 1 from chats e where e.client_id = c.client_id and e.id <> c.id) as returning
        from chats c join teams t on t.id = c.team_id
-      where c.id = $1 and c.organisation_id = $2`,
-    [chatId, orgId],
+      where (c.id, c.organisation_id) in (select * from unnest($1::uuid[], $2::uuid[]))`,
+    [chats.map((c) => c.chatId), chats.map((c) => c.orgId)],
   );
 
 export const hadEarlierChat = async (q: Queryable, clientId: string, chatId: string) =>

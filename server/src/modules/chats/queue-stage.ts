@@ -1,7 +1,8 @@
-import { registerStage, type StageTx } from '../../jobs/pipeline.ts';
+import { registerStage, type StageRun, type StageTx } from '../../jobs/pipeline.ts';
 import type { PipelineJob } from '../../jobs/pipeline-queries.ts';
 import { lockTeam } from '../routing/service.ts';
 import { emitChat, routeWaiting } from './lifecycle.ts';
+import { queueTeams } from './policy.ts';
 import * as Q from './queries.ts';
 
 /**
@@ -10,11 +11,19 @@ import * as Q from './queries.ts';
  * the lock order of every chat operation. A chat taken, transferred or closed meanwhile is left as it is, so a
  * job run twice changes nothing the second time.
  */
-export async function queueStage(tx: StageTx, job: PipelineJob): Promise<undefined> {
+export async function queueStage(tx: StageTx, job: PipelineJob, run: StageRun): Promise<undefined> {
   // A chat is routed when it opens; later its queue moves when operators gain room (lifecycle.distributeWaiting).
   if (!job.opened) return;
-  // Nothing to choose (taken meanwhile, or a manual team and a new client): no lock taken.
-  const view = await Q.routingView(tx.q, job.organisation_id, job.chat_id);
+  // Nothing to choose (taken meanwhile, or a manual team and a new client): no lock taken. Read once per run.
+  let views = run.memo.get('queue') as Map<string, Q.RoutingView> | undefined;
+  if (!views) {
+    const opened = run.jobs
+      .filter((j) => j.opened)
+      .map((j) => ({ orgId: j.organisation_id, chatId: j.chat_id }));
+    views = new Map((await Q.routingViews(tx.q, opened)).map((v) => [v.id, v]));
+    run.memo.set('queue', views);
+  }
+  const view = views.get(job.chat_id);
   if (view?.status !== 'waiting' || view.operator_id) return;
   if (view.distribution_method === 'manual' && !view.returning) return;
   const chat = await Q.lockChat(tx.q, job.organisation_id, job.chat_id);
@@ -23,7 +32,7 @@ export async function queueStage(tx: StageTx, job: PipelineJob): Promise<undefin
   if (!team) return;
   const preferLastOperator = await Q.hadEarlierChat(tx.q, chat.client_id, chat.id);
   if (await routeWaiting(tx, team, chat, { preferLastOperator }))
-    await emitChat(tx, chat.organisation_id, chat.id, 'chat.assigned', { teamIds: [team.id] });
+    await emitChat(tx, chat.organisation_id, chat.id, 'chat.assigned', { teamIds: queueTeams(chat) });
 }
 
 /** The chats module's slot in the conversation pipeline. */
