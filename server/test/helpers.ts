@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Writable } from 'node:stream';
 import { BUILT_IN_ROLES, type BuiltInRole, PLAN_OPTIONS, type PlanOption } from '@smartconnect/contracts';
 import { loadConfig } from '../src/config.ts';
 import type { Db } from '../src/db/index.ts';
@@ -116,6 +117,18 @@ export async function startTestServer(
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** A log destination for startTestServer that keeps every line, for tests that read what was logged. */
+export function logSink(): { stream: Writable; lines: string[] } {
+  const lines: string[] = [];
+  const stream = new Writable({
+    write(chunk, _enc, done) {
+      lines.push(String(chunk));
+      done();
+    },
+  });
+  return { stream, lines };
 }
 
 let seq = 0;

@@ -1,25 +1,17 @@
 import assert from 'node:assert/strict';
-import { Writable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
 import type { StoredEvent } from '../../src/realtime/bus.ts';
 import { onEvent } from '../../src/realtime/consumers.ts';
 import { withEvents } from '../../src/realtime/emit.ts';
-import { createOrganisation, startTestServer, type TestOrg, type TestServer } from '../helpers.ts';
+import { createOrganisation, logSink, startTestServer, type TestOrg, type TestServer } from '../helpers.ts';
 
 /** Event consumers (`onEvent`): after the commit, once per committed event, best effort. */
 describe('event consumers', () => {
   let s: TestServer;
   let org: TestOrg;
-  const logs: string[] = [];
+  const { stream, lines: logs } = logSink();
   before(async () => {
-    s = await startTestServer({
-      logStream: new Writable({
-        write(chunk, _enc, done) {
-          logs.push(String(chunk));
-          done();
-        },
-      }),
-    });
+    s = await startTestServer({ logStream: stream });
     org = await createOrganisation(s);
   });
   after(() => s.close());

@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { Writable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
 import type { TimerKind } from '../../src/jobs/queries.ts';
 import { registerTimer, runDueTimers, TIMERS } from '../../src/jobs/timers.ts';
-import { createOrganisation, startTestServer, type TestOrg, type TestServer } from '../helpers.ts';
+import { createOrganisation, logSink, startTestServer, type TestOrg, type TestServer } from '../helpers.ts';
 
 type Row = { claimed_by: string | null; lease_until: Date | null; due_at: Date };
 
@@ -12,16 +11,9 @@ type Row = { claimed_by: string | null; lease_until: Date | null; due_at: Date }
 describe('timer registry', () => {
   let s: TestServer;
   let org: TestOrg;
-  const logs: string[] = [];
+  const { stream, lines: logs } = logSink();
   before(async () => {
-    s = await startTestServer({
-      logStream: new Writable({
-        write(chunk, _enc, done) {
-          logs.push(String(chunk));
-          done();
-        },
-      }),
-    });
+    s = await startTestServer({ logStream: stream });
     org = await createOrganisation(s);
   });
   after(() => s.close());
