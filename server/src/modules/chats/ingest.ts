@@ -13,6 +13,8 @@ export type IngestChannel = {
   id: string;
   organisation_id: string;
   team_id: string;
+  /** Teams that see the channel's Waiting chats besides its own (their message.created events too). */
+  visible_team_ids: string[];
   half_expired_minutes: number | null;
   expired_minutes: number | null;
   org_options: string[];
@@ -211,7 +213,12 @@ async function appendBatch(app: AppContext, items: Item[]): Promise<BatchOutcome
         chats.delete(row.chat_id);
         for (const e of chatEvents(chat, 'chat.created')) await emit(orgId, e.type, e.payload, e.audience);
       }
-      const scope = { status: row.chat_status, operator_id: row.operator_id, team_id: row.team_id };
+      const scope = {
+        status: row.chat_status,
+        operator_id: row.operator_id,
+        team_id: row.team_id,
+        visible_team_ids: items[i].channel.visible_team_ids,
+      };
       await emit(
         orgId,
         'message.created',

@@ -7,7 +7,7 @@ import type {
 import { deleteTimers, upsertTimer } from '../../jobs/queries.ts';
 import type { Tx } from '../../realtime/emit.ts';
 import { lockTeams, pickOperator, type RoutingTeam } from '../routing/service.ts';
-import { chatAudience } from './policy.ts';
+import { chatAudience, queueTeams } from './policy.ts';
 import { presentChat } from './presenter.ts';
 import * as Q from './queries.ts';
 
@@ -50,7 +50,8 @@ export function chatEvents(
     const payload: CountersChangedPayload = {
       chatId: chat.id,
       teamId: chat.team_id,
-      teamIds: [...new Set([chat.team_id, opts.fromTeamId ?? chat.team_id])],
+      // The channel's visible teams count its Waiting chats too.
+      teamIds: [...new Set([chat.team_id, opts.fromTeamId ?? chat.team_id, ...chat.visible_team_ids])],
     };
     events.push({ type: 'counters.changed', payload, audience });
   }
@@ -151,7 +152,9 @@ export async function distributeLocked(
       const userId = await routeWaiting(tx, team, { ...chat, operator_id: null, team_id: team.id });
       if (!userId) break;
       assigned++;
-      await emitChat(tx, chat.organisation_id, chat.id, 'chat.assigned', { teamIds: [team.id] });
+      await emitChat(tx, chat.organisation_id, chat.id, 'chat.assigned', {
+        teamIds: queueTeams({ team_id: team.id, visible_team_ids: chat.visible_team_ids }),
+      });
     }
   }
   return assigned;
@@ -186,7 +189,7 @@ export async function closeChatRow(
   });
   await deleteTimers(tx.q, chat.id, [...CHAT_TIMERS]);
   const closed = await emitChat(tx, chat.organisation_id, chat.id, 'chat.closed', {
-    teamIds: chat.status === 'waiting' ? [chat.team_id] : [],
+    teamIds: chat.status === 'waiting' ? queueTeams(chat) : [],
   });
   // Its operator has room again: the queues of all their teams move (and the chat's own team's).
   await distributeWaiting(tx, [chat.team_id, ...(await teamsOfOperator(tx, chat.operator_id))]);

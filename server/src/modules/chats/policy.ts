@@ -4,7 +4,16 @@ import { AppError } from '../../http/errors.ts';
 import type { Actor } from '../../lib/actor.ts';
 import { type ChatRow, userTeamIds, type Viewer } from './queries.ts';
 
-type ChatScope = Pick<ChatRow, 'status' | 'operator_id' | 'team_id'>;
+/**
+ * What decides who sees a chat: its state, operator and team, and its channel's visible teams (teams that see the
+ * channel's Waiting chats besides the chat's own team, channels.visible_team_ids).
+ */
+export type ChatScope = Pick<ChatRow, 'status' | 'operator_id' | 'team_id' | 'visible_team_ids'>;
+
+/** The teams that see the chat while it waits: its own and its channel's visible teams. */
+export const queueTeams = (c: Pick<ChatScope, 'team_id' | 'visible_team_ids'>): string[] => [
+  ...new Set([c.team_id, ...c.visible_team_ids]),
+];
 
 export async function viewerOf(
   q: Queryable,
@@ -25,9 +34,14 @@ export async function viewOf(q: Queryable, actor: Actor): Promise<ActorView> {
   return actor.kind === 'user' ? viewerOf(q, actor) : 'organisation';
 }
 
-/** An operator sees their own chats and their teams' Waiting queue; AUTHORITY_ALL_CHATS sees every chat. */
+/**
+ * An operator sees their own chats, and a Waiting chat of their teams or of a channel visible to one of their teams;
+ * AUTHORITY_ALL_CHATS sees every chat.
+ */
 export const canSee = (v: Viewer, c: ChatScope): boolean =>
-  v.all || c.operator_id === v.userId || (c.status === 'waiting' && v.teamIds.includes(c.team_id));
+  v.all ||
+  c.operator_id === v.userId ||
+  (c.status === 'waiting' && queueTeams(c).some((t) => v.teamIds.includes(t)));
 
 /** Writing, closing, transferring and categorising: the chat's operator, or a holder of AUTHORITY_ALL_CHATS. */
 export const canAct = (v: Viewer, c: ChatScope): boolean => v.all || c.operator_id === v.userId;
@@ -42,8 +56,9 @@ export function assertCanAct(v: ActorView, chat: ChatRow): void {
 }
 
 /**
- * Who receives an event about this chat: its operator, its team while it waits, and AUTHORITY_ALL_CHATS;
- * `also` adds the previous operator or team of a transition so their lists drop the chat.
+ * Who receives an event about this chat: its operator, its team and its channel's visible teams while it waits,
+ * and AUTHORITY_ALL_CHATS; `also` adds the previous operator or teams of a transition so their lists drop the chat
+ * (a chat that leaves the Waiting queue: queueTeams of the chat as it was).
  */
 export function chatAudience(
   c: ChatScope,
@@ -52,7 +67,9 @@ export function chatAudience(
   const userIds = [...new Set([c.operator_id, ...(also.userIds ?? [])].filter((x): x is string => !!x))];
   const teamIds = [
     ...new Set(
-      [c.status === 'waiting' ? c.team_id : null, ...(also.teamIds ?? [])].filter((x): x is string => !!x),
+      [...(c.status === 'waiting' ? queueTeams(c) : []), ...(also.teamIds ?? [])].filter(
+        (x): x is string => !!x,
+      ),
     ),
   ];
   const audience: Audience = { rights: ['AUTHORITY_ALL_CHATS'] };

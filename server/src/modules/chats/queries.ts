@@ -20,6 +20,8 @@ export type ChatRow = {
   channel_deleted: boolean;
   half_expired_minutes: number | null;
   expired_minutes: number | null;
+  /** The channel's visible teams: they see its Waiting chats besides the chat's own team (policy.canSee). */
+  visible_team_ids: string[];
   client_id: string;
   client_name: string;
   client_external_id: string;
@@ -48,7 +50,7 @@ export type ChatRow = {
 const selectChat = `
   select c.id, c.organisation_id, c.channel_id, ch.name as channel_name, ch.type as channel_type,
          ch.status as channel_status, ch.deleted_at is not null as channel_deleted,
-         ch.half_expired_minutes, ch.expired_minutes,
+         ch.half_expired_minutes, ch.expired_minutes, ch.visible_team_ids,
          c.client_id, cl.name as client_name, ct.external_id as client_external_id, cl.personal_manager_id,
          c.contact_id, c.team_id, t.name as team_name, c.operator_id, u.name as operator_name,
          c.category_id, rc.name as category_name, c.status, c.session_no, c.overdue_level, c.assigned_at,
@@ -90,8 +92,15 @@ export const userTeamIds = async (q: Queryable, userId: string) =>
     (r) => r.team_id,
   );
 
-/** The SQL twin of policy.canSee: $2 all chats, $3 the viewer, $4 the viewer's teams. */
-const visible = `($2::boolean or c.operator_id = $3::uuid or (c.status = 'waiting' and c.team_id = any($4::uuid[])))`;
+/**
+ * The SQL twin of policy.canSee: $1 the organisation, $2 all chats, $3 the viewer, $4 the viewer's teams. A Waiting
+ * chat shows to its team and to the visible teams of its channel (the channels visible to the viewer's teams are
+ * read once, a hashed subplan).
+ */
+const visible = `($2::boolean or c.operator_id = $3::uuid or (c.status = 'waiting'
+  and (c.team_id = any($4::uuid[])
+       or c.channel_id in (select v.id from channels v
+                            where v.organisation_id = $1 and v.visible_team_ids && $4::uuid[]))))`;
 const filterWhere = {
   assigned: `c.status = 'in_progress' and ${visible}`,
   waiting: `c.status = 'waiting' and ${visible}`,
@@ -604,11 +613,16 @@ export const setCategory = (q: Queryable, chatId: string, categoryId: string | n
 export const setOverdue = (q: Queryable, chatId: string, level: OverdueLevel, now: Date) =>
   q.query('update chats set overdue_level = $2, updated_at = $3 where id = $1', [chatId, level, now]);
 
-/** Waiting chats of a team, oldest first, that no other transaction is handling right now. */
+/**
+ * Waiting chats of a team, oldest first, that no other transaction is handling right now (locked; their channel's
+ * visible teams are read, not locked).
+ */
 export const claimWaiting = (q: Queryable, teamId: string, limit: number) =>
-  q.query<{ id: string; organisation_id: string; client_id: string }>(
-    `select id, organisation_id, client_id from chats where team_id = $1 and status = 'waiting'
-      order by created_at, id limit $2 for no key update skip locked`,
+  q.query<{ id: string; organisation_id: string; client_id: string; visible_team_ids: string[] }>(
+    `select c.id, c.organisation_id, c.client_id,
+            (select ch.visible_team_ids from channels ch where ch.id = c.channel_id) as visible_team_ids
+       from chats c where c.team_id = $1 and c.status = 'waiting'
+      order by c.created_at, c.id limit $2 for no key update skip locked`,
     [teamId, limit],
   );
 
@@ -706,10 +720,12 @@ export const inProgressChatIdsOf = async (q: Queryable, orgId: string, userId: s
     )
   ).map((r) => r.id);
 
-/** Who may see these chats now: their status, operator and team (for the realtime replay policy). */
+/** Who may see these chats now: their status, operator, team and channel's visible teams (realtime replay policy). */
 export const chatScopes = (q: Queryable, orgId: string, chatIds: string[]) =>
-  q.query<{ id: string; status: ChatRow['status']; operator_id: string | null; team_id: string }>(
-    'select id, status, operator_id, team_id from chats where organisation_id = $1 and id = any($2::uuid[])',
+  q.query<Pick<ChatRow, 'id' | 'status' | 'operator_id' | 'team_id' | 'visible_team_ids'>>(
+    `select c.id, c.status, c.operator_id, c.team_id, ch.visible_team_ids
+       from chats c join channels ch on ch.id = c.channel_id
+      where c.organisation_id = $1 and c.id = any($2::uuid[])`,
     [orgId, chatIds],
   );
 

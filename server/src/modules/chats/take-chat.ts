@@ -6,11 +6,12 @@ import { enterWork } from '../presence/service.ts';
 import { distributeTeamQueues } from '../routing/distribute.ts';
 import { findTeam } from '../routing/service.ts';
 import { assign, emitChat } from './lifecycle.ts';
-import { assertVisible, viewerOf } from './policy.ts';
+import { assertVisible, queueTeams, viewerOf } from './policy.ts';
 import * as Q from './queries.ts';
 
 /**
- * Takes a Waiting chat of one of the caller's teams (any, with AUTHORITY_ALL_CHATS); only a user who receives
+ * Takes a Waiting chat the caller sees: of one of their teams, or of a channel visible to one of their teams (it
+ * stays in its own team; any, with AUTHORITY_ALL_CHATS); only a user who receives
  * dialogs (AUTHORITY_CHAT_DISTRIBUTION) or manages chats may, and taking puts a licensed user 'In work'. Of two
  * simultaneous takers exactly one wins: the assignment is a conditional UPDATE on status 'waiting'; the other
  * gets 409.
@@ -28,7 +29,13 @@ export async function takeChat(app: AppContext, user: UserActor, chatId: string)
     // Checked before the user goes In work (nothing taken, nothing switched), and again after.
     const takeable = async () => {
       const chat = await Q.findChat(q, user.organisationId, chatId);
-      if (chat && chat.status !== 'waiting' && !viewer.all && viewer.teamIds.includes(chat.team_id))
+      // A chat the caller saw waiting (their team's, or a visible channel's) and someone took or closed meanwhile.
+      if (
+        chat &&
+        chat.status !== 'waiting' &&
+        !viewer.all &&
+        queueTeams(chat).some((t) => viewer.teamIds.includes(t))
+      )
         throw new AppError(chat.status === 'closed' ? 'chatClosedException' : 'chatAlreadyTakenException');
       assertVisible(viewer, chat);
       if (chat.status === 'closed') throw new AppError('chatClosedException');
@@ -46,7 +53,8 @@ export async function takeChat(app: AppContext, user: UserActor, chatId: string)
       team,
     });
     if (!won) throw new AppError('chatAlreadyTakenException');
-    return emitChat(tx, user.organisationId, chat.id, 'chat.assigned', { teamIds: [chat.team_id] });
+    // Every team that saw it waiting drops it (counters.changed names them all).
+    return emitChat(tx, user.organisationId, chat.id, 'chat.assigned', { teamIds: queueTeams(chat) });
   });
   if (switched) await distributeTeamQueues(app, switched);
   return taken;

@@ -15,7 +15,7 @@ import {
   type Tx,
   teamsOfOperator,
 } from './lifecycle.ts';
-import { assertCanAct, assertVisible, viewOf } from './policy.ts';
+import { assertCanAct, assertVisible, queueTeams, viewOf } from './policy.ts';
 import * as Q from './queries.ts';
 
 /**
@@ -39,7 +39,10 @@ export async function transferChat(app: AppContext, actor: Actor, chatId: string
     assertVisible(view, chat);
     assertCanAct(view, chat);
     if (chat.status === 'closed') throw new AppError('cannotTransferException');
-    const before = { userIds: [chat.operator_id], teamIds: chat.status === 'waiting' ? [chat.team_id] : [] };
+    const before = {
+      userIds: [chat.operator_id],
+      teamIds: chat.status === 'waiting' ? queueTeams(chat) : [],
+    };
 
     if ('teamId' in target) {
       if (!(await Q.teamInOrg(q, orgId, target.teamId))) throw new AppError('cannotTransferException');

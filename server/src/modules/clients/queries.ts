@@ -20,13 +20,18 @@ export const findClient = (q: Queryable, orgId: string, id: string) =>
     [id, orgId],
   );
 
-/** Whether the viewer handles (or handled) a chat of this client, or may see it waiting in one of their teams. */
+/**
+ * Whether the viewer handles (or handled) a chat of this client, or may see it waiting: in one of their teams, or
+ * on a channel visible to one of their teams (chats policy.canSee).
+ */
 export const seesClient = async (q: Queryable, clientId: string, userId: string) =>
   !!(await maybe(
     q,
-    `select 1 from chats c where c.client_id = $1
-        and (c.operator_id = $2 or (c.status = 'waiting'
-             and c.team_id in (select team_id from team_members where user_id = $2)))
+    `with mine as (select array_agg(team_id) as ids from team_members where user_id = $2)
+     select 1 from chats c join channels ch on ch.id = c.channel_id, mine
+      where c.client_id = $1
+        and (c.operator_id = $2
+             or (c.status = 'waiting' and (c.team_id = any(mine.ids) or ch.visible_team_ids && mine.ids)))
       limit 1`,
     [clientId, userId],
   ));
