@@ -152,6 +152,11 @@ export type ChannelAdapter = {
   disconnect(ctx: AdapterContext, channel: AdapterChannel): Promise<void>;
   /** True when the request really comes from this channel's provider. */
   verify(channel: AdapterChannel, req: RawRequest): boolean;
+  /**
+   * The provider's verification GET of our webhook URL, where it has one (e.g. Meta's `hub.challenge`): the text
+   * to answer, or null when the request does not prove it comes from the provider (403). Types without one: 404.
+   */
+  challenge?(channel: AdapterChannel, req: RawRequest): string | null;
   /** The request as events; throws a validation AppError when it is malformed. */
   parse(channel: AdapterChannel, req: RawRequest): InboundEvent[];
   /** Delivers one of our messages; says whether a failure is worth retrying. */

@@ -24,6 +24,7 @@ function describeAccess(access: unknown): string {
 
 /** The 200 answer: the `{code, entity, error}` envelope around the route's entity, or a raw body (files, health). */
 function successContent(r: (typeof routeRegistry)[number]) {
+  if (r.raw && r.rawText) return { 'text/plain': { schema: { type: 'string' } } };
   if (r.raw) {
     return r.response
       ? { 'application/json': { schema: toSchema(r.response, 'output') } }

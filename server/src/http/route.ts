@@ -39,6 +39,8 @@ export type RouteSpec<B, Q, P> = {
   params?: P;
   /** Raw responses (files, redirects) skip the {code, entity, error} envelope. */
   raw?: boolean;
+  /** A raw answer that is plain text (a provider's webhook verification), described so in the OpenAPI. */
+  rawText?: boolean;
   /** Named response schema for the OpenAPI description. */
   response?: Schema;
   bodyLimit?: number;

@@ -207,6 +207,11 @@ const extraFixtures: Record<string, (ctx: Ctx) => Promise<Target>> = {
         fuzzed === 'externalMessageId' ? body : { ...body, externalMessageId: uniq('fuzz') },
     };
   },
+  // A provider's verification GET of the webhook URL (the API channel has none: 404), with a query to fuzz.
+  'GET /api/webhooks/:type/:channelId': async (ctx) => {
+    const p = await providerSetup(ctx);
+    return { path: `/api/webhooks/api/${p.channelId}?hub.challenge=c` };
+  },
   // The common provider webhook, here for an API channel (its own key; a message body).
   'POST /api/webhooks/:type/:channelId': async (ctx) => {
     const p = await providerSetup(ctx);

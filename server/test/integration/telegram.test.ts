@@ -293,4 +293,16 @@ describe('Telegram channel', () => {
     assert.equal((await org.admin.api.delete(`/api/channels/${channelId}`)).status, 200);
     assert.equal(webhook(), null);
   });
+
+  test('the verification GET of a webhook URL: Telegram has none (404); a wrong type is no channel', async () => {
+    const { channelId } = await connect();
+    const get = (type: string) => s.api.get(`/api/webhooks/${type}/${channelId}?hub.challenge=1`);
+    const none = await get('telegram');
+    assert.equal(none.status, 404);
+    assert.equal(none.body.code, 'notFoundException');
+    const wrongType = await get('api');
+    assert.equal(wrongType.status, 404);
+    assert.equal(wrongType.body.code, 'channelNotFoundException');
+    tg.assertNoUnexpected();
+  });
 });

@@ -20,7 +20,7 @@ import { definePublicRoute, defineRoute } from '../../http/route.ts';
 import { presentChannel } from './presenter.ts';
 import { listChannels } from './queries.ts';
 import { receiveWebhook } from './receive.ts';
-import { createChannel, deleteChannel, getChannel, updateChannel } from './service.ts';
+import { answerChallenge, createChannel, deleteChannel, getChannel, updateChannel } from './service.ts';
 
 const tags = ['channels'];
 
@@ -183,6 +183,25 @@ function webhookRoutes(fastify: FastifyInstance, app: AppContext) {
     async ({ params, req }) => {
       const received = await receiveWebhook(app, params.channelId, rawRequest(req), params.type);
       return { events: received.map((r) => r.event) };
+    },
+  );
+  definePublicRoute(
+    fastify,
+    app,
+    {
+      method: 'GET',
+      url: '/api/webhooks/:type/:channelId',
+      access: 'custom',
+      raw: true,
+      rawText: true,
+      summary:
+        "A provider's verification of the webhook URL, for types that have one (e.g. Meta's hub.challenge): answered with the challenge as plain text; 403 when the request does not prove the provider, 404 for types without this step",
+      tags,
+      params: webhookParams,
+    },
+    async ({ params, req, reply }) => {
+      const answer = await answerChallenge(app, params.channelId, rawRequest(req), params.type);
+      return reply.type('text/plain; charset=utf-8').send(answer);
     },
   );
 }

@@ -238,6 +238,21 @@ function loadInbound(app: AppContext, id: string): Promise<Loaded | null> {
 }
 
 /**
+ * A provider's verification GET of a channel's webhook URL: the adapter's answer (its challenge), 403 when the
+ * adapter refuses the request, 404 for a type that has no such step. Works while the channel is inactive too
+ * (a provider checks the URL before it sends anything).
+ */
+export async function answerChallenge(app: AppContext, channelId: string, req: RawRequest, type: string) {
+  const loaded = await loadInbound(app, channelId);
+  if (!loaded || loaded.row.type !== type) throw new AppError('channelNotFoundException');
+  const adapter = adapterFor(loaded.row.type);
+  if (!adapter.challenge) throw new AppError('notFoundException');
+  const answer = adapter.challenge(loaded.channel, req);
+  if (answer === null) throw new AppError('accessDeniedException');
+  return answer;
+}
+
+/**
  * Authenticates an inbound push with the channel adapter's own check (401 when it fails); an inactive channel
  * (409 deactivatedChannelException) or a deactivated organisation (403 organizationDeactivatedException) refuses it.
  */
