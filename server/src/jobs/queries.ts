@@ -1,4 +1,4 @@
-import { maybe, type Queryable } from '../db/index.ts';
+import type { Queryable } from '../db/index.ts';
 
 export type TimerKind = 'auto_close' | 'redistribute' | 'overdue_half' | 'overdue_expired' | 'auto_break';
 export type TimerRow = {
@@ -123,12 +123,3 @@ export const retryOutbox = (q: Queryable, id: string, at: Date, error: string) =
     at,
     error,
   ]);
-
-export const nextDueAt = async (q: Queryable) =>
-  (
-    await maybe<{ at: Date | null }>(
-      q,
-      `select least((select min(due_at) from timers),
-                    (select min(next_attempt_at) from outbox where status = 'pending')) as at`,
-    )
-  )?.at ?? null;

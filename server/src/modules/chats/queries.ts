@@ -145,13 +145,6 @@ export const countChats = (q: Queryable, orgId: string, viewer: Viewer) =>
 
 // ---- ingest ----
 
-export const findMessageByExternal = (q: Queryable, channelId: string, externalId: string) =>
-  maybe<{ id: string; chat_id: string }>(
-    q,
-    'select id, chat_id from messages where channel_id = $1 and external_message_id = $2',
-    [channelId, externalId],
-  );
-
 /** One message of an ingest batch (ingestBatch). */
 export type BatchAppendInput = {
   orgId: string;
@@ -408,9 +401,6 @@ export const routingViews = (q: Queryable, chats: { orgId: string; chatId: strin
       where (c.id, c.organisation_id) in (select * from unnest($1::uuid[], $2::uuid[]))`,
     [chats.map((c) => c.chatId), chats.map((c) => c.orgId)],
   );
-
-export const hadEarlierChat = async (q: Queryable, clientId: string, chatId: string) =>
-  !!(await maybe(q, 'select 1 from chats where client_id = $1 and id <> $2 limit 1', [clientId, chatId]));
 
 export async function touchChatOnOperatorMessage(q: Queryable, chatId: string, text: string, now: Date) {
   await q.query(

@@ -6,8 +6,8 @@ import { queueTeams } from './policy.ts';
 import * as Q from './queries.ts';
 
 /**
- * The pipeline's last stage: a chat just opened, still Waiting with no operator, goes to an operator of its team by the team's
- * method (a returning client to their last operator first), or stays in the queue. Chat first, then the team:
+ * The pipeline's last stage: a chat just opened, still Waiting with no operator, goes to an operator of its team by
+ * the team's method (a returning client to their last operator first), or stays in the queue. Chat first, then the team:
  * the lock order of every chat operation. A chat taken, transferred or closed meanwhile is left as it is, so a
  * job run twice changes nothing the second time.
  */
@@ -30,8 +30,7 @@ export async function queueStage(tx: StageTx, job: PipelineJob, run: StageRun): 
   if (chat?.status !== 'waiting' || chat.operator_id) return;
   const team = await lockTeam(tx.q, chat.team_id);
   if (!team) return;
-  const preferLastOperator = await Q.hadEarlierChat(tx.q, chat.client_id, chat.id);
-  if (await routeWaiting(tx, team, chat, { preferLastOperator }))
+  if (await routeWaiting(tx, team, chat, { preferLastOperator: view.returning }))
     await emitChat(tx, chat.organisation_id, chat.id, 'chat.assigned', { teamIds: queueTeams(chat) });
 }
 
