@@ -120,11 +120,8 @@ export type MessageDto = {
   internal: boolean;
   text: string;
   attachments: Attachment[];
-  /**
-   * Buttons under the message (a bot's reply), in rows; null when it has none. Absent in the realtime payload of
-   * an inbound message (a client's message never carries buttons).
-   */
-  buttons?: ButtonRows | null;
+  /** Buttons under the message (a bot's reply), in rows; null when it has none. */
+  buttons: ButtonRows | null;
   status: DeliveryStatus | null;
   /** Why the message is Undelivered, in the provider's words; null otherwise. */
   statusReason: string | null;

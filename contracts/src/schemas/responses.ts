@@ -178,7 +178,6 @@ export const messageDto = z.object({
   attachments: z.array(attachmentSchema),
   buttons: buttonRowsSchema
     .nullable()
-    .optional()
     .describe(
       "Buttons under the message (a bot's reply), in rows: {text, payload} postbacks or {text, url} links; null when none",
     ),

@@ -25,15 +25,13 @@ const JOB_COLUMNS = 'id, organisation_id, message_id, chat_id, opened, attempts'
  * the attempt: no lock is kept while the jobs run.
  */
 export const claimDueJobs = (q: Queryable, now: Date, claimedBy: string, leaseUntil: Date, limit: number) =>
-  q
-    .query<PipelineJob>(
-      `update pipeline_jobs set claimed_by = $2, lease_until = $3, attempts = attempts + 1
+  q.query<PipelineJob>(
+    `update pipeline_jobs set claimed_by = $2, lease_until = $3, attempts = attempts + 1
       where id in (select id from pipeline_jobs where due_at <= $1 and (lease_until is null or lease_until <= $1)
                     order by due_at, id limit $4 for update skip locked)
       returning ${JOB_COLUMNS}`,
-      [now, claimedBy, leaseUntil, limit],
-    )
-    .then((rows) => rows.sort((a, b) => a.id.localeCompare(b.id)));
+    [now, claimedBy, leaseUntil, limit],
+  );
 
 /** Claims the jobs of these messages, when no runner holds them, whatever their due time. */
 export const claimJobsOf = (
@@ -43,32 +41,28 @@ export const claimJobsOf = (
   claimedBy: string,
   leaseUntil: Date,
 ) =>
-  q
-    .query<PipelineJob>(
-      `update pipeline_jobs set claimed_by = $3, lease_until = $4, attempts = attempts + 1
+  q.query<PipelineJob>(
+    `update pipeline_jobs set claimed_by = $3, lease_until = $4, attempts = attempts + 1
       where id in (select id from pipeline_jobs where message_id = any($1::uuid[]) and kind = 'conversation.inbound'
                       and (lease_until is null or lease_until <= $2)
                     order by id for update skip locked)
       returning ${JOB_COLUMNS}`,
-      [messageIds, now, claimedBy, leaseUntil],
-    )
-    .then((rows) => rows.sort((a, b) => a.id.localeCompare(b.id)));
+    [messageIds, now, claimedBy, leaseUntil],
+  );
 
 /**
  * Takes the jobs of these messages inside the transaction that runs them, when no runner holds them: deleted
  * here, they come back if the transaction rolls back (nothing claimed, no attempt counted).
  */
 export const takeJobsOf = (q: Queryable, messageIds: string[], now: Date) =>
-  q
-    .query<PipelineJob>(
-      `delete from pipeline_jobs
+  q.query<PipelineJob>(
+    `delete from pipeline_jobs
         where id in (select id from pipeline_jobs where message_id = any($1::uuid[]) and kind = 'conversation.inbound'
                         and (lease_until is null or lease_until <= $2)
                       for update skip locked)
         returning ${JOB_COLUMNS}`,
-      [messageIds, now],
-    )
-    .then((rows) => rows.sort((a, b) => a.id.localeCompare(b.id)));
+    [messageIds, now],
+  );
 
 /** Consumes claimed jobs inside the transaction that runs them: the ids still this runner's. */
 export const takeClaimedJobs = async (q: Queryable, ids: string[], claimedBy: string) =>
@@ -80,11 +74,6 @@ export const takeClaimedJobs = async (q: Queryable, ids: string[], claimedBy: st
       )
     ).map((r) => r.id),
   );
-
-/** Consumes a claimed job inside the transaction that runs it: false when it is no longer this runner's. */
-export const takeClaimedJob = async (q: Queryable, id: string, claimedBy: string) =>
-  (await q.query('delete from pipeline_jobs where id = $1 and claimed_by = $2 returning id', [id, claimedBy]))
-    .length === 1;
 
 /** Gives a job back after a failed run: it runs again from `dueAt`. */
 export const releaseJob = (q: Queryable, id: string, claimedBy: string, dueAt: Date, error: string) =>

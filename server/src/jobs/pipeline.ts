@@ -57,6 +57,10 @@ async function runStages(app: AppContext, tx: StageTx, job: Q.PipelineJob, run: 
 
 const runOf = (jobs: readonly Q.PipelineJob[]): StageRun => ({ jobs, memo: new Map() });
 
+/** Chats in id order (the order the ingest statement locks them in), each chat's jobs in their order. */
+const inChatOrder = (jobs: readonly Q.PipelineJob[]) =>
+  [...jobs].sort((a, b) => a.chat_id.localeCompare(b.chat_id) || a.id.localeCompare(b.id));
+
 /**
  * Runs one claimed job: in ONE transaction, the job row is taken (only while it is still this run's claim) and
  * every stage runs in order until one stops the chain. A stage that throws rolls everything back, the job is
@@ -67,7 +71,7 @@ async function runJob(app: AppContext, job: Q.PipelineJob, claimedBy: string): P
   const now = app.clock.now();
   try {
     return await withEvents(app, async (q, emit) => {
-      if (!(await Q.takeClaimedJob(q, job.id, claimedBy))) return false;
+      if (!(await Q.takeClaimedJobs(q, [job.id], claimedBy)).has(job.id)) return false;
       await runStages(app, { q, emit, now }, job, runOf([job]));
       return true;
     });
@@ -92,7 +96,7 @@ async function runJob(app: AppContext, job: Q.PipelineJob, claimedBy: string): P
 async function runJobs(app: AppContext, jobs: Q.PipelineJob[], claimedBy: string): Promise<number> {
   if (!jobs.length) return 0;
   if (jobs.length === 1) return (await runJob(app, jobs[0], claimedBy)) ? 1 : 0;
-  const ordered = [...jobs].sort((a, b) => a.chat_id.localeCompare(b.chat_id) || a.id.localeCompare(b.id));
+  const ordered = inChatOrder(jobs);
   try {
     const now = app.clock.now();
     return await withEvents(app, async (q, emit) => {
@@ -171,11 +175,9 @@ async function runTakenNow(app: AppContext, messageIds: string[]): Promise<void>
   try {
     const now = app.clock.now();
     await withEvents(app, async (q, emit) => {
-      const jobs = await Q.takeJobsOf(q, messageIds, now);
-      taken = jobs.length;
-      jobs.sort((a, b) => a.chat_id.localeCompare(b.chat_id) || a.id.localeCompare(b.id));
-      const run = runOf(jobs);
-      for (const job of jobs) await runStages(app, { q, emit, now }, job, run);
+      const run = runOf(inChatOrder(await Q.takeJobsOf(q, messageIds, now)));
+      taken = run.jobs.length;
+      for (const job of run.jobs) await runStages(app, { q, emit, now }, job, run);
     });
   } catch (err) {
     // A lone job that failed is left as it was, for the pollers once it is due (then with backoff).
@@ -192,7 +194,7 @@ async function runTakenNow(app: AppContext, messageIds: string[]): Promise<void>
       claimedBy,
       new Date(now.getTime() + PIPELINE.leaseMs),
     );
-    for (const job of jobs) await runJob(app, job, claimedBy);
+    for (const job of inChatOrder(jobs)) await runJob(app, job, claimedBy);
   }
 }
 

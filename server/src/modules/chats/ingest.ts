@@ -1,4 +1,4 @@
-import { type MessageDto, sanitizeStrings } from '@smartconnect/contracts';
+import { sanitizeStrings } from '@smartconnect/contracts';
 import type { InboundMessage } from '../../channels/types.ts';
 import type { AppContext } from '../../context.ts';
 import { runJobsNow } from '../../jobs/pipeline.ts';
@@ -7,6 +7,7 @@ import { commitWithEvents, publishCommitted } from '../../realtime/emit.ts';
 import { type BatchOutcome, type BatchStore, IngestBatcher, MicroStamps } from './ingest-batcher.ts';
 import { chatEvents } from './lifecycle.ts';
 import { chatAudience } from './policy.ts';
+import { presentMessage } from './presenter.ts';
 import * as Q from './queries.ts';
 
 export type IngestChannel = {
@@ -151,22 +152,24 @@ async function appendAlone(app: AppContext, item: Item): Promise<Stored> {
   }
 }
 
-/** The message.created payload of an inbound message, without id and chatId. */
-function inboundPayload(item: Item): Omit<MessageDto, 'id' | 'chatId'> {
-  return {
-    direction: 'in',
-    kind: 'normal',
-    internal: false,
-    text: item.msg.text,
-    attachments: item.msg.attachments,
-    status: null,
-    statusReason: null,
-    author: null,
-    externalMessageId: item.msg.externalMessageId,
-    editedAt: null,
-    createdAt: item.now.toISOString(),
-  };
-}
+/** The inbound message as stored by the statement, for its message.created event (the presenter's one shape). */
+const storedInbound = (item: Item, id: string, chatId: string): Q.MessageRow => ({
+  id,
+  chat_id: chatId,
+  direction: 'in',
+  kind: 'normal',
+  internal: false,
+  text: item.msg.text,
+  attachments: item.msg.attachments,
+  buttons: null,
+  status: null,
+  status_reason: null,
+  author_id: null,
+  author_name: null,
+  external_message_id: item.msg.externalMessageId,
+  edited_at: null,
+  created_at: item.now,
+});
 
 /**
  * A batch in ONE transaction: the ingest statement (queries.ingestBatch), the chats it opened read back, and the
@@ -174,7 +177,6 @@ function inboundPayload(item: Item): Omit<MessageDto, 'id' | 'chatId'> {
  * new chat, then message.created per message). Answers what each message became, with its events.
  */
 async function appendBatch(app: AppContext, items: Item[]): Promise<BatchOutcome<Stored, StoredEvent>[]> {
-  const payloads = items.map(inboundPayload);
   const { result: rows, emitted } = await commitWithEvents(app, async (q, emit) => {
     const rows = await Q.ingestBatch(
       q,
@@ -222,7 +224,7 @@ async function appendBatch(app: AppContext, items: Item[]): Promise<BatchOutcome
       await emit(
         orgId,
         'message.created',
-        { id: row.message_id, chatId: row.chat_id, ...payloads[i] },
+        presentMessage(storedInbound(items[i], row.message_id, row.chat_id)),
         chatAudience(scope),
       );
     }

@@ -35,6 +35,7 @@ const message = (id: string, over: Partial<MessageDto> = {}): MessageDto => ({
   text: `text ${id}`,
   attachments: [],
   status: null,
+  buttons: null,
   statusReason: null,
   author: null,
   externalMessageId: null,
