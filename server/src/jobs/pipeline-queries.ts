@@ -19,21 +19,36 @@ export type PipelineJob = {
 };
 
 const JOB_COLUMNS = 'id, organisation_id, message_id, chat_id, opened, attempts';
+/** How every query answers jobs: chats in id order (the order the ingest statement locks them in), then messages. */
+const IN_CHAT_ORDER = 'order by chat_id, message_at';
+
+/**
+ * A chat's jobs run in the order of their messages (whatever their kind): a job is not taken while an earlier job of its chat is pending
+ * and is not one of `ready` (those taken in the same step, in order). `j` is the candidate.
+ */
+const NO_EARLIER_PENDING = (ready: string) => `not exists (
+  select 1 from pipeline_jobs e
+   where e.chat_id = j.chat_id and e.message_at < j.message_at and not (${ready}))`;
 
 /**
  * Claims due jobs that no runner holds (or whose runner's lease ran out) in one autocommit statement, counting
- * the attempt: no lock is kept while the jobs run.
+ * the attempt: no lock is kept while the jobs run. Oldest messages first; a job whose chat has an earlier job
+ * that is not claimable now (not due, or held by another runner) waits for it.
  */
 export const claimDueJobs = (q: Queryable, now: Date, claimedBy: string, leaseUntil: Date, limit: number) =>
   q.query<PipelineJob>(
-    `update pipeline_jobs set claimed_by = $2, lease_until = $3, attempts = attempts + 1
-      where id in (select id from pipeline_jobs where due_at <= $1 and (lease_until is null or lease_until <= $1)
-                    order by due_at, id limit $4 for update skip locked)
-      returning ${JOB_COLUMNS}`,
+    `with c as (
+       update pipeline_jobs set claimed_by = $2, lease_until = $3, attempts = attempts + 1
+        where id in (select j.id from pipeline_jobs j
+                      where j.due_at <= $1 and (j.lease_until is null or j.lease_until <= $1)
+                        and ${NO_EARLIER_PENDING('e.due_at <= $1 and (e.lease_until is null or e.lease_until <= $1)')}
+                      order by j.message_at limit $4 for update skip locked)
+        returning ${JOB_COLUMNS}, message_at
+     ) select ${JOB_COLUMNS} from c ${IN_CHAT_ORDER}`,
     [now, claimedBy, leaseUntil, limit],
   );
 
-/** Claims the jobs of these messages, when no runner holds them, whatever their due time. */
+/** Claims the jobs of these messages, when no runner holds them, whatever their due time (in order per chat). */
 export const claimJobsOf = (
   q: Queryable,
   messageIds: string[],
@@ -42,26 +57,47 @@ export const claimJobsOf = (
   leaseUntil: Date,
 ) =>
   q.query<PipelineJob>(
-    `update pipeline_jobs set claimed_by = $3, lease_until = $4, attempts = attempts + 1
-      where id in (select id from pipeline_jobs where message_id = any($1::uuid[]) and kind = 'conversation.inbound'
-                      and (lease_until is null or lease_until <= $2)
-                    order by id for update skip locked)
-      returning ${JOB_COLUMNS}`,
+    `with c as (
+       update pipeline_jobs set claimed_by = $3, lease_until = $4, attempts = attempts + 1
+        where id in (select j.id from pipeline_jobs j
+                      where j.message_id = any($1::uuid[]) and j.kind = 'conversation.inbound'
+                        and (j.lease_until is null or j.lease_until <= $2)
+                        and ${NO_EARLIER_PENDING('e.message_id = any($1::uuid[]) and (e.lease_until is null or e.lease_until <= $2)')}
+                      order by j.id for update skip locked)
+        returning ${JOB_COLUMNS}, message_at
+     ) select ${JOB_COLUMNS} from c ${IN_CHAT_ORDER}`,
     [messageIds, now, claimedBy, leaseUntil],
   );
 
 /**
- * Takes the jobs of these messages inside the transaction that runs them, when no runner holds them: deleted
- * here, they come back if the transaction rolls back (nothing claimed, no attempt counted).
+ * Takes the jobs of these messages inside the transaction that runs them, when no runner holds them and no earlier
+ * job of their chat is pending elsewhere: deleted here, they come back if the transaction rolls back (nothing
+ * claimed, no attempt counted).
  */
 export const takeJobsOf = (q: Queryable, messageIds: string[], now: Date) =>
   q.query<PipelineJob>(
-    `delete from pipeline_jobs
-        where id in (select id from pipeline_jobs where message_id = any($1::uuid[]) and kind = 'conversation.inbound'
-                        and (lease_until is null or lease_until <= $2)
+    `with d as (
+       delete from pipeline_jobs
+        where id in (select j.id from pipeline_jobs j
+                      where j.message_id = any($1::uuid[]) and j.kind = 'conversation.inbound'
+                        and (j.lease_until is null or j.lease_until <= $2)
+                        and ${NO_EARLIER_PENDING('e.message_id = any($1::uuid[]) and (e.lease_until is null or e.lease_until <= $2)')}
                       for update skip locked)
-        returning ${JOB_COLUMNS}`,
+        returning ${JOB_COLUMNS}, message_at
+     ) select ${JOB_COLUMNS} from d ${IN_CHAT_ORDER}`,
     [messageIds, now],
+  );
+
+/**
+ * Gives back claimed jobs that must wait for an earlier job of their chat (it failed in this run): due with it,
+ * their attempt not counted.
+ */
+export const deferJobs = (q: Queryable, ids: string[], claimedBy: string, dueAt: Date) =>
+  q.query(
+    `update pipeline_jobs set claimed_by = null, lease_until = null, due_at = greatest(due_at, $3),
+            attempts = greatest(attempts - 1, 0)
+      where id = any($1::uuid[]) and claimed_by = $2`,
+    [ids, claimedBy, dueAt],
   );
 
 /** Consumes claimed jobs inside the transaction that runs them: the ids still this runner's. */

@@ -57,62 +57,81 @@ async function runStages(app: AppContext, tx: StageTx, job: Q.PipelineJob, run: 
 
 const runOf = (jobs: readonly Q.PipelineJob[]): StageRun => ({ jobs, memo: new Map() });
 
-/** Chats in id order (the order the ingest statement locks them in), each chat's jobs in their order. */
-const inChatOrder = (jobs: readonly Q.PipelineJob[]) =>
-  [...jobs].sort((a, b) => a.chat_id.localeCompare(b.chat_id) || a.id.localeCompare(b.id));
+/** A job's run on its own: done, not run (taken by another runner), or failed (it runs again from `retryAt`). */
+type JobOutcome = { done: boolean; retryAt?: Date };
 
 /**
  * Runs one claimed job: in ONE transaction, the job row is taken (only while it is still this run's claim) and
  * every stage runs in order until one stops the chain. A stage that throws rolls everything back, the job is
  * given back with a backoff and runs again from the first stage later: nothing it did is kept twice, and the
- * message is never dropped. Answers whether the job was done here.
+ * message is never dropped.
  */
-async function runJob(app: AppContext, job: Q.PipelineJob, claimedBy: string): Promise<boolean> {
+async function runJob(app: AppContext, job: Q.PipelineJob, claimedBy: string): Promise<JobOutcome> {
   const now = app.clock.now();
   try {
-    return await withEvents(app, async (q, emit) => {
+    const done = await withEvents(app, async (q, emit) => {
       if (!(await Q.takeClaimedJobs(q, [job.id], claimedBy)).has(job.id)) return false;
       await runStages(app, { q, emit, now }, job, runOf([job]));
       return true;
     });
+    return { done };
   } catch (err) {
     const code = (err as { code?: string }).code;
     const wait =
       code && LOCK_CYCLE.has(code)
         ? 0
         : Math.min(PIPELINE.baseDelayMs * 2 ** Math.max(0, job.attempts - 1), PIPELINE.maxDelayMs);
+    const retryAt = new Date(now.getTime() + wait);
     app.log.error({ err, job: job.id, message: job.message_id }, 'pipeline job failed; it will run again');
-    await Q.releaseJob(app.db, job.id, claimedBy, new Date(now.getTime() + wait), String(err).slice(0, 500));
-    return false;
+    await Q.releaseJob(app.db, job.id, claimedBy, retryAt, String(err).slice(0, 500));
+    return { done: false, retryAt };
   }
 }
 
 /**
- * Runs claimed jobs together in ONE transaction (one commit for many messages, like the ingest batch), chats in
- * id order (the order the ingest statement locks them in) and each chat's jobs in their order. Any failure rolls
- * the whole run back and every job then runs in a transaction of its own, so a job that throws fails alone.
- * Answers how many jobs were done.
+ * Runs claimed jobs (in chat order, as the queries answer them) one transaction each. Once a job of a chat fails,
+ * the chat's later jobs are given back to wait for it: a chat's messages pass the stages in order. Answers how many
+ * jobs were done.
+ */
+async function runEach(app: AppContext, jobs: readonly Q.PipelineJob[], claimedBy: string): Promise<number> {
+  let done = 0;
+  const failed = new Map<string, Date>();
+  for (const job of jobs) {
+    const blockedUntil = failed.get(job.chat_id);
+    if (blockedUntil) {
+      await Q.deferJobs(app.db, [job.id], claimedBy, blockedUntil);
+      continue;
+    }
+    const outcome = await runJob(app, job, claimedBy);
+    if (outcome.done) done++;
+    else if (outcome.retryAt) failed.set(job.chat_id, outcome.retryAt);
+  }
+  return done;
+}
+
+/**
+ * Runs claimed jobs together in ONE transaction (one commit for many messages, like the ingest batch), in chat
+ * order (chats in id order, the order the ingest statement locks them in; each chat's jobs in message order). Any
+ * failure rolls the whole run back and every job then runs in a transaction of its own, so a job that throws
+ * fails alone. Answers how many jobs were done.
  */
 async function runJobs(app: AppContext, jobs: Q.PipelineJob[], claimedBy: string): Promise<number> {
   if (!jobs.length) return 0;
-  if (jobs.length === 1) return (await runJob(app, jobs[0], claimedBy)) ? 1 : 0;
-  const ordered = inChatOrder(jobs);
+  if (jobs.length === 1) return runEach(app, jobs, claimedBy);
   try {
     const now = app.clock.now();
     return await withEvents(app, async (q, emit) => {
       const taken = await Q.takeClaimedJobs(
         q,
-        ordered.map((j) => j.id),
+        jobs.map((j) => j.id),
         claimedBy,
       );
-      const run = runOf(ordered.filter((j) => taken.has(j.id)));
+      const run = runOf(jobs.filter((j) => taken.has(j.id)));
       for (const job of run.jobs) await runStages(app, { q, emit, now }, job, run);
       return taken.size;
     });
   } catch {
-    let done = 0;
-    for (const job of ordered) if (await runJob(app, job, claimedBy)) done++;
-    return done;
+    return runEach(app, jobs, claimedBy);
   }
 }
 
@@ -165,8 +184,8 @@ export function runJobsNow(app: AppContext, messageIds: string[]): Promise<void>
 }
 
 /**
- * The jobs of these messages in ONE transaction that takes them (no claim step: a rollback gives them back), chats
- * in id order. When anything fails, each is then claimed and run on its own (runJob: backoff, attempts), so a
+ * The jobs of these messages in ONE transaction that takes them (no claim step: a rollback gives them back), in
+ * chat order. A job whose chat has an earlier job pending elsewhere is not taken: the pollers run it after that one. When anything fails, each is then claimed and run on its own (runJob: backoff, attempts), so a
  * job that throws fails alone; a lone job that fails is left to the pollers (due PIPELINE_HANDOVER_SECONDS after
  * it was stored).
  */
@@ -175,7 +194,7 @@ async function runTakenNow(app: AppContext, messageIds: string[]): Promise<void>
   try {
     const now = app.clock.now();
     await withEvents(app, async (q, emit) => {
-      const run = runOf(inChatOrder(await Q.takeJobsOf(q, messageIds, now)));
+      const run = runOf(await Q.takeJobsOf(q, messageIds, now));
       taken = run.jobs.length;
       for (const job of run.jobs) await runStages(app, { q, emit, now }, job, run);
     });
@@ -194,7 +213,7 @@ async function runTakenNow(app: AppContext, messageIds: string[]): Promise<void>
       claimedBy,
       new Date(now.getTime() + PIPELINE.leaseMs),
     );
-    for (const job of inChatOrder(jobs)) await runJob(app, job, claimedBy);
+    await runEach(app, jobs, claimedBy);
   }
 }
 

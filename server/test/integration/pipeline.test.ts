@@ -1,6 +1,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { PIPELINE, registerStage, runPipeline, type StageResult } from '../../src/jobs/pipeline.ts';
+import {
+  PIPELINE,
+  registerStage,
+  runJobsNow,
+  runPipeline,
+  type StageResult,
+} from '../../src/jobs/pipeline.ts';
 import { PIPELINE_HANDOVER_SECONDS, pendingJobCount } from '../../src/jobs/pipeline-queries.ts';
 import { createServer } from '../../src/server.ts';
 import { createOrganisation, startTestServer, type TestOrg, type TestServer } from '../helpers.ts';
@@ -120,6 +126,8 @@ describe('conversation pipeline', () => {
       Array.from({ length: 10 }, (_, i) => inbound(s, ch, { client: `c-burst-${i % 3}`, text: `b${i}` })),
     );
     ids.push(...burst.map((r) => r.body.entity.messageId));
+    // A message into an open chat is answered on its commit; its job runs right after.
+    await jobsDone();
     assert.deepEqual([...state.seen].sort(), [...ids].sort());
     assert.equal(new Set(state.seen).size, ids.length);
     assert.deepEqual(
@@ -129,8 +137,47 @@ describe('conversation pipeline', () => {
     // A provider's retry of a stored message enqueues nothing new.
     const again = await inbound(s, ch, { client: 'c-auto', externalMessageId: 'fixed-1' });
     await inbound(s, ch, { client: 'c-auto', externalMessageId: 'fixed-1' });
+    await jobsDone();
     assert.equal(state.seen.filter((id) => id === again.body.entity.messageId).length, 1);
     assert.equal(await pendingJobCount(s.db), 0);
+  });
+
+  test("a burst of one chat's messages, written by one statement, passes the stages in the order they were stored", async () => {
+    const { org, ch, state } = await setup();
+    await s.db.query('update organisations set inbound_automation = true where id = $1', [org.id]);
+    const first = await inbound(s, ch, { client: 'c-burst-order', text: 'open' });
+    const { chatId } = first.body.entity;
+    await Promise.all(
+      Array.from({ length: 12 }, (_, i) => inbound(s, ch, { client: 'c-burst-order', text: `b${i}` })),
+    );
+    await jobsDone();
+    const stored = (await messagesOf(org, chatId)).map((m) => m.id);
+    assert.equal(stored.length, 13);
+    assert.deepEqual(
+      state.seen.filter((id) => stored.includes(id)),
+      stored,
+    );
+  });
+
+  test("a chat's later message waits while an earlier job of the chat is failing, then passes after it", async () => {
+    const { org, op, ch, state } = await setup({ failures: 1 });
+    await s.db.query('update organisations set inbound_automation = true where id = $1', [org.id]);
+    const first = await inbound(s, ch, { client: 'c-wait' });
+    const { chatId, messageId: m0 } = first.body.entity;
+    assert.deepEqual(state.seen, [m0], 'the first run failed');
+    const second = await inbound(s, ch, { client: 'c-wait', text: 'second' });
+    const m1 = second.body.entity.messageId;
+    // Its run right after the commit does not take it: the chat's earlier job is still pending.
+    await runJobsNow(s.app, [m1]);
+    assert.deepEqual(state.seen, [m0]);
+    assert.equal(await pendingJobCount(s.db), 2);
+    // The pollers: not before the earlier job's retry is due, then both, in order.
+    s.clock.advance(PIPELINE_HANDOVER_SECONDS * 1000 + PIPELINE.maxDelayMs);
+    await runPipeline(s.app);
+    await jobsDone();
+    assert.deepEqual(state.seen, [m0, m0, m1]);
+    const chat = await chatOf(org.admin, chatId);
+    assert.equal(chat.operator?.id, op.id);
   });
 
   test('a job whose instance died is run by another instance once its lease ends', async () => {

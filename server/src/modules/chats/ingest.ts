@@ -24,8 +24,11 @@ export type IngestChannel = {
 };
 
 export type IngestResult = { duplicate: boolean; messageId: string; chatId: string };
-/** Inside ingest: whether the message's pipeline job was enqueued with it. */
-type Stored = IngestResult & { queued?: boolean };
+/**
+ * Inside ingest: whether the message's pipeline job was enqueued with it, and whether the message opened its chat
+ * (its job routes the chat).
+ */
+type Stored = IngestResult & { queued?: boolean; opened?: boolean };
 
 /** One inbound message as the batcher carries it: stamped when its batch is formed. */
 type Item = {
@@ -80,7 +83,7 @@ export async function ingestInbound(
   const msg = sanitizeStrings(message);
   const batcher = batcherOf(app);
   const stamps = stampsOf(app);
-  const { queued, ...result } = await batcher.submit(
+  const { queued, opened, ...result } = await batcher.submit(
     {
       channelId: channel.id,
       externalClientId: msg.client.externalId,
@@ -91,9 +94,14 @@ export async function ingestInbound(
       return { channel, msg, now, at: stamps.next(now) };
     },
   );
-  // The pipeline's decision (a new chat's operator) is taken at once here, and the answer waits for it a while
-  // (PIPELINE_ANSWER_WAIT_MS): the job is durable, so a slow or failing stage never holds the provider longer.
-  if (queued) await waitAtMost(runJobsNow(app, [result.messageId]), PIPELINE_ANSWER_WAIT_MS);
+  // The pipeline runs the message's job at once, here. The answer waits a while (PIPELINE_ANSWER_WAIT_MS) only
+  // for a chat's first message, so that a 200 normally means the chat reached its operator; a message into an open
+  // chat (automation sees every message) is answered on its commit: a provider's webhook is never held by a bot or
+  // a rule. The job is durable either way: a slow or failing stage never loses it.
+  if (queued) {
+    const run = runJobsNow(app, [result.messageId]);
+    if (opened) await waitAtMost(run, PIPELINE_ANSWER_WAIT_MS);
+  }
   return result;
 }
 
@@ -124,7 +132,7 @@ function ingestStore(app: AppContext): BatchStore<Item, Stored, StoredEvent> {
     append: (items) => appendBatch(app, items),
     alone: (item) => appendAlone(app, item),
     publish: (events) => publishCommitted(app, events),
-    duplicateOf: (result) => ({ ...result, duplicate: true, queued: false }),
+    duplicateOf: (result) => ({ ...result, duplicate: true, queued: false, opened: false }),
   };
 }
 
@@ -249,7 +257,13 @@ async function appendBatch(app: AppContext, items: Item[]): Promise<BatchOutcome
     if (!row.message_id || !row.chat_id) return { kind: 'miss' };
     return {
       kind: 'appended',
-      result: { duplicate: false, messageId: row.message_id, chatId: row.chat_id, queued: !!row.queued },
+      result: {
+        duplicate: false,
+        messageId: row.message_id,
+        chatId: row.chat_id,
+        queued: !!row.queued,
+        opened: !!row.chat_created,
+      },
       events: byMessage.get(row.message_id) ?? [],
     };
   });

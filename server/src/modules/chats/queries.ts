@@ -344,11 +344,11 @@ export async function ingestBatch(q: Queryable, items: BatchAppendInput[]): Prom
      ), pj as (
        -- Due a little later: the storing instance runs them at once (jobs/pipeline.ts runJobsNow); the pollers
        -- take what it leaves.
-       insert into pipeline_jobs (organisation_id, message_id, chat_id, opened, due_at)
-       select s.org_id, s.message_id, s.chat_id, s.chat_created,
+       insert into pipeline_jobs (organisation_id, message_id, chat_id, opened, message_at, due_at)
+       select s.org_id, s.message_id, s.chat_id, s.chat_created, s.at,
               s.now + make_interval(secs => ${PIPELINE_HANDOVER_SECONDS})
          from s where s.pipeline or s.chat_created
-       on conflict (kind, message_id) do nothing
+       on conflict (message_id, kind) do nothing
      )
      select x.ord::int as ord, x.duplicate_id, x.duplicate_chat_id, s.message_id, s.chat_id, s.chat_created,
             s.pipeline or s.chat_created as queued,
