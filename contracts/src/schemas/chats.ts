@@ -36,9 +36,16 @@ export const chatListQuerySchema = z.object({
   offset: queryInt(0, Number.MAX_SAFE_INTEGER, 0),
 });
 
+/**
+ * `GET /api/chats/{id}/messages`: without `before` the newest `limit` messages; with `before` (the `nextCursor` of
+ * the previous answer, a message id) the page just older than that message. Items are oldest first in each page.
+ */
 export const chatMessagesQuerySchema = z.object({
   limit: queryInt(1, 1000, 200),
-  offset: queryInt(0, Number.MAX_SAFE_INTEGER, 0),
+  before: z
+    .uuid(M.valueIncorrect)
+    .optional()
+    .describe('Cursor: a message id of this chat (nextCursor of the previous page); the page older than it'),
 });
 
 const text = z.string(M.requiredFields).max(MESSAGE_TEXT_MAX, M.valueIncorrect);
@@ -130,6 +137,9 @@ export type MessageDto = {
   editedAt: string | null;
   createdAt: string;
 };
+
+/** A page of a chat's messages (oldest first); `nextCursor` asks for the older page (`?before=`), null at the start. */
+export type MessagePage = { items: MessageDto[]; total: number; nextCursor: string | null };
 
 export type ChatHistoryDto = {
   id: string;

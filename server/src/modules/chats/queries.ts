@@ -496,17 +496,30 @@ export const insertMessage = (q: Queryable, m: MessageInsert) =>
     ],
   );
 
-export async function listMessages(q: Queryable, chatId: string, limit: number, offset: number) {
-  const items = await q.query<MessageRow>(
-    `select ${messageColumns} from messages m where m.chat_id = $1 order by m.created_at, m.id limit $2 offset $3`,
-    [chatId, limit, offset],
+/**
+ * One page of a chat's messages, oldest first within the page: without `before` the newest `limit` messages, with
+ * `before` (a message id of this chat) the `limit` messages just older than it. Keyset over messages_chat_idx
+ * (chat_id, created_at, id), so any page costs the same however long the chat is. `nextCursor` is the id to pass as
+ * `before` for the next older page, null when there is none; `before` naming no message of the chat answers null.
+ */
+export async function listMessages(q: Queryable, chatId: string, limit: number, before: string | null) {
+  if (before && !(await maybe(q, 'select 1 from messages where id = $1 and chat_id = $2', [before, chatId])))
+    return null;
+  const rows = await q.query<MessageRow>(
+    `select ${messageColumns} from messages m
+      where m.chat_id = $1
+        and ($3::uuid is null or (m.created_at, m.id) < (select created_at, id from messages where id = $3))
+      order by m.created_at desc, m.id desc limit $2`,
+    [chatId, limit + 1, before],
   );
+  const more = rows.length > limit;
+  const items = rows.slice(0, limit).reverse();
   const { total } = await one<{ total: number }>(
     q,
     'select count(*)::int as total from messages where chat_id = $1',
     [chatId],
   );
-  return { items, total };
+  return { items, total, nextCursor: more ? (items[0]?.id ?? null) : null };
 }
 
 export const findMessage = (q: Queryable, chatId: string, id: string) =>

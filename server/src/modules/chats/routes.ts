@@ -14,11 +14,13 @@ import {
   page,
   transferSchema,
 } from '@smartconnect/contracts';
+import { z } from 'zod';
 import type { ModuleRoutes } from '../../http/route.ts';
 import { defineRoute } from '../../http/route.ts';
 import { userActor } from '../../lib/actor.ts';
 import { registerReplayPolicy } from '../../realtime/gateway.ts';
 import { closeChat } from './close-chat.ts';
+import { listChatsPage } from './list.ts';
 import { presentChat, presentHistory, presentMessage } from './presenter.ts';
 import { chatReplayPolicy } from './replay-policy.ts';
 import { editMessage, sendMessage } from './send-message.ts';
@@ -26,11 +28,13 @@ import { countChats, getChat, listChats, listHistory, listMessages } from './ser
 import { setChatCategory } from './set-category.ts';
 import { takeChat } from './take-chat.ts';
 import { transferChat } from './transfer-chat.ts';
+import { chatListPageDto, workspaceRoutes } from './workspace-routes.ts';
 
 const tags = ['chats'];
 
 export const chatRoutes: ModuleRoutes = (fastify, app) => {
   registerReplayPolicy('chats', chatReplayPolicy);
+  workspaceRoutes(fastify, app);
   defineRoute(
     fastify,
     app,
@@ -38,16 +42,13 @@ export const chatRoutes: ModuleRoutes = (fastify, app) => {
       method: 'GET',
       url: '/api/chats',
       access: 'user',
-      response: page(chatDto),
+      response: chatListPageDto,
       summary:
-        'Chats by filter: assigned (in progress: own, or all with AUTHORITY_ALL_CHATS), waiting (own teams, or all), closed',
+        'Chats by filter: assigned (in progress: own, or all with AUTHORITY_ALL_CHATS), waiting (own teams, or all), closed; newest activity first, pages by ?cursor= (nextCursor); filters channelId, teamId, operatorId, q; each with its unread count',
       tags,
       query: chatListQuerySchema,
     },
-    async ({ auth, query }) => {
-      const { items, total } = await listChats(app, auth, query.filter, query.limit, query.offset);
-      return { items: items.map(presentChat), total };
-    },
+    async ({ auth, query }) => listChatsPage(app, auth, query.filter, query, query.limit, query.offset),
   );
   defineRoute(
     fastify,
@@ -83,15 +84,21 @@ export const chatRoutes: ModuleRoutes = (fastify, app) => {
       method: 'GET',
       url: '/api/chats/:id/messages',
       access: 'user',
-      response: page(messageDto),
-      summary: 'Messages of a chat, oldest first (internal notes included)',
+      response: page(messageDto).extend({
+        nextCursor: z
+          .uuid()
+          .nullable()
+          .describe('Pass as ?before= for the older page; null when this page holds the first message'),
+      }),
+      summary:
+        'Messages of a chat (internal notes included): the newest page without a cursor, the page older than ?before={messageId} with one (keyset); oldest first within a page; total counts the whole chat',
       tags,
       params: idParams,
       query: chatMessagesQuerySchema,
     },
     async ({ auth, params, query }) => {
-      const { items, total } = await listMessages(app, auth, params.id, query.limit, query.offset);
-      return { items: items.map(presentMessage), total };
+      const page = await listMessages(app, auth, params.id, query.limit, query.before ?? null);
+      return { items: page.items.map(presentMessage), total: page.total, nextCursor: page.nextCursor };
     },
   );
   defineRoute(

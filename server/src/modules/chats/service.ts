@@ -1,6 +1,7 @@
 import type { ChatFilter } from '@smartconnect/contracts';
 import type { AppContext } from '../../context.ts';
 import type { AuthContext } from '../../http/auth.ts';
+import { AppError } from '../../http/errors.ts';
 import { assertVisible, viewerOf } from './policy.ts';
 import * as Q from './queries.ts';
 
@@ -35,10 +36,12 @@ export async function listMessages(
   auth: AuthContext,
   chatId: string,
   limit: number,
-  offset: number,
+  before: string | null,
 ) {
   const chat = await getChat(app, auth, chatId);
-  return Q.listMessages(app.db, chat.id, limit, offset);
+  const page = await Q.listMessages(app.db, chat.id, limit, before);
+  if (!page) throw new AppError('messageNotFoundException');
+  return page;
 }
 
 export async function listHistory(app: AppContext, auth: AuthContext, chatId: string) {
