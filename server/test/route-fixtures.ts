@@ -151,6 +151,9 @@ export const fixtures: Record<string, Fixture> = {
     return { path: `/api/chats/${c.chatId}/messages/${c.messageId}`, body: { text: 'Edited' } };
   },
   'POST /api/chats/:id/take': async (org, s) => ({ path: `/api/chats/${(await chat(org, s)).chatId}/take` }),
+  'POST /api/chats/:id/takeover': async (org, s) => ({
+    path: `/api/chats/${(await chat(org, s)).chatId}/takeover`,
+  }),
   'POST /api/chats/:id/transfer': async (org, s) => ({
     path: `/api/chats/${(await chat(org, s, true)).chatId}/transfer`,
     body: { teamId: await team(org) },

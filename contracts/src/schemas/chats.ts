@@ -27,6 +27,7 @@ export const CHAT_HISTORY_KINDS = [
   'reopen',
   'redistribution',
   'unassign',
+  'takeover',
 ] as const;
 export type ChatHistoryKind = (typeof CHAT_HISTORY_KINDS)[number];
 

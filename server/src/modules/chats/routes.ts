@@ -26,7 +26,7 @@ import { chatReplayPolicy } from './replay-policy.ts';
 import { editMessage, sendMessage } from './send-message.ts';
 import { countChats, getChat, listChats, listHistory, listMessages } from './service.ts';
 import { setChatCategory } from './set-category.ts';
-import { takeChat } from './take-chat.ts';
+import { takeChat, takeOverChat } from './take-chat.ts';
 import { transferChat } from './transfer-chat.ts';
 import { chatListPageDto, workspaceRoutes } from './workspace-routes.ts';
 
@@ -163,6 +163,21 @@ export const chatRoutes: ModuleRoutes = (fastify, app) => {
       params: idParams,
     },
     async ({ auth, params }) => presentChat(await takeChat(app, userActor(auth), params.id)),
+  );
+  defineRoute(
+    fastify,
+    app,
+    {
+      method: 'POST',
+      url: '/api/chats/:id/takeover',
+      access: { right: 'AUTHORITY_ALL_CHATS' },
+      response: chatDto,
+      summary:
+        "Take over a chat another operator is handling (AUTHORITY_ALL_CHATS): the caller becomes its operator, history records 'takeover' with the operator it came from; a Waiting chat is simply taken",
+      tags,
+      params: idParams,
+    },
+    async ({ auth, params }) => presentChat(await takeOverChat(app, userActor(auth), params.id)),
   );
   defineRoute(
     fastify,

@@ -5,7 +5,7 @@ import { withEvents } from '../../realtime/emit.ts';
 import { enterWork } from '../presence/service.ts';
 import { distributeTeamQueues } from '../routing/distribute.ts';
 import { findTeam } from '../routing/service.ts';
-import { assign, emitChat } from './lifecycle.ts';
+import { assign, distributeWaiting, emitChat, teamsOfOperator } from './lifecycle.ts';
 import { assertVisible, queueTeams, viewerOf } from './policy.ts';
 import * as Q from './queries.ts';
 
@@ -55,6 +55,49 @@ export async function takeChat(app: AppContext, user: UserActor, chatId: string)
     if (!won) throw new AppError('chatAlreadyTakenException');
     // Every team that saw it waiting drops it (counters.changed names them all).
     return emitChat(tx, user.organisationId, chat.id, 'chat.assigned', { teamIds: queueTeams(chat) });
+  });
+  if (switched) await distributeTeamQueues(app, switched);
+  return taken;
+}
+
+/**
+ * Takes over a chat another operator is handling: a holder of AUTHORITY_ALL_CHATS (a supervisor or administrator)
+ * becomes its operator, the history records a 'takeover' with the operator it came from, and that operator's list
+ * drops it (chat.transferred tells them) while their teams' queues may give them another chat. Taking over puts a
+ * licensed user 'In work' like a take. A Waiting chat is taken as usual; a closed one is chatClosedException; one
+ * already the caller's is chatAlreadyTakenException.
+ */
+export async function takeOverChat(app: AppContext, user: UserActor, chatId: string) {
+  if (!user.rights.has('AUTHORITY_ALL_CHATS')) throw new AppError('accessDeniedException');
+  const orgId = user.organisationId;
+  const seen = await Q.findChat(app.db, orgId, chatId);
+  if (seen?.status === 'waiting') return takeChat(app, user, chatId);
+  let switched: string[] | null = null;
+  const taken = await withEvents(app, async (q, emit) => {
+    const tx = { q, emit, now: app.clock.now() };
+    const viewer = await viewerOf(q, user);
+    const check = (chat: Q.ChatRow | undefined): Q.ChatRow => {
+      assertVisible(viewer, chat);
+      if (chat.status === 'closed') throw new AppError('chatClosedException');
+      if (chat.status !== 'in_progress' || chat.operator_id === user.userId)
+        throw new AppError('chatAlreadyTakenException');
+      return chat;
+    };
+    check(await Q.findChat(q, orgId, chatId));
+    // The user and organisation before the chat (the lock order of sendMessage).
+    switched = await enterWork(tx, user);
+    const chat = check(await Q.lockChat(q, orgId, chatId));
+    const won = await assign(tx, chat, user.userId, {
+      kind: 'takeover',
+      actorId: user.userId,
+      from: ['in_progress'],
+      team: await findTeam(q, chat.team_id),
+    });
+    if (!won) throw new AppError('chatAlreadyTakenException');
+    const moved = await emitChat(tx, orgId, chat.id, 'chat.transferred', { userIds: [chat.operator_id] });
+    // The operator it came from has room again.
+    await distributeWaiting(tx, await teamsOfOperator(tx, chat.operator_id), { skipChatIds: [chat.id] });
+    return moved;
   });
   if (switched) await distributeTeamQueues(app, switched);
   return taken;
