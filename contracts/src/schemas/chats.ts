@@ -31,11 +31,30 @@ export const CHAT_HISTORY_KINDS = [
 ] as const;
 export type ChatHistoryKind = (typeof CHAT_HISTORY_KINDS)[number];
 
-export const chatListQuerySchema = z.object({
+/** Filters of the chat lists (`GET /api/chats`, `GET /api/chats/expired`): channel, team, operator, quick search. */
+export const chatListFiltersSchema = z.object({
+  channelId: z.uuid(M.valueIncorrect).optional().describe('Only chats of this channel'),
+  teamId: z.uuid(M.valueIncorrect).optional().describe('Only chats of this team'),
+  operatorId: z.uuid(M.valueIncorrect).optional().describe('Only chats of this operator'),
+  q: z
+    .string(M.incorrectValue)
+    .trim()
+    .max(100, M.incorrectValue)
+    .optional()
+    .describe("Quick search: the client's name or id, or the last message's text"),
+  cursor: z
+    .string(M.incorrectValue)
+    .max(200, M.incorrectValue)
+    .optional()
+    .describe('nextCursor of the previous page: the page after it (keyset by last activity, newest first)'),
+});
+
+export const chatListQuerySchema = chatListFiltersSchema.extend({
   filter: z.enum(CHAT_FILTERS, M.valueIncorrect).default('assigned'),
   limit: queryInt(1, 500, 100),
-  offset: queryInt(0, Number.MAX_SAFE_INTEGER, 0),
+  offset: queryInt(0, Number.MAX_SAFE_INTEGER, 0).describe('Deprecated: use cursor'),
 });
+export type ChatListFilters = z.output<typeof chatListFiltersSchema>;
 
 /**
  * `GET /api/chats/{id}/messages`: without `before` the newest `limit` messages; with `before` (the `nextCursor` of
@@ -155,4 +174,52 @@ export type ChatHistoryDto = {
 };
 
 export type ChatCountersDto = { inProgress: number; waiting: number };
+
+/** A chat in a list, with the client messages the caller has not read yet (counted up to UNREAD_CAP). */
+export type ChatListItemDto = ChatDto & { unread: number };
+/**
+ * A page of a chat list, newest activity first. `nextCursor` asks for the next page (null on the last); `total`
+ * counts the list up to LIST_TOTAL_CAP (a bigger list says LIST_TOTAL_CAP).
+ */
+export type ChatListPage = { items: ChatListItemDto[]; total: number; nextCursor: string | null };
+export const LIST_TOTAL_CAP = 10_000;
+export const UNREAD_CAP = 100;
 export type CategoryDto = { id: string; name: string; createdAt: string };
+
+/** `GET /api/search/messages` and `/api/search/clients` (plan option OPTION_EXTENDED_SEARCH). */
+export const searchQuerySchema = chatListFiltersSchema.extend({
+  q: z
+    .string(M.requiredFields)
+    .trim()
+    .min(1, M.requiredFields)
+    .max(200, M.incorrectValue)
+    .describe(
+      'Words to find; Russian and English forms match (full-text, stemmed); "quoted phrase", -excluded',
+    ),
+  status: z.enum(CHAT_STATUSES, M.valueIncorrect).optional().describe('Only messages of chats in this state'),
+  from: z.iso.datetime({ offset: true, error: M.incorrectValue }).optional().describe('Sent at or after'),
+  to: z.iso.datetime({ offset: true, error: M.incorrectValue }).optional().describe('Sent before'),
+  limit: queryInt(1, 100, 30),
+});
+export type SearchQuery = z.output<typeof searchQuerySchema>;
+
+/** A piece of a found message's text; `match` marks the words that matched the query. */
+export type SnippetPart = { text: string; match: boolean };
+export type MessageHitDto = {
+  id: string;
+  chatId: string;
+  direction: 'in' | 'out';
+  internal: boolean;
+  createdAt: string;
+  author: Ref | null;
+  snippet: SnippetPart[];
+  chat: {
+    id: string;
+    status: ChatStatus;
+    channel: Ref & { type: ChannelType };
+    team: Ref;
+    operator: Ref | null;
+    client: Ref;
+  };
+};
+export type MessageSearchPage = { items: MessageHitDto[]; nextCursor: string | null };

@@ -14,3 +14,11 @@ export const clientUpdateSchema = z.object({
   name: z.string(M.nameIncorrect).trim().min(1, M.nameIncorrect).max(255, M.nameIncorrect).optional(),
   personalManagerId: z.uuid(M.valueIncorrect).nullable().optional(),
 });
+
+/** A client found by extended search, with their latest chat the caller may see. */
+export type ClientHitDto = {
+  id: string;
+  name: string;
+  contacts: { channelId: string; channelName: string; externalId: string; username: string | null }[];
+  lastChat: { id: string; status: 'waiting' | 'in_progress' | 'closed' } | null;
+};

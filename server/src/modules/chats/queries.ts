@@ -47,7 +47,7 @@ export type ChatRow = {
   updated_at: Date;
 };
 
-const selectChat = `
+export const selectChat = `
   select c.id, c.organisation_id, c.channel_id, ch.name as channel_name, ch.type as channel_type,
          ch.status as channel_status, ch.deleted_at is not null as channel_deleted,
          ch.half_expired_minutes, ch.expired_minutes, ch.visible_team_ids,
@@ -97,7 +97,7 @@ export const userTeamIds = async (q: Queryable, userId: string) =>
  * chat shows to its team and to the visible teams of its channel (the channels visible to the viewer's teams are
  * read once, a hashed subplan).
  */
-const visible = `($2::boolean or c.operator_id = $3::uuid or (c.status = 'waiting'
+export const visible = `($2::boolean or c.operator_id = $3::uuid or (c.status = 'waiting'
   and (c.team_id = any($4::uuid[])
        or c.channel_id in (select v.id from channels v
                             where v.organisation_id = $1 and v.visible_team_ids && $4::uuid[]))))`;
@@ -106,34 +106,6 @@ const filterWhere = {
   waiting: `c.status = 'waiting' and ${visible}`,
   closed: `c.status = 'closed' and ${visible}`,
 } as const;
-const filterOrder = {
-  assigned: 'coalesce(c.last_message_at, c.created_at) desc, c.id desc',
-  waiting: 'c.created_at, c.id',
-  closed: 'c.closed_at desc, c.id desc',
-} as const;
-
-export async function listChats(
-  q: Queryable,
-  orgId: string,
-  viewer: Viewer,
-  filter: keyof typeof filterWhere,
-  limit: number,
-  offset: number,
-) {
-  const where = `where c.organisation_id = $1 and ${filterWhere[filter]}`;
-  const params = [orgId, viewer.all, viewer.userId, viewer.teamIds];
-  const items = await q.query<ChatRow>(
-    `${selectChat} ${where} order by ${filterOrder[filter]} limit $5 offset $6`,
-    [...params, limit, offset],
-  );
-  const { total } = await one<{ total: number }>(
-    q,
-    `select count(*)::int as total from chats c ${where}`,
-    params,
-  );
-  return { items, total };
-}
-
 export const countChats = (q: Queryable, orgId: string, viewer: Viewer) =>
   one<{ in_progress: number; waiting: number }>(
     q,

@@ -24,7 +24,7 @@ import { listChatsPage } from './list.ts';
 import { presentChat, presentHistory, presentMessage } from './presenter.ts';
 import { chatReplayPolicy } from './replay-policy.ts';
 import { editMessage, sendMessage } from './send-message.ts';
-import { countChats, getChat, listChats, listHistory, listMessages } from './service.ts';
+import { countChats, getChat, listHistory, listMessages } from './service.ts';
 import { setChatCategory } from './set-category.ts';
 import { takeChat, takeOverChat } from './take-chat.ts';
 import { transferChat } from './transfer-chat.ts';

@@ -1,4 +1,3 @@
-import type { ChatFilter } from '@smartconnect/contracts';
 import type { AppContext } from '../../context.ts';
 import type { AuthContext } from '../../http/auth.ts';
 import { AppError } from '../../http/errors.ts';
@@ -11,17 +10,6 @@ export async function getChat(app: AppContext, auth: AuthContext, id: string) {
   const chat = await Q.findChat(app.db, auth.organisationId, id);
   assertVisible(viewer, chat);
   return chat;
-}
-
-export async function listChats(
-  app: AppContext,
-  auth: AuthContext,
-  filter: ChatFilter,
-  limit: number,
-  offset: number,
-) {
-  const viewer = await viewerOf(app.db, auth);
-  return Q.listChats(app.db, auth.organisationId, viewer, filter, limit, offset);
 }
 
 /** In progress and Waiting counts, as the caller's lists would show them. */
