@@ -103,6 +103,11 @@ export const fixtures: Record<string, Fixture> = {
     headers: { 'content-type': 'image/jpeg' },
   }),
   'DELETE /api/users/:id/photo': async (org) => ({ path: `/api/users/${await user(org)}/photo` }),
+  'POST /api/files': async () => {
+    const body = new FormData();
+    body.append('file', new Blob(['Order #42\n'], { type: 'text/plain' }), 'note.txt');
+    return { path: '/api/files', body };
+  },
   // teams
   'GET /api/teams/:id': async (org) => ({ path: `/api/teams/${await team(org)}` }),
   'POST /api/teams': async () => ({ path: '/api/teams', body: { name: uniq('Team'), description: 'New' } }),

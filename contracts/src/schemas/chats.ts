@@ -158,6 +158,29 @@ export type MessageDto = {
   createdAt: string;
 };
 
+/**
+ * Files an operator attaches (`POST /api/files`, multipart field `file`): at most ATTACHMENT_MAX_BYTES, of a type
+ * recognised by content (ATTACHMENT_TYPES; plain UTF-8 text counts as text/plain).
+ */
+export const ATTACHMENT_MAX_BYTES = 10 * 1024 * 1024;
+export const ATTACHMENT_TYPES = [
+  'image/jpeg',
+  'image/png',
+  'image/gif',
+  'image/webp',
+  'application/pdf',
+  'application/zip',
+  'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+  'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  'application/vnd.openxmlformats-officedocument.presentationml.presentation',
+  'application/vnd.oasis.opendocument.text',
+  'application/vnd.oasis.opendocument.spreadsheet',
+  'audio/mpeg',
+  'audio/ogg',
+  'video/mp4',
+  'text/plain',
+] as const;
+
 /** A page of a chat's messages (oldest first); `nextCursor` asks for the older page (`?before=`), null at the start. */
 export type MessagePage = { items: MessageDto[]; total: number; nextCursor: string | null };
 

@@ -1,8 +1,9 @@
-import { LIMITS } from '@smartconnect/contracts';
+import { ATTACHMENT_MAX_BYTES, ATTACHMENT_TYPES, attachmentSchema, LIMITS } from '@smartconnect/contracts';
 import { z } from 'zod';
 import { maybe } from '../../db/index.ts';
 import { AppError } from '../../http/errors.ts';
-import { definePublicRoute, type ModuleRoutes } from '../../http/route.ts';
+import { definePublicRoute, defineRoute, type ModuleRoutes } from '../../http/route.ts';
+import { uploadAttachment } from './service.ts';
 
 export const fileRoutes: ModuleRoutes = (fastify, app) => {
   // Raw picture bodies for avatar uploads without multipart. Any image type is read so that the JPEG check can
@@ -33,11 +34,29 @@ export const fileRoutes: ModuleRoutes = (fastify, app) => {
       );
       const data = meta && (await app.storage.get(params.key));
       if (!meta || !data) throw new AppError('imageNotFoundException');
+      // Pictures show in place; anything else is downloaded, never rendered as a page of ours.
+      const inline = /^image\/(jpeg|png|gif|webp)$/.test(meta.content_type);
       return reply
         .type(meta.content_type)
         .header('cache-control', 'private, max-age=31536000, immutable')
         .header('x-content-type-options', 'nosniff')
+        .header('content-security-policy', "default-src 'none'; sandbox")
+        .header('content-disposition', inline ? 'inline' : 'attachment')
         .send(data);
     },
+  );
+
+  defineRoute(
+    fastify,
+    app,
+    {
+      method: 'POST',
+      url: '/api/files',
+      access: 'user',
+      response: attachmentSchema.required(),
+      summary: `Upload a file to attach to a message (multipart field \`file\`, at most ${ATTACHMENT_MAX_BYTES} bytes; its type is read from its content: ${ATTACHMENT_TYPES.join(', ')}); answers the attachment {url, name, contentType, size} to send in POST /api/chats/{id}/messages`,
+      tags: ['files'],
+    },
+    async ({ auth, req }) => uploadAttachment(app, auth.organisationId, req),
   );
 };

@@ -1,4 +1,10 @@
-import { LIMITS, FIELD_MESSAGES as M } from '@smartconnect/contracts';
+import {
+  ATTACHMENT_MAX_BYTES,
+  ATTACHMENT_TYPES,
+  type Attachment,
+  LIMITS,
+  FIELD_MESSAGES as M,
+} from '@smartconnect/contracts';
 import type { FastifyRequest } from 'fastify';
 import { fileTypeFromBuffer } from 'file-type';
 import type { AppContext } from '../../context.ts';
@@ -68,4 +74,52 @@ export async function readStoredFile(app: AppContext, organisationId: string, ur
   )[0];
   const data = meta && (await app.storage.get(key));
   return data ? { data, contentType: meta.content_type } : null;
+}
+
+/** Plain text: valid UTF-8 without control characters other than tab, line feed, carriage return and form feed. */
+function isPlainText(data: Buffer): boolean {
+  if (data.length === 0) return false;
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(data);
+  } catch {
+    return false;
+  }
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is looked for
+  return !/[\u0000-\u0008\u000B\u000E-\u001F\u007F]/.test(text);
+}
+
+/** The type of a file by its content (never its name or declared type); null when it is not one we accept. */
+export async function attachmentType(data: Buffer): Promise<string | null> {
+  const found = await fileTypeFromBuffer(data);
+  const mime = found?.mime ?? (isPlainText(data) ? 'text/plain' : null);
+  return mime && (ATTACHMENT_TYPES as readonly string[]).includes(mime) ? mime : null;
+}
+
+const tooLarge = () =>
+  new AppError('payloadTooLargeException', { file: M.valueIncorrect }, { maxBytes: ATTACHMENT_MAX_BYTES });
+
+/**
+ * An operator's attachment (multipart field `file`): at most ATTACHMENT_MAX_BYTES, its type recognised by content
+ * (ATTACHMENT_TYPES), stored for the organisation; answers the attachment to send with a message.
+ */
+export async function uploadAttachment(
+  app: AppContext,
+  organisationId: string,
+  req: FastifyRequest,
+): Promise<Required<Attachment>> {
+  if (!req.isMultipart()) throw new AppError('fileUploadException', { file: M.requiredFields });
+  const part = await req.file({ limits: { fileSize: ATTACHMENT_MAX_BYTES + 1 } });
+  if (!part) throw new AppError('fileUploadException', { file: M.requiredFields });
+  const data = await part.toBuffer().catch((err: { code?: string }) => {
+    if (err.code === 'FST_REQ_FILE_TOO_LARGE') throw tooLarge();
+    throw new AppError('fileUploadException');
+  });
+  if (part.file.truncated || data.length > ATTACHMENT_MAX_BYTES) throw tooLarge();
+  const contentType = await attachmentType(data);
+  if (!contentType) throw new AppError('fileUploadException', { file: M.valueIncorrect });
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are dropped from the name
+  const name = (part.filename || 'file').replace(/[\u0000-\u001F\u007F/\\]/g, '').slice(0, 255) || 'file';
+  const key = await saveFile(app, app.db, organisationId, data, contentType);
+  return { url: `${app.config.publicUrl}/api/files/${key}`, name, contentType, size: data.length };
 }
