@@ -355,3 +355,40 @@ describe('content security policy', () => {
     await context.close();
   });
 });
+
+describe('the bundles of the app', () => {
+  test('travel compressed (brotli) and, under /assets/, are cached for good', async () => {
+    const { page, errors, context } = await openPage(browser, server.url);
+    const loaded: { url: string; encoding?: string; cache?: string; vary?: string; bytes: number }[] = [];
+    page.on('response', async (res) => {
+      if (!/\.(js|css)$/.test(new URL(res.url()).pathname)) return;
+      const headers = await res.allHeaders();
+      const sizes = await res.request().sizes();
+      loaded.push({
+        url: new URL(res.url()).pathname,
+        encoding: headers['content-encoding'],
+        cache: headers['cache-control'],
+        vary: headers.vary,
+        bytes: sizes.responseBodySize,
+      });
+    });
+    await page.goto('/');
+    await page.getByRole('button', { name: 'Log In' }).waitFor();
+    await page.waitForLoadState('networkidle');
+    assertNoErrors(errors);
+    const assets = loaded.filter((r) => r.url.startsWith('/assets/'));
+    assert.ok(assets.length > 1, JSON.stringify(loaded));
+    // Every bundle of a kilobyte or more (the small ones are not precompressed) arrives as brotli.
+    const entry = assets.reduce((a, b) => (b.bytes > a.bytes ? b : a));
+    assert.equal(entry.encoding, 'br', JSON.stringify(entry));
+    for (const a of assets) {
+      assert.match(a.cache ?? '', /max-age=31536000, immutable/, a.url);
+      assert.equal(a.vary, 'accept-encoding', a.url);
+    }
+    const total = loaded.reduce((n, r) => n + r.bytes, 0);
+    console.log(
+      `login page: ${loaded.length} JS/CSS files, ${(total / 1024).toFixed(1)} KB transferred (brotli)`,
+    );
+    await context.close();
+  });
+});

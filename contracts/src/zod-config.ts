@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { config } from 'zod/v4/core';
 import { FIELD_MESSAGES } from './messages.ts';
 
 /**
@@ -7,4 +7,4 @@ import { FIELD_MESSAGES } from './messages.ts';
  * so the server never sends, and the web never shows, a message outside the catalogue. Parses that want the
  * library's wording (the server's environment check) pass their own error map.
  */
-z.config({ customError: () => FIELD_MESSAGES.incorrectValue });
+config({ customError: () => FIELD_MESSAGES.incorrectValue });

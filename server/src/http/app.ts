@@ -84,9 +84,14 @@ export async function buildHttp(app: AppContext, fastify: FastifyInstance): Prom
     await fastify.register(fastifyStatic, {
       root: webDist,
       wildcard: false,
+      // web/scripts/precompress.mjs writes .br and .gz beside each bundle: sent when the browser accepts them.
+      preCompressed: true,
+      // Our own cache-control below (send's default would replace it).
+      cacheControl: false,
       setHeaders(res, path) {
         const immutable = path.includes(`${join(webDist, 'assets')}`);
         res.setHeader('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
+        res.setHeader('vary', 'accept-encoding');
       },
     });
   }

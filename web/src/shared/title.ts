@@ -1,4 +1,4 @@
-import { LIMITS } from '@smartconnect/contracts';
+import { LIMITS } from '@smartconnect/contracts/constants';
 
 export const APP_NAME = 'SmartConnect';
 export const DEFAULT_ICON = '/favicon.svg';

@@ -1,8 +1,8 @@
-import { z } from 'zod';
+import { config } from 'zod/v4/core';
 
 /**
  * The app runs under a Content-Security-Policy without 'unsafe-eval' (issue point 4). Zod compiles fast
  * object parsers with `new Function` after probing whether it may, and even the caught probe is reported
  * as a CSP violation; jitless parsing needs neither. Imported first by main.tsx, before any parse.
  */
-z.config({ jitless: true });
+config({ jitless: true });

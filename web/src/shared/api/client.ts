@@ -1,4 +1,4 @@
-import { ERRORS, type ErrorCode } from '@smartconnect/contracts';
+import { ERRORS, type ErrorCode } from '@smartconnect/contracts/constants';
 import { clearToken, getToken } from '../storage.ts';
 import { reportConnectionLost, reportConnectionRestored } from './connection.ts';
 import { ApiError } from './errors.ts';

@@ -1,4 +1,5 @@
-import { FIELD_MESSAGES, type Language } from '@smartconnect/contracts';
+import type { Language } from '@smartconnect/contracts';
+import { FIELD_MESSAGES } from '@smartconnect/contracts/constants';
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { LANG_KEY } from '../storage.ts';

@@ -1,4 +1,8 @@
-import { REALTIME_CLOSE, type RealtimeEventType, type RealtimeFrame } from '@smartconnect/contracts';
+import {
+  REALTIME_CLOSE,
+  type RealtimeEventType,
+  type RealtimeFrame,
+} from '@smartconnect/contracts/constants';
 
 export type RealtimeEvent = { id: string; type: RealtimeEventType; payload: unknown };
 

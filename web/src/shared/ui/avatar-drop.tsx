@@ -1,6 +1,6 @@
 import { Avatar, Button, Group, Stack, Text } from '@mantine/core';
 import { Dropzone, type FileRejection } from '@mantine/dropzone';
-import { LIMITS } from '@smartconnect/contracts';
+import { LIMITS } from '@smartconnect/contracts/constants';
 import { IconPhotoUp } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
