@@ -171,6 +171,7 @@ export const fixtures: Record<string, Fixture> = {
     path: `/api/chats/${(await chat(org, s, true)).chatId}/category`,
     body: { categoryId: await category(org) },
   }),
+  'POST /api/chats/:id/read': async (org, s) => ({ path: `/api/chats/${(await chat(org, s)).chatId}/read` }),
   // categories
   'POST /api/categories': async () => ({ path: '/api/categories', body: { name: uniq('Category') } }),
   'PATCH /api/categories/:id': async (org) => ({
@@ -186,6 +187,16 @@ export const fixtures: Record<string, Fixture> = {
   }),
   // clients
   'GET /api/clients/:id': async (org, s) => ({ path: `/api/clients/${(await chat(org, s)).clientId}` }),
+  'GET /api/clients/:id/chats': async (org, s) => ({
+    path: `/api/clients/${(await chat(org, s)).clientId}/chats`,
+  }),
+  'GET /api/clients/:id/chats/:chatId/messages': async (org, s) => {
+    const c = await chat(org, s);
+    return { path: `/api/clients/${c.clientId}/chats/${c.chatId}/messages` };
+  },
+  'GET /api/clients/:id/files': async (org, s) => ({
+    path: `/api/clients/${(await chat(org, s)).clientId}/files`,
+  }),
   // A client profile is edited by someone who sees one of the client's chats: here their team's Waiting chat.
   'PATCH /api/clients/:id': async (org, s, callerId) => ({
     path: `/api/clients/${(await chat(org, s, false, callerId ? [callerId] : [])).clientId}`,

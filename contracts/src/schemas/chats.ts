@@ -246,3 +246,10 @@ export type MessageHitDto = {
   };
 };
 export type MessageSearchPage = { items: MessageHitDto[]; nextCursor: string | null };
+
+/** `POST /api/chats`: start a dialog with a known client on one of their channels (create-chat page). */
+export const createChatSchema = z.object({
+  clientId: z.uuid(M.requiredFields),
+  channelId: z.uuid(M.requiredFields),
+  text: text.refine((v) => v.trim() !== '', M.requiredFields),
+});

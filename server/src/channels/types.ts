@@ -120,6 +120,11 @@ export type ChannelCapabilities = {
   /** Longest text of one provider message; longer texts are split by the adapter. */
   textLimit: number;
   attachments: { kinds: readonly ('image' | 'document' | 'audio' | 'video')[]; maxBytes: number };
+  /**
+   * An operator may start a dialog with a known client of the channel (the create-chat page): the provider lets us
+   * write first to someone who wrote to us before. Absent: false.
+   */
+  startDialog?: boolean;
 };
 
 /** What `connect` answers: settings and secrets to store, and values to show once (keys we generated). */

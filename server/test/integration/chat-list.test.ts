@@ -150,8 +150,21 @@ describe('chat lists: last activity, cursor pages, unread, filters, expired', ()
     assert.deepEqual(await ids(opA, 'filter=assigned'), [a1]);
     assert.deepEqual(await ids(opA, `filter=assigned&operatorId=${opB.id}`), []);
     assert.deepEqual(await ids(opB, 'filter=waiting'), []);
+    // The filters' choices: supervisors get every team and the operators, an operator their own teams.
+    const supOptions = (await sup.api.get('/api/chats/filter-options')).body.entity;
+    assert.deepEqual(supOptions.teams.map((t: { id: string }) => t.id).sort(), [teamA, teamB].sort());
+    assert.ok(supOptions.operators.some((o: { id: string }) => o.id === opB.id));
+    assert.deepEqual(supOptions.channels.map((c: { id: string }) => c.id).sort(), [chA.id, chB.id].sort());
+    const opOptions = (await opA.api.get('/api/chats/filter-options')).body.entity;
+    assert.deepEqual(
+      opOptions.teams.map((t: { id: string }) => t.id),
+      [teamA],
+    );
+    assert.deepEqual(opOptions.operators, []);
     // Another organisation sees none of it, whatever it filters by.
     const other = await createOrganisation(s);
+    const otherOptions = (await other.admin.api.get('/api/chats/filter-options')).body.entity;
+    assert.deepEqual([otherOptions.channels.length, otherOptions.teams.length], [0, 0]);
     assert.deepEqual(await ids(other.admin, `filter=assigned&channelId=${chA.id}`), []);
     assert.equal((await other.admin.api.post(`/api/chats/${a1}/read`)).status, 404);
     assert.equal((await opB.api.post(`/api/chats/${a1}/read`)).status, 404);

@@ -147,6 +147,18 @@ const extraFixtures: Record<string, (ctx: Ctx) => Promise<Target>> = {
   'GET /api/roles': async () => ({ path: '/api/roles' }),
   'GET /api/chats': async () => ({ path: '/api/chats' }),
   'GET /api/chats/counters': async () => ({ path: '/api/chats/counters' }),
+  'GET /api/chats/expired': async () => ({ path: '/api/chats/expired' }),
+  'GET /api/chats/filter-options': async () => ({ path: '/api/chats/filter-options' }),
+  'GET /api/search/messages': async () => ({ path: '/api/search/messages?q=hello' }),
+  'GET /api/search/clients': async () => ({ path: '/api/search/clients?q=client' }),
+  'GET /api/clients': async () => ({ path: '/api/clients?q=client' }),
+  'POST /api/chats': async (ctx) => {
+    const { channelId } = await providerSetup(ctx);
+    const found = await ok(ctx.org.admin.api.get('/api/clients?q=Fuzz%20Client'), 'clients');
+    const clients = found.items as unknown as { id: string; contacts: { channelId: string }[] }[];
+    const clientId = clients.find((c) => c.contacts.some((x) => x.channelId === channelId))?.id;
+    return { path: '/api/chats', body: { clientId, channelId, text: 'Hello' } };
+  },
   'GET /api/categories': async () => ({ path: '/api/categories' }),
   'GET /api/organisation': async () => ({ path: '/api/organisation' }),
   'GET /api/health': async () => ({ path: '/api/health' }),

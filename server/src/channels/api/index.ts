@@ -11,6 +11,8 @@ export const apiAdapter: ChannelAdapter = {
   createSchema: CHANNEL_TYPE_FIELDS.api,
   updateSchema: CHANNEL_TYPE_FIELDS.api.partial(),
   capabilities: {
+    // The integrator's system receives every message by webhook, also one we start.
+    startDialog: true,
     edit: true,
     // Carried in the webhook payload: the integrator shows them and posts a press back as a message.
     buttons: true,

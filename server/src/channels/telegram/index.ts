@@ -11,6 +11,8 @@ export const telegramAdapter: ChannelAdapter = {
   createSchema: CHANNEL_TYPE_FIELDS.telegram,
   updateSchema: CHANNEL_TYPE_FIELDS.telegram.partial(),
   capabilities: {
+    // A bot may write to a user who has started it (a known client), until they block it.
+    startDialog: true,
     edit: true,
     buttons: true,
     templates: false,

@@ -155,3 +155,30 @@ export async function markChatRead(app: AppContext, auth: AuthContext, chatId: s
   );
   return { chatId: chat.id, unread: 0, readAt: row ? new Date(row.read_at).toISOString() : null };
 }
+
+/**
+ * What the list filters offer the caller: the organisation's channels, the teams they may filter by (all with
+ * AUTHORITY_ALL_CHATS, else their own) and, with AUTHORITY_ALL_CHATS, the operators (supervisors filter by them).
+ */
+export async function listFilterOptions(app: AppContext, auth: AuthContext) {
+  const viewer = await viewerOf(app.db, auth);
+  const org = auth.organisationId;
+  const [channels, teams, operators] = await Promise.all([
+    app.db.query<{ id: string; name: string; type: string }>(
+      'select id, name, type from channels where organisation_id = $1 and deleted_at is null order by lower(name), id',
+      [org],
+    ),
+    app.db.query<{ id: string; name: string }>(
+      `select id, name from teams where organisation_id = $1 and deleted_at is null
+          and ($2::boolean or id = any($3::uuid[])) order by lower(name), id`,
+      [org, viewer.all, viewer.teamIds],
+    ),
+    viewer.all
+      ? app.db.query<{ id: string; name: string }>(
+          'select id, name from users where organisation_id = $1 and active order by lower(name), id',
+          [org],
+        )
+      : Promise.resolve([]),
+  ]);
+  return { channels, teams, operators };
+}

@@ -3,15 +3,23 @@ import {
   CHAT_STATUSES,
   chatDto,
   chatListFiltersSchema,
+  clientLookupQuerySchema,
+  createChatSchema,
   idParams,
+  messageDto,
+  page,
   queryInt,
   searchQuerySchema,
 } from '@smartconnect/contracts';
 import { z } from 'zod';
 import type { ModuleRoutes } from '../../http/route.ts';
 import { defineRoute } from '../../http/route.ts';
-import { listChatsPage, markChatRead } from './list.ts';
+import { clientChatMessages, clientChats, clientFiles, lookupClients } from './client-panel.ts';
+import { createChat } from './create-chat.ts';
+import { listChatsPage, listFilterOptions, markChatRead } from './list.ts';
+import { presentChat, presentMessage } from './presenter.ts';
 import { searchClients, searchMessages } from './search.ts';
+import { getChat } from './service.ts';
 
 const tags = ['chats'];
 
@@ -59,6 +67,31 @@ const clientHitDto = z.object({
   lastChat: z.object({ id: z.uuid(), status: z.enum(CHAT_STATUSES) }).nullable(),
 });
 
+const clientFileDto = z.object({
+  messageId: z.uuid(),
+  chatId: z.uuid(),
+  direction: z.enum(['in', 'out']),
+  createdAt: z.string(),
+  url: z.string(),
+  name: z.string().nullable(),
+  contentType: z.string().nullable(),
+  size: z.number().int().nullable(),
+});
+const clientLookupDto = z.object({
+  id: z.uuid(),
+  name: z.string(),
+  contacts: z.array(
+    z.object({
+      channelId: z.uuid(),
+      channelName: z.string(),
+      externalId: z.string(),
+      username: z.string().nullable(),
+      startDialog: z.boolean().describe("The channel's type lets an operator write first"),
+    }),
+  ),
+});
+const clientChatParams = z.object({ id: z.uuid('Not found'), chatId: z.uuid('Not found') });
+
 /** The operator workspace's routes besides the chat commands: expired list, read marks. */
 export const workspaceRoutes: ModuleRoutes = (fastify, app) => {
   defineRoute(
@@ -75,6 +108,24 @@ export const workspaceRoutes: ModuleRoutes = (fastify, app) => {
       query: chatListFiltersSchema.extend({ limit: queryInt(1, 500, 100) }),
     },
     async ({ auth, query }) => listChatsPage(app, auth, 'expired', query, query.limit),
+  );
+  defineRoute(
+    fastify,
+    app,
+    {
+      method: 'GET',
+      url: '/api/chats/filter-options',
+      access: 'user',
+      response: z.object({
+        channels: z.array(ref.extend({ type: z.enum(CHANNEL_TYPES) })),
+        teams: z.array(ref),
+        operators: z.array(ref).describe('Only for holders of AUTHORITY_ALL_CHATS; empty otherwise'),
+      }),
+      summary:
+        "Choices of the chat list filters: the organisation's channels, the caller's teams (all with AUTHORITY_ALL_CHATS) and operators",
+      tags,
+    },
+    async ({ auth }) => listFilterOptions(app, auth),
   );
   defineRoute(
     fastify,
@@ -123,5 +174,82 @@ export const workspaceRoutes: ModuleRoutes = (fastify, app) => {
       query: searchQuerySchema,
     },
     async ({ auth, query }) => searchClients(app, auth, query),
+  );
+  defineRoute(
+    fastify,
+    app,
+    {
+      method: 'POST',
+      url: '/api/chats',
+      access: 'user',
+      response: chatDto,
+      summary:
+        "Start a dialog with a known client on one of their channels whose type allows it (ChannelCapabilities.startDialog): a new chat assigned to the caller with their first message (the client's open chat there when the caller may write in it; 409 chatAlreadyTakenException when someone else handles it)",
+      tags,
+      body: createChatSchema,
+    },
+    async ({ auth, body }) => presentChat(await getChat(app, auth, await createChat(app, auth, body))),
+  );
+  defineRoute(
+    fastify,
+    app,
+    {
+      method: 'GET',
+      url: '/api/clients',
+      access: 'user',
+      response: page(clientLookupDto),
+      summary:
+        'Clients the caller may see by name, channel id or handle, with their channels (create-chat page)',
+      tags: ['clients'],
+      query: clientLookupQuerySchema,
+    },
+    async ({ auth, query }) => lookupClients(app, auth, query.q),
+  );
+  defineRoute(
+    fastify,
+    app,
+    {
+      method: 'GET',
+      url: '/api/clients/:id/chats',
+      access: { option: 'OPTION_PROFILE_SESSION_HISTORY' },
+      response: page(chatDto),
+      summary:
+        "Interaction history: the client's dialogs on every channel, newest first (read-only for the caller)",
+      tags: ['clients'],
+      params: idParams,
+    },
+    async ({ auth, params }) => clientChats(app, auth, params.id),
+  );
+  defineRoute(
+    fastify,
+    app,
+    {
+      method: 'GET',
+      url: '/api/clients/:id/chats/:chatId/messages',
+      access: { option: 'OPTION_PROFILE_SESSION_HISTORY' },
+      response: z.object({ chat: chatDto, items: z.array(messageDto), total: z.number().int() }),
+      summary:
+        'A previous dialog of the client opened in place: the chat and its newest 200 messages, oldest first',
+      tags: ['clients'],
+      params: clientChatParams,
+    },
+    async ({ auth, params }) => {
+      const { chat, page } = await clientChatMessages(app, auth, params.id, params.chatId);
+      return { chat, items: page.items.map(presentMessage), total: page.total };
+    },
+  );
+  defineRoute(
+    fastify,
+    app,
+    {
+      method: 'GET',
+      url: '/api/clients/:id/files',
+      access: 'user',
+      response: page(clientFileDto),
+      summary: "Files of the client's dialogs (theirs and operators'; not internal notes), newest first",
+      tags: ['clients'],
+      params: idParams,
+    },
+    async ({ auth, params }) => clientFiles(app, auth, params.id),
   );
 };
