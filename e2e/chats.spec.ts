@@ -225,7 +225,13 @@ describe('chat center', () => {
     await signIn(page, token, '/admin/chats?filter=assigned');
     const toggle = page.getByTestId('presence-toggle');
     await toggle.waitFor();
+    // Not in work yet: a banner says no chat will come.
+    await page
+      .getByTestId('presence-banner')
+      .getByText('You are not in work: no new chats will come to you.')
+      .waitFor();
     await page.getByText('In work', { exact: true }).click();
+    await page.getByTestId('presence-banner').waitFor({ state: 'detached' });
     await page.waitForFunction(
       () =>
         document.querySelector('[data-testid="presence-toggle"]')?.getAttribute('data-presence') === 'online',
@@ -236,6 +242,9 @@ describe('chat center', () => {
     await inbound('m-3', 'client-2', 'Bob Buyer', 'Do you have it in blue?');
     const row = page.getByTestId('chat-row').filter({ hasText: 'Bob Buyer' });
     await row.waitFor({ timeout: 10_000 });
+    // The new chat is announced with a toast (who and what), whatever screen the operator is on.
+    const toast = page.getByTestId('attention-toast').filter({ hasText: 'Bob Buyer' });
+    await toast.getByText('Do you have it in blue?').waitFor();
     await screenshot(page, 'chats-in-progress-live');
     await row.click();
     await page.getByTestId('chat-status').getByText('In progress').waitFor();
@@ -252,11 +261,22 @@ describe('chat center', () => {
     await page.getByText('The chat has been transferred').waitFor();
     await row.waitFor({ state: 'detached' });
 
-    // Break: the toggle follows the server.
+    // Break: the toggle follows the server, and the banner says so.
     await page.getByText('Break', { exact: true }).click();
     await page.waitForFunction(
       () =>
         document.querySelector('[data-testid="presence-toggle"]')?.getAttribute('data-presence') === 'break',
+    );
+    await page.getByTestId('presence-banner').getByText('You are on a break').waitFor();
+    // The chime for new messages is the operator's choice, kept in the browser.
+    await page.getByTestId('user-menu').click();
+    await page.getByTestId('attention-sound').click();
+    assert.equal(await page.getByTestId('attention-sound').getAttribute('data-on'), 'true');
+    await screenshot(page, 'attention-settings');
+    await page.keyboard.press('Escape');
+    assert.equal(
+      await page.evaluate(() => localStorage.getItem('sc-attention')),
+      '{"sound":true,"desktop":false}',
     );
     assert.deepEqual(errors, []);
     await context.close();

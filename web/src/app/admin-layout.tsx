@@ -5,7 +5,7 @@ import { Outlet } from 'react-router';
 import { SectionLoader } from '../shared/ui/full-loader.tsx';
 import { Logo } from '../shared/ui/logo.tsx';
 import { AdminNav } from './admin-nav.tsx';
-import { PresenceToggle } from './presence-toggle.tsx';
+import { PresenceBanner, PresenceToggle } from './presence-toggle.tsx';
 import { RealtimeProvider } from './realtime.tsx';
 import { SessionProvider } from './session.tsx';
 import { UserMenu } from './user-menu.tsx';
@@ -48,6 +48,7 @@ function Shell() {
       </AppShell.Navbar>
       <AppShell.Main>
         <div style={{ maxWidth: 1280, margin: '0 auto' }}>
+          <PresenceBanner />
           <Suspense fallback={<SectionLoader />}>
             <Outlet />
           </Suspense>

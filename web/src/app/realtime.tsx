@@ -1,29 +1,59 @@
-import type { CurrentUserDto, PresenceDto } from '@smartconnect/contracts';
+import type { ChatDto, CurrentUserDto, PresenceDto } from '@smartconnect/contracts';
 import { useQueryClient } from '@tanstack/react-query';
-import { type ReactNode, useEffect } from 'react';
+import { type ReactNode, useEffect, useRef } from 'react';
+import { useLocation, useNavigate } from 'react-router';
 import { applyChatEvent, resyncChats } from '../features/chats/cache.ts';
 import { get } from '../shared/api/client.ts';
 import { i18n } from '../shared/i18n/index.ts';
 import { RealtimeClient, setActiveRealtime } from '../shared/realtime/client.ts';
 import { clearToken, getToken } from '../shared/storage.ts';
+import { attention, playChime, readAttentionPrefs } from './attention.ts';
+import { chatPath, showAttentionToast, showDesktopNotification } from './attention-toast.tsx';
 import { newMessageAlert } from './new-message-alert.ts';
 import { ME_KEY, useCurrentUser } from './session.tsx';
 
 /**
  * Opens the tab's one realtime socket while the admin area is shown and feeds its events to the cache;
- * a client message arriving while the tab is hidden makes the title blink 'New message!'.
+ * a client message arriving while the tab is hidden makes the title blink 'New message!'. A new chat or a client
+ * message outside the open chat shows a toast, and plays a chime and shows a desktop notification when the operator
+ * asked for them (attention.ts).
  */
 export function RealtimeProvider({ children }: { children: ReactNode }) {
   const client = useQueryClient();
   const me = useCurrentUser();
   const userId = me.id;
+  const seesAll = me.rights.includes('AUTHORITY_ALL_CHATS');
+  const navigate = useNavigate();
+  const location = useLocation();
+  // Read at each event: the chat on the screen now.
+  const where = useRef(location);
+  where.current = location;
   useEffect(() => {
     const alert = newMessageAlert({ title: () => i18n.t('notices.newMessage') });
+    const notice = attention(
+      {
+        userId,
+        openChatId: () =>
+          where.current.pathname === '/admin/chats'
+            ? new URLSearchParams(where.current.search).get('chat')
+            : null,
+        hidden: () => document.hidden,
+        chatOf: (chatId) => client.getQueryData<ChatDto>(['chat', chatId]),
+        seesAll,
+      },
+      {
+        prefs: readAttentionPrefs,
+        toast: (a) => showAttentionToast(a, () => navigate(chatPath(client, a))),
+        sound: playChime,
+        desktop: (a) => showDesktopNotification(a, () => navigate(chatPath(client, a))),
+      },
+    );
     const rt = new RealtimeClient({
       token: getToken,
       origin: `${window.location.protocol === 'https:' ? 'wss' : 'ws'}://${window.location.host}`,
       onEvent: (event) => {
         alert.onEvent(event);
+        notice.onEvent(event);
         if (applyChatEvent(client, event)) return;
         // Own teams or rights changed: what the screens show (menus, chat lists) is refetched.
         if (event.type === 'access.changed') {
@@ -54,6 +84,6 @@ export function RealtimeProvider({ children }: { children: ReactNode }) {
       setActiveRealtime(null);
       alert.dispose();
     };
-  }, [client, userId]);
+  }, [client, userId, seesAll, navigate]);
   return <>{children}</>;
 }
