@@ -43,8 +43,11 @@ function prepareE2e() {
     );
     return null;
   }
-  console.log('\n▶ e2e: building web/ (npm run build -w web)');
-  const build = spawnSync('npm', ['run', 'build', '-w', 'web'], { stdio: 'inherit', cwd: root });
+  console.log('\n▶ e2e: building widget/ and web/ (npm run build -w widget -w web)');
+  const build = spawnSync('npm', ['run', 'build', '-w', 'widget', '-w', 'web'], {
+    stdio: 'inherit',
+    cwd: root,
+  });
   return build.status === 0;
 }
 

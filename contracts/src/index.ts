@@ -18,4 +18,5 @@ export * from './schemas/responses.ts';
 export * from './schemas/roles.ts';
 export * from './schemas/teams.ts';
 export * from './schemas/users.ts';
+export * from './schemas/widget.ts';
 export * from './text.ts';

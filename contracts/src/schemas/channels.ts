@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { FIELD_MESSAGES as M } from '../messages.ts';
+import { siteChatCreateFields } from './widget.ts';
 
 /** Channel types with an adapter on the server; the messenger channels join in their own issues. */
-export const CHANNEL_TYPES = ['api', 'telegram'] as const;
+export const CHANNEL_TYPES = ['api', 'telegram', 'site_chat'] as const;
 export type ChannelType = (typeof CHANNEL_TYPES)[number];
 export const CHANNEL_STATUSES = ['active', 'inactive'] as const;
 export type ChannelStatus = (typeof CHANNEL_STATUSES)[number];
@@ -83,6 +84,8 @@ export const CHANNEL_TYPE_FIELDS = {
       .trim()
       .regex(/^\d{1,20}:[A-Za-z0-9_-]{20,100}$/, M.tokenIncorrect),
   }),
+  /** The site widget's settings (schemas/widget.ts); no secret the customer gives. */
+  site_chat: siteChatCreateFields,
 } as const satisfies Record<ChannelType, z.ZodObject>;
 
 const thresholdsInOrder = (v: { halfExpiredMinutes?: number | null; expiredMinutes?: number | null }) =>
@@ -104,7 +107,11 @@ const createOf = <T extends ChannelType>(type: T) =>
     .extend(CHANNEL_TYPE_FIELDS[type].shape);
 
 export const channelCreateSchema = z
-  .discriminatedUnion('type', [createOf('api'), createOf('telegram')], M.valueIncorrect)
+  .discriminatedUnion(
+    'type',
+    [createOf('api'), createOf('telegram'), createOf('site_chat')],
+    M.valueIncorrect,
+  )
   .refine(thresholdsInOrder, { path: ['expiredMinutes'], message: M.timeIncorrect });
 export type ChannelCreateInput = z.output<typeof channelCreateSchema>;
 

@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import helmet from '@fastify/helmet';
@@ -14,6 +15,8 @@ import { loggerOptions } from './logging.ts';
 import { registerOpenApi } from './openapi.ts';
 
 const webDist = resolve(dirname(fileURLToPath(import.meta.url)), '../../../web/dist');
+/** The site-chat widget's bundle (widget/, `npm run build -w widget`), served at /widget.js for any site to embed. */
+const widgetBundle = resolve(dirname(fileURLToPath(import.meta.url)), '../../../widget/dist/widget.js');
 
 /**
  * Security headers on every answer (ARCHITECTURE.md "Identity and security"): a CSP without inline script for the
@@ -79,6 +82,15 @@ export async function buildHttp(app: AppContext, fastify: FastifyInstance): Prom
   for (const register of modules) await register(fastify, app);
   await realtimeRoutes(fastify, app);
   registerOpenApi(fastify);
+  fastify.get('/widget.js', async (_req, reply) => {
+    if (!existsSync(widgetBundle)) return reply.status(404).send(new AppError('notFoundException').body());
+    return reply
+      .type('text/javascript; charset=utf-8')
+      .header('cache-control', 'public, max-age=300')
+      .header('cross-origin-resource-policy', 'cross-origin')
+      .header('access-control-allow-origin', '*')
+      .send(await readFile(widgetBundle));
+  });
 
   if (existsSync(webDist)) {
     await fastify.register(fastifyStatic, {

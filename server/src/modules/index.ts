@@ -1,3 +1,4 @@
+import { widgetRoutes } from '../channels/site_chat/routes.ts';
 import type { ModuleRoutes } from '../http/route.ts';
 import { authRoutes } from './auth/routes.ts';
 import { categoryRoutes } from './categories/routes.ts';
@@ -28,4 +29,5 @@ export const modules: ModuleRoutes[] = [
   categoryRoutes,
   clientRoutes,
   organisationRoutes,
+  widgetRoutes,
 ];

@@ -139,6 +139,36 @@ async function providerSetup({ s, org }: Ctx) {
   return { channelId: ch.id, inboundKey: ch.inboundKey, messageId: sent.id };
 }
 
+/** A site_chat channel with a visitor who wrote, an operator answer and an uploaded file (the widget's routes). */
+async function widgetSetup({ s, org }: Ctx) {
+  const team = await ok(
+    org.admin.api.post('/api/teams', { name: uniq('Site'), description: 'Site' }),
+    'team',
+  );
+  const ch = await ok(
+    org.admin.api.post('/api/channels', { type: 'site_chat', name: uniq('Site'), teamId: team.id }),
+    'channel',
+  );
+  const v = await ok(s.api.post(`/api/widget/${ch.id}/visitors`), 'visitor');
+  const q = `token=${encodeURIComponent(v.token)}`;
+  const png = Buffer.from(
+    'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+    'base64',
+  );
+  const file = await ok(s.api.call('POST', `/api/widget/${ch.id}/files?${q}&name=a.png`, png), 'file');
+  const sent = await ok(
+    s.api.post(`/api/widget/${ch.id}/messages?${q}`, { clientMessageId: uniq('cm'), text: 'Hello' }),
+    'widget message',
+  );
+  const chatId = (
+    (await ok(org.admin.api.get('/api/chats?filter=waiting'), 'chats')).items as unknown as { id: string }[]
+  )[0]?.id;
+  if (chatId) await ok(org.admin.api.post(`/api/chats/${chatId}/take`), 'take');
+  const answer =
+    chatId && (await ok(org.admin.api.post(`/api/chats/${chatId}/messages`, { text: 'Hi' }), 'send'));
+  return { channelId: ch.id, q, fileKey: file.key, messageId: (answer || sent).id };
+}
+
 /** Base calls of the routes route-fixtures.ts does not cover (signed-in self-service, public and provider routes). */
 const extraFixtures: Record<string, (ctx: Ctx) => Promise<Target>> = {
   'GET /api/users': async () => ({ path: '/api/users' }),
@@ -158,6 +188,45 @@ const extraFixtures: Record<string, (ctx: Ctx) => Promise<Target>> = {
     const clients = found.items as unknown as { id: string; contacts: { channelId: string }[] }[];
     const clientId = clients.find((c) => c.contacts.some((x) => x.channelId === channelId))?.id;
     return { path: '/api/chats', body: { clientId, channelId, text: 'Hello' } };
+  },
+  'GET /api/widget/:channelId/config': async (ctx) => ({
+    path: `/api/widget/${(await widgetSetup(ctx)).channelId}/config`,
+  }),
+  'POST /api/widget/:channelId/visitors': async (ctx) => ({
+    path: `/api/widget/${(await widgetSetup(ctx)).channelId}/visitors`,
+    body: { name: 'Ann' },
+  }),
+  'GET /api/widget/:channelId/messages': async (ctx) => {
+    const w = await widgetSetup(ctx);
+    return { path: `/api/widget/${w.channelId}/messages?${w.q}` };
+  },
+  'POST /api/widget/:channelId/messages': async (ctx) => {
+    const w = await widgetSetup(ctx);
+    return {
+      path: `/api/widget/${w.channelId}/messages?${w.q}`,
+      body: { clientMessageId: uniq('cm'), text: 'Hello' },
+      sanitises: true,
+      fresh: (body) => ({ ...body, clientMessageId: uniq('cm') }),
+    };
+  },
+  'POST /api/widget/:channelId/read': async (ctx) => {
+    const w = await widgetSetup(ctx);
+    return {
+      path: `/api/widget/${w.channelId}/read?${w.q}`,
+      body: { messageIds: [w.messageId], status: 'read' },
+    };
+  },
+  'POST /api/widget/:channelId/files': async (ctx) => {
+    const w = await widgetSetup(ctx);
+    return { path: `/api/widget/${w.channelId}/files?${w.q}&name=a.pdf`, body: { pdf: '%PDF-1.4' } };
+  },
+  'GET /api/widget/:channelId/files/:key': async (ctx) => {
+    const w = await widgetSetup(ctx);
+    return { path: `/api/widget/${w.channelId}/files/${w.fileKey}` };
+  },
+  'GET /api/widget/:channelId/ws': async (ctx) => {
+    const w = await widgetSetup(ctx);
+    return { path: `/api/widget/${w.channelId}/ws?${w.q}` };
   },
   'GET /api/categories': async () => ({ path: '/api/categories' }),
   'GET /api/organisation': async () => ({ path: '/api/organisation' }),

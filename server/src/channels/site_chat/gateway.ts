@@ -1,0 +1,139 @@
+import type { MessageDto } from '@smartconnect/contracts';
+import { type WebSocket, WebSocketServer } from 'ws';
+import type { AppContext } from '../../context.ts';
+import type { StoredEvent } from '../../realtime/bus.ts';
+import * as Q from './queries.ts';
+import { history, presentWidgetMessage, type WidgetChannel } from './service.ts';
+
+/** Frames the server sends a widget: a message (new or changed), the messages since a resume, a rating request, pong. */
+export type WidgetFrame =
+  | { type: 'message'; message: ReturnType<typeof presentWidgetMessage> }
+  | { type: 'history'; items: ReturnType<typeof presentWidgetMessage>[] }
+  | { type: 'rating'; rating: { uuid: string; text: string } | null }
+  | { type: 'pong' };
+
+type Hub = {
+  wss: WebSocketServer;
+  /** `${channelId} ${visitorId}` -> that visitor's open sockets on this instance (tabs). */
+  sockets: Map<string, Set<WebSocket>>;
+  /** chat id -> its visitor key ('' for chats of other channels), learnt on the first event of each chat. */
+  chats: Map<string, string>;
+  stop: () => void;
+};
+
+const hubs = new WeakMap<AppContext, Hub>();
+const keyOf = (channelId: string, visitorId: string) => `${channelId} ${visitorId}`;
+
+/**
+ * The widgets' sockets on this instance. Operators' messages reach a visitor from the event bus (so a message
+ * committed on another instance arrives too); what a socket missed while it was away it reads from the database
+ * when it comes back (`after`), so a drop loses nothing.
+ */
+function hubOf(app: AppContext): Hub {
+  let hub = hubs.get(app);
+  if (hub) return hub;
+  const wss = new WebSocketServer({ noServer: true, maxPayload: 4 * 1024 });
+  const sockets = new Map<string, Set<WebSocket>>();
+  const chats = new Map<string, string>();
+  const unsubscribe = app.bus.subscribe((event) => {
+    if (!sockets.size) return;
+    void forward(app, hub as Hub, event).catch((err) => app.log.warn({ err }, 'widget event not forwarded'));
+  });
+  hub = {
+    wss,
+    sockets,
+    chats,
+    stop: () => {
+      unsubscribe();
+      for (const set of sockets.values()) for (const ws of set) ws.terminate();
+      wss.close();
+    },
+  };
+  hubs.set(app, hub);
+  return hub;
+}
+
+export function stopWidgetHub(app: AppContext): void {
+  hubs.get(app)?.stop();
+  hubs.delete(app);
+}
+
+async function visitorOfChat(app: AppContext, hub: Hub, chatId: string): Promise<string> {
+  let key = hub.chats.get(chatId);
+  if (key === undefined) {
+    const v = await Q.chatVisitor(app.db, chatId);
+    key = v ? keyOf(v.channel_id, v.external_id) : '';
+    if (hub.chats.size > 50_000) hub.chats.clear();
+    hub.chats.set(chatId, key);
+  }
+  return key;
+}
+
+async function forward(app: AppContext, hub: Hub, event: StoredEvent) {
+  if (event.type !== 'message.created' && event.type !== 'message.updated' && event.type !== 'message.status')
+    return;
+  const m = event.payload as Partial<MessageDto> & { messageId?: string };
+  const chatId = m.chatId;
+  const messageId = m.id ?? m.messageId;
+  if (!chatId || !messageId || m.internal) return;
+  const key = await visitorOfChat(app, hub, chatId);
+  const targets = key ? hub.sockets.get(key) : undefined;
+  if (!targets?.size) return;
+  const [channelId, visitorId] = key.split(' ');
+  const row = await Q.visitorMessage(app.db, channelId, visitorId, messageId);
+  if (!row) return;
+  send(targets, { type: 'message', message: presentWidgetMessage(app, channelId, row) });
+}
+
+function send(targets: Iterable<WebSocket>, frame: WidgetFrame) {
+  const data = JSON.stringify(frame);
+  for (const ws of targets) if (ws.readyState === ws.OPEN) ws.send(data);
+}
+
+/** Sends a frame to every open socket of one visitor on this instance (a rating request, say). */
+export function pushToVisitor(
+  app: AppContext,
+  channelId: string,
+  visitorId: string,
+  frame: WidgetFrame,
+): void {
+  const set = hubs.get(app)?.sockets.get(keyOf(channelId, visitorId));
+  if (set) send(set, frame);
+}
+
+/**
+ * Takes over an upgrade request for one visitor: registered first (so nothing committed from now on is missed),
+ * then sent what was stored after `after` (the resume), then live frames. `ping` is answered `pong`.
+ */
+export function acceptWidgetSocket(
+  app: AppContext,
+  ch: WidgetChannel,
+  visitorId: string,
+  after: string | null,
+  req: import('node:http').IncomingMessage,
+  onReady: (ws: WebSocket) => Promise<WidgetFrame[]>,
+): void {
+  const hub = hubOf(app);
+  hub.wss.handleUpgrade(req, req.socket, Buffer.alloc(0), (ws) => {
+    const key = keyOf(ch.id, visitorId);
+    const set = hub.sockets.get(key) ?? new Set();
+    hub.sockets.set(key, set);
+    set.add(ws);
+    ws.on('close', () => {
+      set.delete(ws);
+      if (!set.size) hub.sockets.delete(key);
+    });
+    ws.on('error', () => ws.terminate());
+    ws.on('message', (data) => {
+      if (String(data) === 'ping') send([ws], { type: 'pong' });
+    });
+    void (async () => {
+      const items = await history(app, ch, visitorId, after);
+      send([ws], { type: 'history', items });
+      for (const frame of await onReady(ws)) send([ws], frame);
+    })().catch((err) => {
+      app.log.warn({ err }, 'widget resume failed');
+      ws.close(1011, 'resume failed');
+    });
+  });
+}

@@ -1,0 +1,45 @@
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+
+/**
+ * A visitor's identity is an id we chose at random, signed with the channel's own key: the token proves the
+ * server issued that id for that channel, so a visitor cannot claim another visitor's id (and read their history)
+ * nor reuse it on another channel. A support visitor (a signed-in user) is `u.<userId>` and is issued only to
+ * that user.
+ */
+const sign = (key: string, channelId: string, visitorId: string) =>
+  createHmac('sha256', key).update(`${channelId}.${visitorId}`).digest('base64url');
+
+export const newVisitorId = (): string => `v.${randomBytes(18).toString('base64url')}`;
+
+export const visitorToken = (key: string, channelId: string, visitorId: string): string =>
+  `${visitorId}~${sign(key, channelId, visitorId)}`;
+
+/** The visitor id a token names, when its signature is ours for this channel; null otherwise. */
+export function visitorOf(key: string | undefined, channelId: string, token: unknown): string | null {
+  if (!key || typeof token !== 'string' || token.length > 200) return null;
+  const at = token.lastIndexOf('~');
+  if (at <= 0) return null;
+  const id = token.slice(0, at);
+  if (!/^(v|u)\.[A-Za-z0-9_-]{8,64}$/.test(id)) return null;
+  const given = Buffer.from(token.slice(at + 1));
+  const expected = Buffer.from(sign(key, channelId, id));
+  return given.length === expected.length && timingSafeEqual(given, expected) ? id : null;
+}
+
+export const VISITOR_HEADER = 'x-visitor-token';
+
+/**
+ * Visitors never call the common webhook route: the widget's routes check limits and files, then hand the push to
+ * the adapter with this proof over its exact bytes, which only the server can compute. A request to
+ * `/api/webhooks/site_chat/{id}` from outside has none and is refused (401).
+ */
+export const PROOF_HEADER = 'x-site-chat-proof';
+export const pushProof = (key: string, body: Buffer): string =>
+  createHmac('sha256', key).update('push.').update(body).digest('base64url');
+
+export function validProof(key: string | undefined, body: Buffer, proof: unknown): boolean {
+  if (!key || typeof proof !== 'string') return false;
+  const given = Buffer.from(proof);
+  const expected = Buffer.from(pushProof(key, body));
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}

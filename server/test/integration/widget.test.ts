@@ -1,0 +1,332 @@
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { after, before, describe, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { WIDGET_LIMITS } from '@smartconnect/contracts';
+import { WebSocket } from 'ws';
+import {
+  createOrganisation,
+  startTestServer,
+  type TestOrg,
+  type TestServer,
+  type TestUser,
+} from '../helpers.ts';
+import { goOnline, makeTeam } from './chats-fixtures.ts';
+
+// biome-ignore lint/suspicious/noExplicitAny: frames of many shapes
+type Frame = { type: string; [k: string]: any };
+
+/** A widget's socket: collects frames, waits for conditions on them. */
+async function openSocket(url: string) {
+  const ws = new WebSocket(url.replace(/^http/, 'ws'));
+  const frames: Frame[] = [];
+  const waiters: (() => void)[] = [];
+  ws.on('message', (d) => {
+    frames.push(JSON.parse(String(d)));
+    for (const w of waiters) w();
+  });
+  await new Promise<void>((resolve, reject) => {
+    ws.once('open', () => resolve());
+    ws.once('error', reject);
+    ws.once('unexpected-response', (_q, res) => reject(new Error(`HTTP ${res.statusCode}`)));
+  });
+  const waitFor = (pred: (f: Frame[]) => boolean, ms = 5000) =>
+    new Promise<void>((resolve, reject) => {
+      if (pred(frames)) return resolve();
+      const t = setTimeout(() => reject(new Error(`timeout; frames: ${JSON.stringify(frames)}`)), ms);
+      waiters.push(() => {
+        if (pred(frames)) {
+          clearTimeout(t);
+          resolve();
+        }
+      });
+    });
+  return { ws, frames, waitFor };
+}
+
+/** The site-chat widget's protocol over HTTP and its websocket, on a real database. */
+let s: TestServer;
+
+type Setup = { org: TestOrg; channelId: string; operator: TestUser; teamId: string };
+async function setup(settings: Record<string, unknown> = {}): Promise<Setup> {
+  const org = await createOrganisation(s);
+  const teamId = await makeTeam(org);
+  const operator = await org.user({ teams: [teamId] });
+  await goOnline(operator);
+  const res = await org.admin.api.post('/api/channels', {
+    type: 'site_chat',
+    name: `Site ${Math.random().toString(36).slice(2, 8)}`,
+    teamId,
+    ...settings,
+  });
+  assert.equal(res.status, 200, JSON.stringify(res.body));
+  return { org, channelId: res.body.entity.id, operator, teamId };
+}
+const w = (channelId: string, path: string, token?: string) =>
+  `/api/widget/${channelId}${path}${token ? `${path.includes('?') ? '&' : '?'}token=${encodeURIComponent(token)}` : ''}`;
+const visitor = async (channelId: string) => {
+  const res = await s.api.post(w(channelId, '/visitors'));
+  assert.equal(res.status, 200, JSON.stringify(res.body));
+  return res.body.entity as { visitorId: string; token: string };
+};
+let seq = 0;
+const say = (channelId: string, token: string, text: string, extra: Record<string, unknown> = {}) =>
+  s.api.call(
+    'POST',
+    w(channelId, '/messages', token),
+    JSON.stringify({ clientMessageId: `cm-${Date.now()}-${seq++}`, text, ...extra }),
+    {
+      'content-type': 'text/plain',
+    },
+  );
+
+describe('site-chat widget protocol', () => {
+  before(async () => {
+    s = await startTestServer();
+  });
+  after(() => s.close());
+
+  test('a site_chat channel is created with its widget settings, read by the widget cross-origin', async () => {
+    const { org, channelId } = await setup({
+      title: 'Acme help',
+      welcomeMessage: 'Hi! How can we help?',
+      display: 'open',
+      channelList: [{ name: 'Telegram', url: 'https://t.me/acme' }],
+    });
+    const channel = (await org.admin.api.get(`/api/channels/${channelId}`)).body.entity;
+    assert.equal(channel.type, 'site_chat');
+    assert.equal(channel.settings.title, 'Acme help');
+    assert.equal(channel.settings.visitorKey, undefined, 'the signing key is never answered');
+    const res = await fetch(`${s.url}${w(channelId, '/config')}`, {
+      headers: { origin: 'http://localhost:9999' },
+    });
+    assert.equal(res.headers.get('access-control-allow-origin'), '*');
+    const config = ((await res.json()) as { entity: Record<string, unknown> }).entity;
+    assert.equal(config.title, 'Acme help');
+    assert.equal(config.welcomeMessage, 'Hi! How can we help?');
+    assert.equal(config.display, 'open');
+    assert.equal(config.active, true);
+    assert.deepEqual(config.channelList, [{ name: 'Telegram', url: 'https://t.me/acme' }]);
+    // A change reaches the next read (open widgets refresh their settings).
+    await org.admin.api.patch(`/api/channels/${channelId}`, { title: 'Acme support' });
+    assert.equal((await s.api.get(w(channelId, '/config'))).body.entity.title, 'Acme support');
+    const bad = await org.admin.api.post('/api/channels', {
+      type: 'site_chat',
+      name: 'Bad',
+      teamId: channel.teamId,
+      logo: 'javascript:alert(1)',
+      display: 'sideways',
+    });
+    assert.equal(bad.status, 400);
+    assert.equal(bad.body.error.fields.logo, 'Value specified incorrectly');
+    assert.equal(bad.body.error.fields.display, 'Value specified incorrectly');
+    assert.equal((await s.api.get(w('00000000-0000-7000-8000-000000000000', '/config'))).status, 404);
+  });
+
+  test('a visitor sends, the operator answers, history comes back on return; another visitor reads nothing', async () => {
+    const { org, channelId, operator } = await setup();
+    const v = await visitor(channelId);
+    const sent = await say(channelId, v.token, 'Hello <b>there</b>', { name: 'Ann' });
+    assert.equal(sent.status, 200, JSON.stringify(sent.body));
+    assert.equal(sent.body.entity.text, 'Hello <b>there</b>');
+    const chats = (await operator.api.get('/api/chats?filter=assigned')).body.entity.items;
+    assert.equal(chats.length, 1);
+    assert.equal(chats[0].client.name, 'Ann');
+    const reply = await operator.api.post(`/api/chats/${chats[0].id}/messages`, { text: 'Hi Ann' });
+    assert.equal(reply.status, 200, JSON.stringify(reply.body));
+    await operator.api.post(`/api/chats/${chats[0].id}/messages`, { text: 'secret note', internal: true });
+    const history = (await s.api.get(w(channelId, '/messages', v.token))).body.entity.items;
+    assert.deepEqual(
+      history.map((m: { direction: string; text: string }) => `${m.direction}:${m.text}`),
+      ['in:Hello <b>there</b>', 'out:Hi Ann'],
+      'internal notes never reach the visitor',
+    );
+    assert.match(history[1].author.name, /User/);
+    // Resume: only what came after the last message seen.
+    const since = (await s.api.get(w(channelId, `/messages?after=${history[0].id}`, v.token))).body.entity
+      .items;
+    assert.deepEqual(
+      since.map((m: { text: string }) => m.text),
+      ['Hi Ann'],
+    );
+    // Read marks move our message forward.
+    const read = await s.api.call(
+      'POST',
+      w(channelId, '/read', v.token),
+      JSON.stringify({ messageIds: [history[1].id], status: 'read' }),
+      {
+        'content-type': 'text/plain',
+      },
+    );
+    assert.equal(read.status, 200, JSON.stringify(read.body));
+    const ours = (await org.admin.api.get(`/api/chats/${chats[0].id}/messages`)).body.entity.items.find(
+      (m: { id: string }) => m.id === history[1].id,
+    );
+    assert.equal(ours.status, 'read');
+    // Another visitor sees none of it.
+    const other = await visitor(channelId);
+    assert.deepEqual((await s.api.get(w(channelId, '/messages', other.token))).body.entity.items, []);
+  });
+
+  test("a forged, altered or other channel's visitor token is refused; the webhook route refuses visitors", async () => {
+    const a = await setup();
+    const b = await setup();
+    const v = await visitor(a.channelId);
+    await say(a.channelId, v.token, 'mine');
+    const [id, sig] = v.token.split('~');
+    const forged = [`${id}~${sig.slice(0, -2)}AA`, `v.AAAAAAAAAAAAAAAAAAAAAAAA~${sig}`, id, '', 'v.x~y'];
+    for (const token of forged) {
+      assert.equal((await s.api.get(w(a.channelId, '/messages', token))).status, 401, token);
+      assert.equal((await say(a.channelId, token, 'x')).status, 401, token);
+    }
+    assert.equal((await s.api.get(w(a.channelId, '/messages'))).status, 401);
+    // A token of channel A means nothing on channel B.
+    assert.equal((await s.api.get(w(b.channelId, '/messages', v.token))).status, 401);
+    // Visitors cannot bypass the widget's checks through the common webhook route.
+    const direct = await s.api.call(
+      'POST',
+      `/api/webhooks/site_chat/${a.channelId}`,
+      JSON.stringify({
+        kind: 'message',
+        clientMessageId: 'zzzzzzzz',
+        name: 'X',
+        text: 'direct',
+        attachments: [],
+      }),
+      { 'content-type': 'application/json', 'x-visitor-token': v.token },
+    );
+    assert.equal(direct.status, 401);
+  });
+
+  test("files: type checked by content, size limit, only the visitor's own uploads can be attached", async () => {
+    const { org, channelId, operator } = await setup();
+    const v = await visitor(channelId);
+    const png = Buffer.from(
+      'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+      'base64',
+    );
+    const upload = (token: string, data: Uint8Array, name: string) =>
+      s.api.call('POST', w(channelId, `/files?name=${encodeURIComponent(name)}`, token), data, {
+        'content-type': 'text/plain',
+      });
+    const fake = await upload(v.token, new TextEncoder().encode('<script>alert(1)</script>'), 'pic.png');
+    assert.equal(fake.status, 400, 'a script named .png is refused');
+    const tooBig = await upload(v.token, new Uint8Array(WIDGET_LIMITS.fileMaxBytes + 10).fill(1), 'big.pdf');
+    assert.equal(tooBig.status, 413);
+    const ok = await upload(v.token, png, 'dot.png');
+    assert.equal(ok.status, 200, JSON.stringify(ok.body));
+    assert.equal(ok.body.entity.contentType, 'image/png');
+    const other = await visitor(channelId);
+    assert.equal(
+      (await say(channelId, other.token, '', { files: [ok.body.entity.key] })).status,
+      400,
+      "another visitor's file",
+    );
+    const sent = await say(channelId, v.token, '', { files: [ok.body.entity.key] });
+    assert.equal(sent.status, 200, JSON.stringify(sent.body));
+    const att = sent.body.entity.attachments[0];
+    assert.equal(att.name, 'dot.png');
+    const fileRes = await fetch(att.url.replace('http://localhost:3000', s.url));
+    assert.equal(fileRes.status, 200);
+    assert.equal(fileRes.headers.get('cross-origin-resource-policy'), 'cross-origin');
+    assert.deepEqual(Buffer.from(await fileRes.arrayBuffer()), png);
+    const chat = (await operator.api.get('/api/chats?filter=assigned')).body.entity.items[0];
+    const msgs = (await org.admin.api.get(`/api/chats/${chat.id}/messages`)).body.entity.items;
+    assert.match(msgs[0].attachments[0].url, /^\/api\/files\//);
+  });
+
+  test('the websocket pushes operator messages live and resumes after a drop without a miss', async () => {
+    const { channelId, operator } = await setup();
+    const v = await visitor(channelId);
+    await say(channelId, v.token, 'hello');
+    const chat = (await operator.api.get('/api/chats?filter=assigned')).body.entity.items[0];
+    const sock = await openSocket(`${s.url}${w(channelId, '/ws', v.token)}`);
+    await sock.waitFor((f) => f.some((x) => x.type === 'history'));
+    assert.deepEqual(
+      sock.frames.find((f) => f.type === 'history')?.items.map((m: { text: string }) => m.text),
+      ['hello'],
+    );
+    await operator.api.post(`/api/chats/${chat.id}/messages`, { text: 'live one' });
+    await sock.waitFor((f) => f.some((x) => x.type === 'message' && x.message.text === 'live one'));
+    await operator.api.post(`/api/chats/${chat.id}/messages`, { text: 'note', internal: true });
+    const last = sock.frames.filter((f) => f.type === 'message').at(-1)?.message;
+    sock.ws.terminate();
+    // While the visitor is away the operator writes; the resumed socket brings it.
+    await operator.api.post(`/api/chats/${chat.id}/messages`, { text: 'while away' });
+    const again = await openSocket(`${s.url}${w(channelId, `/ws?after=${last.id}`, v.token)}`);
+    await again.waitFor((f) => f.some((x) => x.type === 'history'));
+    assert.deepEqual(
+      again.frames.find((f) => f.type === 'history')?.items.map((m: { text: string }) => m.text),
+      ['while away'],
+    );
+    again.ws.send('ping');
+    await again.waitFor((f) => f.some((x) => x.type === 'pong'));
+    assert.ok(!again.frames.some((f) => JSON.stringify(f).includes('note')), 'internal notes never pushed');
+    again.ws.close();
+    await assert.rejects(openSocket(`${s.url}${w(channelId, '/ws', `${v.token}x`)}`), /401/);
+  });
+
+  test('/widget.js is served for any site to embed', async () => {
+    execFileSync(process.execPath, [fileURLToPath(new URL('../../../widget/build.mjs', import.meta.url))]);
+    const res = await fetch(`${s.url}/widget.js`);
+    assert.equal(res.status, 200);
+    assert.match(res.headers.get('content-type') ?? '', /javascript/);
+    assert.equal(res.headers.get('cross-origin-resource-policy'), 'cross-origin');
+    assert.match(await res.text(), /api\/widget\//);
+  });
+
+  test('an inactive channel refuses visitor messages', async () => {
+    const { org, channelId } = await setup();
+    const v = await visitor(channelId);
+    await org.admin.api.patch(`/api/channels/${channelId}`, { status: 'inactive' });
+    assert.equal((await s.api.get(w(channelId, '/config'))).body.entity.active, false);
+    const res = await say(channelId, v.token, 'anyone?');
+    assert.equal(res.status, 409);
+    assert.equal(res.body.code, 'deactivatedChannelException');
+  });
+});
+
+/** Limits count per visitor and per address in rows every instance shares: a server of their own. */
+describe('site-chat widget limits', () => {
+  before(async () => {
+    s = await startTestServer();
+  });
+  after(() => s.close());
+
+  test('length limit, per-visitor and per-address rate limits answer clear errors', async () => {
+    const { channelId } = await setup();
+    const v = await visitor(channelId);
+    const long = await say(channelId, v.token, 'x'.repeat(WIDGET_LIMITS.textMax + 1));
+    assert.equal(long.status, 400);
+    assert.equal(long.body.error.fields.text, 'Value specified incorrectly');
+    assert.equal((await say(channelId, v.token, 'x'.repeat(WIDGET_LIMITS.textMax))).status, 200);
+    assert.equal((await say(channelId, v.token, '   ')).status, 400);
+    let status = 200;
+    let sent = 1;
+    while (status === 200 && sent < 100) {
+      status = (await say(channelId, v.token, `m${sent}`)).status;
+      sent++;
+    }
+    assert.equal(status, 429);
+    assert.equal(sent - 1, WIDGET_LIMITS.visitorMessagesPerMinute, 'the visitor limit is the one hit first');
+    // The address limit holds across visitors: new identities do not reset it.
+    let total = WIDGET_LIMITS.visitorMessagesPerMinute;
+    let last = 200;
+    while (last === 200 && total <= WIDGET_LIMITS.addressMessagesPerMinute) {
+      const other = await visitor(channelId);
+      for (let i = 0; i < 10 && last === 200; i++) {
+        last = (await say(channelId, other.token, 'hi')).status;
+        if (last === 200) total++;
+      }
+    }
+    assert.equal(last, 429);
+    assert.equal(total, WIDGET_LIMITS.addressMessagesPerMinute);
+    const fresh = await visitor(channelId);
+    const refused = await say(channelId, fresh.token, 'hi');
+    assert.equal(refused.status, 429, 'a fresh visitor of a busy address is refused');
+    assert.equal(refused.body.code, 'tooManyRequestsException');
+    // After the window the visitor may write again.
+    s.clock.advance(61_000);
+    assert.equal((await say(channelId, v.token, 'later')).status, 200);
+  });
+});

@@ -1,0 +1,153 @@
+import type { WidgetConfigDto, WidgetMessageDto, WidgetVisitorDto } from '@smartconnect/contracts';
+
+export type Rating = { uuid: string; text: string } | null;
+export type Frame =
+  | { type: 'message'; message: WidgetMessageDto }
+  | { type: 'history'; items: WidgetMessageDto[] }
+  | { type: 'rating'; rating: Rating }
+  | { type: 'pong' };
+
+/** A refused call: the server's error code and HTTP status. */
+export class CallError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+  ) {
+    super(code);
+  }
+}
+
+/**
+ * The widget's calls: "simple" cross-origin requests (the token is a query parameter, JSON goes as text/plain),
+ * so the host page's origin needs no preflight.
+ */
+export class WidgetApi {
+  token: string | null = null;
+  constructor(
+    readonly base: string,
+    readonly channelId: string,
+  ) {}
+
+  url(path: string, extra = ''): string {
+    const q = [this.token ? `token=${encodeURIComponent(this.token)}` : '', extra].filter(Boolean).join('&');
+    return `${this.base}/api/widget/${this.channelId}${path}${q ? `?${q}` : ''}`;
+  }
+
+  async call<T>(method: string, path: string, body?: unknown, extra = ''): Promise<T> {
+    const res = await fetch(this.url(path, extra), {
+      method,
+      credentials: 'omit',
+      headers: body === undefined ? undefined : { 'content-type': 'text/plain' },
+      body: body === undefined ? undefined : body instanceof Blob ? body : JSON.stringify(body),
+    });
+    const json = (await res.json().catch(() => null)) as { code?: string; entity?: T } | null;
+    if (!res.ok) throw new CallError(res.status, json?.code ?? 'unknownException');
+    return json?.entity as T;
+  }
+
+  config = () => this.call<WidgetConfigDto>('GET', '/config');
+  visitor = () => this.call<WidgetVisitorDto>('POST', '/visitors', {});
+  history = (after?: string) =>
+    this.call<{ items: WidgetMessageDto[]; rating: Rating }>(
+      'GET',
+      '/messages',
+      undefined,
+      after ? `after=${after}` : '',
+    );
+  send = (body: { clientMessageId: string; text: string; files: string[]; name?: string }) =>
+    this.call<WidgetMessageDto>('POST', '/messages', body);
+  mark = (messageIds: string[], status: 'delivered' | 'read') =>
+    this.call('POST', '/read', { messageIds, status });
+  upload = (file: File) =>
+    this.call<{ key: string; name: string }>('POST', '/files', file, `name=${encodeURIComponent(file.name)}`);
+  rate = async (uuid: string, score: number) => {
+    const res = await fetch(`${this.base}/api/link-actions/${uuid}`, {
+      method: 'POST',
+      credentials: 'omit',
+      headers: { 'content-type': 'text/plain' },
+      body: JSON.stringify({ score }),
+    });
+    return res.status;
+  };
+}
+
+/**
+ * The live connection: a websocket that resumes from the last message it has (`after`) after any drop, with a
+ * growing pause; while it is down the history is polled, so messages still arrive.
+ */
+export class Live {
+  private ws: WebSocket | null = null;
+  private retry = 0;
+  private poll: ReturnType<typeof setInterval> | null = null;
+  private ping: ReturnType<typeof setInterval> | null = null;
+  private stopped = false;
+  constructor(
+    private readonly api: WidgetApi,
+    private readonly lastId: () => string | undefined,
+    private readonly onFrame: (f: Frame) => void,
+    private readonly onState: (up: boolean) => void,
+  ) {}
+
+  start(): void {
+    if (this.stopped || this.ws) return;
+    const after = this.lastId();
+    const url = this.api.url('/ws', after ? `after=${after}` : '').replace(/^http/, 'ws');
+    let ws: WebSocket;
+    try {
+      ws = new WebSocket(url);
+    } catch {
+      this.down();
+      return;
+    }
+    this.ws = ws;
+    ws.onopen = () => {
+      this.retry = 0;
+      this.onState(true);
+      this.stopPolling();
+      this.ping = setInterval(() => ws.readyState === 1 && ws.send('ping'), 25_000);
+    };
+    ws.onmessage = (e) => {
+      try {
+        this.onFrame(JSON.parse(String(e.data)) as Frame);
+      } catch {}
+    };
+    ws.onclose = () => {
+      if (this.ping) clearInterval(this.ping);
+      this.ws = null;
+      this.down();
+    };
+  }
+
+  private down(): void {
+    if (this.stopped) return;
+    this.onState(false);
+    if (!this.poll)
+      this.poll = setInterval(() => {
+        this.api
+          .history(this.lastId())
+          .then((h) => {
+            for (const m of h.items) this.onFrame({ type: 'message', message: m });
+            if (h.rating) this.onFrame({ type: 'rating', rating: h.rating });
+          })
+          .catch(() => undefined);
+      }, 10_000);
+    const wait = Math.min(30_000, 1000 * 2 ** this.retry++);
+    setTimeout(() => this.start(), wait);
+  }
+
+  private stopPolling(): void {
+    if (this.poll) clearInterval(this.poll);
+    this.poll = null;
+  }
+
+  /** Drops the socket now (tests, a lost network): the next one resumes. */
+  drop(): void {
+    this.ws?.close();
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.stopPolling();
+    this.ws?.close();
+  }
+}

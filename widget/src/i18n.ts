@@ -1,0 +1,72 @@
+/** The widget's texts: English and Russian, chosen from the host page's language, else the browser's. */
+const en = {
+  open: 'Open chat',
+  close: 'Close chat',
+  unread: (n: number) => `${n} unread`,
+  title: 'Chat with us',
+  message: 'Message',
+  placeholder: 'Write a message…',
+  send: 'Send',
+  attach: 'Attach a file',
+  tooLong: (max: number) => `Message is too long: at most ${max} characters`,
+  tooMany: 'Too many messages. Please wait a minute and try again.',
+  fileRefused: 'This file cannot be sent: JPEG, PNG, GIF, WebP or PDF only',
+  fileTooBig: (mb: number) => `The file is too large: at most ${mb} MB`,
+  failed: 'The message was not sent. Try again.',
+  offline: 'Connection lost, reconnecting…',
+  inactive: 'The chat is not available now',
+  you: 'You',
+  operator: 'Operator',
+  sent: 'Sent',
+  delivered: 'Delivered',
+  read: 'Read',
+  rateAsk: 'Please rate our service',
+  rates: ['Very bad', 'Bad', 'Normal', 'Good', 'Excellent'],
+  rated: 'Thank you for your rating!',
+  rateUsed: 'Rating already sent',
+  otherChannels: 'Also write to us in',
+  messages: 'Messages',
+};
+export type Texts = typeof en;
+const ru: Texts = {
+  open: 'Открыть чат',
+  close: 'Закрыть чат',
+  unread: (n) => `Непрочитанных: ${n}`,
+  title: 'Напишите нам',
+  message: 'Сообщение',
+  placeholder: 'Введите сообщение…',
+  send: 'Отправить',
+  attach: 'Прикрепить файл',
+  tooLong: (max) => `Сообщение слишком длинное: не более ${max} символов`,
+  tooMany: 'Слишком много сообщений. Подождите минуту и попробуйте снова.',
+  fileRefused: 'Этот файл нельзя отправить: только JPEG, PNG, GIF, WebP или PDF',
+  fileTooBig: (mb) => `Файл слишком большой: не более ${mb} МБ`,
+  failed: 'Сообщение не отправлено. Попробуйте ещё раз.',
+  offline: 'Нет связи, переподключаемся…',
+  inactive: 'Чат сейчас недоступен',
+  you: 'Вы',
+  operator: 'Оператор',
+  sent: 'Отправлено',
+  delivered: 'Доставлено',
+  read: 'Прочитано',
+  rateAsk: 'Пожалуйста, оцените наше обслуживание',
+  rates: ['Очень плохо', 'Плохо', 'Нормально', 'Хорошо', 'Отлично'],
+  rated: 'Спасибо за оценку!',
+  rateUsed: 'Оценка уже отправлена',
+  otherChannels: 'Пишите нам также в',
+  messages: 'Сообщения',
+};
+
+export function textsFor(lang: string): Texts {
+  return /^ru/i.test(lang) ? ru : en;
+}
+
+/** The host page's language (`<html lang>`), else the browser's; the SmartConnect app's own choice (sc-lang) first. */
+export function pageLanguage(): string {
+  try {
+    const sc = localStorage.getItem('sc-lang');
+    if (sc === 'rus') return 'ru';
+    if (sc === 'eng') return 'en';
+  } catch {}
+  return document.documentElement.lang || navigator.language || 'en';
+}
