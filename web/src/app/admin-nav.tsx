@@ -2,8 +2,11 @@ import { Badge, NavLink, Stack } from '@mantine/core';
 import {
   IconActivityHeartbeat,
   IconChartBar,
+  IconClockExclamation,
   IconLogout,
+  IconMessagePlus,
   IconMessages,
+  IconSearch,
   IconSettings,
   IconUsers,
   IconUsersGroup,
@@ -24,7 +27,7 @@ const FILTERS = [
 export function AdminNav({ onNavigate }: { onNavigate: () => void }) {
   const { t } = useTranslation();
   const { pathname, search } = useLocation();
-  const { can } = useAccess();
+  const { can, has } = useAccess();
   const logout = useLogout();
   const counters = useChatCounters();
   const filter = new URLSearchParams(search).get('filter') ?? 'assigned';
@@ -58,7 +61,7 @@ export function AdminNav({ onNavigate }: { onNavigate: () => void }) {
             component={Link}
             to={`/admin/chats?filter=${f.filter}`}
             label={t(f.key)}
-            active={at('/admin/chats') && filter === f.filter}
+            active={pathname === '/admin/chats' && filter === f.filter}
             onClick={onNavigate}
             style={{ borderRadius: 8 }}
             rightSection={
@@ -70,7 +73,16 @@ export function AdminNav({ onNavigate }: { onNavigate: () => void }) {
             }
           />
         ))}
+        {has('OPTION_EXPIRING') &&
+          item(
+            '/admin/chats/expired',
+            t('workspace.expiredTitle'),
+            <IconClockExclamation size={18} stroke={1.6} />,
+          )}
+        {item('/admin/chats/create', t('workspace.createTitle'), <IconMessagePlus size={18} stroke={1.6} />)}
       </NavLink>
+      {has('OPTION_EXTENDED_SEARCH') &&
+        item('/admin/expanded-search', t('menu.search'), <IconSearch size={20} stroke={1.6} />)}
       {item('/admin/reports/report', t('menu.reports'), <IconChartBar size={20} stroke={1.6} />)}
       {can('AUTHORITY_ALL_STAT') &&
         item('/admin/monitoring', t('menu.monitoring'), <IconActivityHeartbeat size={20} stroke={1.6} />)}

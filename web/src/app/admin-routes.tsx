@@ -35,8 +35,29 @@ export const adminRoutes: RouteObject = {
       lazy: screen(() => import('../features/public-pages/options-page.tsx'), 'OptionsPage'),
     },
     {
+      path: 'chats/create',
+      handle: { title: 'workspace.createTitle' },
+      lazy: screen(() => import('../features/chats/create-chat/create-chat-page.tsx'), 'CreateChatPage'),
+    },
+    {
+      element: <Guard option="OPTION_EXPIRING" />,
+      children: [
+        {
+          path: 'chats/expired',
+          handle: { title: 'workspace.expiredTitle' },
+          lazy: screen(() => import('../features/chats/expired/expired-page.tsx'), 'ExpiredPage'),
+        },
+      ],
+    },
+    {
       element: <Guard option="OPTION_EXTENDED_SEARCH" />,
-      children: [soon('expanded-search', 'menu.search')],
+      children: [
+        {
+          path: 'expanded-search',
+          handle: { title: 'menu.search' },
+          lazy: screen(() => import('../features/search/search-page.tsx'), 'SearchPage'),
+        },
+      ],
     },
     soon('support', 'menu.support'),
     {

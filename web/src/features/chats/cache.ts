@@ -52,6 +52,9 @@ export function applyChatEvent(client: QueryClient, event: RealtimeEvent): boole
     upsertMessage(client, m);
     if (event.type === 'message.created' && !m.internal)
       patchLists(client, m.chatId, (c) => ({ ...c, lastMessage: { text: m.text, at: m.createdAt } }));
+    // A client message moves its chat up and counts as unread: the cursor lists refetch (server order and counts).
+    if (event.type === 'message.created' && m.direction === 'in')
+      void client.invalidateQueries({ queryKey: ['chats', 'list'] });
     return true;
   }
   if (event.type === 'counters.changed') {

@@ -1,14 +1,21 @@
 import { Badge, Button, Group, Paper, SegmentedControl, Stack, Text } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
-import { IconArrowLeft, IconInbox, IconMessageCircle } from '@tabler/icons-react';
-import { useQuery } from '@tanstack/react-query';
+import type { ChatDto } from '@smartconnect/contracts';
+import { IconArrowLeft, IconInbox, IconMessageCircle, IconSearchOff } from '@tabler/icons-react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
+import { useCurrentUser } from '../../app/session.tsx';
+import { get } from '../../shared/api/client.ts';
 import { EmptyState } from '../../shared/ui/empty-state.tsx';
 import { SectionLoader } from '../../shared/ui/full-loader.tsx';
-import { CHAT_FILTERS, type ChatFilter, chatsQuery, useChatCounters } from './api.ts';
+import { CHAT_FILTERS, type ChatFilter, chatKeys, useChatCounters } from './api.ts';
 import { ChatList } from './chat-list.tsx';
 import { Conversation } from './conversation.tsx';
+import { flatten, type ListFilters, markRead, setUnread, useChatPages } from './list/list-api.ts';
+import { ListFiltersBar } from './list/list-filters.tsx';
+import { ClientPanel } from './side-panel/client-panel.tsx';
 
 const EMPTY: Record<ChatFilter, string> = {
   assigned: 'chats.emptyAssigned',
@@ -20,20 +27,67 @@ const LABEL: Record<ChatFilter, string> = {
   waiting: 'menu.waiting',
   closed: 'menu.closed',
 };
+const FILTER_KEYS = ['channelId', 'teamId', 'operatorId', 'q'] as const;
 
-/** /admin/chats?filter=assigned|waiting|closed[&chat=<id>]: the chat list and the open conversation. */
+/** Marks the open chat read when it opens and whenever a client message arrives in it. */
+function useReadMark(chatId: string | null, lastAt: string | undefined) {
+  const client = useQueryClient();
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new client message (lastAt) marks the chat read again
+  useEffect(() => {
+    if (!chatId) return;
+    setUnread(client, chatId, 0);
+    markRead(chatId).catch(() => undefined);
+  }, [client, chatId, lastAt]);
+}
+
+/**
+ * /admin/chats?filter=assigned|waiting|closed[&chat=<id>][&q=&channelId=&teamId=&operatorId=]: the chat list
+ * (cursor pages, virtualised), the open conversation and the client side panel.
+ */
 export function ChatsPage() {
   const { t } = useTranslation();
+  const me = useCurrentUser();
   const [params, setParams] = useSearchParams();
   const raw = params.get('filter');
   const filter: ChatFilter = CHAT_FILTERS.includes(raw as ChatFilter) ? (raw as ChatFilter) : 'assigned';
   const selected = params.get('chat');
-  const chats = useQuery(chatsQuery(filter));
+  const filters: ListFilters = Object.fromEntries(
+    FILTER_KEYS.map((k) => [k, params.get(k) ?? undefined]).filter(([, v]) => v),
+  );
+  const chats = useChatPages(filter, filters);
   const counters = useChatCounters();
-  const items = chats.data?.items ?? [];
-  const select = (chat: string | null) => setParams(chat ? { filter, chat } : { filter });
+  const items = flatten(chats.data);
+  const open = useQuery({
+    queryKey: chatKeys.chat(selected ?? ''),
+    queryFn: () => get<ChatDto>(`/api/chats/${selected}`),
+    enabled: !!selected,
+    meta: { silent: true },
+    retry: false,
+  });
+  const openChat = selected ? open.data : undefined;
+  const go = (next: { filter?: ChatFilter; chat?: string | null; filters?: ListFilters }) => {
+    const p: Record<string, string> = { filter: next.filter ?? filter };
+    const chat = next.chat === undefined ? selected : next.chat;
+    if (chat) p.chat = chat;
+    for (const [k, v] of Object.entries(next.filters ?? filters)) if (v) p[k] = v;
+    setParams(p);
+  };
+  const select = (chat: string | null) => go({ chat });
+  useReadMark(selected, openChat?.lastClientMessageAt ?? undefined);
+  // After Take the chat is in progress: the list follows it there.
+  useEffect(() => {
+    if (
+      openChat &&
+      filter === 'waiting' &&
+      openChat.status === 'in_progress' &&
+      openChat.operator?.id === me.id
+    )
+      go({ filter: 'assigned', chat: openChat.id });
+  });
   // A phone shows one pane at a time: the list, or the open chat with a way back to the list.
   const narrow = useMediaQuery('(max-width: 48em)') ?? false;
+  const wide = useMediaQuery('(min-width: 75em)') ?? false;
+  const filtered = FILTER_KEYS.some((k) => filters[k]);
 
   return (
     <Group
@@ -54,14 +108,14 @@ export function ChatsPage() {
         }}
       >
         <Stack p="md" gap="sm" style={{ borderBottom: '1px solid var(--mantine-color-gray-3)' }}>
-          <Text fw={650} size="lg">
+          <Text fw={650} size="lg" component="h1">
             {t('menu.chatCenter')}
           </Text>
           <SegmentedControl
             fullWidth
             size="xs"
             value={filter}
-            onChange={(v) => setParams({ filter: v })}
+            onChange={(v) => go({ filter: v as ChatFilter, chat: null })}
             data={CHAT_FILTERS.map((f) => ({
               value: f,
               label: (
@@ -76,13 +130,25 @@ export function ChatsPage() {
               ),
             }))}
           />
+          <ListFiltersBar value={filters} onChange={(f) => go({ filters: f })} />
         </Stack>
         {chats.isLoading ? (
           <SectionLoader />
         ) : items.length === 0 ? (
-          <EmptyState icon={<IconInbox size={28} />} title={t(EMPTY[filter])} text={t('chats.emptyHint')} />
+          filtered ? (
+            <EmptyState icon={<IconSearchOff size={28} />} title={t('workspace.noResults')} color="gray" />
+          ) : (
+            <EmptyState icon={<IconInbox size={28} />} title={t(EMPTY[filter])} text={t('chats.emptyHint')} />
+          )
         ) : (
-          <ChatList items={items} selected={selected} onSelect={select} />
+          <ChatList
+            items={items}
+            selected={selected}
+            onSelect={select}
+            onEnd={() => {
+              if (chats.hasNextPage && !chats.isFetchingNextPage) void chats.fetchNextPage();
+            }}
+          />
         )}
       </Paper>
       <Paper
@@ -115,6 +181,11 @@ export function ChatsPage() {
           </Stack>
         )}
       </Paper>
+      {wide && openChat && (
+        <Paper w={320} p={0} style={{ flexShrink: 0, overflow: 'hidden', display: 'flex' }}>
+          <ClientPanel key={openChat.client.id} chat={openChat} />
+        </Paper>
+      )}
     </Group>
   );
 }
