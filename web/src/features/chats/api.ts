@@ -52,16 +52,6 @@ export function useChat(id: string) {
   });
 }
 
-export function useMessages(id: string) {
-  return useQuery({
-    queryKey: chatKeys.messages(id),
-    queryFn: () => get<Page<MessageDto>>(`/api/chats/${id}/messages?limit=1000`),
-    meta: { silent: true },
-    retry: false,
-    select: (page) => page.items,
-  });
-}
-
 export function useCategories(enabled: boolean) {
   return useQuery({
     queryKey: ['categories'],

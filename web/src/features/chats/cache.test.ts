@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { ChatDto, MessageDto, Page } from '@smartconnect/contracts';
+import type { ChatDto, MessageDto } from '@smartconnect/contracts';
 import { QueryClient } from '@tanstack/react-query';
 import type { ChatList } from './api.ts';
 import { applyChatEvent } from './cache.ts';
+import type { MessagePages } from './conversation/use-messages.ts';
 
 const chat = (id: string, over: Partial<ChatDto> = {}): ChatDto =>
   ({
@@ -47,7 +48,10 @@ const message = (id: string, over: Partial<MessageDto> = {}): MessageDto => ({
 function client() {
   const c = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   c.setQueryData<ChatList>(['chats', 'waiting'], { items: [chat('a'), chat('b')], total: 2 });
-  c.setQueryData<Page<MessageDto>>(['chat', 'a', 'messages'], { items: [message('m1')], total: 1 });
+  c.setQueryData<MessagePages>(['chat', 'a', 'messages'], {
+    pages: [{ items: [message('m1')], total: 1, nextCursor: null }],
+    pageParams: [null],
+  });
   return c;
 }
 
@@ -56,7 +60,7 @@ test('a new message joins the open conversation once and becomes the preview in 
   const m2 = message('m2', { text: 'where is my order?' });
   assert.equal(applyChatEvent(c, { id: '1', type: 'message.created', payload: m2 }), true);
   applyChatEvent(c, { id: '2', type: 'message.created', payload: m2 });
-  const page = c.getQueryData<Page<MessageDto>>(['chat', 'a', 'messages']);
+  const page = c.getQueryData<MessagePages>(['chat', 'a', 'messages'])?.pages[0];
   assert.deepEqual(
     page?.items.map((m) => m.id),
     ['m1', 'm2'],
@@ -75,7 +79,7 @@ test('an internal note does not become the preview; a status change replaces the
   });
   assert.equal(c.getQueryData<ChatList>(['chats', 'waiting'])?.items[0].lastMessage?.text, 'hi');
   applyChatEvent(c, { id: '2', type: 'message.status', payload: message('m1', { status: 'delivered' }) });
-  const page = c.getQueryData<Page<MessageDto>>(['chat', 'a', 'messages']);
+  const page = c.getQueryData<MessagePages>(['chat', 'a', 'messages'])?.pages[0];
   assert.equal(page?.items[0].status, 'delivered');
   assert.equal(page?.items.length, 2);
 });

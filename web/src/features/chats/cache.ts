@@ -1,7 +1,8 @@
-import type { ChatDto, MessageDto, Page } from '@smartconnect/contracts';
+import type { ChatDto, MessageDto } from '@smartconnect/contracts';
 import type { QueryClient } from '@tanstack/react-query';
 import type { RealtimeEvent } from '../../shared/realtime/client.ts';
 import { type ChatList, chatKeys } from './api.ts';
+import { upsertMessageInPages } from './conversation/use-messages.ts';
 
 const CHAT_EVENTS = new Set([
   'chat.created',
@@ -19,16 +20,8 @@ function patchLists(client: QueryClient, chatId: string, fn: (c: ChatDto) => Cha
   );
 }
 
-function upsertMessage(client: QueryClient, m: MessageDto) {
-  client.setQueryData<Page<MessageDto>>(chatKeys.messages(m.chatId), (page) => {
-    if (!page) return page;
-    const i = page.items.findIndex((x) => x.id === m.id);
-    if (i === -1) return { items: [...page.items, m], total: page.total + 1 };
-    const items = page.items.slice();
-    items[i] = m;
-    return { ...page, items };
-  });
-}
+/** A message into the open conversation's pages (conversation/use-messages.ts). */
+const upsertMessage = (client: QueryClient, m: MessageDto) => upsertMessageInPages(client, m);
 
 /**
  * Applies one realtime event of the chat domain to the query cache: the open chat and its messages change

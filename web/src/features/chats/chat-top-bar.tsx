@@ -1,10 +1,12 @@
 import { Avatar, Badge, Button, Group, Text } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
 import type { ChatDto } from '@smartconnect/contracts';
-import { IconArrowsExchange, IconCircleCheck, IconHandGrab } from '@tabler/icons-react';
+import { IconArrowsExchange, IconCircleCheck, IconHandGrab, IconUserBolt } from '@tabler/icons-react';
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useAccess } from '../../app/session.tsx';
+import { useAccess, useCurrentUser } from '../../app/session.tsx';
+import { post } from '../../shared/api/client.ts';
 import { initialsOf } from '../../shared/bidi.ts';
 import { UserText } from '../../shared/ui/user-text.tsx';
 import { takeChat } from './api.ts';
@@ -19,7 +21,19 @@ const STATUS_COLOR = { waiting: 'orange', in_progress: 'teal', closed: 'gray' } 
 export function ChatTopBar({ chat, onTransferred }: { chat: ChatDto; onTransferred: () => void }) {
   const { t } = useTranslation();
   const changed = useChatChanged();
-  const withCategory = useAccess().has('OPTION_CATEGORY');
+  const access = useAccess();
+  const me = useCurrentUser();
+  const withCategory = access.has('OPTION_CATEGORY');
+  // A supervisor or administrator may take over a chat someone else handles (the server checks the right).
+  const canTakeOver =
+    access.can('AUTHORITY_ALL_CHATS') && chat.status === 'in_progress' && chat.operator?.id !== me.id;
+  const takeOver = useMutation({
+    mutationFn: () => post<ChatDto>(`/api/chats/${chat.id}/takeover`),
+    onSuccess: (c) => {
+      changed(c);
+      notifications.show({ color: 'teal', message: t('conversation.takenOver') });
+    },
+  });
   const [dialog, setDialog] = useState<'transfer' | 'close' | null>(null);
   const take = useMutation({ mutationFn: () => takeChat(chat.id), onSuccess: changed });
   const name = chat.client.name || chat.client.externalId;
@@ -38,7 +52,14 @@ export function ChatTopBar({ chat, onTransferred }: { chat: ChatDto; onTransferr
           <Text fw={650} truncate data-testid="chat-client">
             <UserText>{name}</UserText>
           </Text>
-          <Text size="xs" c="dimmed" truncate>
+          <Text size="xs" c="gray.7" truncate>
+            <span
+              data-testid="chat-channel"
+              title={t('conversation.channel', { type: t(`channels.types.${chat.channel.type}`) })}
+            >
+              {t(`channels.types.${chat.channel.type}`)}
+            </span>
+            {' · '}
             <UserText>{chat.channel.name}</UserText> · <UserText>{chat.team.name}</UserText>
             {chat.operator && (
               <>
@@ -72,6 +93,18 @@ export function ChatTopBar({ chat, onTransferred }: { chat: ChatDto; onTransferr
             onClick={() => take.mutate()}
           >
             {t('chat.take')}
+          </Button>
+        )}
+        {canTakeOver && (
+          <Button
+            size="xs"
+            variant="light"
+            leftSection={<IconUserBolt size={16} aria-hidden />}
+            loading={takeOver.isPending}
+            onClick={() => takeOver.mutate()}
+            data-testid="take-over"
+          >
+            {t('conversation.takeOver')}
           </Button>
         )}
         {chat.status !== 'closed' && (

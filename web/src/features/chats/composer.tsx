@@ -1,78 +1,216 @@
-import { ActionIcon, Group, Switch, Textarea, Tooltip } from '@mantine/core';
-import { MESSAGE_TEXT_MAX } from '@smartconnect/contracts';
-import { IconSend } from '@tabler/icons-react';
-import { useMutation } from '@tanstack/react-query';
-import { useState } from 'react';
+import {
+  ActionIcon,
+  Badge,
+  Box,
+  CloseButton,
+  FileButton,
+  Group,
+  Image,
+  Progress,
+  Stack,
+  Switch,
+  Text,
+  Textarea,
+  Tooltip,
+} from '@mantine/core';
+import { ATTACHMENT_LIMITS, MESSAGE_TEXT_MAX } from '@smartconnect/contracts';
+import { IconLock, IconPaperclip, IconSend } from '@tabler/icons-react';
+import { forwardRef, useImperativeHandle, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { sendMessage } from './api.ts';
+import { EmojiPicker } from './composer/emoji-picker.tsx';
+import { sendOutgoing } from './composer/outbox.ts';
+import type { Attachments } from './composer/use-attachments.ts';
+import { useDraft } from './composer/use-draft.ts';
+import { formatSize } from './conversation/attachments.tsx';
 import { useUpsertMessage } from './use-chat-cache.ts';
 
-/** The message box: Enter sends, Shift+Enter starts a new line; the switch makes it an internal note. */
-export function Composer({ chatId, disabledReason }: { chatId: string; disabledReason: string | null }) {
-  const { t } = useTranslation();
-  const [text, setText] = useState('');
-  const [internal, setInternal] = useState(false);
-  const upsert = useUpsertMessage();
-  const send = useMutation({
-    mutationFn: () => sendMessage(chatId, text.trim(), internal),
-    onSuccess: (m) => {
-      upsert(m);
-      setText('');
-    },
-  });
-  const disabled = disabledReason !== null;
-  const submit = () => {
-    if (!disabled && text.trim() && !send.isPending) send.mutate();
-  };
+export type ComposerHandle = { focus: () => void };
+
+/** The files of the message being written: picture previews or names, upload progress, remove. */
+function FileChips({ files }: { files: Attachments }) {
+  const { t, i18n } = useTranslation();
+  if (!files.files.length) return null;
   return (
     <Group
-      p="md"
-      gap="sm"
-      align="flex-end"
-      wrap="nowrap"
+      gap="xs"
+      wrap="wrap"
+      aria-label={t('conversation.attachments')}
+      role="list"
+      data-testid="composer-files"
+    >
+      {files.files.map((f) => (
+        <Box
+          key={f.id}
+          role="listitem"
+          data-testid="composer-file"
+          data-ready={f.attachment ? 'true' : 'false'}
+          style={{
+            border: '1px solid var(--mantine-color-gray-4)',
+            borderRadius: 8,
+            padding: 4,
+            width: 148,
+            background: 'white',
+          }}
+        >
+          <Group gap={4} wrap="nowrap" align="center">
+            {f.preview ? (
+              <Image src={f.preview} alt="" w={32} h={32} radius="sm" fit="cover" />
+            ) : (
+              <IconPaperclip size={18} aria-hidden style={{ flexShrink: 0 }} />
+            )}
+            <Stack gap={0} style={{ minWidth: 0, flex: 1 }}>
+              <Text size="xs" truncate>
+                {f.name}
+              </Text>
+              <Text size="xs" c="gray.7">
+                {formatSize(f.size, i18n.language)}
+              </Text>
+            </Stack>
+            <CloseButton
+              size="sm"
+              aria-label={t('conversation.removeFile', { name: f.name })}
+              onClick={() => files.remove(f.id)}
+            />
+          </Group>
+          {!f.attachment && (
+            <Progress
+              value={Math.round(f.progress * 100)}
+              size="xs"
+              mt={4}
+              aria-label={t('conversation.uploading', {
+                name: f.name,
+                percent: Math.round(f.progress * 100),
+              })}
+            />
+          )}
+        </Box>
+      ))}
+    </Group>
+  );
+}
+
+/**
+ * The message box: Enter sends, Shift+Enter starts a new line; emoji; files by button, paste or drop (on the whole
+ * conversation); the switch makes it an internal note. The text is a draft per chat until sent; a sent message shows
+ * at once and can be retried when it fails.
+ */
+export const Composer = forwardRef<
+  ComposerHandle,
+  { chatId: string; disabledReason: string | null; files: Attachments }
+>(function Composer({ chatId, disabledReason, files }, ref) {
+  const { t } = useTranslation();
+  const [text, setText] = useDraft(chatId);
+  const [internal, setInternal] = useState(false);
+  const upsert = useUpsertMessage();
+  const area = useRef<HTMLTextAreaElement>(null);
+  useImperativeHandle(ref, () => ({ focus: () => area.current?.focus() }), []);
+  const disabled = disabledReason !== null;
+  const canSend = !disabled && !files.uploading && (text.trim() !== '' || files.ready.length > 0);
+  const submit = () => {
+    if (!canSend) return;
+    sendOutgoing({ chatId, text: text.trim(), internal, attachments: files.ready }, (m) => upsert(m));
+    setText('');
+    files.clear();
+  };
+  const insert = (s: string) => {
+    const el = area.current;
+    const start = el?.selectionStart ?? text.length;
+    const end = el?.selectionEnd ?? text.length;
+    const next = text.slice(0, start) + s + text.slice(end);
+    setText(next.slice(0, MESSAGE_TEXT_MAX));
+    requestAnimationFrame(() => {
+      el?.focus();
+      el?.setSelectionRange(start + s.length, start + s.length);
+    });
+  };
+  const label = internal ? t('chat.notePlaceholder') : t('chat.placeholder');
+  return (
+    <Stack
+      gap={6}
+      p="sm"
+      data-testid="composer"
+      data-internal={internal || undefined}
       style={{
-        borderTop: '1px solid var(--mantine-color-gray-3)',
-        background: internal ? 'var(--mantine-color-yellow-0)' : undefined,
+        borderTop: internal
+          ? '2px dashed var(--mantine-color-yellow-8)'
+          : '1px solid var(--mantine-color-gray-3)',
+        background: internal ? 'var(--mantine-color-yellow-0)' : 'white',
       }}
     >
-      <Textarea
-        style={{ flex: 1 }}
-        autosize
-        minRows={1}
-        maxRows={6}
-        maxLength={MESSAGE_TEXT_MAX}
-        aria-label={internal ? t('chat.notePlaceholder') : t('chat.placeholder')}
-        placeholder={disabledReason ?? (internal ? t('chat.notePlaceholder') : t('chat.placeholder'))}
-        disabled={disabled}
-        value={text}
-        onChange={(e) => setText(e.currentTarget.value)}
-        onKeyDown={(e) => {
-          if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
-            e.preventDefault();
-            submit();
-          }
-        }}
-      />
+      {internal && (
+        <Badge color="yellow.9" variant="light" leftSection={<IconLock size={12} aria-hidden />} tt="none">
+          {t('conversation.noteMode')}
+        </Badge>
+      )}
+      <FileChips files={files} />
+      <Group gap={4} align="flex-end" wrap="nowrap">
+        <EmojiPicker onPick={insert} disabled={disabled} />
+        <FileButton onChange={(list) => files.add(list)} multiple disabled={disabled}>
+          {(props) => (
+            <Tooltip label={t('conversation.attach')}>
+              <ActionIcon
+                {...props}
+                variant="subtle"
+                color="gray.7"
+                size="lg"
+                aria-label={t('conversation.attach')}
+                disabled={disabled || files.files.length >= ATTACHMENT_LIMITS.max}
+                data-testid="attach-button"
+              >
+                <IconPaperclip size={20} aria-hidden />
+              </ActionIcon>
+            </Tooltip>
+          )}
+        </FileButton>
+        <Textarea
+          ref={area}
+          style={{ flex: 1, minWidth: 0 }}
+          autosize
+          minRows={1}
+          maxRows={6}
+          maxLength={MESSAGE_TEXT_MAX}
+          aria-label={label}
+          placeholder={disabledReason ?? label}
+          disabled={disabled}
+          value={text}
+          data-testid="composer-input"
+          onChange={(e) => setText(e.currentTarget.value)}
+          onPaste={(e) => {
+            const pasted = Array.from(e.clipboardData.files);
+            if (pasted.length) {
+              e.preventDefault();
+              files.add(pasted);
+            }
+          }}
+          onKeyDown={(e) => {
+            if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
+              e.preventDefault();
+              submit();
+            }
+          }}
+        />
+        <Tooltip label={t('chat.send')}>
+          <ActionIcon
+            size="lg"
+            mb={2}
+            aria-label={t('chat.send')}
+            disabled={!canSend}
+            onClick={submit}
+            data-testid="send-button"
+          >
+            <IconSend size={18} aria-hidden />
+          </ActionIcon>
+        </Tooltip>
+      </Group>
       <Switch
         label={t('chat.internal')}
         checked={internal}
         disabled={disabled}
-        color="yellow"
+        color="yellow.8"
+        size="xs"
+        data-testid="internal-toggle"
         onChange={(e) => setInternal(e.currentTarget.checked)}
-        mb={8}
       />
-      <Tooltip label={t('chat.send')}>
-        <ActionIcon
-          size="lg"
-          mb={2}
-          aria-label={t('chat.send')}
-          loading={send.isPending}
-          disabled={disabled || !text.trim()}
-          onClick={submit}
-        >
-          <IconSend size={18} />
-        </ActionIcon>
-      </Tooltip>
-    </Group>
+    </Stack>
   );
-}
+});

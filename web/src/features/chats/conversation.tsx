@@ -1,26 +1,54 @@
-import { Alert, Stack } from '@mantine/core';
+import { Alert, Box, Center, Stack, Text } from '@mantine/core';
+import type { ChatHistoryDto, Page } from '@smartconnect/contracts';
+import { IconUpload } from '@tabler/icons-react';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useCurrentUser } from '../../app/session.tsx';
+import { get } from '../../shared/api/client.ts';
 import { isolate } from '../../shared/bidi.ts';
 import { SectionLoader } from '../../shared/ui/full-loader.tsx';
-import { useChat, useMessages } from './api.ts';
+import { useChat } from './api.ts';
 import { ChatTopBar } from './chat-top-bar.tsx';
-import { Composer } from './composer.tsx';
+import { useOutbox } from './composer/outbox.ts';
+import { useAttachments } from './composer/use-attachments.ts';
+import { Composer, type ComposerHandle } from './composer.tsx';
+import { useHistoryNames } from './conversation/system-event.tsx';
+import { loadedMessages, useMessagePages } from './conversation/use-messages.ts';
 import { MessageList } from './message-list.tsx';
 
-/** One open chat: top bar with the actions, the messages, the message box. */
+/** The chat's history, read again whenever the chat changes (its updatedAt moves with every transition). */
+function useHistory(chatId: string, version: string | undefined) {
+  return useQuery({
+    queryKey: ['chat', chatId, 'history', version],
+    queryFn: () => get<Page<ChatHistoryDto>>(`/api/chats/${chatId}/history`),
+    enabled: version !== undefined,
+    placeholderData: keepPreviousData,
+    meta: { silent: true },
+    select: (p) => p.items,
+  });
+}
+
+/** One open chat: top bar with the actions, the conversation, the message box; files may be dropped anywhere on it. */
 export function Conversation({ chatId, onLeave }: { chatId: string; onLeave: () => void }) {
   const { t } = useTranslation();
   const me = useCurrentUser();
   const chat = useChat(chatId);
-  const messages = useMessages(chatId);
+  const pages = useMessagePages(chatId);
+  const history = useHistory(chatId, chat.data?.updatedAt);
+  const pending = useOutbox(chatId);
+  const files = useAttachments(chatId);
+  const composer = useRef<ComposerHandle>(null);
+  const [dragging, setDragging] = useState(false);
+  const messages = useMemo(() => loadedMessages(pages.data), [pages.data]);
+  const names = useHistoryNames(chat.data);
   if (chat.isError)
     return (
       <Alert m="md" color="red">
         {t('errors.chatNotFoundException')}
       </Alert>
     );
-  if (!chat.data || messages.isLoading) return <SectionLoader />;
+  if (!chat.data || pages.isLoading) return <SectionLoader />;
   const c = chat.data;
   const reason =
     c.status === 'closed'
@@ -30,11 +58,67 @@ export function Conversation({ chatId, onLeave }: { chatId: string; onLeave: () 
         : c.operator?.id !== me.id
           ? t('chat.notYoursHint', { name: isolate(c.operator?.name) })
           : null;
+  const droppable = reason === null;
+  const hasFiles = (e: React.DragEvent) => Array.from(e.dataTransfer.types).includes('Files');
   return (
-    <Stack gap={0} style={{ flex: 1, minHeight: 0 }}>
+    <Stack
+      gap={0}
+      style={{ flex: 1, minHeight: 0, minWidth: 0, position: 'relative' }}
+      data-testid="conversation"
+      onDragEnter={(e) => {
+        if (droppable && hasFiles(e)) setDragging(true);
+      }}
+      onDragOver={(e) => {
+        if (droppable && hasFiles(e)) e.preventDefault();
+      }}
+      onDragLeave={(e) => {
+        if (!e.currentTarget.contains(e.relatedTarget as Node | null)) setDragging(false);
+      }}
+      onDrop={(e) => {
+        if (!droppable || !hasFiles(e)) return;
+        e.preventDefault();
+        setDragging(false);
+        files.add(Array.from(e.dataTransfer.files));
+        composer.current?.focus();
+      }}
+    >
       <ChatTopBar chat={c} onTransferred={onLeave} />
-      <MessageList messages={messages.data ?? []} />
-      <Composer chatId={c.id} disabledReason={reason} />
+      <MessageList
+        chatId={c.id}
+        messages={messages}
+        history={history.data ?? []}
+        names={names}
+        pending={pending}
+        meId={me.id}
+        editable={c.status !== 'closed'}
+        hasOlder={pages.hasNextPage}
+        loadingOlder={pages.isFetchingNextPage}
+        loadOlder={() => void pages.fetchNextPage()}
+      />
+      <Composer ref={composer} chatId={c.id} disabledReason={reason} files={files} />
+      {dragging && (
+        <Box
+          data-testid="drop-zone"
+          style={{
+            position: 'absolute',
+            inset: 0,
+            background: 'rgba(255,255,255,0.9)',
+            border: '2px dashed var(--mantine-color-indigo-6)',
+            borderRadius: 8,
+            pointerEvents: 'none',
+            zIndex: 10,
+          }}
+        >
+          <Center h="100%">
+            <Stack align="center" gap="xs">
+              <IconUpload size={36} aria-hidden color="var(--mantine-color-indigo-7)" />
+              <Text fw={600} c="indigo.8">
+                {t('conversation.dropHere')}
+              </Text>
+            </Stack>
+          </Center>
+        </Box>
+      )}
     </Stack>
   );
 }

@@ -1,141 +1,245 @@
-import { Badge, Box, Group, Paper, Stack, Text, VisuallyHidden } from '@mantine/core';
-import type { MessageDto } from '@smartconnect/contracts';
-import { IconCheck, IconChecks, IconClock, IconExternalLink, IconLock, IconX } from '@tabler/icons-react';
-import { useEffect, useRef } from 'react';
+import { Box, Button, Center, Divider, Group, Loader, Paper, Stack, Text } from '@mantine/core';
+import type { ChatHistoryDto, MessageDto } from '@smartconnect/contracts';
+import { IconAlertTriangle, IconClock, IconLock } from '@tabler/icons-react';
+import { useLayoutEffect, useMemo, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { UserText } from '../../shared/ui/user-text.tsx';
-import { formatTime } from './chat-list.tsx';
+import { discardOutgoing, type Outgoing, retryOutgoing } from './composer/outbox.ts';
+import { Attachments } from './conversation/attachments.tsx';
+import { formatClock, MessageBubble } from './conversation/message-bubble.tsx';
+import { type HistoryNames, SystemEvent } from './conversation/system-event.tsx';
+import { buildTimeline, localDay } from './conversation/timeline.ts';
+import { useUpsertMessage } from './use-chat-cache.ts';
 
-const STATUS_ICON = {
-  pending: IconClock,
-  sent: IconCheck,
-  delivered: IconChecks,
-  read: IconChecks,
-  undelivered: IconX,
-} as const;
+/** Scrolled this close to the top, the next older page loads; this close to the bottom, new messages follow. */
+const EDGE = 160;
 
-/** A message's buttons (a bot's reply) as read-only chips, row by row: operators see what the client was offered. */
-function Buttons({ rows }: { rows: NonNullable<MessageDto['buttons']> }) {
-  return (
-    <Stack gap={4} mt={6} data-testid="message-buttons">
-      {rows.map((row, i) => (
-        // biome-ignore lint/suspicious/noArrayIndexKey: rows have no id and never reorder
-        <Group key={i} gap={4} wrap="wrap">
-          {row.map((b, j) => (
-            <Badge
-              // biome-ignore lint/suspicious/noArrayIndexKey: buttons have no id and never reorder
-              key={j}
-              variant="outline"
-              radius="sm"
-              tt="none"
-              title={'url' in b ? b.url : b.payload}
-              rightSection={'url' in b ? <IconExternalLink size={10} aria-hidden /> : undefined}
-              style={{ maxWidth: '100%' }}
-            >
-              <UserText>{b.text}</UserText>
-            </Badge>
-          ))}
-        </Group>
-      ))}
-    </Stack>
-  );
-}
-
-/** The delivery status; an Undelivered one names the provider's reason on hover and to screen readers. */
-function Delivery({ status, reason }: { status: MessageDto['status']; reason: string | null }) {
-  const { t } = useTranslation();
-  if (!status) return null;
-  const Icon = STATUS_ICON[status];
-  const color = status === 'undelivered' ? 'red' : status === 'read' ? 'indigo' : 'dimmed';
-  return (
-    <Group
-      gap={2}
-      wrap="nowrap"
-      c={color}
-      data-testid="delivery"
-      data-status={status}
-      title={status === 'undelivered' && reason ? reason : undefined}
-    >
-      <Icon size={14} aria-hidden />
-      <Text size="xs" c={color}>
-        {t(`chat.delivery.${status}`)}
-        {status === 'undelivered' && reason ? <VisuallyHidden>: {reason}</VisuallyHidden> : null}
-      </Text>
-    </Group>
-  );
-}
-
-/** The conversation, oldest first; texts are rendered as text (never HTML), internal notes stand apart. */
-export function MessageList({ messages }: { messages: MessageDto[] }) {
+function DayLabel({ at }: { at: string }) {
   const { t, i18n } = useTranslation();
-  const end = useRef<HTMLDivElement>(null);
-  const count = messages.length;
-  // biome-ignore lint/correctness/useExhaustiveDependencies: scroll when a message arrives
-  useEffect(() => {
-    end.current?.scrollIntoView({ block: 'end' });
-  }, [count]);
+  const day = localDay(at);
+  const now = new Date();
+  const yesterday = new Date(now.getFullYear(), now.getMonth(), now.getDate() - 1);
+  const label =
+    day === localDay(now.toISOString())
+      ? t('conversation.today')
+      : day === localDay(yesterday.toISOString())
+        ? t('conversation.yesterday')
+        : new Intl.DateTimeFormat(i18n.language, { dateStyle: 'long' }).format(new Date(at));
   return (
-    <Stack gap="sm" p="md" style={{ flex: 1, overflowY: 'auto', background: 'var(--mantine-color-gray-0)' }}>
-      {messages.map((m) => {
-        const out = m.direction === 'out';
-        return (
-          <Box
-            key={m.id}
-            data-testid="message"
-            data-internal={m.internal || undefined}
-            style={{ alignSelf: out ? 'flex-end' : 'flex-start', maxWidth: '72%' }}
-          >
-            <Paper
-              px="md"
-              py="xs"
-              radius="lg"
-              shadow="none"
-              style={{
-                background: m.internal
-                  ? 'var(--mantine-color-yellow-0)'
-                  : out
-                    ? 'var(--mantine-color-indigo-0)'
-                    : 'white',
-                border: m.internal
-                  ? '1px dashed var(--mantine-color-yellow-6)'
-                  : '1px solid var(--mantine-color-gray-3)',
-              }}
-            >
-              {m.internal && (
-                <Badge size="xs" color="yellow" variant="light" leftSection={<IconLock size={10} />} mb={4}>
-                  {t('chat.internalNote')}
-                </Badge>
-              )}
-              <Text size="sm" dir="auto" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
-                <UserText>{m.text}</UserText>
+    <Divider
+      data-testid="day-separator"
+      my={4}
+      labelPosition="center"
+      label={
+        <Text size="xs" c="gray.7" fw={600} component="time" dateTime={day}>
+          {label}
+        </Text>
+      }
+    />
+  );
+}
+
+/** A message on its way, or refused: 'Sending…', or 'Not sent' with Retry and Discard. */
+function PendingBubble({ o }: { o: Outgoing }) {
+  const { t, i18n } = useTranslation();
+  const upsert = useUpsertMessage();
+  const failed = o.state === 'failed';
+  return (
+    <Box
+      data-testid="pending-message"
+      data-state={o.state}
+      style={{ alignSelf: 'flex-end', maxWidth: 'min(72%, 640px)', opacity: failed ? 1 : 0.75 }}
+    >
+      <Paper
+        px="md"
+        py="xs"
+        radius="lg"
+        style={{
+          background: o.internal ? 'var(--mantine-color-yellow-0)' : 'var(--mantine-color-indigo-0)',
+          border: failed
+            ? '1px solid var(--mantine-color-red-7)'
+            : o.internal
+              ? '1px dashed var(--mantine-color-yellow-8)'
+              : '1px solid var(--mantine-color-gray-3)',
+        }}
+      >
+        {o.internal && <IconLock size={12} aria-hidden />}
+        <Text size="sm" dir="auto" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
+          <UserText>{o.text}</UserText>
+        </Text>
+        <Attachments items={o.attachments} />
+      </Paper>
+      <Group gap={6} mt={2} justify="flex-end" wrap="wrap">
+        <Text size="xs" c="gray.7">
+          {formatClock(o.at, i18n.language)}
+        </Text>
+        {failed ? (
+          <>
+            <Group gap={2} c="red.8" wrap="nowrap" role="alert">
+              <IconAlertTriangle size={14} aria-hidden />
+              <Text size="xs" c="red.8" fw={600}>
+                {t('conversation.failed')}
               </Text>
-              {m.attachments.map((a) => (
-                <Text key={a.url} size="xs" c="indigo" truncate>
-                  <UserText>{a.name || a.url}</UserText>
-                </Text>
-              ))}
-              {m.buttons?.length ? <Buttons rows={m.buttons} /> : null}
-            </Paper>
-            <Group gap={6} mt={2} justify={out ? 'flex-end' : 'flex-start'} wrap="nowrap">
-              {m.author && out && (
-                <Text size="xs" c="dimmed">
-                  <UserText>{m.author.name}</UserText>
-                </Text>
-              )}
-              <Text size="xs" c="dimmed">
-                {formatTime(m.createdAt, i18n.language)}
-              </Text>
-              {m.editedAt && (
-                <Text size="xs" c="dimmed" fs="italic" data-testid="edited">
-                  {t('chat.edited')}
-                </Text>
-              )}
-              {out && !m.internal && <Delivery status={m.status} reason={m.statusReason} />}
             </Group>
-          </Box>
-        );
-      })}
-      <div ref={end} />
+            <Button size="compact-xs" variant="light" onClick={() => retryOutgoing(o, (m) => upsert(m))}>
+              {t('conversation.retry')}
+            </Button>
+            <Button size="compact-xs" variant="subtle" color="gray.7" onClick={() => discardOutgoing(o)}>
+              {t('conversation.discard')}
+            </Button>
+          </>
+        ) : (
+          <Group gap={2} c="gray.7" wrap="nowrap">
+            <IconClock size={14} aria-hidden />
+            <Text size="xs" c="gray.7">
+              {t('conversation.sending')}
+            </Text>
+          </Group>
+        )}
+      </Group>
+    </Box>
+  );
+}
+
+/**
+ * The conversation: the newest page first, older pages as the operator scrolls up (the view stays where it was),
+ * day separators, history events inline, unsent messages at the end. It follows new messages while the view is at
+ * the bottom.
+ */
+export function MessageList({
+  chatId,
+  messages,
+  history,
+  names,
+  pending,
+  meId,
+  editable,
+  hasOlder,
+  loadingOlder,
+  loadOlder,
+}: {
+  chatId: string;
+  messages: MessageDto[];
+  history: ChatHistoryDto[];
+  names: HistoryNames;
+  pending: Outgoing[];
+  meId: string;
+  editable: boolean;
+  hasOlder: boolean;
+  loadingOlder: boolean;
+  loadOlder: () => void;
+}) {
+  const { t } = useTranslation();
+  const box = useRef<HTMLDivElement>(null);
+  const timeline = useMemo(
+    () => buildTimeline(messages, history, localDay, !hasOlder),
+    [messages, history, hasOlder],
+  );
+  // Where the view was before an older page came: it stays on the same message.
+  const anchor = useRef<{ height: number; top: number } | null>(null);
+  const atBottom = useRef(true);
+  const firstId = messages[0]?.id;
+  const lastKey = `${messages.at(-1)?.id}:${pending.length}:${history.length}`;
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new chat opens at its newest message
+  useLayoutEffect(() => {
+    const el = box.current;
+    if (el) el.scrollTop = el.scrollHeight;
+    atBottom.current = true;
+    anchor.current = null;
+  }, [chatId]);
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when an older page was put on top
+  useLayoutEffect(() => {
+    const el = box.current;
+    if (el && anchor.current) {
+      el.scrollTop = el.scrollHeight - anchor.current.height + anchor.current.top;
+      anchor.current = null;
+    }
+  }, [firstId]);
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: follows the end while the view is there
+  useLayoutEffect(() => {
+    const el = box.current;
+    if (el && atBottom.current) el.scrollTop = el.scrollHeight;
+  }, [lastKey]);
+
+  const older = () => {
+    const el = box.current;
+    if (!el || !hasOlder || loadingOlder) return;
+    anchor.current = { height: el.scrollHeight, top: el.scrollTop };
+    loadOlder();
+  };
+
+  return (
+    <Stack
+      ref={box}
+      gap="sm"
+      p="md"
+      role="log"
+      aria-label={t('conversation.messages')}
+      aria-busy={loadingOlder}
+      data-testid="message-list"
+      tabIndex={0}
+      onScroll={(e) => {
+        const el = e.currentTarget;
+        atBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < EDGE;
+        if (el.scrollTop < EDGE) older();
+      }}
+      style={{
+        flex: 1,
+        minHeight: 0,
+        overflowY: 'auto',
+        overflowX: 'hidden',
+        background: 'var(--mantine-color-gray-0)',
+      }}
+    >
+      {hasOlder ? (
+        <Center>
+          {loadingOlder ? (
+            <Group gap="xs" data-testid="loading-older">
+              <Loader size="xs" />
+              <Text size="xs" c="gray.7">
+                {t('conversation.loadingOlder')}
+              </Text>
+            </Group>
+          ) : (
+            <Button size="compact-xs" variant="subtle" onClick={older}>
+              {t('conversation.loadOlder')}
+            </Button>
+          )}
+        </Center>
+      ) : (
+        messages.length > 0 && (
+          <Text size="xs" c="gray.7" ta="center" data-testid="conversation-start">
+            {t('conversation.start')}
+          </Text>
+        )
+      )}
+      {messages.length === 0 && pending.length === 0 && (
+        <Center style={{ flex: 1 }}>
+          <Text size="sm" c="gray.7">
+            {t('conversation.empty')}
+          </Text>
+        </Center>
+      )}
+      {timeline.map((e) =>
+        e.type === 'day' ? (
+          <DayLabel key={e.key} at={e.at} />
+        ) : e.type === 'event' ? (
+          <SystemEvent key={e.key} event={e.event} names={names} />
+        ) : (
+          <MessageBubble
+            key={e.key}
+            message={e.message}
+            mine={e.message.author?.id === meId}
+            editable={editable}
+          />
+        ),
+      )}
+      {pending.map((o) => (
+        <PendingBubble key={o.localId} o={o} />
+      ))}
     </Stack>
   );
 }

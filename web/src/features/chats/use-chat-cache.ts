@@ -1,17 +1,14 @@
-import type { ChatDto, MessageDto, Page } from '@smartconnect/contracts';
+import type { ChatDto, MessageDto } from '@smartconnect/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import { chatKeys } from './api.ts';
+import { upsertMessageInPages } from './conversation/use-messages.ts';
 
 /** Puts a message the user just sent into the open conversation (the realtime echo then changes nothing). */
 export function useUpsertMessage() {
   const client = useQueryClient();
-  return (m: MessageDto) =>
-    client.setQueryData<Page<MessageDto>>(chatKeys.messages(m.chatId), (page) => {
-      if (!page) return page;
-      const i = page.items.findIndex((x) => x.id === m.id);
-      if (i !== -1) return page;
-      return { items: [...page.items, m], total: page.total + 1 };
-    });
+  // An answer to a send keeps what realtime already brought (a later status); an edit replaces.
+  return (m: MessageDto, opts: { replace?: boolean } = {}) =>
+    upsertMessageInPages(client, m, { keep: !opts.replace });
 }
 
 /** After an action on a chat: the answer replaces the chat, lists and counters refetch. */

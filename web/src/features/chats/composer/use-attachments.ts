@@ -1,0 +1,86 @@
+import { notifications } from '@mantine/notifications';
+import { ATTACHMENT_LIMITS, ATTACHMENT_MAX_BYTES, type Attachment } from '@smartconnect/contracts';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { uploadFile } from './upload.ts';
+
+export type PendingFile = {
+  id: string;
+  name: string;
+  size: number;
+  progress: number;
+  /** The stored file once uploaded. */
+  attachment: Required<Attachment> | null;
+  /** A local preview of a picture. */
+  preview: string | null;
+};
+
+let seq = 0;
+
+/**
+ * Files of the message being written: each uploads at once (progress shown), too big ones are refused before
+ * upload (the server checks size and type by content again); they go with the next message.
+ */
+export function useAttachments(chatId: string) {
+  const { t } = useTranslation();
+  const [files, setFiles] = useState<PendingFile[]>([]);
+  const aborts = useRef(new Map<string, AbortController>());
+
+  const clear = useCallback((revoke = true) => {
+    for (const a of aborts.current.values()) a.abort();
+    aborts.current.clear();
+    setFiles((list) => {
+      if (revoke) for (const f of list) if (f.preview) URL.revokeObjectURL(f.preview);
+      return [];
+    });
+  }, []);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: another chat starts without this chat's files
+  useEffect(() => () => clear(), [chatId]);
+
+  const remove = (id: string) => {
+    aborts.current.get(id)?.abort();
+    aborts.current.delete(id);
+    setFiles((list) => list.filter((f) => f.id !== id));
+  };
+
+  const add = (incoming: File[]) => {
+    const room = ATTACHMENT_LIMITS.max - files.length;
+    for (const file of incoming.slice(0, Math.max(0, room))) {
+      if (file.size > ATTACHMENT_MAX_BYTES) {
+        notifications.show({
+          color: 'red',
+          message: t('conversation.tooBig', { name: file.name, max: ATTACHMENT_MAX_BYTES / 1024 / 1024 }),
+        });
+        continue;
+      }
+      const id = `f${seq++}`;
+      const preview = /^image\/(jpeg|png|gif|webp)$/.test(file.type) ? URL.createObjectURL(file) : null;
+      setFiles((list) => [
+        ...list,
+        { id, name: file.name || 'file', size: file.size, progress: 0, attachment: null, preview },
+      ]);
+      const abort = new AbortController();
+      aborts.current.set(id, abort);
+      uploadFile(
+        file,
+        (p) => setFiles((list) => list.map((f) => (f.id === id ? { ...f, progress: p } : f))),
+        abort.signal,
+      )
+        .then((attachment) =>
+          setFiles((list) => list.map((f) => (f.id === id ? { ...f, progress: 1, attachment } : f))),
+        )
+        .catch((err: Error) => {
+          if (err.name === 'AbortError') return;
+          setFiles((list) => list.filter((f) => f.id !== id));
+          notifications.show({ color: 'red', message: t('conversation.uploadFailed', { name: file.name }) });
+        })
+        .finally(() => aborts.current.delete(id));
+    }
+  };
+
+  const uploading = files.some((f) => !f.attachment);
+  const ready = files.flatMap((f) => (f.attachment ? [f.attachment] : []));
+  return { files, add, remove, clear, uploading, ready };
+}
+
+export type Attachments = ReturnType<typeof useAttachments>;

@@ -1,0 +1,106 @@
+import { Group, Text } from '@mantine/core';
+import type { ChatDto, ChatHistoryDto, Page, TeamDto, UserDto } from '@smartconnect/contracts';
+import {
+  IconArrowsExchange,
+  IconCircleCheck,
+  IconHandGrab,
+  IconInfoCircle,
+  IconTag,
+  IconUserBolt,
+} from '@tabler/icons-react';
+import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { useAccess, useCurrentUser } from '../../../app/session.tsx';
+import { get } from '../../../shared/api/client.ts';
+import { isolate } from '../../../shared/bidi.ts';
+import { useCategories } from '../api.ts';
+
+const ICONS = {
+  assign: IconHandGrab,
+  transfer: IconArrowsExchange,
+  takeover: IconUserBolt,
+  close: IconCircleCheck,
+  auto_close: IconCircleCheck,
+  category_set: IconTag,
+  category_removed: IconTag,
+} as Record<string, typeof IconInfoCircle>;
+
+/**
+ * Names for the ids of history events: the user, team and category lists the caller may read (the ones the transfer
+ * dialog loads), and the open chat itself; an id none of them names reads as 'an operator' / 'a team'.
+ */
+export function useHistoryNames(chat: ChatDto | undefined) {
+  const me = useCurrentUser();
+  const users = useQuery({
+    queryKey: ['users', { search: '', team: null, limit: 500 }],
+    queryFn: () => get<Page<UserDto>>('/api/users?limit=500'),
+    meta: { silent: true },
+    retry: false,
+    staleTime: 60_000,
+  });
+  const teams = useQuery({
+    queryKey: ['teams', ''],
+    queryFn: async () => {
+      const e = await get<TeamDto[] | Page<TeamDto>>('/api/teams');
+      return Array.isArray(e) ? e : e.items;
+    },
+    meta: { silent: true },
+    retry: false,
+    staleTime: 60_000,
+  });
+  const categories = useCategories(useAccess().has('OPTION_CATEGORY'));
+  return {
+    user: (id: string | null) =>
+      id === me.id
+        ? me.name
+        : chat?.operator && id === chat.operator.id
+          ? chat.operator.name
+          : users.data?.items.find((u) => u.id === id)?.name,
+    team: (id: string | null) =>
+      chat && id === chat.team.id ? chat.team.name : teams.data?.find((x) => x.id === id)?.name,
+    category: (id: string | null) =>
+      chat?.category && id === chat.category.id
+        ? chat.category.name
+        : categories.data?.find((c) => c.id === id)?.name,
+  };
+}
+
+export type HistoryNames = ReturnType<typeof useHistoryNames>;
+
+/** One event of the chat's history in the timeline: assigned, transferred, taken over, closed, category set. */
+export function SystemEvent({ event, names }: { event: ChatHistoryDto; names: HistoryNames }) {
+  const { t, i18n } = useTranslation();
+  const someone = t('conversation.someone');
+  const user = (id: string | null) => isolate(names.user(id) ?? someone);
+  const Icon = ICONS[event.kind] ?? IconInfoCircle;
+  const text =
+    event.kind === 'transfer' && !event.toUserId
+      ? t('conversation.events.transferTeam', {
+          team: isolate(names.team(event.toTeamId) ?? t('conversation.someTeam')),
+        })
+      : t(`conversation.events.${event.kind as 'assign'}`, {
+          to: user(event.toUserId),
+          from: user(event.fromUserId),
+          by: user(event.actorId),
+          category: isolate(names.category(event.categoryId) ?? '—'),
+        });
+  const time = new Intl.DateTimeFormat(i18n.language, { timeStyle: 'short' }).format(
+    new Date(event.createdAt),
+  );
+  return (
+    <Group
+      gap={6}
+      justify="center"
+      wrap="nowrap"
+      data-testid="system-event"
+      data-kind={event.kind}
+      role="note"
+      style={{ alignSelf: 'center', maxWidth: '90%' }}
+    >
+      <Icon size={14} aria-hidden color="var(--mantine-color-gray-7)" />
+      <Text size="xs" c="gray.7" ta="center">
+        {text} · {time}
+      </Text>
+    </Group>
+  );
+}
