@@ -85,7 +85,7 @@ export async function listPage(
     await one<{ total: number }>(
       q,
       `select count(*)::int as total from (select 1 from chats c
-          join clients cl on cl.id = c.client_id join contacts ct on ct.id = c.contact_id
+          ${f.q ? 'join clients cl on cl.id = c.client_id join contacts ct on ct.id = c.contact_id' : ''}
          where ${where} limit ${LIST_TOTAL_CAP}) x`,
       params,
     )
