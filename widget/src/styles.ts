@@ -6,6 +6,7 @@ export const STYLES = `
 :host{all:initial!important;position:fixed!important;right:16px!important;bottom:16px!important;left:auto!important;top:auto!important;z-index:2147483647!important;display:block!important;width:auto!important;height:auto!important;margin:0!important;padding:0!important;transform:none!important;opacity:1!important;visibility:visible!important;pointer-events:none!important}
 :host([data-inline]){position:static!important;pointer-events:auto!important;height:100%!important;width:100%!important}
 *{box-sizing:border-box;font-family:system-ui,-apple-system,"Segoe UI",Roboto,Arial,sans-serif;font-size:14px;line-height:1.4;color:#1a1b1e;margin:0;padding:0}
+[hidden]{display:none!important}
 button,textarea,a,input{pointer-events:auto}
 .launcher{pointer-events:auto;position:relative;width:56px;height:56px;border-radius:50%;border:0;background:#228be6;color:#fff;cursor:pointer;box-shadow:0 4px 14px rgba(0,0,0,.25);display:flex;align-items:center;justify-content:center;margin-left:auto}
 .launcher svg{width:28px;height:28px;fill:#fff}

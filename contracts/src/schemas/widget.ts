@@ -42,6 +42,22 @@ const link = z
     }
   }, M.valueIncorrect);
 
+/**
+ * The channel list may also be given as text, one `Name URL` a line (the web form's textarea); anything else is
+ * left for the array schema to judge.
+ */
+function linesToLinks(v: unknown): unknown {
+  if (typeof v !== 'string') return v;
+  return v
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean)
+    .map((l) => {
+      const at = l.search(/\s\S+$/);
+      return at > 0 ? { name: l.slice(0, at).trim(), url: l.slice(at).trim() } : { name: l, url: '' };
+    });
+}
+
 /** The site widget's settings (§3): welcome message, title, subtitle, logo, channel list, display, initial title. */
 const siteChatShape = {
   welcomeMessage: text(WIDGET_LIMITS.textSettingMax),
@@ -49,9 +65,12 @@ const siteChatShape = {
   subtitle: text(WIDGET_LIMITS.titleMax),
   logo: z.union([link, z.literal('')]),
   /** Links to the organisation's other messengers, shown in the panel. */
-  channelList: z
-    .array(z.object({ name: text(64).min(1, M.valueIncorrect), url: link }), M.valueIncorrect)
-    .max(WIDGET_LIMITS.channelListMax, M.valueIncorrect),
+  channelList: z.preprocess(
+    linesToLinks,
+    z
+      .array(z.object({ name: text(64).min(1, M.valueIncorrect), url: link }), M.valueIncorrect)
+      .max(WIDGET_LIMITS.channelListMax, M.valueIncorrect),
+  ),
   /** closed: the launcher only; open: the panel open on load; initial: the launcher with a teaser (initial title). */
   display: z.enum(WIDGET_DISPLAYS, M.valueIncorrect),
   initialTitle: text(WIDGET_LIMITS.titleMax),

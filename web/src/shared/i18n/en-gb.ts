@@ -659,6 +659,33 @@ export const enGB = {
     OPTION_PROFILE_STATUS: 'Client statuses management',
     OPTION_STATISTIC: 'Enhanced statistics',
   },
+  siteChat: {
+    snippet: 'Code for your site',
+    snippetHint:
+      'Paste this tag into every page of your site, before </body>. The chat button appears in the corner.',
+    copy: 'Copy code',
+    copied: 'Copied',
+    createdTitle: 'Site chat created',
+    done: 'Done',
+    guide: {
+      step1: 'Name the widget and choose the team that answers its visitors',
+      step2:
+        'Set the title, the welcome message and how the widget shows itself (closed, open, or with a teaser)',
+      step3: 'Save, then paste the code shown into your site: one script tag, nothing else to install',
+      note: 'Visitors need no account: the widget remembers each one in their browser',
+    },
+    fields: {
+      title: 'Title',
+      subtitle: 'Subtitle',
+      initialTitle: 'Initial title (teaser)',
+      logo: 'Logo URL',
+      welcomeMessage: 'Welcome message',
+      display: 'Display',
+      channelList: 'Channel list',
+      channelListHint: 'Links to your other messengers, one per line: name and address',
+    },
+    display: { closed: 'Closed', open: 'Open', initial: 'Initial (with teaser)' },
+  },
   fields: {
     invalidPasswordFormat: 'Invalid password format',
     passwordIncorrect: 'Password specified incorrectly',
