@@ -200,6 +200,31 @@ describe('operator workspace: the conversation', () => {
     await file.waitFor();
     assert.equal(await file.getAttribute('download'), 'invoice.txt');
 
+    // A pasted picture joins the message being written and can be removed; a file over 10 MB is refused at once.
+    await page.getByTestId('composer-input').evaluate((el, base64) => {
+      const dt = new DataTransfer();
+      dt.items.add(
+        new File([Uint8Array.from(atob(base64), (c) => c.charCodeAt(0))], 'pasted.jpg', {
+          type: 'image/jpeg',
+        }),
+      );
+      el.dispatchEvent(new ClipboardEvent('paste', { clipboardData: dt, bubbles: true, cancelable: true }));
+    }, jpeg.toString('base64'));
+    const pasted = page
+      .locator('[data-testid="composer-file"][data-ready="true"]')
+      .filter({ hasText: 'pasted.jpg' });
+    await pasted.waitFor();
+    await pasted.getByRole('button', { name: 'Remove pasted.jpg' }).click();
+    await pasted.waitFor({ state: 'detached' });
+    await page.getByTestId('conversation').evaluate((el) => {
+      const dt = new DataTransfer();
+      dt.items.add(new File([new Uint8Array(10 * 1024 * 1024 + 1)], 'huge.bin'));
+      for (const type of ['dragenter', 'dragover', 'drop'])
+        el.dispatchEvent(new DragEvent(type, { dataTransfer: dt, bubbles: true, cancelable: true }));
+    });
+    await page.getByText('huge.bin is larger than 10 MB').waitFor();
+    assert.equal(await page.getByTestId('composer-file').count(), 0);
+
     // Undelivered: the provider's reason on keyboard focus (and hover).
     await input.fill('This one will FAIL');
     await input.press('Enter');

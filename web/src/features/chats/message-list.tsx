@@ -1,7 +1,7 @@
 import { Box, Button, Center, Divider, Group, Loader, Paper, Stack, Text } from '@mantine/core';
 import type { ChatHistoryDto, MessageDto } from '@smartconnect/contracts';
 import { IconAlertTriangle, IconClock, IconLock } from '@tabler/icons-react';
-import { useLayoutEffect, useMemo, useRef } from 'react';
+import { useEffect, useLayoutEffect, useMemo, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { UserText } from '../../shared/ui/user-text.tsx';
 import { discardOutgoing, type Outgoing, retryOutgoing } from './composer/outbox.ts';
@@ -170,6 +170,13 @@ export function MessageList({
     anchor.current = { height: el.scrollHeight, top: el.scrollTop };
     loadOlder();
   };
+
+  // A page that does not fill the view cannot be scrolled up: the next older one loads by itself.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: checked whenever the loaded range or its state changes
+  useEffect(() => {
+    const el = box.current;
+    if (el && hasOlder && !loadingOlder && el.scrollHeight <= el.clientHeight + EDGE) older();
+  }, [firstId, hasOlder, loadingOlder]);
 
   return (
     <Stack
