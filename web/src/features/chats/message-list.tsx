@@ -138,6 +138,20 @@ export function MessageList({
   // Where the view was before an older page came: it stays on the same message.
   const anchor = useRef<{ height: number; top: number } | null>(null);
   const atBottom = useRef(true);
+  // A message being sent whose realtime echo came before the answer to the send is shown once, as the echo.
+  const shownPending = useMemo(() => {
+    const recent = messages.slice(-20).filter((m) => m.author?.id === meId);
+    return pending.filter(
+      (o) =>
+        o.state === 'failed' ||
+        !recent.some(
+          (m) =>
+            m.text === o.text &&
+            m.internal === o.internal &&
+            Date.parse(m.createdAt) >= Date.parse(o.at) - 10_000,
+        ),
+    );
+  }, [messages, pending, meId]);
   const firstId = messages[0]?.id;
   const lastKey = `${messages.at(-1)?.id}:${pending.length}:${history.length}`;
 
@@ -244,7 +258,7 @@ export function MessageList({
           />
         ),
       )}
-      {pending.map((o) => (
+      {shownPending.map((o) => (
         <PendingBubble key={o.localId} o={o} />
       ))}
     </Stack>
