@@ -127,6 +127,8 @@ describe('workspace lists, side panel, search, create chat, expired', () => {
     await screenshot(page, 'workspace-search');
     await hit.click();
     await page.waitForURL(/\/admin\/chats\?filter=assigned&chat=[0-9a-f-]+&message=[0-9a-f-]+/);
+    // The conversation opens at that message, marked for a moment.
+    await page.locator('[data-testid="message"][data-found="true"]').getByText('Где мой заказ?').waitFor();
     assertNoErrors(errors);
     await context.close();
   });

@@ -15,6 +15,7 @@ import { ChatList } from './chat-list.tsx';
 import { Conversation } from './conversation.tsx';
 import { flatten, type ListFilters, markRead, setUnread, useChatPages } from './list/list-api.ts';
 import { ListFiltersBar } from './list/list-filters.tsx';
+import { useScrollToMessage } from './list/use-scroll-to-message.ts';
 import { ClientPanel } from './side-panel/client-panel.tsx';
 
 const EMPTY: Record<ChatFilter, string> = {
@@ -74,6 +75,7 @@ export function ChatsPage() {
   };
   const select = (chat: string | null) => go({ chat });
   useReadMark(selected, openChat?.lastClientMessageAt ?? undefined);
+  useScrollToMessage(selected, params.get('message'));
   // After Take the chat is in progress: the list follows it there.
   useEffect(() => {
     if (

@@ -43,7 +43,7 @@ function Hit({ hit }: { hit: MessageHitDto }) {
       onClick={() => navigate(hitLink(hit))}
       p="sm"
       data-testid="search-hit"
-      aria-label={t('workspace.openChat')}
+      title={t('workspace.openChat')}
       style={{ borderBottom: '1px solid var(--mantine-color-gray-2)', display: 'block', width: '100%' }}
     >
       <Group justify="space-between" gap="xs" wrap="nowrap">

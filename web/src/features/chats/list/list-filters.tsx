@@ -66,9 +66,9 @@ export function ListFiltersBar({
         }
         data-testid="quick-search"
       />
-      <Popover position="bottom-end" shadow="md" width={260} trapFocus>
-        <Popover.Target>
-          <Indicator disabled={!active} label={active} size={16} offset={4}>
+      <Indicator disabled={!active} label={active} size={16} offset={4}>
+        <Popover position="bottom-end" shadow="md" width={260} trapFocus>
+          <Popover.Target>
             <ActionIcon
               variant="light"
               size="md"
@@ -77,27 +77,27 @@ export function ListFiltersBar({
             >
               <IconAdjustmentsHorizontal size={16} />
             </ActionIcon>
-          </Indicator>
-        </Popover.Target>
-        <Popover.Dropdown>
-          <Stack gap="xs">
-            {select('channelId', t('workspace.channel'), options.data?.channels ?? [])}
-            {select('teamId', t('workspace.team'), options.data?.teams ?? [])}
-            {!!options.data?.operators.length &&
-              select('operatorId', t('workspace.operator'), options.data.operators)}
-            {active > 0 && (
-              <Badge
-                component="button"
-                variant="light"
-                style={{ cursor: 'pointer' }}
-                onClick={() => onChange({ q: value.q })}
-              >
-                {t('workspace.resetFilters')}
-              </Badge>
-            )}
-          </Stack>
-        </Popover.Dropdown>
-      </Popover>
+          </Popover.Target>
+          <Popover.Dropdown>
+            <Stack gap="xs">
+              {select('channelId', t('workspace.channel'), options.data?.channels ?? [])}
+              {select('teamId', t('workspace.team'), options.data?.teams ?? [])}
+              {!!options.data?.operators.length &&
+                select('operatorId', t('workspace.operator'), options.data.operators)}
+              {active > 0 && (
+                <Badge
+                  component="button"
+                  variant="light"
+                  style={{ cursor: 'pointer' }}
+                  onClick={() => onChange({ q: value.q })}
+                >
+                  {t('workspace.resetFilters')}
+                </Badge>
+              )}
+            </Stack>
+          </Popover.Dropdown>
+        </Popover>
+      </Indicator>
     </Group>
   );
 }
