@@ -93,7 +93,7 @@ function clip(parts: SnippetPart[]): SnippetPart[] {
 }
 
 /** How many of the newest messages the first attempt reads: a word used that often fills a page from them. */
-const WINDOW = 20_000;
+const WINDOW = 5_000;
 
 /**
  * The newest matches first, in two attempts so both common and rare words stay fast: first the organisation's
