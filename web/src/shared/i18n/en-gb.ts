@@ -659,6 +659,13 @@ export const enGB = {
     OPTION_PROFILE_STATUS: 'Client statuses management',
     OPTION_STATISTIC: 'Enhanced statistics',
   },
+  rating: {
+    title: 'Rate our service',
+    text: 'How satisfied are you with the help you received?',
+    loading: 'Loading',
+    failed: 'The rating was not sent. Try again.',
+    values: { VERY_BAD: 'Very bad', BAD: 'Bad', NORMAL: 'Normal', GOOD: 'Good', EXCELLENT: 'Excellent' },
+  },
   siteChat: {
     snippet: 'Code for your site',
     snippetHint:
@@ -683,6 +690,11 @@ export const enGB = {
       display: 'Display',
       channelList: 'Channel list',
       channelListHint: 'Links to your other messengers, one per line: name and address',
+    },
+    support: {
+      hint: 'Write to SmartConnect support: we see your name, e-mail and organisation, and answer here.',
+      loading: 'Loading',
+      unavailable: 'The support chat is not available now',
     },
     display: { closed: 'Closed', open: 'Open', initial: 'Initial (with teaser)' },
   },
@@ -768,6 +780,9 @@ export const enGB = {
     chatAlreadyTakenException: 'The chat has already been taken',
     categoryNameAlreadyExistsException: 'A category with this name already exists',
     messageEditDeniedException: 'Only the author can edit this message',
+    qualityAssessmentNotFoundException: 'Quality assessment not found',
+    ratingAlreadySentException: 'Rating already sent',
+    ratingLimitExceededException: 'Message limit exceeded for bot rating',
   },
 };
 

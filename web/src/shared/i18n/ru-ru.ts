@@ -668,6 +668,13 @@ export const ruRU: Resources = {
     OPTION_PROFILE_STATUS: 'Управление статусами клиентов',
     OPTION_STATISTIC: 'Расширенная статистика',
   },
+  rating: {
+    title: 'Оцените наше обслуживание',
+    text: 'Насколько вы довольны полученной помощью?',
+    loading: 'Загрузка',
+    failed: 'Оценка не отправлена. Попробуйте ещё раз.',
+    values: { VERY_BAD: 'Очень плохо', BAD: 'Плохо', NORMAL: 'Нормально', GOOD: 'Хорошо', EXCELLENT: 'Отлично' },
+  },
   siteChat: {
     snippet: 'Код для вашего сайта',
     snippetHint: 'Вставьте этот тег на каждую страницу сайта перед </body>. Кнопка чата появится в углу.',
@@ -691,6 +698,11 @@ export const ruRU: Resources = {
       display: 'Отображение',
       channelList: 'Список каналов',
       channelListHint: 'Ссылки на ваши другие мессенджеры, по одной в строке: название и адрес',
+    },
+    support: {
+      hint: 'Напишите в поддержку SmartConnect: мы видим ваше имя, e-mail и организацию и ответим здесь.',
+      loading: 'Загрузка',
+      unavailable: 'Чат поддержки сейчас недоступен',
     },
     display: { closed: 'Закрыт', open: 'Открыт', initial: 'Начальный (с приглашением)' },
   },
@@ -776,5 +788,8 @@ export const ruRU: Resources = {
     chatAlreadyTakenException: 'Чат уже взят в работу',
     categoryNameAlreadyExistsException: 'Категория с таким названием уже существует',
     messageEditDeniedException: 'Редактировать сообщение может только его автор',
+    qualityAssessmentNotFoundException: 'Оценка качества не найдена',
+    ratingAlreadySentException: 'Оценка уже отправлена',
+    ratingLimitExceededException: 'Превышен лимит сообщений для оценки бота',
   },
 };
