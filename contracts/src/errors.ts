@@ -64,6 +64,10 @@ const catalogue = {
   chatAlreadyTakenException: [409, 'The chat has already been taken'],
   categoryNameAlreadyExistsException: [409, 'Category name already exists'],
   messageEditDeniedException: [403, 'Only the author can edit this message'],
+  // service rating (§8)
+  qualityAssessmentNotFoundException: [404, 'Quality assessment not found'],
+  ratingAlreadySentException: [409, 'Rating already sent'],
+  ratingLimitExceededException: [409, 'Message limit exceeded for bot rating'],
 } as const satisfies Record<string, readonly [number, string]>;
 
 export type ErrorCode = keyof typeof catalogue;

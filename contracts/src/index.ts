@@ -14,6 +14,7 @@ export * from './schemas/clients.ts';
 export * from './schemas/common.ts';
 export * from './schemas/organisations.ts';
 export * from './schemas/presence.ts';
+export * from './schemas/ratings.ts';
 export * from './schemas/responses.ts';
 export * from './schemas/roles.ts';
 export * from './schemas/teams.ts';

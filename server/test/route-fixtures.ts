@@ -147,6 +147,9 @@ export const fixtures: Record<string, Fixture> = {
   'GET /api/chats/:id/history': async (org, s) => ({
     path: `/api/chats/${(await chat(org, s)).chatId}/history`,
   }),
+  'GET /api/chats/:id/ratings': async (org, s) => ({
+    path: `/api/chats/${(await chat(org, s)).chatId}/ratings`,
+  }),
   'POST /api/chats/:id/messages': async (org, s) => ({
     path: `/api/chats/${(await chat(org, s, true)).chatId}/messages`,
     body: { text: 'Reply' },

@@ -60,15 +60,12 @@ export class WidgetApi {
     this.call('POST', '/read', { messageIds, status });
   upload = (file: File) =>
     this.call<{ key: string; name: string }>('POST', '/files', file, `name=${encodeURIComponent(file.name)}`);
-  rate = async (uuid: string, score: number) => {
-    const res = await fetch(`${this.base}/api/link-actions/${uuid}`, {
-      method: 'POST',
-      credentials: 'omit',
-      headers: { 'content-type': 'text/plain' },
-      body: JSON.stringify({ score }),
-    });
-    return res.status;
-  };
+  /** The HTTP status of the visitor's rating: 200, 409 already rated, 404 not theirs or expired. */
+  rate = (uuid: string, score: number) =>
+    this.call('POST', '/rating', { uuid, score }).then(
+      () => 200,
+      (e: unknown) => (e instanceof CallError ? e.status : 0),
+    );
 }
 
 /**

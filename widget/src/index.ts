@@ -20,6 +20,8 @@ function boot(): void {
       inline: inline ?? undefined,
     });
     (window as unknown as { SmartConnectWidget?: Widget }).SmartConnectWidget = widget;
+    // The page that added the tag can remove the widget with it: script.scWidget.destroy().
+    (script as HTMLScriptElement & { scWidget?: Widget }).scWidget = widget;
     void widget.start();
   }
 }

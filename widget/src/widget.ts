@@ -43,6 +43,7 @@ export class Widget {
     file: HTMLInputElement;
   };
   private readonly storeKey: string;
+  private timer: ReturnType<typeof setInterval> | undefined;
 
   constructor(private readonly opts: WidgetOptions) {
     this.api = new WidgetApi(opts.base, opts.channelId);
@@ -138,7 +139,7 @@ export class Widget {
     if (this.opts.inline || this.config.display === 'open') this.toggle(true);
     if (this.api.token) await this.connect();
     // Settings changed by the organisation reach an open widget without a reload.
-    setInterval(() => {
+    this.timer = setInterval(() => {
       this.api
         .config()
         .then((c) => {
@@ -236,6 +237,13 @@ export class Widget {
       },
     );
     this.live.start();
+  }
+
+  /** Removes the widget from the page (a single-page app leaving the page that showed it). */
+  destroy(): void {
+    clearInterval(this.timer);
+    this.live?.stop();
+    this.host.remove();
   }
 
   /** The widget's handle for tests and host pages: drop the socket (it resumes by itself). */

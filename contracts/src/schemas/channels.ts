@@ -66,6 +66,25 @@ const common = {
     .max(CHANNEL_LIMITS.ratingMessageMax, M.valueIncorrect)
     .transform((v) => v || null)
     .nullable(),
+  /**
+   * Service assessment in one object (issue "service rating"): `enabled` asks the client to rate when a chat closes;
+   * `beforeEnd` and `text` are ratingBeforeEnd and ratingMessage.
+   */
+  assessment: z
+    .object(
+      {
+        enabled: z.boolean(M.valueIncorrect),
+        beforeEnd: z.boolean(M.valueIncorrect),
+        text: z
+          .string(M.valueIncorrect)
+          .trim()
+          .max(CHANNEL_LIMITS.ratingMessageMax, M.valueIncorrect)
+          .transform((v) => v || null)
+          .nullable(),
+      },
+      M.valueIncorrect,
+    )
+    .partial(),
 };
 
 /** The fields every channel has (and its type): everything else in a create or update body is the type's own. */
@@ -103,6 +122,7 @@ const createOf = <T extends ChannelType>(type: T) =>
       visibleTeamIds: common.visibleTeamIds.default([]),
       ratingBeforeEnd: common.ratingBeforeEnd.default(false),
       ratingMessage: common.ratingMessage.default(null),
+      assessment: common.assessment.optional(),
     })
     .extend(CHANNEL_TYPE_FIELDS[type].shape);
 
@@ -190,6 +210,8 @@ export type ChannelDto = {
   visibleTeamIds: string[];
   ratingBeforeEnd: boolean;
   ratingMessage: string | null;
+  /** Service assessment: asked when a chat closes (enabled), also before its end (beforeEnd), with this text. */
+  assessment: { enabled: boolean; beforeEnd: boolean; text: string | null };
   /** Where the provider (or the integrator) posts customer messages. */
   inboundUrl: string;
   /** When the latest customer message of the channel's chats arrived; null before the first one. */

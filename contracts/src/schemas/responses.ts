@@ -125,6 +125,9 @@ export const channelDto = z.object({
   visibleTeamIds: z.array(z.uuid()).describe('Teams that see the channel besides its own'),
   ratingBeforeEnd: z.boolean().describe('Service assessment: the client may rate before the dialog ends'),
   ratingMessage: z.string().nullable(),
+  assessment: z
+    .object({ enabled: z.boolean(), beforeEnd: z.boolean(), text: z.string().nullable() })
+    .describe('Service assessment: asked when a chat closes (enabled), also before its end, with this text'),
   inboundUrl: z.string(),
   lastInboundAt: at.nullable().describe("When the latest customer message of the channel's chats arrived"),
   createdAt: at,

@@ -9,7 +9,9 @@ import { fileRoutes } from './files/routes.ts';
 import { healthRoutes } from './health/routes.ts';
 import { organisationRoutes } from './organisations/routes.ts';
 import { presenceRoutes } from './presence/routes.ts';
+import { ratingRoutes } from './ratings/routes.ts';
 import { roleRoutes } from './roles/routes.ts';
+import { supportRoutes } from './support/routes.ts';
 import { teamRoutes } from './teams/routes.ts';
 import { userRoutes } from './users/routes.ts';
 
@@ -30,4 +32,6 @@ export const modules: ModuleRoutes[] = [
   clientRoutes,
   organisationRoutes,
   widgetRoutes,
+  ratingRoutes,
+  supportRoutes,
 ];

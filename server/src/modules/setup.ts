@@ -2,6 +2,7 @@ import { registerChannelOutbox } from './channels/register.ts';
 import { registerQueueStage } from './chats/queue-stage.ts';
 import { registerChatTimers } from './chats/timers.ts';
 import { registerPresence } from './presence/register.ts';
+import { registerRatings } from './ratings/register.ts';
 
 /**
  * What each module plugs into the infrastructure at boot: pipeline stages, timer handlers, event consumers,
@@ -13,6 +14,7 @@ const setups: (() => void)[] = [
   registerChatTimers,
   registerPresence,
   registerChannelOutbox,
+  registerRatings,
 ];
 
 let done = false;

@@ -169,6 +169,40 @@ async function widgetSetup({ s, org }: Ctx) {
   return { channelId: ch.id, q, fileKey: file.key, messageId: (answer || sent).id };
 }
 
+/** A rating link: an API channel with assessment on, a chat closed by the admin (its link in the chat). */
+async function ratingLink(ctx: Ctx) {
+  const { org } = ctx;
+  const team = await ok(
+    org.admin.api.post('/api/teams', { name: uniq('Rate'), description: 'Rate' }),
+    'team',
+  );
+  const ch = await ok(
+    org.admin.api.post('/api/channels', {
+      type: 'api',
+      name: uniq('Rate'),
+      teamId: team.id,
+      webhookUrl: 'http://127.0.0.1:9/x',
+      assessment: { enabled: true },
+    }),
+    'channel',
+  );
+  const inbound = await ok(
+    ctx.s.api.as(ch.inboundKey).post(`/api/channels/${ch.id}/inbound`, {
+      externalMessageId: uniq('m'),
+      client: { externalId: uniq('c'), name: 'Rater' },
+      text: 'Hello',
+    }),
+    'inbound',
+  );
+  const cat = await ok(org.admin.api.post('/api/categories', { name: uniq('Cat') }), 'category');
+  await ok(org.admin.api.post(`/api/chats/${inbound.chatId}/close`, { categoryId: cat.id }), 'close');
+  const msgs = (await ok(org.admin.api.get(`/api/chats/${inbound.chatId}/messages`), 'messages'))
+    .items as unknown as { text: string }[];
+  const uuid = msgs.map((m) => /link-action\/([0-9a-f-]{36})/.exec(m.text)?.[1]).find(Boolean);
+  if (!uuid) throw new Error('no rating link');
+  return uuid;
+}
+
 /** Base calls of the routes route-fixtures.ts does not cover (signed-in self-service, public and provider routes). */
 const extraFixtures: Record<string, (ctx: Ctx) => Promise<Target>> = {
   'GET /api/users': async () => ({ path: '/api/users' }),
@@ -228,6 +262,28 @@ const extraFixtures: Record<string, (ctx: Ctx) => Promise<Target>> = {
     const w = await widgetSetup(ctx);
     return { path: `/api/widget/${w.channelId}/ws?${w.q}` };
   },
+  'POST /api/widget/:channelId/rating': async (ctx) => {
+    const w = await widgetSetup(ctx);
+    return {
+      path: `/api/widget/${w.channelId}/rating?${w.q}`,
+      body: { uuid: '00000000-0000-4000-8000-000000000000', score: 5 },
+    };
+  },
+  'GET /api/link-actions/:uuid': async (ctx) => ({ path: `/api/link-actions/${await ratingLink(ctx)}` }),
+  'POST /api/link-actions/:uuid': async (ctx) => ({
+    path: `/api/link-actions/${await ratingLink(ctx)}`,
+    body: { score: 4 },
+  }),
+  'GET /api/chats/:id/ratings': async (ctx) => {
+    const p = await providerSetup(ctx);
+    const chats = (await ok(ctx.org.admin.api.get('/api/chats?filter=assigned'), 'chats'))
+      .items as unknown as {
+      id: string;
+    }[];
+    return { path: `/api/chats/${chats[0]?.id ?? p.messageId}/ratings` };
+  },
+  'GET /api/support/channel': async () => ({ path: '/api/support/channel' }),
+  'POST /api/support/visitor': async () => ({ path: '/api/support/visitor' }),
   'GET /api/categories': async () => ({ path: '/api/categories' }),
   'GET /api/organisation': async () => ({ path: '/api/organisation' }),
   'GET /api/health': async () => ({ path: '/api/health' }),

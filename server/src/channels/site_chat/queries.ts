@@ -109,3 +109,14 @@ export const organisationFile = (q: Queryable, organisationId: string, key: stri
     'select content_type from files where key = $1 and organisation_id = $2',
     [key, organisationId],
   );
+
+/** A signed-in user writing to the platform's support: "Name <e-mail> (Organisation)". */
+export const supportUserName = async (q: Queryable, userId: string) =>
+  (
+    await maybe<{ label: string }>(
+      q,
+      `select u.name || ' <' || u.email || '> (' || o.name || ')' as label
+         from users u join organisations o on o.id = u.organisation_id where u.id = $1`,
+      [userId],
+    )
+  )?.label ?? null;

@@ -1,6 +1,7 @@
 import {
   FIELD_MESSAGES,
   okDto,
+  ratingScoreSchema,
   WIDGET_LIMITS,
   widgetAfterQuery,
   widgetConfigDto,
@@ -42,8 +43,15 @@ type WidgetExtras = {
     channelId: string,
     visitorId: string,
   ): Promise<{ uuid: string; text: string } | null>;
+  rate(app: AppContext, channelId: string, visitorId: string, uuid: string, score: number): Promise<unknown>;
 };
-let extras: WidgetExtras = { assessment: async () => false, pendingRating: async () => null };
+let extras: WidgetExtras = {
+  assessment: async () => false,
+  pendingRating: async () => null,
+  rate: async () => {
+    throw new AppError('qualityAssessmentNotFoundException');
+  },
+};
 export function registerWidgetExtras(x: WidgetExtras): void {
   extras = x;
 }
@@ -230,6 +238,27 @@ function routes(fastify: FastifyInstance, app: AppContext) {
         .header('content-disposition', inline ? 'inline' : 'attachment')
         .header('x-content-type-options', 'nosniff')
         .send(data);
+    },
+  );
+  definePublicRoute(
+    fastify,
+    app,
+    {
+      method: 'POST',
+      url: '/api/widget/:channelId/rating',
+      access: 'custom',
+      response: okDto,
+      summary:
+        "The visitor rates the service 1..5 from the widget's buttons (?token=): 409 once rated, 404 when not theirs",
+      tags,
+      params: channelParams,
+      query: tokenQuery,
+      body: z.object({ uuid: z.uuid(FIELD_MESSAGES.valueIncorrect), score: ratingScoreSchema }),
+    },
+    async ({ params, body, req }) => {
+      const ch = await widgetChannel(app, params.channelId);
+      await extras.rate(app, ch.id, visitorOfRequest(ch, tokenOf(req)), body.uuid, body.score);
+      return { ok: true as const };
     },
   );
   definePublicRoute(

@@ -151,6 +151,9 @@ export async function sendVisitorMessage(
   const visitorId = visitorOfRequest(ch, token);
   await limitSend(app, ch, visitorId, ip);
   const files = input.files.length ? await Q.visitorFiles(app.db, ch.id, visitorId, input.files) : [];
+  // A support visitor is a signed-in user: named by their account and organisation, not by what the page says.
+  const user = /^u\.([0-9a-f]{8})([0-9a-f]{4})([0-9a-f]{4})([0-9a-f]{4})([0-9a-f]{12})$/.exec(visitorId);
+  const name = user ? await Q.supportUserName(app.db, user.slice(1).join('-')) : input.name?.trim();
   if (files.length !== new Set(input.files).size)
     throw new AppError('validationException', { files: 'Value specified incorrectly' });
   const received = await receiveWebhook(
@@ -159,7 +162,7 @@ export async function sendVisitorMessage(
     push(ch, token, {
       kind: 'message',
       clientMessageId: input.clientMessageId,
-      name: input.name?.trim() || 'Visitor',
+      name: name || 'Visitor',
       text: input.text,
       attachments: files.map((f) => ({
         url: `/api/files/${f.key}`,

@@ -19,6 +19,7 @@ export function presentChannel(c: ChannelRow): ChannelDto {
     visibleTeamIds: c.visible_team_ids ?? [],
     ratingBeforeEnd: c.rating_before_end,
     ratingMessage: c.rating_message,
+    assessment: { enabled: c.rating_enabled, beforeEnd: c.rating_before_end, text: c.rating_message },
     inboundUrl: adapter.inboundPath?.(c.id) ?? `/api/webhooks/${c.type}/${c.id}`,
     lastInboundAt: c.last_inbound_at ? new Date(c.last_inbound_at).toISOString() : null,
     createdAt: new Date(c.created_at).toISOString(),

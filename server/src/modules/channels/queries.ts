@@ -18,6 +18,8 @@ export type ChannelRow = {
   visible_team_ids: string[];
   rating_before_end: boolean;
   rating_message: string | null;
+  /** Service assessment: the client is asked to rate when a chat closes. */
+  rating_enabled: boolean;
   created_at: Date;
   /** Read only by the admin screens (listChannels, findChannel), not on the inbound path. */
   last_inbound_at?: Date | null;
@@ -30,7 +32,7 @@ export type ChannelRow = {
 const select = `
   select c.id, c.organisation_id, c.type, c.name, c.team_id, t.name as team_name, c.status, c.settings,
          c.inbound_key_hash, c.secrets, c.half_expired_minutes, c.expired_minutes,
-         c.notification_email, c.visible_team_ids, c.rating_before_end, c.rating_message, c.created_at, o.options as org_options,
+         c.notification_email, c.visible_team_ids, c.rating_before_end, c.rating_message, c.rating_enabled, c.created_at, o.options as org_options,
          o.status as org_status, o.inbound_automation as org_inbound_automation
     from channels c join teams t on t.id = c.team_id join organisations o on o.id = c.organisation_id`;
 
@@ -98,6 +100,7 @@ export type ChannelInsert = {
   visibleTeamIds: string[];
   ratingBeforeEnd: boolean;
   ratingMessage: string | null;
+  ratingEnabled: boolean;
 };
 
 export async function insertChannel(q: Queryable, c: ChannelInsert): Promise<string> {
@@ -105,8 +108,8 @@ export async function insertChannel(q: Queryable, c: ChannelInsert): Promise<str
     q,
     `insert into channels (id, organisation_id, type, name, team_id, status, settings, inbound_key_hash, secrets,
                            half_expired_minutes, expired_minutes, notification_email, visible_team_ids,
-                           rating_before_end, rating_message)
-     values ($11, $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $12, $13::uuid[], $14, $15) returning id`,
+                           rating_before_end, rating_message, rating_enabled)
+     values ($11, $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $12, $13::uuid[], $14, $15, $16) returning id`,
     [
       c.organisationId,
       c.type,
@@ -123,6 +126,7 @@ export async function insertChannel(q: Queryable, c: ChannelInsert): Promise<str
       c.visibleTeamIds,
       c.ratingBeforeEnd,
       c.ratingMessage,
+      c.ratingEnabled,
     ],
   );
   return row.id;
@@ -138,6 +142,7 @@ const columns = {
   visibleTeamIds: 'visible_team_ids',
   ratingBeforeEnd: 'rating_before_end',
   ratingMessage: 'rating_message',
+  ratingEnabled: 'rating_enabled',
 } as const;
 export type ChannelPatch = Partial<Record<keyof typeof columns, unknown>>;
 

@@ -47,7 +47,21 @@ async function checkVisibleTeams(q: Queryable, orgId: string, ids: string[] | un
     throw new AppError('validationException', { visibleTeamIds: M.teamIncorrect });
 }
 
-/** Asking clients for a rating before the dialog ends is the plan's quality assessment option. */
+/** The service assessment fields: `assessment: {enabled, beforeEnd, text}`, which wins over ratingBeforeEnd/ratingMessage. */
+function assessmentOf(input: {
+  ratingBeforeEnd?: boolean;
+  ratingMessage?: string | null;
+  assessment?: { enabled?: boolean; beforeEnd?: boolean; text?: string | null };
+}) {
+  const a = input.assessment ?? {};
+  return {
+    ratingEnabled: a.enabled,
+    ratingBeforeEnd: a.beforeEnd ?? input.ratingBeforeEnd,
+    ratingMessage: a.text !== undefined ? a.text : input.ratingMessage,
+  };
+}
+
+/** Asking clients for a rating (service assessment) is the plan's quality assessment option. */
 function checkRatingOption(auth: AuthContext, ratingBeforeEnd: boolean | undefined) {
   if (ratingBeforeEnd && !auth.options.has('OPTION_QUALITY_ASSESSMENT'))
     throw new AppError('optionUnavailableException', undefined, { option: 'OPTION_QUALITY_ASSESSMENT' });
@@ -74,7 +88,8 @@ export async function createChannel(
   input: ChannelCreateInput,
 ): Promise<ChannelCreatedDto> {
   const adapter = adapterFor(input.type);
-  checkRatingOption(auth, input.ratingBeforeEnd);
+  const rating = assessmentOf(input);
+  checkRatingOption(auth, rating.ratingBeforeEnd || rating.ratingEnabled);
   await checkTeam(app.db, auth.organisationId, input.teamId);
   await checkVisibleTeams(app.db, auth.organisationId, input.visibleTeamIds);
   await checkName(app.db, auth.organisationId, input.name);
@@ -105,8 +120,9 @@ export async function createChannel(
         expiredMinutes: input.expiredMinutes,
         notificationEmail: input.notificationEmail,
         visibleTeamIds: [...new Set(input.visibleTeamIds)],
-        ratingBeforeEnd: input.ratingBeforeEnd,
-        ratingMessage: input.ratingMessage,
+        ratingBeforeEnd: rating.ratingBeforeEnd ?? false,
+        ratingMessage: rating.ratingMessage ?? null,
+        ratingEnabled: rating.ratingEnabled ?? false,
       });
     });
   } catch (err) {
@@ -138,7 +154,8 @@ export async function updateChannel(
     throw new AppError('validationException', { expiredMinutes: M.timeIncorrect });
   const own = adapter.updateSchema.safeParse(ownFields(input));
   if (!own.success) throw validationError(own.error);
-  checkRatingOption(auth, input.ratingBeforeEnd);
+  const rating = assessmentOf(input);
+  checkRatingOption(auth, rating.ratingBeforeEnd || rating.ratingEnabled);
   await checkVisibleTeams(app.db, auth.organisationId, input.visibleTeamIds);
   const channel = adapterChannel(app, current);
   const ctx = adapterContext(app);
@@ -156,8 +173,7 @@ export async function updateChannel(
       expiredMinutes: input.expiredMinutes,
       notificationEmail: input.notificationEmail,
       visibleTeamIds: input.visibleTeamIds && [...new Set(input.visibleTeamIds)],
-      ratingBeforeEnd: input.ratingBeforeEnd,
-      ratingMessage: input.ratingMessage,
+      ...rating,
     });
     if (connected)
       await Q.setChannelConfig(

@@ -3,6 +3,7 @@ import { PLAN_OPTIONS } from '@smartconnect/contracts';
 import type { AppContext } from '../../context.ts';
 import { hashPassword } from '../../lib/password.ts';
 import { createCategory } from '../categories/service.ts';
+import { seedSupportChannel } from '../support/service.ts';
 import { addTeam } from '../teams/service.ts';
 import { addUser } from '../users/service.ts';
 import { countOrganisations, insertOrganisation } from './queries.ts';
@@ -128,6 +129,7 @@ export async function seedDemo(app: AppContext): Promise<void> {
   // Through the categories' own command (it opens its own transaction), right after the organisation
   // exists; only the start that created Demo gets here.
   for (const name of DEMO_CATEGORIES) await createCategory(app, seeded, name);
+  await seedSupportChannel(app);
   const lines = [...credentials, ...(staff ? [staff] : [])].map(
     (c) => `  ${c.key.padEnd(13)} ${c.email.padEnd(26)} ${c.password}`,
   );
