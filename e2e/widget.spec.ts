@@ -5,6 +5,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import {
   ADMIN_PASSWORD,
+  apiCall,
   apiLogin,
   assertNoErrors,
   field,
@@ -191,6 +192,176 @@ describe('site chat widget', () => {
     assert.ok(box && box.x >= 0 && box.x + box.width <= 360, JSON.stringify(box));
     await page.getByRole('textbox', { name: 'Message' }).fill('Hi from a phone');
     await screenshot(page, 'widget-open-360');
+    assertNoErrors(errors);
+    await context.close();
+  });
+
+  test('closing the chat asks the visitor to rate in the widget; they rate once', async () => {
+    const channelId = /data-channel="([0-9a-f-]{36})"/.exec(snippet)?.[1] as string;
+    const on = await apiCall(
+      server.url,
+      'PATCH',
+      `/api/channels/${channelId}`,
+      { assessment: { enabled: true, text: 'How did we do?' } },
+      adminToken,
+    );
+    assert.equal(on.status, 200, JSON.stringify(on.body));
+    const visitor = await openPage(browser, hostUrl);
+    const v = visitor.page;
+    await v.goto(hostUrl);
+    await launcher(v).click();
+    const input = v.getByRole('textbox', { name: 'Message' });
+    await input.fill('Thanks, bye');
+    await input.press('Enter');
+    await v.getByText('Thanks, bye').waitFor();
+    // The visitor's chat, Waiting or already with an operator.
+    const listed = async (filter: string) =>
+      (
+        await apiCall(
+          server.url,
+          'GET',
+          `/api/chats?filter=${filter}&channelId=${channelId}`,
+          undefined,
+          adminToken,
+        )
+      ).body.entity.items as { id: string; lastMessage: { text: string } | null }[];
+    // The widget shows the message at once; the chat lists it once stored and routed.
+    let chat: { id: string } | undefined;
+    for (let i = 0; i < 50 && !chat; i++) {
+      chat = [...(await listed('waiting')), ...(await listed('assigned'))].find(
+        (c) => c.lastMessage?.text === 'Thanks, bye',
+      );
+      if (!chat) await v.waitForTimeout(200);
+    }
+    assert.ok(chat, "the visitor's chat");
+    const category = (await apiCall(server.url, 'GET', '/api/categories', undefined, adminToken)).body.entity
+      .items[0];
+    const closed = await apiCall(
+      server.url,
+      'POST',
+      `/api/chats/${chat.id}/close`,
+      { categoryId: category?.id },
+      adminToken,
+    );
+    assert.equal(closed.status, 200, JSON.stringify(closed.body));
+    await v.getByText('How did we do?').waitFor({ timeout: 10_000 });
+    await screenshot(v, 'widget-rating');
+    await v.getByRole('button', { name: '5 · Excellent' }).click();
+    await v.getByText('Thank you for your rating!').waitFor();
+    const ratings = (await apiCall(server.url, 'GET', `/api/chats/${chat.id}/ratings`, undefined, adminToken))
+      .body.entity;
+    assert.equal(ratings[0].value, 'EXCELLENT');
+    assertNoErrors(visitor.errors);
+    await visitor.context.close();
+  });
+
+  test('a rating link: the five choices, /success, and /already-used when used twice', async () => {
+    const team = (await apiCall(server.url, 'GET', '/api/teams', undefined, adminToken)).body.entity.items[0];
+    const ch = await apiCall(
+      server.url,
+      'POST',
+      '/api/channels',
+      {
+        type: 'api',
+        name: 'Rated API',
+        teamId: team.id,
+        webhookUrl: 'http://127.0.0.1:9/x',
+        assessment: { enabled: true },
+      },
+      adminToken,
+    );
+    assert.equal(ch.status, 200, JSON.stringify(ch.body));
+    const res = await fetch(`${server.url}/api/channels/${ch.body.entity.id}/inbound`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${ch.body.entity.inboundKey}` },
+      body: JSON.stringify({
+        externalMessageId: 'r-1',
+        client: { externalId: 'rater', name: 'Rater' },
+        text: 'Hi',
+      }),
+    });
+    const chatId = ((await res.json()) as { entity: { chatId: string } }).entity.chatId;
+    const category = (await apiCall(server.url, 'GET', '/api/categories', undefined, adminToken)).body.entity
+      .items[0];
+    assert.equal(
+      (
+        await apiCall(
+          server.url,
+          'POST',
+          `/api/chats/${chatId}/close`,
+          { categoryId: category?.id },
+          adminToken,
+        )
+      ).status,
+      200,
+    );
+    const msgs = (await apiCall(server.url, 'GET', `/api/chats/${chatId}/messages`, undefined, adminToken))
+      .body.entity.items;
+    const link = msgs
+      .map((m: { text: string }) => /(\/link-action\/[0-9a-f-]{36})/.exec(m.text)?.[1])
+      .find(Boolean);
+    assert.ok(link, JSON.stringify(msgs));
+    const { page, errors, context } = await openPage(browser, server.url, { width: 390 });
+    await page.goto(link);
+    await page.getByRole('button', { name: '4 · Good' }).waitFor();
+    await screenshot(page, 'rating-link');
+    await page.getByRole('button', { name: '4 · Good' }).click();
+    await page.waitForURL('**/success');
+    await page.getByText('Thank you for your rating!').waitFor();
+    await screenshot(page, 'rating-success');
+    await page.goto(link);
+    await page.waitForURL('**/already-used');
+    await page.getByTestId('status-title').getByText('Rating already sent').waitFor();
+    await screenshot(page, 'rating-already-used');
+    assertNoErrors(errors);
+    await context.close();
+  });
+
+  test('support: the widget on the login page only, and a signed-in user chats with platform staff', async () => {
+    const { page, errors, context } = await openPage(browser, server.url);
+    await page.goto('/');
+    await page.getByRole('button', { name: /^Open chat/ }).waitFor();
+    await screenshot(page, 'support-login');
+    await signIn(page, adminToken, '/admin/support');
+    const chat = page.getByTestId('support-chat');
+    await chat.getByRole('textbox', { name: 'Message' }).waitFor();
+    assert.equal(
+      await page.getByRole('button', { name: /^Open chat/ }).count(),
+      0,
+      'the launcher is on / only',
+    );
+    const input = chat.getByRole('textbox', { name: 'Message' });
+    await input.fill('Our widget works, thanks!');
+    await input.press('Enter');
+    await chat.getByText('Our widget works, thanks!').waitFor();
+    // Platform staff answer in their own workspace.
+    const staffToken = await apiLogin(
+      server.url,
+      'staff@smartconnect.local',
+      server.passwords['staff@smartconnect.local'],
+    );
+    let waiting: { id: string; client: { name: string } }[] = [];
+    for (let i = 0; i < 50 && !waiting.length; i++) {
+      waiting = (await apiCall(server.url, 'GET', '/api/chats?filter=waiting', undefined, staffToken)).body
+        .entity.items;
+      if (!waiting.length) {
+        waiting = (await apiCall(server.url, 'GET', '/api/chats?filter=assigned', undefined, staffToken)).body
+          .entity.items;
+      }
+      if (!waiting.length) await page.waitForTimeout(200);
+    }
+    assert.match(waiting[0].client.name, /^Demo Administrator <admin@demo.local> \(Demo\)$/);
+    await apiCall(server.url, 'POST', `/api/chats/${waiting[0].id}/take`, {}, staffToken);
+    const reply = await apiCall(
+      server.url,
+      'POST',
+      `/api/chats/${waiting[0].id}/messages`,
+      { text: 'Glad to hear it' },
+      staffToken,
+    );
+    assert.equal(reply.status, 200, JSON.stringify(reply.body));
+    await chat.getByText('Glad to hear it').waitFor({ timeout: 10_000 });
+    await screenshot(page, 'support-chat');
     assertNoErrors(errors);
     await context.close();
   });

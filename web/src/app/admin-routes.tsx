@@ -59,7 +59,11 @@ export const adminRoutes: RouteObject = {
         },
       ],
     },
-    soon('support', 'menu.support'),
+    {
+      path: 'support',
+      handle: { title: 'menu.support' },
+      lazy: screen(() => import('../features/support/support-page.tsx'), 'SupportPage'),
+    },
     {
       path: 'profile',
       handle: { title: 'profile.title' },

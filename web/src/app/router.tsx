@@ -25,7 +25,7 @@ const routes: RouteObject[] = [
       {
         path: '/',
         handle: { title: 'titles.login' },
-        lazy: screen(() => import('../features/auth/login-page.tsx'), 'LoginPage'),
+        lazy: screen(() => import('../features/support/login-with-support.tsx'), 'LoginWithSupport'),
       },
       {
         path: '/restore',
@@ -44,7 +44,11 @@ const routes: RouteObject[] = [
       status('already-used', 'titles.alreadyUsed'),
       status('no-rights', 'titles.noRights', ERROR_ICON),
       status('unknown-error', 'titles.unknownError', ERROR_ICON),
-      { ...status('link-action', 'titles.linkAction'), path: '/link-action/:uuid' },
+      {
+        path: '/link-action/:uuid',
+        handle: { title: 'titles.linkAction' },
+        lazy: screen(() => import('../features/rating/link-action-page.tsx'), 'LinkActionPage'),
+      },
       { ...status('bot-action', 'titles.linkAction'), path: '/bot-action/:uuid' },
       adminRoutes,
       { path: '*', element: <Navigate to="/not-found" replace /> },
