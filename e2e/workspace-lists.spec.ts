@@ -179,4 +179,31 @@ describe('workspace lists, side panel, search, create chat, expired', () => {
     assertNoErrors(phone.errors);
     await phone.context.close();
   });
+
+  test('a long list is windowed and loads its next cursor pages while scrolling', async () => {
+    const many = 130;
+    for (let i = 0; i < many; i += 10)
+      await Promise.all(
+        Array.from({ length: 10 }, (_, j) =>
+          inbound(`bulk-${i + j}`, `Bulk ${String(i + j).padStart(3, '0')}`, 'Hi'),
+        ),
+      );
+    const { page, errors, context } = await openPage(browser, server.url);
+    await signIn(page, token, '/admin/chats?filter=waiting');
+    await page.getByTestId('chat-row').first().waitFor();
+    const rendered = () => page.getByTestId('chat-row').count();
+    assert.ok((await rendered()) < 30, `only the rows in view are rendered (${await rendered()})`);
+    // The oldest chat is on the third page (50 a page): scrolling down loads the pages after it.
+    const list = page.getByTestId('chat-list');
+    const oldest = page.getByTestId('chat-row').filter({ hasText: 'Bulk 000' });
+    for (let i = 0; i < 40 && !(await oldest.count()); i++) {
+      await list.evaluate((el) => el.scrollTo(0, el.scrollHeight));
+      await page.waitForTimeout(250);
+    }
+    await oldest.waitFor();
+    assert.ok((await rendered()) < 30, 'still windowed at the end of the list');
+    await screenshot(page, 'workspace-list-long');
+    assertNoErrors(errors);
+    await context.close();
+  });
 });
