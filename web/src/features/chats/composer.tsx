@@ -17,6 +17,7 @@ import { ATTACHMENT_LIMITS, MESSAGE_TEXT_MAX } from '@smartconnect/contracts';
 import { IconLock, IconPaperclip, IconSend } from '@tabler/icons-react';
 import { forwardRef, useImperativeHandle, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { UserText } from '../../shared/ui/user-text.tsx';
 import { EmojiPicker } from './composer/emoji-picker.tsx';
 import { sendOutgoing } from './composer/outbox.ts';
 import type { Attachments } from './composer/use-attachments.ts';
@@ -60,7 +61,7 @@ function FileChips({ files }: { files: Attachments }) {
             )}
             <Stack gap={0} style={{ minWidth: 0, flex: 1 }}>
               <Text size="xs" truncate>
-                {f.name}
+                <UserText>{f.name}</UserText>
               </Text>
               <Text size="xs" c="gray.7">
                 {formatSize(f.size, i18n.language)}

@@ -66,7 +66,7 @@ export function Attachments({ items }: { items: Attachment[] }) {
       <Modal
         opened={open !== null}
         onClose={() => setOpen(null)}
-        title={open?.name || t('conversation.image')}
+        title={open?.name ? <UserText>{open.name}</UserText> : t('conversation.image')}
         size="auto"
         centered
         data-testid="lightbox"
