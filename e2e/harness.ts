@@ -2,7 +2,8 @@
 // directory, reads its stdout (seeded passwords, recovery mails) and drives Debian's Chromium.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createHmac } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -369,4 +370,50 @@ export async function dropFile(
     return dt;
   }, file);
   for (const type of ['dragenter', 'dragover', 'drop']) await target.dispatchEvent(type, { dataTransfer });
+}
+
+/** One axe-core finding: the rule, its impact, and where (a few selectors). */
+export type A11yViolation = { id: string; impact: string; help: string; targets: string[] };
+
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/**
+ * The page's accessibility problems of `serious` or `critical` impact (axe-core, WCAG 2.1 A/AA rules and best
+ * practices), as a screen reader or keyboard user would meet them. axe is evaluated through the DevTools protocol,
+ * which the page's CSP does not govern.
+ */
+export async function seriousA11y(page: Page): Promise<A11yViolation[]> {
+  await page.evaluate(axeSource);
+  const found = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run: (ctx: unknown, opts: unknown) => Promise<unknown> } })
+      .axe;
+    const result = (await axe.run(document, {
+      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] },
+    })) as {
+      violations: {
+        id: string;
+        impact: string | null;
+        help: string;
+        nodes: { target: string[]; html: string }[];
+      }[];
+    };
+    return result.violations.map((v) => ({
+      id: v.id,
+      impact: v.impact ?? 'minor',
+      help: v.help,
+      targets: v.nodes.slice(0, 5).map((n) => `${n.target.join(' ')} ${n.html.slice(0, 160)}`),
+    }));
+  });
+  return found.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+}
+
+/** Fails with every serious or critical axe finding of the page, named with `where` (the screen). */
+export async function assertAccessible(page: Page, where: string): Promise<void> {
+  const found = await seriousA11y(page);
+  if (found.length)
+    throw new Error(
+      `${where}: ${found.length} serious/critical accessibility violation(s):\n${found
+        .map((v) => `  ${v.impact} ${v.id}: ${v.help}\n    ${v.targets.join('\n    ')}`)
+        .join('\n')}`,
+    );
 }

@@ -1,6 +1,7 @@
 import { AppShell, Burger, Group, ScrollArea } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { Suspense } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Outlet } from 'react-router';
 import { SectionLoader } from '../shared/ui/full-loader.tsx';
 import { Logo } from '../shared/ui/logo.tsx';
@@ -22,6 +23,7 @@ export function AdminLayout() {
 }
 
 function Shell() {
+  const { t } = useTranslation();
   const [opened, { toggle, close }] = useDisclosure();
   return (
     <AppShell
@@ -29,10 +31,20 @@ function Shell() {
       navbar={{ width: 264, breakpoint: 'sm', collapsed: { mobile: !opened } }}
       padding="xl"
     >
+      <a className="sc-skip-link" href="#main">
+        {t('a11y.skipToContent')}
+      </a>
       <AppShell.Header px="lg">
         <Group h="100%" justify="space-between" wrap="nowrap">
           <Group gap="sm" wrap="nowrap">
-            <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" />
+            <Burger
+              opened={opened}
+              onClick={toggle}
+              hiddenFrom="sm"
+              size="sm"
+              aria-label={t('a11y.navigation')}
+              aria-expanded={opened}
+            />
             <Logo size="sm" />
           </Group>
           <Group gap="md" wrap="nowrap">
@@ -46,7 +58,7 @@ function Shell() {
           <AdminNav onNavigate={close} />
         </AppShell.Section>
       </AppShell.Navbar>
-      <AppShell.Main>
+      <AppShell.Main id="main" tabIndex={-1}>
         <div style={{ maxWidth: 1280, margin: '0 auto' }}>
           <PresenceBanner />
           <Suspense fallback={<SectionLoader />}>

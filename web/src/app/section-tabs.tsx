@@ -36,8 +36,13 @@ export function SectionTabs({ base, ns, tabs, titleKey, rights = {} }: Props) {
             </Tabs.Tab>
           ))}
         </Tabs.List>
+        {/* The tab's screen is its panel (the tabs control panels that exist: aria-controls). */}
+        {shown.map((tab) => (
+          <Tabs.Panel key={tab} value={tab}>
+            {tab === active ? <Outlet /> : null}
+          </Tabs.Panel>
+        ))}
       </Tabs>
-      <Outlet />
     </>
   );
 }

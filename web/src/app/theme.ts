@@ -1,4 +1,11 @@
-import { createTheme, type MantineColorsTuple } from '@mantine/core';
+import {
+  createTheme,
+  darken,
+  defaultVariantColorsResolver,
+  type MantineColorsTuple,
+  parseThemeColor,
+  type VariantColorsResolver,
+} from '@mantine/core';
 
 /** SmartConnect brand blue (#4263eb at shade 6). */
 const brand: MantineColorsTuple = [
@@ -14,9 +21,33 @@ const brand: MantineColorsTuple = [
   '#2f44ad',
 ];
 
+/** Palettes whose darkest shade is still light (yellow, orange, lime): their text is darkened further. */
+const PALE = new Set(['yellow', 'orange', 'lime', 'green', 'teal', 'cyan']);
+
+/**
+ * Text on tinted and plain backgrounds (light, subtle, outline, transparent, default variants: badges, avatars'
+ * initials, active menu entries) in the palette's darkest shade, darkened: at least 4.5:1 on white and on the tint
+ * (WCAG AA; the library's default, shade 6, gives 2.3–4.5:1). Filled surfaces pick black or white text (autoContrast).
+ */
+const variantColorResolver: VariantColorsResolver = (input) => {
+  const base = defaultVariantColorsResolver(input);
+  if (!['light', 'subtle', 'outline', 'transparent'].includes(input.variant)) return base;
+  const parsed = parseThemeColor({ color: input.color || input.theme.primaryColor, theme: input.theme });
+  if (!parsed.isThemeColor || !input.theme.colors[parsed.color]) return base;
+  const text = darken(input.theme.colors[parsed.color][9], PALE.has(parsed.color) ? 0.35 : 0.1);
+  return {
+    ...base,
+    color: text,
+    hoverColor: text,
+    ...(input.variant === 'outline' ? { border: `1px solid ${text}` } : {}),
+  };
+};
+
 export const theme = createTheme({
   primaryColor: 'brand',
   primaryShade: 6,
+  autoContrast: true,
+  variantColorResolver,
   colors: { brand },
   defaultRadius: 'md',
   fontFamily:

@@ -1,4 +1,5 @@
 import { Badge, Group, Paper, SimpleGrid, Text, ThemeIcon, Title, UnstyledButton } from '@mantine/core';
+import { IconPlus } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { CHANNEL_CATALOGUE, channelUi } from './types/registry.ts';
 import type { ChannelTypeUi, TypeIcon } from './types/types.ts';
@@ -23,9 +24,16 @@ function CardBody({ label, icon: Icon, ready }: { label: string; icon: TypeIcon;
           {label}
         </Text>
       </Group>
-      <Badge color={ready ? 'brand' : 'gray'} variant="light" size="sm" style={{ flexShrink: 0 }}>
-        {ready ? t('channels.connect') : t('channels.soon')}
-      </Badge>
+      {/* A ready card is a button named 'Connect <type>': its visible text (the type) is part of that name. */}
+      {ready ? (
+        <ThemeIcon variant="light" color="brand" radius="xl" size="sm" aria-hidden>
+          <IconPlus size={14} />
+        </ThemeIcon>
+      ) : (
+        <Badge color="gray" variant="light" size="sm" style={{ flexShrink: 0 }}>
+          {t('channels.soon')}
+        </Badge>
+      )}
     </Group>
   );
 }

@@ -21,8 +21,10 @@ export function ProfileLayout() {
             {t('profile.authentication')}
           </Tabs.Tab>
         </Tabs.List>
+        {/* The tab's screen is its panel (the tabs control panels that exist: aria-controls). */}
+        <Tabs.Panel value="general">{tab === 'general' ? <Outlet /> : null}</Tabs.Panel>
+        <Tabs.Panel value="authentication">{tab === 'authentication' ? <Outlet /> : null}</Tabs.Panel>
       </Tabs>
-      <Outlet />
     </div>
   );
 }

@@ -622,6 +622,10 @@ export const enGB = {
     enabled: 'Two-factor authentication enabled',
     disabledDone: 'Two-factor authentication disabled',
   },
+  a11y: {
+    navigation: 'Menu',
+    skipToContent: 'Skip to content',
+  },
   attention: {
     newChat: 'New chat',
     assigned: 'A chat for you',

@@ -631,6 +631,10 @@ export const ruRU: Resources = {
     enabled: 'Двухфакторная аутентификация включена',
     disabledDone: 'Двухфакторная аутентификация выключена',
   },
+  a11y: {
+    navigation: 'Меню',
+    skipToContent: 'Перейти к содержимому',
+  },
   attention: {
     newChat: 'Новый чат',
     assigned: 'Чат для вас',

@@ -45,6 +45,7 @@ export function AvatarDrop({ name, photoUrl, onFile, onRemove, busy }: Props) {
           radius="md"
           p="md"
           data-testid="avatar-drop"
+          inputProps={{ 'aria-label': t('avatar.drop') }}
         >
           <Group gap="sm" wrap="nowrap" style={{ pointerEvents: 'none' }}>
             <IconPhotoUp size={28} stroke={1.5} color="var(--mantine-color-brand-6)" />

@@ -6,10 +6,13 @@ export type Heading = string | { label?: string; w?: number };
 
 type Props = { minWidth: number; testId: string; headings: Heading[]; children: ReactNode };
 
-/** The shared look of the admin lists (users, teams, roles, channels): scrolls sideways on narrow screens. */
+/**
+ * The shared look of the admin lists (users, teams, roles, channels): scrolls sideways on narrow screens, also from
+ * the keyboard (the scrolling box takes the focus).
+ */
 export function ListTable({ minWidth, testId, headings, children }: Props) {
   return (
-    <Table.ScrollContainer minWidth={minWidth}>
+    <Table.ScrollContainer minWidth={minWidth} type="native" tabIndex={0}>
       <Table verticalSpacing="sm" horizontalSpacing="md" data-testid={testId}>
         <Table.Thead>
           <Table.Tr>
