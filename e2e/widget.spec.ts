@@ -7,6 +7,7 @@ import {
   ADMIN_PASSWORD,
   apiCall,
   apiLogin,
+  assertAccessible,
   assertNoErrors,
   field,
   launchBrowser,
@@ -117,6 +118,20 @@ describe('site chat widget', () => {
     assert.equal(await input.inputValue(), '');
 
     // The operator answers in the workspace.
+    const channelId = /data-channel="([0-9a-f-]{36})"/.exec(snippet)?.[1] as string;
+    let chatId: string | undefined;
+    for (let i = 0; i < 50 && !chatId; i++) {
+      const list = await apiCall(
+        server.url,
+        'GET',
+        `/api/chats?filter=waiting&channelId=${channelId}`,
+        undefined,
+        adminToken,
+      );
+      chatId = list.body.entity.items[0]?.id;
+      if (!chatId) await v.waitForTimeout(200);
+    }
+    assert.ok(chatId, 'the visitor opened a chat');
     const op = await openPage(browser, server.url);
     await signIn(op.page, adminToken, '/admin/chats?filter=waiting');
     const row = op.page.getByTestId('chat-row').first();
@@ -305,6 +320,7 @@ describe('site chat widget', () => {
     await page.goto(link);
     await page.getByRole('button', { name: '4 · Good' }).waitFor();
     await screenshot(page, 'rating-link');
+    await assertAccessible(page, '/link-action');
     await page.getByRole('button', { name: '4 · Good' }).click();
     await page.waitForURL('**/success');
     await page.getByText('Thank you for your rating!').waitFor();
@@ -322,6 +338,12 @@ describe('site chat widget', () => {
     await page.goto('/');
     await page.getByRole('button', { name: /^Open chat/ }).waitFor();
     await screenshot(page, 'support-login');
+    // Keyboard and screen-reader usable: axe finds nothing serious with the panel open, in either state.
+    await assertAccessible(page, 'login page with the support widget closed');
+    await page.getByRole('button', { name: /^Open chat/ }).click();
+    await page.getByRole('textbox', { name: 'Message' }).waitFor();
+    await assertAccessible(page, 'login page with the support widget open');
+    await page.keyboard.press('Escape');
     await signIn(page, adminToken, '/admin/support');
     const chat = page.getByTestId('support-chat');
     await chat.getByRole('textbox', { name: 'Message' }).waitFor();
@@ -362,6 +384,7 @@ describe('site chat widget', () => {
     assert.equal(reply.status, 200, JSON.stringify(reply.body));
     await chat.getByText('Glad to hear it').waitFor({ timeout: 10_000 });
     await screenshot(page, 'support-chat');
+    await assertAccessible(page, '/admin/support');
     assertNoErrors(errors);
     await context.close();
   });

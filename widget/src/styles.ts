@@ -8,14 +8,14 @@ export const STYLES = `
 *{box-sizing:border-box;font-family:system-ui,-apple-system,"Segoe UI",Roboto,Arial,sans-serif;font-size:14px;line-height:1.4;color:#1a1b1e;margin:0;padding:0}
 [hidden]{display:none!important}
 button,textarea,a,input{pointer-events:auto}
-.launcher{pointer-events:auto;position:relative;width:56px;height:56px;border-radius:50%;border:0;background:#228be6;color:#fff;cursor:pointer;box-shadow:0 4px 14px rgba(0,0,0,.25);display:flex;align-items:center;justify-content:center;margin-left:auto}
+.launcher{pointer-events:auto;position:relative;width:56px;height:56px;border-radius:50%;border:0;background:#1864ab;color:#fff;cursor:pointer;box-shadow:0 4px 14px rgba(0,0,0,.25);display:flex;align-items:center;justify-content:center;margin-left:auto}
 .launcher svg{width:28px;height:28px;fill:#fff}
 .launcher:focus-visible,button:focus-visible,textarea:focus-visible,a:focus-visible{outline:3px solid #ffd43b;outline-offset:2px}
-.badge{position:absolute;top:-4px;right:-4px;min-width:22px;height:22px;border-radius:11px;background:#e03131;color:#fff;font-size:12px;font-weight:700;display:flex;align-items:center;justify-content:center;padding:0 6px}
+.badge{position:absolute;top:-4px;right:-4px;min-width:22px;height:22px;border-radius:11px;background:#c92a2a;color:#fff;font-size:12px;font-weight:700;display:flex;align-items:center;justify-content:center;padding:0 6px}
 .teaser{pointer-events:auto;background:#fff;border-radius:12px;padding:10px 14px;margin:0 0 10px auto;max-width:260px;box-shadow:0 4px 14px rgba(0,0,0,.18);cursor:pointer;border:0;text-align:left;display:block}
 .panel{pointer-events:auto;width:min(370px,calc(100vw - 32px));height:min(560px,calc(100vh - 100px));background:#fff;border-radius:14px;box-shadow:0 8px 30px rgba(0,0,0,.3);display:flex;flex-direction:column;overflow:hidden;margin-bottom:12px}
 :host([data-inline]) .panel{width:100%;height:100%;box-shadow:none;border:1px solid #dee2e6;margin:0}
-.head{background:#228be6;padding:12px 14px;display:flex;gap:10px;align-items:center}
+.head{background:#1864ab;padding:12px 14px;display:flex;gap:10px;align-items:center}
 .head *{color:#fff}
 .head img{width:36px;height:36px;border-radius:50%;object-fit:cover;background:#fff}
 .head .t{flex:1;min-width:0}
@@ -26,7 +26,7 @@ button,textarea,a,input{pointer-events:auto}
 .links a{color:#1864ab;text-decoration:underline;font-size:12px}
 .log{flex:1;overflow-y:auto;padding:12px;display:flex;flex-direction:column;gap:8px;background:#f8f9fa}
 .m{max-width:82%;padding:8px 10px;border-radius:12px;white-space:pre-wrap;word-wrap:break-word;overflow-wrap:anywhere}
-.m.in{align-self:flex-end;background:#1971c2;border-bottom-right-radius:4px}
+.m.in{align-self:flex-end;background:#1864ab;border-bottom-right-radius:4px}
 .m.in,.m.in *{color:#fff}
 .m.out{align-self:flex-start;background:#fff;border:1px solid #dee2e6;border-bottom-left-radius:4px}
 .m .who{display:flex;align-items:center;gap:6px;font-size:12px;font-weight:600;margin-bottom:2px;color:#495057}
@@ -39,7 +39,7 @@ button,textarea,a,input{pointer-events:auto}
 .rate{align-self:stretch;background:#fff;border:1px solid #dee2e6;border-radius:12px;padding:10px}
 .rate p{font-weight:600;margin-bottom:8px}
 .rate .opts{display:flex;flex-wrap:wrap;gap:6px}
-.rate button{border:1px solid #228be6;background:#fff;color:#1864ab;border-radius:16px;padding:4px 10px;cursor:pointer;font-size:13px}
+.rate button{border:1px solid #1864ab;background:#fff;color:#1864ab;border-radius:16px;padding:4px 10px;cursor:pointer;font-size:13px}
 .rate button:hover{background:#e7f5ff}
 .err{color:#c92a2a;font-size:12px;padding:4px 12px 0;min-height:0}
 .err:empty{display:none}
@@ -49,7 +49,7 @@ form{display:flex;gap:6px;padding:8px;border-top:1px solid #e9ecef;align-items:f
 textarea{flex:1;resize:none;border:1px solid #ced4da;border-radius:8px;padding:8px;min-height:40px;max-height:120px;background:#fff}
 .icon{border:0;background:#f1f3f5;border-radius:8px;width:40px;height:40px;cursor:pointer;display:flex;align-items:center;justify-content:center;flex:none}
 .icon svg{width:20px;height:20px;fill:#495057}
-.icon.send{background:#228be6}
+.icon.send{background:#1864ab}
 .icon.send svg{fill:#fff}
 .sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 input[type=file]{display:none}
