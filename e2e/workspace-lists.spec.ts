@@ -5,6 +5,7 @@ import {
   ADMIN_PASSWORD,
   apiCall,
   apiLogin,
+  assertAccessible,
   assertNoErrors,
   launchBrowser,
   openPage,
@@ -82,6 +83,7 @@ describe('workspace lists, side panel, search, create chat, expired', () => {
       'the waiting time is live',
     );
     await screenshot(page, 'workspace-list-waiting');
+    await assertAccessible(page, 'chat list');
 
     // Quick search filters the list; the URL keeps it.
     await page.getByTestId('quick-search').fill('refund');
@@ -104,6 +106,7 @@ describe('workspace lists, side panel, search, create chat, expired', () => {
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByTestId('client-name').getByText('Alla Petrova').waitFor();
     await screenshot(page, 'workspace-side-panel');
+    await assertAccessible(page, 'side panel');
 
     // Take: the chat opens In progress and the list follows.
     await page.getByRole('button', { name: 'Take', exact: true }).click();
@@ -125,6 +128,7 @@ describe('workspace lists, side panel, search, create chat, expired', () => {
     // No client is named so: the clients column says it.
     await page.getByText('No client found').waitFor();
     await screenshot(page, 'workspace-search');
+    await assertAccessible(page, 'extended search');
     await hit.click();
     await page.waitForURL(/\/admin\/chats\?filter=assigned&chat=[0-9a-f-]+&message=[0-9a-f-]+/);
     // The conversation opens at that message, marked for a moment.
@@ -155,6 +159,7 @@ describe('workspace lists, side panel, search, create chat, expired', () => {
     await page.getByRole('radio', { name: /Shop/ }).waitFor();
     await page.getByTestId('create-chat-text').fill('Your refund is on its way');
     await screenshot(page, 'workspace-create-chat');
+    await assertAccessible(page, 'create chat');
     await page.getByRole('button', { name: 'Start the chat' }).click();
     await page.waitForURL(/filter=assigned&chat=/);
     await page.getByTestId('message').getByText('Your refund is on its way').waitFor();
@@ -163,6 +168,7 @@ describe('workspace lists, side panel, search, create chat, expired', () => {
     await page.goto('/admin/chats/expired');
     await page.getByText('No expired chats').waitFor();
     await screenshot(page, 'workspace-expired');
+    await assertAccessible(page, 'expired chats');
     assertNoErrors(errors);
     await context.close();
 
@@ -176,6 +182,7 @@ describe('workspace lists, side panel, search, create chat, expired', () => {
     );
     assert.equal(overflow, false);
     await screenshot(phone.page, 'workspace-list-390-ru');
+    await assertAccessible(phone.page, 'chat list at 390 px');
     assertNoErrors(phone.errors);
     await phone.context.close();
   });
