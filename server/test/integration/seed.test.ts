@@ -56,6 +56,22 @@ describe('demo seed', () => {
     assert.equal(seen.body.entity.total, DEMO_CATEGORIES.length);
   });
 
+  test('Demo has a website chat to try: its widget answers a visitor, and the start prints the sample page', async () => {
+    const admin = s.api.as(await loginToken(s.api, 'boss@demo.test', 'B0ss-pass!'));
+    const channels = (await admin.get('/api/channels')).body.entity.items as {
+      id: string;
+      type: string;
+      name: string;
+    }[];
+    const site = channels.find((c) => c.type === 'site_chat');
+    assert.equal(site?.name, 'Website chat');
+    assert.ok(printed.join('\n').includes(`/widget-preview/${site.id}`), printed.join('\n'));
+    // The widget's public configuration is served: the channel works as soon as the server is up.
+    const config = await s.api.get(`/api/widget/${site.id}/config`);
+    assert.equal(config.status, 200, JSON.stringify(config.body));
+    assert.equal(config.body.entity.title, 'Demo shop');
+  });
+
   test('an ADMIN_EMAIL that is a demo address takes it; the demo person of that address is left out', async () => {
     const other = await startTestServer({
       env: { SEED_DEMO: 'true', ADMIN_EMAIL: 'supervisor@demo.local', ADMIN_PASSWORD: 'B0ss-pass!' },

@@ -50,6 +50,14 @@ const routes: RouteObject[] = [
         lazy: screen(() => import('../features/rating/link-action-page.tsx'), 'LinkActionPage'),
       },
       { ...status('bot-action', 'titles.linkAction'), path: '/bot-action/:uuid' },
+      {
+        path: '/widget-preview/:channelId',
+        handle: { title: 'siteChat.previewTitle' },
+        lazy: screen(
+          () => import('../features/channels/types/site_chat/preview-page.tsx'),
+          'WidgetPreviewPage',
+        ),
+      },
       adminRoutes,
       { path: '*', element: <Navigate to="/not-found" replace /> },
     ],

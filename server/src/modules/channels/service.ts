@@ -2,6 +2,7 @@ import {
   CHANNEL_COMMON_FIELDS,
   type ChannelCreatedDto,
   type ChannelCreateInput,
+  type ChannelType,
   type channelUpdateSchema,
   FIELD_MESSAGES as M,
 } from '@smartconnect/contracts';
@@ -133,6 +134,43 @@ export async function createChannel(
   // An inactive channel is created connected, then let go like any deactivation.
   if (input.status === 'inactive') await undoConnect(app, adapter, stored);
   return { ...channel, ...(connected.shownOnce ?? {}) };
+}
+
+/**
+ * A channel created by the first start's seed (the Demo organisation's website chat), inside the seed's transaction:
+ * its type's adapter makes its settings and secrets, as for any channel; nothing is checked at a provider.
+ */
+export async function seedChannel(
+  app: AppContext,
+  q: Queryable,
+  input: {
+    organisationId: string;
+    type: ChannelType;
+    name: string;
+    teamId: string;
+    settings: Record<string, unknown>;
+  },
+): Promise<string> {
+  const id = await Q.newChannelId(q);
+  const connected = await adapterFor(input.type).connect(adapterContext(app), { id }, input.settings);
+  return Q.insertChannel(q, {
+    id,
+    organisationId: input.organisationId,
+    type: input.type,
+    name: input.name,
+    teamId: input.teamId,
+    status: 'active',
+    settings: connected.settings,
+    inboundKeyHash: connected.inboundKeyHash ?? null,
+    secrets: encryptSecret(app.config.secretKey, JSON.stringify(connected.secrets)),
+    halfExpiredMinutes: null,
+    expiredMinutes: null,
+    notificationEmail: null,
+    visibleTeamIds: [],
+    ratingBeforeEnd: false,
+    ratingMessage: null,
+    ratingEnabled: false,
+  });
 }
 
 /**

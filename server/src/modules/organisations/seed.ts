@@ -3,6 +3,7 @@ import { PLAN_OPTIONS } from '@smartconnect/contracts';
 import type { AppContext } from '../../context.ts';
 import { hashPassword } from '../../lib/password.ts';
 import { createCategory } from '../categories/service.ts';
+import { seedChannel } from '../channels/service.ts';
 import { seedSupportChannel } from '../support/service.ts';
 import { addTeam } from '../teams/service.ts';
 import { addUser } from '../users/service.ts';
@@ -28,7 +29,7 @@ export const DEMO_CATEGORIES = [
 
 /**
  * First start on an empty database: the "Demo" organisation with an Administrator, a Supervisor,
- * two Operators, two teams and the request categories (OPTION_CATEGORY is on, so a chat cannot close
+ * two Operators, two teams, a website chat channel to try (Sales) and the request categories (OPTION_CATEGORY is on, so a chat cannot close
  * without one), and the platform's own organisation with one staff account (RIGHT_OBSERVER).
  * Their passwords are printed once. Later starts change nothing.
  */
@@ -87,6 +88,19 @@ export async function seedDemo(app: AppContext): Promise<void> {
       autoCloseMinutes: 24 * 60,
     });
     const teamIds = { sales, support };
+    // A channel to try at once: the website chat of the Demo shop, on a sample page (/widget-preview/{id}).
+    const siteChatId = await seedChannel(app, q, {
+      organisationId: org.id,
+      type: 'site_chat',
+      name: 'Website chat',
+      teamId: sales,
+      settings: {
+        title: 'Demo shop',
+        subtitle: 'We usually answer within minutes',
+        welcomeMessage: 'Hello! Ask us anything about your order.',
+        display: 'closed',
+      },
+    });
     for (const [i, c] of credentials.entries()) {
       await addUser(q, {
         organisationId: org.id,
@@ -123,16 +137,19 @@ export async function seedDemo(app: AppContext): Promise<void> {
         teamIds: [],
       });
     }
-    return org.id;
+    return { orgId: org.id, siteChatId };
   });
   if (!seeded) return;
   // Through the categories' own command (it opens its own transaction), right after the organisation
   // exists; only the start that created Demo gets here.
-  for (const name of DEMO_CATEGORIES) await createCategory(app, seeded, name);
+  for (const name of DEMO_CATEGORIES) await createCategory(app, seeded.orgId, name);
   await seedSupportChannel(app);
   const lines = [...credentials, ...(staff ? [staff] : [])].map(
     (c) => `  ${c.key.padEnd(13)} ${c.email.padEnd(26)} ${c.password}`,
   );
   // Printed once, on the console, so the person who started the server can log in.
-  console.log(`\nDemo organisation created. Sign in at ${app.config.publicUrl} with:\n${lines.join('\n')}\n`);
+  console.log(
+    `\nDemo organisation created. Sign in at ${app.config.publicUrl} with:\n${lines.join('\n')}\n` +
+      `Try its website chat as a visitor: ${app.config.publicUrl}/widget-preview/${seeded.siteChatId}\n`,
+  );
 }

@@ -671,6 +671,12 @@ export const enGB = {
     values: { VERY_BAD: 'Very bad', BAD: 'Bad', NORMAL: 'Normal', GOOD: 'Good', EXCELLENT: 'Excellent' },
   },
   siteChat: {
+    previewTitle: 'Your site, with its chat',
+    previewText: 'This is a sample page of a site with the website chat installed, as a visitor sees it.',
+    previewHint:
+      "Open the chat at the bottom right and write: the message arrives in the chat center of the channel's team.",
+    previewBack: 'Back to SmartConnect',
+    tryIt: 'Try it on a sample page',
     snippet: 'Code for your site',
     snippetHint:
       'Paste this tag into every page of your site, before </body>. The chat button appears in the corner.',

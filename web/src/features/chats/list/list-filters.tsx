@@ -16,6 +16,7 @@ export function ListFiltersBar({
   const { t } = useTranslation();
   const options = useFilterOptions();
   const [text, setText] = useState(value.q ?? '');
+  const [open, setOpen] = useState(false);
   const commit = useDebouncedCallback((q: string) => onChange({ ...value, q: q.trim() || undefined }), 300);
   const active = [value.channelId, value.teamId, value.operatorId].filter(Boolean).length;
   const select = (
@@ -67,18 +68,30 @@ export function ListFiltersBar({
         data-testid="quick-search"
       />
       <Indicator disabled={!active} label={active} size={16} offset={4}>
-        <Popover position="bottom-end" shadow="md" width={260} trapFocus>
+        {/* The button itself says it opens a dialog (the popover's roles would land on the indicator's box). */}
+        <Popover
+          position="bottom-end"
+          shadow="md"
+          width={260}
+          trapFocus
+          withRoles={false}
+          opened={open}
+          onChange={setOpen}
+        >
           <Popover.Target>
             <ActionIcon
               variant="light"
               size="md"
               aria-label={t('workspace.filters')}
+              aria-haspopup="dialog"
+              aria-expanded={open}
+              onClick={() => setOpen((o) => !o)}
               data-testid="list-filters"
             >
               <IconAdjustmentsHorizontal size={16} />
             </ActionIcon>
           </Popover.Target>
-          <Popover.Dropdown>
+          <Popover.Dropdown role="dialog" aria-label={t('workspace.filters')}>
             <Stack gap="xs">
               {select('channelId', t('workspace.channel'), options.data?.channels ?? [])}
               {select('teamId', t('workspace.team'), options.data?.teams ?? [])}

@@ -1,4 +1,4 @@
-import { ActionIcon, Code, CopyButton, Group, Stack, Text, Tooltip } from '@mantine/core';
+import { ActionIcon, Anchor, Code, CopyButton, Group, Stack, Text, Tooltip } from '@mantine/core';
 import { IconCheck, IconCopy } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 
@@ -35,6 +35,14 @@ export function WidgetSnippet({ channelId }: { channelId: string }) {
           )}
         </CopyButton>
       </Group>
+      <Anchor
+        href={`/widget-preview/${channelId}`}
+        target="_blank"
+        size="sm"
+        data-testid="widget-preview-link"
+      >
+        {t('siteChat.tryIt')}
+      </Anchor>
     </Stack>
   );
 }

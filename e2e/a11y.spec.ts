@@ -1,0 +1,117 @@
+// Accessibility of every screen of the app (issue "Operator workspace"): axe-core finds no serious or critical
+// violation, signed out and signed in, in English and Russian, on a desktop and at 390 px.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import {
+  type A11yViolation,
+  ADMIN_PASSWORD,
+  apiCall,
+  apiLogin,
+  launchBrowser,
+  openPage,
+  seriousA11y,
+  signIn,
+  startServer,
+  type TestServer,
+} from './harness.ts';
+
+let server: TestServer;
+let browser: Browser;
+let admin: string;
+let preview: string;
+
+before(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+  admin = await apiLogin(server.url, 'admin@demo.local', ADMIN_PASSWORD);
+  // Demo's website chat, on its sample page (the widget is checked there too).
+  const all = await apiCall(server.url, 'GET', '/api/channels', undefined, admin);
+  const site = all.body.entity.items.find((c: { type: string }) => c.type === 'site_chat');
+  assert.ok(site, 'Demo has a website chat');
+  preview = `/widget-preview/${site.id}`;
+  // A chat in each list, so the lists and the conversation are checked with content.
+  const teams = await apiCall(server.url, 'GET', '/api/teams?limit=100', undefined, admin);
+  const teamId = teams.body.entity.items[0].id as string;
+  const channel = await apiCall(
+    server.url,
+    'POST',
+    '/api/channels',
+    { type: 'api', name: 'A11y shop', teamId, webhookUrl: 'https://example.com/hook' },
+    admin,
+  );
+  assert.equal(channel.status, 200, JSON.stringify(channel.body));
+  const res = await fetch(`${server.url}/api/channels/${channel.body.entity.id}/inbound`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      authorization: `Bearer ${channel.body.entity.inboundKey}`,
+    },
+    body: JSON.stringify({
+      externalMessageId: 'a11y-1',
+      client: { externalId: 'a11y', name: 'Ada' },
+      text: 'Hello',
+    }),
+  });
+  assert.equal(res.status, 200);
+});
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+const PUBLIC = ['/', '/restore', '/signup', '/not-found'];
+const ADMIN = [
+  '/admin/chats?filter=assigned',
+  '/admin/chats?filter=waiting',
+  '/admin/chats?filter=closed',
+  '/admin/chats/create',
+  '/admin/chats/expired',
+  '/admin/expanded-search',
+  '/admin/options',
+  '/admin/profile/general',
+  '/admin/profile/authentication',
+  '/admin/reports',
+  '/admin/users/all',
+  '/admin/users/edit',
+  '/admin/teams/all',
+  '/admin/preferences/channels',
+  '/admin/preferences/roles',
+  '/admin/monitoring',
+];
+
+/** Visits each path and collects its serious and critical findings. */
+async function sweep(page: Page, paths: string[]): Promise<string[]> {
+  const report: string[] = [];
+  for (const path of paths) {
+    await page.goto(path);
+    await page.waitForLoadState('networkidle');
+    // The screen's own content, not its loader.
+    await page
+      .locator('[data-testid="section-loader"], .mantine-Loader-root')
+      .first()
+      .waitFor({ state: 'detached', timeout: 10_000 })
+      .catch(() => undefined);
+    const found: A11yViolation[] = await seriousA11y(page);
+    for (const v of found)
+      report.push(`${path}: ${v.impact} ${v.id} (${v.help}) at ${v.targets.join(' | ')}`);
+  }
+  return report;
+}
+
+describe('accessibility of every screen (axe-core: no serious or critical violation)', () => {
+  for (const { lang, width } of [
+    { lang: 'eng', width: undefined },
+    { lang: 'rus', width: 390 },
+  ] as const) {
+    test(`signed out and signed in, ${lang}${width ? ` at ${width} px` : ''}`, async () => {
+      const { page, context } = await openPage(browser, server.url, width ? { width } : {});
+      if (lang === 'rus') await context.addInitScript(() => localStorage.setItem('sc-lang', 'rus'));
+      const report = await sweep(page, [...PUBLIC, preview]);
+      await signIn(page, admin, '/admin/chats?filter=waiting');
+      report.push(...(await sweep(page, ADMIN)));
+      await context.close();
+      assert.deepEqual(report, [], `\n${report.join('\n')}`);
+    });
+  }
+});
