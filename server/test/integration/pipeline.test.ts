@@ -8,6 +8,7 @@ import {
   type StageResult,
 } from '../../src/jobs/pipeline.ts';
 import { PIPELINE_HANDOVER_SECONDS, pendingJobCount } from '../../src/jobs/pipeline-queries.ts';
+import { setAutomationNeed } from '../../src/modules/organisations/automation.ts';
 import { createServer } from '../../src/server.ts';
 import { createOrganisation, startTestServer, type TestOrg, type TestServer } from '../helpers.ts';
 import { chatOf, goOnline, inbound, makeChannel, makeTeam, recordEvents } from './chats-fixtures.ts';
@@ -115,9 +116,29 @@ describe('conversation pipeline', () => {
     assert.equal(await pendingJobCount(s.db), 0);
   });
 
+  test('inbound automation is on while any module needs it, and only then', async () => {
+    const { org } = await setup();
+    const flag = async () =>
+      (
+        await s.db.query<{ on: boolean }>(
+          'select inbound_automation as on from organisations where id = $1',
+          [org.id],
+        )
+      )[0]?.on;
+    assert.equal(await flag(), false);
+    await setAutomationNeed(s.db, org.id, 'routing_rules', true);
+    await setAutomationNeed(s.db, org.id, 'auto_replies', true);
+    await setAutomationNeed(s.db, org.id, 'auto_replies', true);
+    assert.equal(await flag(), true);
+    await setAutomationNeed(s.db, org.id, 'routing_rules', false);
+    assert.equal(await flag(), true, 'auto-replies still need it');
+    await setAutomationNeed(s.db, org.id, 'auto_replies', false);
+    assert.equal(await flag(), false);
+  });
+
   test('with inbound automation every message of an open chat goes through the stages, in order', async () => {
     const { org, ch, state } = await setup();
-    await s.db.query('update organisations set inbound_automation = true where id = $1', [org.id]);
+    await setAutomationNeed(s.db, org.id, 'routing_rules', true);
     const ids: string[] = [];
     for (let i = 0; i < 5; i++)
       ids.push((await inbound(s, ch, { client: 'c-auto', text: `m${i}` })).body.entity.messageId);
