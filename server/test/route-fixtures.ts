@@ -150,6 +150,16 @@ export const fixtures: Record<string, Fixture> = {
   'GET /api/chats/:id/ratings': async (org, s) => ({
     path: `/api/chats/${(await chat(org, s)).chatId}/ratings`,
   }),
+  'GET /api/chats/:id/rating-request': async (org, s) => ({
+    path: `/api/chats/${(await chat(org, s)).chatId}/rating-request`,
+  }),
+  'POST /api/chats/:id/rating-request': async (org, s) => {
+    const { chatId } = await chat(org, s, true);
+    const channelId = ok(await org.admin.api.get(`/api/chats/${chatId}`), 'chat').channel.id as string;
+    const assessment = { enabled: true, beforeEnd: true, text: 'Rate us' };
+    ok(await org.admin.api.patch(`/api/channels/${channelId}`, { assessment }), 'assessment');
+    return { path: `/api/chats/${chatId}/rating-request` };
+  },
   'POST /api/chats/:id/messages': async (org, s) => ({
     path: `/api/chats/${(await chat(org, s, true)).chatId}/messages`,
     body: { text: 'Reply' },

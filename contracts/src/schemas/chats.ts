@@ -28,6 +28,8 @@ export const CHAT_HISTORY_KINDS = [
   'redistribution',
   'unassign',
   'takeover',
+  'rating_requested',
+  'rated',
 ] as const;
 export type ChatHistoryKind = (typeof CHAT_HISTORY_KINDS)[number];
 
@@ -193,6 +195,8 @@ export type ChatHistoryDto = {
   fromTeamId: string | null;
   toTeamId: string | null;
   categoryId: string | null;
+  /** The client's rating 1..5 (kind 'rated'). */
+  score: number | null;
   createdAt: string;
 };
 

@@ -36,3 +36,16 @@ export const chatRatingDto = z.object({
   sessionNo: z.number().int(),
 });
 export type ChatRatingDto = z.output<typeof chatRatingDto>;
+
+/** `GET|POST /api/chats/{id}/rating-request`: the current session's rating as the chat's top bar shows it. */
+export const chatRatingStateDto = z.object({
+  canAsk: z
+    .boolean()
+    .describe(
+      "The operator may ask now: the channel allows a request before the end, and this session wasn't asked",
+    ),
+  requestedAt: z.string().nullable(),
+  score: ratingScoreSchema.nullable(),
+  value: z.enum(RATING_VALUES).nullable(),
+});
+export type ChatRatingStateDto = z.output<typeof chatRatingStateDto>;

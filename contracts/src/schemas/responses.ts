@@ -200,6 +200,7 @@ export const chatHistoryDto = z.object({
   fromTeamId: z.uuid().nullable(),
   toTeamId: z.uuid().nullable(),
   categoryId: z.uuid().nullable(),
+  score: z.number().int().min(1).max(5).nullable().describe("The client's rating 1..5 (kind 'rated')"),
   createdAt: at,
 });
 export const chatCountersDto = z.object({ inProgress: z.number().int(), waiting: z.number().int() });

@@ -182,4 +182,84 @@ describe('service rating', () => {
     assert.equal((await s.api.get(`/api/widget/${ch.id}/messages?${q}`)).body.entity.rating, null);
     assert.equal((await org.admin.api.get(`/api/chats/${chatId}/ratings`)).body.entity[0].value, 'GOOD');
   });
+
+  const historyOf = async (org: TestOrg, chatId: string) =>
+    (await org.admin.api.get(`/api/chats/${chatId}/history`)).body.entity.items as {
+      kind: string;
+      actorId: string | null;
+      score: number | null;
+    }[];
+
+  test('an operator asks before the end once per session (409 after), the close asks no more, history and top bar show it', async () => {
+    const x = await setup();
+    const chatId = await chatOf(x, 'c-before', 'Hello');
+    const ask = () => x.operator.api.post(`/api/chats/${chatId}/rating-request`);
+    // The channel does not allow a request before the end: 404, nothing sent.
+    await assess(x.org, x.ch.id, { enabled: true, beforeEnd: false, text: 'Rate us' });
+    const state0 = await x.operator.api.get(`/api/chats/${chatId}/rating-request`);
+    assert.equal(state0.status, 200, JSON.stringify(state0.body));
+    assert.equal(state0.body.entity.canAsk, false);
+    const refused = await ask();
+    assert.equal(refused.status, 404);
+    assert.equal(refused.body.code, 'qualityAssessmentNotFoundException');
+    assert.deepEqual(await linksIn(x, chatId), []);
+
+    await assess(x.org, x.ch.id, { enabled: true, beforeEnd: true, text: 'Rate us' });
+    assert.equal((await x.operator.api.get(`/api/chats/${chatId}/rating-request`)).body.entity.canAsk, true);
+    // Someone who may not act on the chat (another operator, not of its team) cannot ask.
+    const stranger = await x.org.user({ role: 'OPERATOR' });
+    assert.equal((await stranger.api.post(`/api/chats/${chatId}/rating-request`)).status, 404);
+
+    const asked = await ask();
+    assert.equal(asked.status, 200, JSON.stringify(asked.body));
+    assert.equal(asked.body.entity.canAsk, false);
+    assert.ok(asked.body.entity.requestedAt);
+    assert.equal(asked.body.entity.score, null);
+    const again = await ask();
+    assert.equal(again.status, 409);
+    assert.equal(again.body.code, 'ratingLimitExceededException');
+    const [uuid, ...more] = await linksIn(x, chatId);
+    assert.ok(uuid, 'the link went to the client');
+    assert.deepEqual(more, []);
+    // Closing the same session asks no second time.
+    assert.equal((await close(x, chatId)).status, 200);
+    assert.equal((await linksIn(x, chatId)).length, 1);
+
+    assert.equal((await s.api.post(`/api/link-actions/${uuid}`, { score: 4 })).status, 200);
+    const state = (await x.org.admin.api.get(`/api/chats/${chatId}/rating-request`)).body.entity;
+    assert.deepEqual([state.score, state.value, state.canAsk], [4, 'GOOD', false]);
+    const history = await historyOf(x.org, chatId);
+    const requested = history.filter((h) => h.kind === 'rating_requested');
+    assert.equal(requested.length, 1);
+    assert.equal(requested[0].actorId, x.operator.id);
+    assert.deepEqual(
+      history.filter((h) => h.kind === 'rated').map((h) => h.score),
+      [4],
+    );
+  });
+
+  test('asking before the end needs the plan option and an open chat; another organisation gets 404', async () => {
+    const x = await setup();
+    await assess(x.org, x.ch.id, { enabled: true, beforeEnd: true, text: 'Rate us' });
+    const chatId = await chatOf(x, 'c-closed', 'Hello');
+    const other = await createOrganisation(s);
+    assert.equal((await other.admin.api.post(`/api/chats/${chatId}/rating-request`)).status, 404);
+    assert.equal((await other.admin.api.get(`/api/chats/${chatId}/rating-request`)).status, 404);
+    assert.equal((await close(x, chatId)).status, 200);
+    const closed = await x.org.admin.api.post(`/api/chats/${chatId}/rating-request`);
+    assert.equal(closed.status, 409);
+    assert.equal(closed.body.code, 'chatClosedException');
+    const history = await historyOf(x.org, chatId);
+    assert.equal(history.filter((h) => h.kind === 'rating_requested').length, 1, 'asked once, on close');
+
+    const poor = await createOrganisation(s, {
+      options: PLAN_OPTIONS.filter((o) => o !== 'OPTION_QUALITY_ASSESSMENT'),
+    });
+    const team = await makeTeam(poor);
+    const ch = await makeChannel(poor, team);
+    const res = await inbound(s, ch, { client: 'c-poor', text: 'Hi' });
+    const denied = await poor.admin.api.post(`/api/chats/${res.body.entity.chatId}/rating-request`);
+    assert.equal(denied.status, 403);
+    assert.equal(denied.body.code, 'optionUnavailableException');
+  });
 });

@@ -1,12 +1,11 @@
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../http/errors.ts';
 import { kickOutbox } from '../../jobs/outbox.ts';
-import { insertOutbox } from '../../jobs/queries.ts';
 import { type Actor, actorUserId } from '../../lib/actor.ts';
 import { withEvents } from '../../realtime/emit.ts';
+import { type Say, systemMessage } from './chat-action.ts';
 import { closeChatRow, type Tx } from './lifecycle.ts';
-import { assertCanAct, assertVisible, chatAudience, viewOf } from './policy.ts';
-import { presentMessage } from './presenter.ts';
+import { assertCanAct, assertVisible, viewOf } from './policy.ts';
 import * as Q from './queries.ts';
 import { applyCategory } from './set-category.ts';
 
@@ -14,44 +13,10 @@ import { applyCategory } from './set-category.ts';
  * A step another module takes when a chat closes, inside the closing transaction (the ratings module asks the client
  * for a rating): `say` writes one message to the client from the system, delivered through the outbox.
  */
-export type CloseStep = (
-  app: AppContext,
-  tx: Tx,
-  chat: Q.ChatRow,
-  say: (text: string) => Promise<void>,
-) => Promise<void>;
+export type CloseStep = (app: AppContext, tx: Tx, chat: Q.ChatRow, say: Say) => Promise<void>;
 const closeSteps = new Set<CloseStep>();
 export function registerCloseStep(step: CloseStep): void {
   closeSteps.add(step);
-}
-
-/** A system message to the client of a chat being closed (no author), with its outbox row; false when none could go. */
-async function systemMessage(tx: Tx, chat: Q.ChatRow, text: string): Promise<boolean> {
-  if (chat.channel_status !== 'active' || chat.channel_deleted) return false;
-  const m = await Q.insertMessage(tx.q, {
-    orgId: chat.organisation_id,
-    chatId: chat.id,
-    channelId: chat.channel_id,
-    direction: 'out',
-    kind: 'normal',
-    internal: false,
-    text,
-    attachments: [],
-    status: 'pending',
-    authorId: null,
-    externalMessageId: null,
-    now: tx.now,
-  });
-  if (!m) return false;
-  await tx.emit(chat.organisation_id, 'message.created', presentMessage(m), chatAudience(chat));
-  await insertOutbox(tx.q, {
-    orgId: chat.organisation_id,
-    channelId: chat.channel_id,
-    messageId: m.id,
-    event: 'message.created',
-    now: tx.now,
-  });
-  return true;
 }
 
 /**

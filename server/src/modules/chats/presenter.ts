@@ -57,5 +57,6 @@ export const presentHistory = (h: HistoryRow): ChatHistoryDto => ({
   fromTeamId: h.from_team_id,
   toTeamId: h.to_team_id,
   categoryId: h.category_id,
+  score: h.score,
   createdAt: new Date(h.created_at).toISOString(),
 });

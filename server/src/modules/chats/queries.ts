@@ -384,6 +384,10 @@ export async function touchChatOnOperatorMessage(q: Queryable, chatId: string, t
 }
 
 /** Records an automation message (bot, rule, system) on the chat: its last message only, not an operator's answer. */
+/** The chat changed in a way its row does not show (history of another module): its updatedAt moves. */
+export const touchChat = (q: Queryable, chatId: string, now: Date) =>
+  q.query('update chats set updated_at = $2 where id = $1', [chatId, now]);
+
 export async function touchChatOnAutomatedMessage(q: Queryable, chatId: string, text: string, now: Date) {
   await q.query(
     'update chats set last_message_text = $3, last_message_at = $2, updated_at = $2 where id = $1',
@@ -613,14 +617,15 @@ export type HistoryInsert = {
   fromTeamId?: string | null;
   toTeamId?: string | null;
   categoryId?: string | null;
+  score?: number | null;
   now: Date;
 };
 
 export const insertHistory = (q: Queryable, h: HistoryInsert) =>
   q.query(
     `insert into chat_history (organisation_id, chat_id, kind, actor_id, from_user_id, to_user_id, from_team_id,
-                               to_team_id, category_id, created_at)
-     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+                               to_team_id, category_id, score, created_at)
+     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
     [
       h.orgId,
       h.chatId,
@@ -631,6 +636,7 @@ export const insertHistory = (q: Queryable, h: HistoryInsert) =>
       h.fromTeamId ?? null,
       h.toTeamId ?? null,
       h.categoryId ?? null,
+      h.score ?? null,
       h.now,
     ],
   );
@@ -644,12 +650,13 @@ export type HistoryRow = {
   from_team_id: string | null;
   to_team_id: string | null;
   category_id: string | null;
+  score: number | null;
   created_at: Date;
 };
 
 export const listHistory = (q: Queryable, chatId: string) =>
   q.query<HistoryRow>(
-    `select id, kind, actor_id, from_user_id, to_user_id, from_team_id, to_team_id, category_id, created_at
+    `select id, kind, actor_id, from_user_id, to_user_id, from_team_id, to_team_id, category_id, score, created_at
        from chat_history where chat_id = $1 order by created_at, id`,
     [chatId],
   );

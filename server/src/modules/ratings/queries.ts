@@ -74,10 +74,17 @@ export const pendingForVisitor = (q: Queryable, channelId: string, visitorId: st
 
 /** The visitor a chat belongs to (site_chat), to push them the request. */
 export const chatContact = (q: Queryable, chatId: string) =>
-  maybe<{ channel_id: string; external_id: string; organisation_id: string; session_no: number }>(
+  maybe<{
+    channel_id: string;
+    channel_type: string;
+    external_id: string;
+    organisation_id: string;
+    session_no: number;
+  }>(
     q,
-    `select ct.channel_id, ct.external_id, c.organisation_id, c.session_no
-       from chats c join contacts ct on ct.id = c.contact_id where c.id = $1`,
+    `select ct.channel_id, ch.type as channel_type, ct.external_id, c.organisation_id, c.session_no
+       from chats c join contacts ct on ct.id = c.contact_id join channels ch on ch.id = ct.channel_id
+      where c.id = $1`,
     [chatId],
   );
 
@@ -87,3 +94,10 @@ export const chatRatings = (q: Queryable, organisationId: string, chatId: string
     'select * from rating_requests where organisation_id = $1 and chat_id = $2 order by session_no desc',
     [organisationId, chatId],
   );
+
+/** The request of one chat session, if it was asked. */
+export const sessionRequest = (q: Queryable, chatId: string, sessionNo: number) =>
+  maybe<RatingRequestRow>(q, 'select * from rating_requests where chat_id = $1 and session_no = $2', [
+    chatId,
+    sessionNo,
+  ]);

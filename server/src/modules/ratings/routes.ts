@@ -1,8 +1,15 @@
-import { chatRatingDto, idParams, linkActionBodySchema, linkActionDto } from '@smartconnect/contracts';
+import {
+  chatRatingDto,
+  chatRatingStateDto,
+  idParams,
+  linkActionBodySchema,
+  linkActionDto,
+} from '@smartconnect/contracts';
 import { z } from 'zod';
 import { definePublicRoute, defineRoute, type ModuleRoutes } from '../../http/route.ts';
+import { userActor } from '../../lib/actor.ts';
 import { getChat } from '../chats/service.ts';
-import { chatRatings, linkAction, rate } from './service.ts';
+import { askForRating, chatRatings, linkAction, rate, ratingState } from './service.ts';
 
 const tags = ['ratings'];
 const uuidParams = z.object({ uuid: z.uuid('Not found') });
@@ -55,5 +62,34 @@ export const ratingRoutes: ModuleRoutes = (fastify, app) => {
       await getChat(app, auth, params.id);
       return chatRatings(app, auth.organisationId, params.id);
     },
+  );
+  defineRoute(
+    fastify,
+    app,
+    {
+      method: 'GET',
+      url: '/api/chats/:id/rating-request',
+      access: { option: 'OPTION_QUALITY_ASSESSMENT' },
+      response: chatRatingStateDto,
+      summary: "The current session's rating request and score, and whether the operator may ask now",
+      tags,
+      params: idParams,
+    },
+    async ({ auth, params }) => ratingState(app, await getChat(app, auth, params.id)),
+  );
+  defineRoute(
+    fastify,
+    app,
+    {
+      method: 'POST',
+      url: '/api/chats/:id/rating-request',
+      access: { option: 'OPTION_QUALITY_ASSESSMENT' },
+      response: chatRatingStateDto,
+      summary:
+        "Ask the client for a rating before the end (the channel's assessment.beforeEnd): once per session, 409 ratingLimitExceededException ('Message limit exceeded for bot rating'); 404 qualityAssessmentNotFoundException when the channel does not allow it",
+      tags,
+      params: idParams,
+    },
+    async ({ auth, params }) => askForRating(app, userActor(auth), params.id),
   );
 };

@@ -5,43 +5,99 @@ import {
   ratingValueOf,
 } from '@smartconnect/contracts';
 import type { AppContext } from '../../context.ts';
-import type { Queryable } from '../../db/index.ts';
 import { AppError } from '../../http/errors.ts';
+import { type Actor, actorUserId } from '../../lib/actor.ts';
+import { withEvents } from '../../realtime/emit.ts';
+import { actOnOpenChat, recordChatEvent, type Say } from '../chats/chat-action.ts';
+import type { Tx } from '../chats/lifecycle.ts';
 import * as Q from './queries.ts';
 
 /** The default request text (the channel's 'message text' setting replaces it). */
 export const DEFAULT_RATING_TEXT = 'Please rate our service';
 const LINK_MS = RATING_LINK_DAYS * 86_400_000;
 
+type RatedChat = { id: string; organisation_id: string; channel_id: string; session_no: number };
+
 /**
  * Asks a chat's client for a rating, once per session: with the organisation's quality assessment option and the
  * channel's assessment on (or `beforeEnd` for an operator's request in an open chat). A site_chat visitor gets
- * buttons in the widget; every other client a message with the one-time link. Answers the request, or null
- * when there is nothing to ask (off, or this session was asked already).
+ * buttons in the widget; every other client a message with the one-time link. The chat's history records the
+ * request. Answers the request, or null when there is nothing to ask (off, or this session was asked already).
  */
 export async function requestRating(
   app: AppContext,
-  q: Queryable,
-  chat: { id: string; organisation_id: string; channel_id: string; session_no: number },
-  now: Date,
-  say: (text: string) => Promise<void>,
+  tx: Tx,
+  chat: RatedChat,
+  say: Say,
   mode: 'close' | 'before_end',
+  actorId: string | null = null,
 ) {
-  const a = await Q.assessmentOf(q, chat.channel_id);
+  const a = await Q.assessmentOf(tx.q, chat.channel_id);
   if (!a || !a.options.includes('OPTION_QUALITY_ASSESSMENT')) return null;
   if (mode === 'close' ? !a.rating_enabled : !a.rating_before_end) return null;
-  const row = await Q.insertRequest(q, {
+  const row = await Q.insertRequest(tx.q, {
     organisationId: chat.organisation_id,
     chatId: chat.id,
     channelId: chat.channel_id,
     sessionNo: chat.session_no,
-    now,
-    expiresAt: new Date(now.getTime() + LINK_MS),
+    now: tx.now,
+    expiresAt: new Date(tx.now.getTime() + LINK_MS),
   });
   if (!row) return null;
   if (a.type !== 'site_chat')
     await say(`${a.rating_message || DEFAULT_RATING_TEXT}\n${app.config.publicUrl}/link-action/${row.id}`);
+  await recordChatEvent(tx, chat, { kind: 'rating_requested', actorId });
   return row;
+}
+
+/** The rating of a chat's current session as its top bar shows it, and whether the operator may ask now. */
+export async function ratingState(app: AppContext, chat: RatedChat & { status: string }) {
+  const a = await Q.assessmentOf(app.db, chat.channel_id);
+  const asked = await Q.sessionRequest(app.db, chat.id, chat.session_no);
+  const on = !!a && a.options.includes('OPTION_QUALITY_ASSESSMENT');
+  return {
+    canAsk: on && !!a?.rating_before_end && chat.status !== 'closed' && !asked,
+    requestedAt: asked ? asked.created_at.toISOString() : null,
+    score: asked?.score ?? null,
+    value: asked?.score ? ratingValueOf(asked.score) : null,
+  };
+}
+
+/**
+ * An operator asks the client of an open chat for a rating before the end (the channel's `beforeEnd`): once per
+ * session (409 ratingLimitExceededException, 'Message limit exceeded for bot rating'); 404 when the channel does
+ * not allow it. A site chat visitor sees the buttons at once.
+ */
+export async function askForRating(app: AppContext, actor: Actor, chatId: string) {
+  const { chat } = await actOnOpenChat(app, actor, chatId, async (tx, chat, say) => {
+    const a = await Q.assessmentOf(tx.q, chat.channel_id);
+    if (!a?.options.includes('OPTION_QUALITY_ASSESSMENT') || !a.rating_before_end)
+      throw new AppError('qualityAssessmentNotFoundException');
+    const row = await requestRating(app, tx, chat, say, 'before_end', actorUserId(actor));
+    if (!row) throw new AppError('ratingLimitExceededException');
+    return { chat, row };
+  });
+  await pushPendingRating(app, chat.id);
+  return ratingState(app, { ...chat, status: chat.status });
+}
+
+/** A site chat visitor's open widgets show the chat's unanswered request (after its commit). */
+export async function pushPendingRating(app: AppContext, chatId: string) {
+  const owner = await Q.chatContact(app.db, chatId);
+  if (!owner || owner.channel_type !== 'site_chat') return;
+  const rating = await pendingRating(app, owner.channel_id, owner.external_id);
+  if (rating) pushRatingFrame(app, owner.channel_id, owner.external_id, rating);
+}
+
+/** The widget push, given by the site chat channel at registration (ratings do not import channels). */
+let pushRatingFrame: (
+  app: AppContext,
+  channelId: string,
+  visitorId: string,
+  rating: { uuid: string; text: string },
+) => void = () => undefined;
+export function setRatingPush(push: typeof pushRatingFrame): void {
+  pushRatingFrame = push;
 }
 
 const present = (r: Q.RatingRequestRow): LinkActionDto => ({
@@ -59,16 +115,24 @@ export async function linkAction(app: AppContext, uuid: string): Promise<LinkAct
   return present(r);
 }
 
-/** Records the client's choice on its chat session: once (409 'Rating already sent'); 404 when unknown or expired. */
+/**
+ * Records the client's choice on its chat session, and in the chat's history: once (409 'Rating already sent');
+ * 404 when unknown or expired.
+ */
 export async function rate(app: AppContext, uuid: string, score: number): Promise<LinkActionDto> {
   const now = app.clock.now();
-  return app.db.tx(async (q) => {
+  return withEvents(app, async (q, emit) => {
     const r = await Q.findRequest(q, uuid);
     if (!r) throw new AppError('qualityAssessmentNotFoundException');
     if (r.score !== null) throw new AppError('ratingAlreadySentException');
     if (r.expires_at.getTime() <= now.getTime()) throw new AppError('qualityAssessmentNotFoundException');
     const done = await Q.recordScore(q, uuid, score, now);
     if (!done) throw new AppError('ratingAlreadySentException');
+    await recordChatEvent(
+      { q, emit, now },
+      { id: done.chat_id, organisation_id: done.organisation_id },
+      { kind: 'rated', actorId: null, score },
+    );
     return present(done);
   });
 }

@@ -11,6 +11,7 @@ import { initialsOf } from '../../shared/bidi.ts';
 import { UserText } from '../../shared/ui/user-text.tsx';
 import { takeChat } from './api.ts';
 import { CategorySelect } from './category-select.tsx';
+import { ChatRating } from './chat-rating.tsx';
 import { CloseDialog } from './close-dialog.tsx';
 import { TransferDialog } from './transfer-dialog.tsx';
 import { useChatChanged } from './use-chat-cache.ts';
@@ -83,6 +84,7 @@ export function ChatTopBar({ chat, onTransferred }: { chat: ChatDto; onTransferr
         >
           {t(`chat.status.${chat.status}`)}
         </Badge>
+        <ChatRating chat={chat} />
       </Group>
       <Group gap="xs" wrap="wrap" style={{ flexShrink: 0, maxWidth: '100%' }}>
         {chat.status === 'waiting' && (

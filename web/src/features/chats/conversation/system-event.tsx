@@ -1,10 +1,12 @@
 import { Group, Text } from '@mantine/core';
 import type { ChatDto, ChatHistoryDto, Page, TeamDto, UserDto } from '@smartconnect/contracts';
+import { RATING_VALUES } from '@smartconnect/contracts';
 import {
   IconArrowsExchange,
   IconCircleCheck,
   IconHandGrab,
   IconInfoCircle,
+  IconStar,
   IconTag,
   IconUserBolt,
 } from '@tabler/icons-react';
@@ -23,6 +25,8 @@ const ICONS = {
   auto_close: IconCircleCheck,
   category_set: IconTag,
   category_removed: IconTag,
+  rating_requested: IconStar,
+  rated: IconStar,
 } as Record<string, typeof IconInfoCircle>;
 
 /**
@@ -73,17 +77,22 @@ export function SystemEvent({ event, names }: { event: ChatHistoryDto; names: Hi
   const someone = t('conversation.someone');
   const user = (id: string | null) => isolate(names.user(id) ?? someone);
   const Icon = ICONS[event.kind] ?? IconInfoCircle;
+  const value = event.score ? t(`rating.values.${RATING_VALUES[event.score - 1]}`) : '';
   const text =
-    event.kind === 'transfer' && !event.toUserId
-      ? t('conversation.events.transferTeam', {
-          team: isolate(names.team(event.toTeamId) ?? t('conversation.someTeam')),
-        })
-      : t(`conversation.events.${event.kind as 'assign'}`, {
-          to: user(event.toUserId),
-          from: user(event.fromUserId),
-          by: user(event.actorId),
-          category: isolate(names.category(event.categoryId) ?? '—'),
-        });
+    event.kind === 'rating_requested' && !event.actorId
+      ? t('conversation.events.rating_requested_auto')
+      : event.kind === 'rated'
+        ? t('conversation.events.rated', { value, score: event.score })
+        : event.kind === 'transfer' && !event.toUserId
+          ? t('conversation.events.transferTeam', {
+              team: isolate(names.team(event.toTeamId) ?? t('conversation.someTeam')),
+            })
+          : t(`conversation.events.${event.kind as 'assign'}`, {
+              to: user(event.toUserId),
+              from: user(event.fromUserId),
+              by: user(event.actorId),
+              category: isolate(names.category(event.categoryId) ?? '—'),
+            });
   const time = new Intl.DateTimeFormat(i18n.language, { timeStyle: 'short' }).format(
     new Date(event.createdAt),
   );

@@ -12,6 +12,8 @@ export const TIMELINE_EVENTS: ReadonlySet<ChatHistoryKind> = new Set([
   'reopen',
   'redistribution',
   'unassign',
+  'rating_requested',
+  'rated',
 ]);
 
 export type TimelineEntry =
