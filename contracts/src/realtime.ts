@@ -15,6 +15,19 @@ export const REALTIME_EVENT_TYPES = [
 export type RealtimeEventType = (typeof REALTIME_EVENT_TYPES)[number];
 
 /**
+ * Signals: passing states that are not stored and never replayed (a resume does not bring them back). Their frames
+ * carry an empty `id`, so they do not move the client's cursor.
+ */
+export const REALTIME_SIGNAL_TYPES = ['chat.typing'] as const;
+export type RealtimeSignalType = (typeof REALTIME_SIGNAL_TYPES)[number];
+
+/** `chat.typing`: someone is writing in a chat (the client, or an operator); it holds for TYPING_SIGNAL_MS. */
+export type ChatTypingPayload = { chatId: string; by: 'client' | 'operator'; userId?: string; name?: string };
+/** How long a typing signal shows without a new one; senders repeat it at most every TYPING_REPEAT_MS. */
+export const TYPING_SIGNAL_MS = 6_000;
+export const TYPING_REPEAT_MS = 3_000;
+
+/**
  * Payload of `counters.changed`, sent whenever a chat's move changes In progress / Waiting counts: the chat,
  * its team now, and every team whose queue or counts it touched (its team, and the team it left).
  */
@@ -55,7 +68,7 @@ export type Audience = { userIds?: string[]; teamIds?: string[]; rights?: string
  */
 export type RealtimeFrame<P = unknown> = {
   id: string;
-  type: RealtimeEventType | 'resync' | 'hello' | 'pong';
+  type: RealtimeEventType | RealtimeSignalType | 'resync' | 'hello' | 'pong';
   payload: P;
 };
 

@@ -160,6 +160,9 @@ export const fixtures: Record<string, Fixture> = {
     ok(await org.admin.api.patch(`/api/channels/${channelId}`, { assessment }), 'assessment');
     return { path: `/api/chats/${chatId}/rating-request` };
   },
+  'POST /api/chats/:id/typing': async (org, s) => ({
+    path: `/api/chats/${(await chat(org, s, true)).chatId}/typing`,
+  }),
   'POST /api/chats/:id/messages': async (org, s) => ({
     path: `/api/chats/${(await chat(org, s, true)).chatId}/messages`,
     body: { text: 'Reply' },

@@ -1,10 +1,12 @@
 import type { WidgetConfigDto, WidgetMessageDto, WidgetVisitorDto } from '@smartconnect/contracts';
 
 export type Rating = { uuid: string; text: string } | null;
+export type Profile = { name?: string; email?: string; phone?: string };
 export type Frame =
   | { type: 'message'; message: WidgetMessageDto }
   | { type: 'history'; items: WidgetMessageDto[] }
   | { type: 'rating'; rating: Rating }
+  | { type: 'typing'; name: string | null }
   | { type: 'pong' };
 
 /** A refused call: the server's error code and HTTP status. */
@@ -60,6 +62,8 @@ export class WidgetApi {
     this.call('POST', '/read', { messageIds, status });
   upload = (file: File) =>
     this.call<{ key: string; name: string }>('POST', '/files', file, `name=${encodeURIComponent(file.name)}`);
+  /** The visitor's own details (all optional); the chat's client shows them. */
+  profile = (body: Profile) => this.call('POST', '/profile', body);
   /** The HTTP status of the visitor's rating: 200, 409 already rated, 404 not theirs or expired. */
   rate = (uuid: string, score: number) =>
     this.call('POST', '/rating', { uuid, score }).then(
@@ -135,6 +139,11 @@ export class Live {
   private stopPolling(): void {
     if (this.poll) clearInterval(this.poll);
     this.poll = null;
+  }
+
+  /** Tells the operators the visitor is writing (only while the socket is up; the caller throttles). */
+  typing(): void {
+    if (this.ws?.readyState === 1) this.ws.send('typing');
   }
 
   /** Drops the socket now (tests, a lost network): the next one resumes. */

@@ -26,6 +26,16 @@ const en = {
   rateUsed: 'Rating already sent',
   otherChannels: 'Also write to us in',
   messages: 'Messages',
+  typing: (name: string | null) => `${name || 'The operator'} is typing…`,
+  introduce: 'Introduce yourself',
+  introHint: 'Optional: so that we can reach you if the chat is interrupted.',
+  name: 'Name',
+  email: 'E-mail',
+  phone: 'Phone',
+  save: 'Save',
+  saved: 'Thank you, we will know how to reach you.',
+  badEmail: 'E-mail specified incorrectly',
+  badPhone: 'Phone specified incorrectly',
 };
 export type Texts = typeof en;
 const ru: Texts = {
@@ -55,6 +65,16 @@ const ru: Texts = {
   rateUsed: 'Оценка уже отправлена',
   otherChannels: 'Пишите нам также в',
   messages: 'Сообщения',
+  typing: (name) => `${name || 'Оператор'} печатает…`,
+  introduce: 'Представьтесь',
+  introHint: 'Необязательно: чтобы мы могли связаться с вами, если чат прервётся.',
+  name: 'Имя',
+  email: 'E-mail',
+  phone: 'Телефон',
+  save: 'Сохранить',
+  saved: 'Спасибо, теперь мы знаем, как с вами связаться.',
+  badEmail: 'E-mail указан неверно',
+  badPhone: 'Телефон указан неверно',
 };
 
 export function textsFor(lang: string): Texts {

@@ -43,6 +43,19 @@ button,textarea,a,input{pointer-events:auto}
 .rate button:hover{background:#e7f5ff}
 .err{color:#c92a2a;font-size:12px;padding:4px 12px 0;min-height:0}
 .err:empty{display:none}
+.typing{font-size:12px;padding:2px 12px;color:#495057;background:#f8f9fa;font-style:italic}
+.typing:empty{display:none}
+.intro{padding:6px 14px;border-bottom:1px solid #e9ecef;background:#fff}
+.intro .link{border:0;background:transparent;color:#1864ab;text-decoration:underline;cursor:pointer;font-size:13px;padding:2px 0}
+.introform{display:flex;flex-direction:column;gap:6px;padding:6px 0 4px;border:0;align-items:stretch}
+.introform label{display:flex;flex-direction:column;gap:2px;font-size:12px;color:#495057}
+.introform label span{font-size:12px;color:#495057}
+.introform input{border:1px solid #ced4da;border-radius:6px;padding:6px 8px;background:#fff;pointer-events:auto}
+.introform input:focus-visible{outline:3px solid #ffd43b;outline-offset:1px}
+.introform .hint{font-size:12px;color:#495057}
+.introform .bad{font-size:12px;color:#c92a2a}
+.introform .bad:empty{display:none}
+.introform .save{align-self:flex-start;border:0;border-radius:6px;background:#1864ab;color:#fff;padding:6px 14px;cursor:pointer;pointer-events:auto}
 .state{font-size:12px;padding:4px 12px;background:#fff3bf;color:#5c3c00}
 .state:empty{display:none}
 form{display:flex;gap:6px;padding:8px;border-top:1px solid #e9ecef;align-items:flex-end;background:#fff}

@@ -1,5 +1,5 @@
 import type { WidgetConfigDto, WidgetMessageDto } from '@smartconnect/contracts';
-import { CallError, Live, type Rating, WidgetApi } from './api.ts';
+import { CallError, Live, type Profile, type Rating, WidgetApi } from './api.ts';
 import { beep, h, ICONS, icon, randomId } from './dom.ts';
 import { pageLanguage, type Texts, textsFor } from './i18n.ts';
 import { STYLES } from './styles.ts';
@@ -29,6 +29,11 @@ export class Widget {
   private ratingNote = '';
   private live: Live | null = null;
   private files: File[] = [];
+  /** When the visitor last told the operators they were typing, and until when the operator's typing shows. */
+  private typedAt = 0;
+  private typingTimer: ReturnType<typeof setTimeout> | undefined;
+  /** The introduction the visitor gave; `pending` until the server has it (they had not written yet). */
+  private profile: Profile & { pending?: boolean } = {};
   private els!: {
     launcher: HTMLButtonElement;
     badge: HTMLSpanElement;
@@ -41,6 +46,8 @@ export class Widget {
     head: HTMLDivElement;
     links: HTMLDivElement;
     file: HTMLInputElement;
+    typing: HTMLDivElement;
+    intro: HTMLDivElement;
   };
   private readonly storeKey: string;
   private timer: ReturnType<typeof setInterval> | undefined;
@@ -90,6 +97,10 @@ export class Widget {
       textarea.style.height = 'auto';
       textarea.style.height = `${Math.min(textarea.scrollHeight, 120)}px`;
       this.checkLength();
+      if (Date.now() - this.typedAt > 3_000) {
+        this.typedAt = Date.now();
+        this.live?.typing();
+      }
     };
     const file = h('input', { type: 'file', tabindex: '-1', 'aria-hidden': 'true' });
     file.onchange = () => {
@@ -113,19 +124,37 @@ export class Widget {
       e.preventDefault();
       void this.submit();
     };
+    const typing = h('div', { class: 'typing', role: 'status' });
+    const intro = h('div', { class: 'intro', hidden: true });
     const panel = h(
       'div',
       { class: 'panel', role: 'dialog', 'aria-label': t.title, hidden: true },
       head,
       links,
+      intro,
       log,
+      typing,
       state,
       err,
       form,
     );
     this.root.append(panel, teaser);
     if (!this.opts.inline) this.root.append(launcher);
-    this.els = { launcher, badge, teaser, panel, log, textarea, err, state, head, links, file };
+    this.els = {
+      launcher,
+      badge,
+      teaser,
+      panel,
+      log,
+      textarea,
+      err,
+      state,
+      head,
+      links,
+      file,
+      typing,
+      intro,
+    };
   }
 
   async start(): Promise<void> {
@@ -134,6 +163,7 @@ export class Widget {
     } catch {
       return;
     }
+    this.profile = this.storedProfile();
     this.applyConfig();
     this.api.token = this.opts.token ?? this.stored();
     if (this.opts.inline || this.config.display === 'open') this.toggle(true);
@@ -165,6 +195,102 @@ export class Widget {
     }
   }
 
+  private storedProfile(): Profile & { pending?: boolean } {
+    try {
+      return JSON.parse(localStorage.getItem(`${this.storeKey}:profile`) ?? '{}') ?? {};
+    } catch {
+      return {};
+    }
+  }
+
+  private keepProfile(): void {
+    try {
+      localStorage.setItem(`${this.storeKey}:profile`, JSON.stringify(this.profile));
+    } catch {}
+  }
+
+  /** The optional introduction (name, e-mail, phone): a toggle that opens a small form; not for support visitors. */
+  private renderIntro(): void {
+    const t = this.t;
+    const box = this.els.intro;
+    box.hidden = !this.config || this.config.support || !!this.opts.token;
+    if (box.hidden) return;
+    const given = !!(this.profile.name || this.profile.email || this.profile.phone);
+    const toggle = h(
+      'button',
+      { class: 'link', type: 'button', 'aria-expanded': 'false' },
+      given ? `✓ ${t.saved}` : t.introduce,
+    );
+    const field = (name: keyof Profile, label: string, type: string, auto: string) => {
+      const input = h('input', {
+        name,
+        type,
+        autocomplete: auto,
+        maxlength: name === 'email' ? '254' : name === 'phone' ? '32' : '64',
+      });
+      input.value = this.profile[name] ?? '';
+      return { input, row: h('label', {}, h('span', {}, label), input) };
+    };
+    const name = field('name', t.name, 'text', 'name');
+    const email = field('email', t.email, 'email', 'email');
+    const phone = field('phone', t.phone, 'tel', 'tel');
+    const note = h('p', { class: 'hint' }, t.introHint);
+    const problem = h('p', { class: 'bad', role: 'alert' });
+    const save = h('button', { type: 'submit', class: 'save' }, t.save);
+    const form = h(
+      'form',
+      { class: 'introform', hidden: true },
+      note,
+      name.row,
+      email.row,
+      phone.row,
+      problem,
+      save,
+    );
+    toggle.onclick = () => {
+      form.hidden = !form.hidden;
+      toggle.setAttribute('aria-expanded', String(!form.hidden));
+      if (!form.hidden) name.input.focus();
+    };
+    form.onsubmit = (e) => {
+      e.preventDefault();
+      const p = {
+        name: name.input.value.trim(),
+        email: email.input.value.trim(),
+        phone: phone.input.value.trim(),
+      };
+      if (p.email && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(p.email)) problem.textContent = t.badEmail;
+      else if (p.phone && !/^\+?[0-9 ()-]{5,32}$/.test(p.phone)) problem.textContent = t.badPhone;
+      else {
+        this.profile = { ...p, pending: true };
+        this.keepProfile();
+        void this.sendProfile();
+        this.renderIntro();
+        this.els.textarea.focus();
+      }
+    };
+    box.replaceChildren(toggle, form);
+  }
+
+  /** Hands the introduction to the server once the visitor has written (before that there is no one to attach it to). */
+  private async sendProfile(): Promise<void> {
+    if (!this.profile.pending || !this.api.token) return;
+    const { pending: _, ...p } = this.profile;
+    try {
+      await this.api.profile(p);
+      this.profile = p;
+      this.keepProfile();
+    } catch {}
+  }
+
+  private showTyping(name: string | null): void {
+    this.els.typing.textContent = this.t.typing(name);
+    clearTimeout(this.typingTimer);
+    this.typingTimer = setTimeout(() => {
+      this.els.typing.textContent = '';
+    }, 6_000);
+  }
+
   private applyConfig(): void {
     const c = this.config;
     if (!c) return;
@@ -190,6 +316,7 @@ export class Widget {
     this.els.textarea.maxLength = c.limits.textMax;
     this.els.textarea.disabled = !c.active;
     this.els.state.textContent = c.active ? '' : t.inactive;
+    this.renderIntro();
     this.render();
   }
 
@@ -225,7 +352,10 @@ export class Widget {
       () => this.lastId(),
       (f) => {
         if (f.type === 'history') for (const m of f.items) this.receive(m, true);
-        else if (f.type === 'message') this.receive(f.message, false);
+        else if (f.type === 'message') {
+          if (f.message.direction === 'out') this.els.typing.textContent = '';
+          this.receive(f.message, false);
+        } else if (f.type === 'typing') this.showTyping(f.name);
         else if (f.type === 'rating') {
           this.rating = f.rating;
           this.render();
@@ -334,9 +464,15 @@ export class Widget {
         if (f.size > max) throw new Error(this.t.fileTooBig(Math.round(max / 1048576)));
         keys.push((await this.api.upload(f)).key);
       }
-      const sent = await this.api.send({ clientMessageId, text, files: keys });
+      const sent = await this.api.send({
+        clientMessageId,
+        text,
+        files: keys,
+        name: this.profile.name || undefined,
+      });
       this.messages.delete(temp.id);
       this.messages.set(sent.id, sent);
+      void this.sendProfile();
     } catch (e) {
       this.messages.delete(temp.id);
       if (!this.els.textarea.value) this.els.textarea.value = text;

@@ -6,8 +6,18 @@ export type ClientDto = {
   id: string;
   name: string;
   personalManagerId: string | null;
-  /** Where the client writes from: the channel's id of them, their name there, and their handle (e.g. a Telegram @username). */
-  contacts: { channelId: string; externalId: string; name: string; username: string | null }[];
+  /**
+   * Where the client writes from: the channel's id of them, their name there, their handle (e.g. a Telegram
+   * @username), and the e-mail and phone they gave there (the site chat's introduction form).
+   */
+  contacts: {
+    channelId: string;
+    externalId: string;
+    name: string;
+    username: string | null;
+    email: string | null;
+    phone: string | null;
+  }[];
 };
 
 export const clientUpdateSchema = z.object({

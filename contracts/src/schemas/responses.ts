@@ -215,6 +215,11 @@ export const clientDto = z.object({
       externalId: z.string(),
       name: z.string(),
       username: z.string().nullable(),
+      email: z
+        .string()
+        .nullable()
+        .describe('What the client gave on this channel (the site chat introduction)'),
+      phone: z.string().nullable(),
     }),
   ),
 });

@@ -1,4 +1,4 @@
-import type { Audience, RealtimeEventType } from '@smartconnect/contracts';
+import type { Audience, RealtimeEventType, RealtimeSignalType } from '@smartconnect/contracts';
 
 export type StoredEvent = {
   id: string;
@@ -7,6 +7,14 @@ export type StoredEvent = {
   payload: unknown;
   audience: Audience;
   createdAt: string;
+};
+
+/** A passing state for the sockets that see it (typing): not stored, at most once, never replayed. */
+export type Signal = {
+  organisationId: string;
+  type: RealtimeSignalType;
+  payload: unknown;
+  audience: Audience;
 };
 
 /** Carries committed events to every instance's subscribers (in-process by default, Redis with REDIS_URL). */
@@ -19,12 +27,16 @@ export type EventBus = {
    */
   discard?(ids: string[]): Promise<void>;
   onDiscard?(handler: (ids: string[]) => void): () => void;
+  /** Hands a signal to every instance (best effort). */
+  signal(s: Signal): void;
+  onSignal(handler: (s: Signal) => void): () => void;
   close(): Promise<void>;
 };
 
 export function localBus(): EventBus {
   const handlers = new Set<(e: StoredEvent) => void>();
   const discardHandlers = new Set<(ids: string[]) => void>();
+  const signalHandlers = new Set<(s: Signal) => void>();
   return {
     async publish(events) {
       for (const e of events) for (const h of handlers) h(e);
@@ -40,9 +52,17 @@ export function localBus(): EventBus {
       discardHandlers.add(handler);
       return () => discardHandlers.delete(handler);
     },
+    signal(s) {
+      for (const h of signalHandlers) h(s);
+    },
+    onSignal(handler) {
+      signalHandlers.add(handler);
+      return () => signalHandlers.delete(handler);
+    },
     async close() {
       handlers.clear();
       discardHandlers.clear();
+      signalHandlers.clear();
     },
   };
 }

@@ -8,7 +8,7 @@ import {
 import type { WebSocket } from 'ws';
 import type { AppContext } from '../context.ts';
 import { type AuthContext, idleCutoff } from '../http/auth.ts';
-import type { StoredEvent } from './bus.ts';
+import type { Signal, StoredEvent } from './bus.ts';
 import { PresenceTracker } from './presence.ts';
 import * as Q from './queries.ts';
 import { Sequencer } from './sequencer.ts';
@@ -147,6 +147,7 @@ export class Gateway {
     this.#unsubscribe.push(
       bus.subscribe((e) => (this.#sequencer ? this.#sequencer.accept(e) : early.push(e))),
     );
+    this.#unsubscribe.push(bus.onSignal((s) => this.#signal(s)));
     if (bus.onDiscard)
       this.#unsubscribe.push(
         bus.onDiscard((ids) => (this.#sequencer ? this.#sequencer.discard(ids) : earlyDiscards.push(ids))),
@@ -198,6 +199,14 @@ export class Gateway {
       if (c.pending) c.pending.push({ id: Number(e.id), frame });
       else this.#send(c, frame);
     }
+  }
+
+  /** A signal goes to the live sockets it concerns now; one still resuming misses it (signals are not replayed). */
+  #signal(s: Signal): void {
+    const conns = this.#byOrg.get(s.organisationId);
+    if (!conns) return;
+    const frame = JSON.stringify({ id: '', type: s.type, payload: s.payload });
+    for (const c of conns) if (!c.pending && matches(c, s.audience)) this.#send(c, frame);
   }
 
   /**

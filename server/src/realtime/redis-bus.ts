@@ -1,9 +1,9 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import { Redis } from 'ioredis';
-import type { EventBus, StoredEvent } from './bus.ts';
+import type { EventBus, Signal, StoredEvent } from './bus.ts';
 
-type Envelope = { o: string; e?: StoredEvent[]; d?: string[] };
+type Envelope = { o: string; e?: StoredEvent[]; d?: string[]; s?: Signal };
 
 /** The Redis pub/sub channel of a database identity. */
 export const busChannel = (namespace: string) =>
@@ -28,9 +28,11 @@ export async function redisBus(url: string, namespace: string, log: FastifyBaseL
   await sub.connect();
   const handlers = new Set<(e: StoredEvent) => void>();
   const discardHandlers = new Set<(ids: string[]) => void>();
+  const signalHandlers = new Set<(s: Signal) => void>();
   const local = (env: Envelope) => {
     if (env.e) for (const e of env.e) for (const h of handlers) h(e);
     if (env.d) for (const h of discardHandlers) h(env.d);
+    if (env.s) for (const h of signalHandlers) h(env.s);
   };
   sub.on('message', (ch: string, text: string) => {
     if (ch !== channel) return;
@@ -65,9 +67,17 @@ export async function redisBus(url: string, namespace: string, log: FastifyBaseL
       discardHandlers.add(handler);
       return () => discardHandlers.delete(handler);
     },
+    signal(s) {
+      send({ o: origin, s });
+    },
+    onSignal(handler) {
+      signalHandlers.add(handler);
+      return () => signalHandlers.delete(handler);
+    },
     async close() {
       handlers.clear();
       discardHandlers.clear();
+      signalHandlers.clear();
       sub.disconnect();
       await pub.quit().catch(() => pub.disconnect());
     },

@@ -250,6 +250,13 @@ const extraFixtures: Record<string, (ctx: Ctx) => Promise<Target>> = {
       body: { messageIds: [w.messageId], status: 'read' },
     };
   },
+  'POST /api/widget/:channelId/profile': async (ctx) => {
+    const w = await widgetSetup(ctx);
+    return {
+      path: `/api/widget/${w.channelId}/profile?${w.q}`,
+      body: { name: 'Ann Lee', email: 'ann@example.com', phone: '+44 20 7946 0000' },
+    };
+  },
   'POST /api/widget/:channelId/files': async (ctx) => {
     const w = await widgetSetup(ctx);
     return { path: `/api/widget/${w.channelId}/files?${w.q}&name=a.pdf`, body: { pdf: '%PDF-1.4' } };

@@ -12,6 +12,7 @@ import {
   type TestUser,
 } from '../helpers.ts';
 import { goOnline, makeTeam } from './chats-fixtures.ts';
+import { RealtimeClient } from './realtime-client.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: frames of many shapes
 type Frame = { type: string; [k: string]: any };
@@ -264,6 +265,71 @@ describe('site-chat widget protocol', () => {
     assert.ok(!again.frames.some((f) => JSON.stringify(f).includes('note')), 'internal notes never pushed');
     again.ws.close();
     await assert.rejects(openSocket(`${s.url}${w(channelId, '/ws', `${v.token}x`)}`), /401/);
+  });
+
+  test('typing shows both ways: the visitor to the operators who see the chat, the operator to the visitor', async () => {
+    const { org, channelId, operator, teamId } = await setup();
+    const v = await visitor(channelId);
+    await say(channelId, v.token, 'hello');
+    const chat = (await operator.api.get('/api/chats?filter=assigned')).body.entity.items[0];
+    const mine = await RealtimeClient.connect(s.url, operator.token);
+    const colleague = await org.user({ teams: [teamId] });
+    const theirs = await RealtimeClient.connect(s.url, colleague.token);
+    const sock = await openSocket(`${s.url}${w(channelId, '/ws', v.token)}`);
+    await sock.waitFor((f) => f.some((x) => x.type === 'history'));
+
+    sock.ws.send('typing');
+    await mine.waitFor((f) => f.some((x) => x.type === 'chat.typing'));
+    const signal = mine.frames.find((f) => f.type === 'chat.typing');
+    assert.equal(signal?.id, '', 'a signal does not move the cursor');
+    assert.deepEqual(signal?.payload, { chatId: chat.id, by: 'client' });
+
+    const typed = await operator.api.post(`/api/chats/${chat.id}/typing`);
+    assert.equal(typed.status, 200, JSON.stringify(typed.body));
+    await sock.waitFor((f) => f.some((x) => x.type === 'typing'));
+    assert.equal(sock.frames.find((f) => f.type === 'typing')?.name, `User ${operator.email}`);
+    // A colleague who does not see the chat (it is the operator's) gets neither signal, and cannot send one.
+    assert.equal((await colleague.api.post(`/api/chats/${chat.id}/typing`)).status, 404);
+    const other = await createOrganisation(s);
+    assert.equal((await other.admin.api.post(`/api/chats/${chat.id}/typing`)).status, 404);
+    await new Promise((r) => setTimeout(r, 300));
+    assert.ok(!theirs.frames.some((f) => f.type === 'chat.typing'));
+    // Nothing was stored: a resume brings no typing back.
+    const resumed = await RealtimeClient.connect(s.url, operator.token, mine.frames[0].id);
+    await new Promise((r) => setTimeout(r, 300));
+    assert.ok(!resumed.frames.some((f) => f.type === 'chat.typing'));
+    for (const c of [mine, theirs, resumed]) c.ws.close();
+    sock.ws.close();
+  });
+
+  test('a visitor introduces themselves: name, e-mail and phone on their contact, after their first message', async () => {
+    const { org, channelId, operator } = await setup();
+    const v = await visitor(channelId);
+    const intro = (body: unknown, token = v.token) =>
+      s.api.call('POST', w(channelId, '/profile', token), JSON.stringify(body), {
+        'content-type': 'text/plain',
+      });
+    const early = await intro({ name: 'Ann' });
+    assert.equal(early.status, 404, 'no contact before the first message');
+    assert.equal(early.body.code, 'profileNotFoundException');
+    await say(channelId, v.token, 'hello');
+    const bad = await intro({ email: 'not an e-mail' });
+    assert.equal(bad.status, 400);
+    assert.ok(bad.body.error?.fields?.email ?? bad.body.fields?.email, JSON.stringify(bad.body));
+    assert.equal(
+      (await intro({ name: 'Ann', email: 'ann@example.com', phone: '+44 20 7946 0000' })).status,
+      200,
+    );
+    // An empty value keeps what was given.
+    assert.equal((await intro({ name: 'Ann Lee', email: '' })).status, 200);
+    assert.equal((await intro({ name: 'Mallory' }, `${v.token}x`)).status, 401);
+    const chat = (await operator.api.get('/api/chats?filter=assigned')).body.entity.items[0];
+    const client = (await org.admin.api.get(`/api/clients/${chat.client.id}`)).body.entity;
+    assert.equal(client.name, 'Ann Lee');
+    assert.deepEqual(
+      client.contacts.map((c: Record<string, unknown>) => [c.name, c.email, c.phone]),
+      [['Ann Lee', 'ann@example.com', '+44 20 7946 0000']],
+    );
   });
 
   test('/widget.js is served for any site to embed', async () => {

@@ -1,7 +1,8 @@
-import type { MessageDto } from '@smartconnect/contracts';
+import type { ChatTypingPayload, MessageDto } from '@smartconnect/contracts';
 import { type WebSocket, WebSocketServer } from 'ws';
 import type { AppContext } from '../../context.ts';
-import type { StoredEvent } from '../../realtime/bus.ts';
+import { clientTyping } from '../../modules/chats/typing.ts';
+import type { Signal, StoredEvent } from '../../realtime/bus.ts';
 import * as Q from './queries.ts';
 import { history, presentWidgetMessage, type WidgetChannel } from './service.ts';
 
@@ -10,6 +11,7 @@ export type WidgetFrame =
   | { type: 'message'; message: ReturnType<typeof presentWidgetMessage> }
   | { type: 'history'; items: ReturnType<typeof presentWidgetMessage>[] }
   | { type: 'rating'; rating: { uuid: string; text: string } | null }
+  | { type: 'typing'; name: string | null }
   | { type: 'pong' };
 
 type Hub = {
@@ -39,12 +41,17 @@ function hubOf(app: AppContext): Hub {
     if (!sockets.size) return;
     void forward(app, hub as Hub, event).catch((err) => app.log.warn({ err }, 'widget event not forwarded'));
   });
+  const unsignal = app.bus.onSignal((signal) => {
+    if (!sockets.size) return;
+    void forwardTyping(app, hub as Hub, signal).catch((err) => app.log.warn({ err }, 'typing not forwarded'));
+  });
   hub = {
     wss,
     sockets,
     chats,
     stop: () => {
       unsubscribe();
+      unsignal();
       for (const set of sockets.values()) for (const ws of set) ws.terminate();
       wss.close();
     },
@@ -83,6 +90,27 @@ async function forward(app: AppContext, hub: Hub, event: StoredEvent) {
   const row = await Q.visitorMessage(app.db, channelId, visitorId, messageId);
   if (!row) return;
   send(targets, { type: 'message', message: presentWidgetMessage(app, channelId, row) });
+}
+
+/** An operator writing in a visitor's chat: that visitor's widgets show it. */
+async function forwardTyping(app: AppContext, hub: Hub, signal: Signal) {
+  const p = signal.payload as ChatTypingPayload;
+  if (signal.type !== 'chat.typing' || p.by !== 'operator') return;
+  const key = await visitorOfChat(app, hub, p.chatId);
+  const targets = key ? hub.sockets.get(key) : undefined;
+  if (targets?.size) send(targets, { type: 'typing', name: p.name ?? null });
+}
+
+/** The visitor is writing (the widget says `typing`, at most every few seconds): their open chat's operators see it. */
+const lastTyping = new Map<string, number>();
+async function visitorTyping(app: AppContext, ch: WidgetChannel, visitorId: string) {
+  const key = keyOf(ch.id, visitorId);
+  const now = Date.now();
+  if (now - (lastTyping.get(key) ?? 0) < 1_000) return;
+  if (lastTyping.size > 50_000) lastTyping.clear();
+  lastTyping.set(key, now);
+  const chat = await Q.openChatOfVisitor(app.db, ch.id, visitorId);
+  if (chat) await clientTyping(app, chat.organisation_id, chat.id);
 }
 
 function send(targets: Iterable<WebSocket>, frame: WidgetFrame) {
@@ -125,7 +153,10 @@ export function acceptWidgetSocket(
     });
     ws.on('error', () => ws.terminate());
     ws.on('message', (data) => {
-      if (String(data) === 'ping') send([ws], { type: 'pong' });
+      const text = String(data);
+      if (text === 'ping') send([ws], { type: 'pong' });
+      else if (text === 'typing')
+        void visitorTyping(app, ch, visitorId).catch((err) => app.log.warn({ err }, 'typing not signalled'));
     });
     void (async () => {
       const items = await history(app, ch, visitorId, after);

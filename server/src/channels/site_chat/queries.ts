@@ -83,6 +83,43 @@ export const chatVisitor = (q: Queryable, chatId: string) =>
     [chatId],
   );
 
+/** The visitor's open chat on the channel, if any (the newest). */
+export const openChatOfVisitor = (q: Queryable, channelId: string, visitorId: string) =>
+  maybe<{ id: string; organisation_id: string }>(
+    q,
+    `select c.id, c.organisation_id
+       from contacts ct join chats c on c.contact_id = ct.id
+      where ct.channel_id = $1 and ct.external_id = $2 and c.status <> 'closed'
+      order by c.created_at desc limit 1`,
+    [channelId, visitorId],
+  );
+
+/**
+ * The visitor's own details on their contact: a new name renames the contact, and the client too unless an operator
+ * renamed it (the same rule as a provider's new name); empty values are left as they were. False when the visitor
+ * has not written yet (no contact).
+ */
+export async function setVisitorDetails(
+  q: Queryable,
+  channelId: string,
+  visitorId: string,
+  d: { name?: string; email?: string; phone?: string },
+): Promise<boolean> {
+  const rows = await q.query<{ client_id: string }>(
+    `with old as (select id, client_id, name from contacts where channel_id = $1 and external_id = $2),
+          upd as (
+            update contacts ct set name = coalesce($3, ct.name), email = coalesce($4, ct.email),
+                   phone = coalesce($5, ct.phone)
+              from old where ct.id = old.id returning ct.client_id, ct.name, old.name as old_name),
+          cl as (
+            update clients c set name = upd.name, updated_at = now()
+              from upd where c.id = upd.client_id and c.name = upd.old_name and upd.name <> upd.old_name)
+     select client_id from upd`,
+    [channelId, visitorId, d.name || null, d.email || null, d.phone || null],
+  );
+  return rows.length > 0;
+}
+
 /** Who uploaded a widget file: only that visitor may attach it. */
 export const recordWidgetFile = (
   q: Queryable,

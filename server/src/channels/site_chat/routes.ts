@@ -23,6 +23,7 @@ import * as Q from './queries.ts';
 import {
   configOf,
   history,
+  introduceVisitor,
   markVisitorMessages,
   newVisitor,
   sendVisitorMessage,
@@ -197,6 +198,27 @@ function routes(fastify: FastifyInstance, app: AppContext) {
     app,
     {
       method: 'POST',
+      url: '/api/widget/:channelId/profile',
+      access: 'custom',
+      summary:
+        "The visitor introduces themselves (?token=): name, email, phone, all optional; shown on the chat's client. 404 profileNotFoundException before the visitor's first message",
+      response: okDto,
+      tags,
+      params: channelParams,
+      query: tokenQuery,
+      body: widgetVisitorBodySchema,
+    },
+    async ({ params, body, req }) => {
+      const ch = await widgetChannel(app, params.channelId);
+      await introduceVisitor(app, ch, String(tokenOf(req) ?? ''), body);
+      return { ok: true };
+    },
+  );
+  definePublicRoute(
+    fastify,
+    app,
+    {
+      method: 'POST',
       url: '/api/widget/:channelId/files',
       access: 'custom',
       summary: `A visitor's file as the raw body (?token=, ?name=): JPEG, PNG, GIF, WebP or PDF by content, at most ${WIDGET_LIMITS.fileMaxBytes} bytes`,
@@ -271,7 +293,7 @@ function routes(fastify: FastifyInstance, app: AppContext) {
       raw: true,
       rawText: true,
       summary:
-        'The widget\'s websocket (?token=<visitor token>&after=<id of the last message the widget has>): the messages stored after it, then live messages and rating requests; `ping` is answered `{"type":"pong"}`',
+        'The widget\'s websocket (?token=<visitor token>&after=<id of the last message the widget has>): the messages stored after it, then live messages, rating requests and `{type: \'typing\', name}` while an operator writes; `ping` is answered `{"type":"pong"}`, `typing` tells the chat\'s operators the visitor is writing',
       tags,
       params: channelParams,
       query: z.object({ token: z.string().max(200).optional(), after: widgetAfterQuery.shape.after }),

@@ -1,5 +1,6 @@
 import {
   type SiteChatSettings,
+  sanitizeStrings,
   siteChatCreateFields,
   WIDGET_FILE_TYPES,
   WIDGET_LIMITS,
@@ -178,6 +179,25 @@ export async function sendVisitorMessage(
   const row = await Q.visitorMessage(app.db, ch.id, visitorId, result.messageId);
   if (!row) throw new AppError('messageNotFoundException');
   return presentWidgetMessage(app, ch.id, row);
+}
+
+/** The visitor introduced themselves (name, e-mail, phone; all optional): 404 before their first message. */
+export async function introduceVisitor(
+  app: AppContext,
+  ch: WidgetChannel,
+  token: string,
+  details: { name?: string; email?: string; phone?: string },
+) {
+  const visitorId = visitorOfRequest(ch, token);
+  // A support visitor is a signed-in user: named by their account, never by the page.
+  if (visitorId.startsWith('u.')) return;
+  const clean = sanitizeStrings({
+    name: details.name?.trim(),
+    email: details.email?.trim(),
+    phone: details.phone?.trim(),
+  });
+  if (!(await Q.setVisitorDetails(app.db, ch.id, visitorId, clean)))
+    throw new AppError('profileNotFoundException');
 }
 
 /** The visitor saw our messages: each of theirs moves to Delivered or Read (never back). */

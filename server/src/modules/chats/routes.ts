@@ -11,6 +11,7 @@ import {
   messageEditSchema,
   messageParams,
   messageSendSchema,
+  okDto,
   page,
   transferSchema,
 } from '@smartconnect/contracts';
@@ -28,6 +29,7 @@ import { countChats, getChat, listHistory, listMessages } from './service.ts';
 import { setChatCategory } from './set-category.ts';
 import { takeChat, takeOverChat } from './take-chat.ts';
 import { transferChat } from './transfer-chat.ts';
+import { operatorTyping } from './typing.ts';
 import { chatListPageDto, workspaceRoutes } from './workspace-routes.ts';
 
 const tags = ['chats'];
@@ -149,6 +151,24 @@ export const chatRoutes: ModuleRoutes = (fastify, app) => {
     },
     async ({ auth, params, body }) =>
       presentMessage(await editMessage(app, userActor(auth), params.id, params.messageId, body.text)),
+  );
+  defineRoute(
+    fastify,
+    app,
+    {
+      method: 'POST',
+      url: '/api/chats/:id/typing',
+      access: 'user',
+      response: okDto,
+      summary:
+        "The caller is writing a reply in the chat (its operator, or AUTHORITY_ALL_CHATS): a 'chat.typing' signal to who sees the chat and to a site chat visitor; not stored. Send it at most every 3 s while typing",
+      tags,
+      params: idParams,
+    },
+    async ({ auth, params }) => {
+      await operatorTyping(app, userActor(auth), params.id);
+      return { ok: true as const };
+    },
   );
   defineRoute(
     fastify,

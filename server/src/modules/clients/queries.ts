@@ -1,3 +1,4 @@
+import type { ClientDto } from '@smartconnect/contracts';
 import { maybe, type Queryable } from '../../db/index.ts';
 
 export type ClientRow = {
@@ -5,7 +6,7 @@ export type ClientRow = {
   organisation_id: string;
   name: string;
   personal_manager_id: string | null;
-  contacts: { channelId: string; externalId: string; name: string; username: string | null }[];
+  contacts: ClientDto['contacts'];
 };
 
 export const findClient = (q: Queryable, orgId: string, id: string) =>
@@ -13,7 +14,8 @@ export const findClient = (q: Queryable, orgId: string, id: string) =>
     q,
     `select cl.id, cl.organisation_id, cl.name, cl.personal_manager_id,
             coalesce((select json_agg(json_build_object('channelId', ct.channel_id, 'externalId', ct.external_id,
-                                                        'name', ct.name, 'username', ct.username)
+                                                        'name', ct.name, 'username', ct.username,
+                                                        'email', ct.email, 'phone', ct.phone)
                                       order by ct.created_at)
                         from contacts ct where ct.client_id = cl.id), '[]'::json) as contacts
        from clients cl where cl.id = $1 and cl.organisation_id = $2`,

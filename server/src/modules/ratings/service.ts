@@ -33,7 +33,7 @@ export async function requestRating(
   actorId: string | null = null,
 ) {
   const a = await Q.assessmentOf(tx.q, chat.channel_id);
-  if (!a || !a.options.includes('OPTION_QUALITY_ASSESSMENT')) return null;
+  if (!a?.options.includes('OPTION_QUALITY_ASSESSMENT')) return null;
   if (mode === 'close' ? !a.rating_enabled : !a.rating_before_end) return null;
   const row = await Q.insertRequest(tx.q, {
     organisationId: chat.organisation_id,
@@ -84,7 +84,7 @@ export async function askForRating(app: AppContext, actor: Actor, chatId: string
 /** A site chat visitor's open widgets show the chat's unanswered request (after its commit). */
 export async function pushPendingRating(app: AppContext, chatId: string) {
   const owner = await Q.chatContact(app.db, chatId);
-  if (!owner || owner.channel_type !== 'site_chat') return;
+  if (owner?.channel_type !== 'site_chat') return;
   const rating = await pendingRating(app, owner.channel_id, owner.external_id);
   if (rating) pushRatingFrame(app, owner.channel_id, owner.external_id, rating);
 }

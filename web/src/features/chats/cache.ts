@@ -1,8 +1,9 @@
-import type { ChatDto, MessageDto } from '@smartconnect/contracts';
+import type { ChatDto, ChatTypingPayload, MessageDto } from '@smartconnect/contracts';
 import type { QueryClient } from '@tanstack/react-query';
 import type { RealtimeEvent } from '../../shared/realtime/client.ts';
 import { type ChatList, chatKeys } from './api.ts';
 import { upsertMessageInPages } from './conversation/use-messages.ts';
+import { clearTyping, noteTyping } from './typing.ts';
 
 const CHAT_EVENTS = new Set([
   'chat.created',
@@ -43,11 +44,16 @@ export function applyChatEvent(client: QueryClient, event: RealtimeEvent): boole
   ) {
     const m = event.payload as MessageDto;
     upsertMessage(client, m);
+    if (event.type === 'message.created' && m.direction === 'in') clearTyping(m.chatId);
     if (event.type === 'message.created' && !m.internal)
       patchLists(client, m.chatId, (c) => ({ ...c, lastMessage: { text: m.text, at: m.createdAt } }));
     // A client message moves its chat up and counts as unread: the cursor lists refetch (server order and counts).
     if (event.type === 'message.created' && m.direction === 'in')
       void client.invalidateQueries({ queryKey: ['chats', 'list'] });
+    return true;
+  }
+  if (event.type === 'chat.typing') {
+    noteTyping(event.payload as ChatTypingPayload);
     return true;
   }
   if (event.type === 'counters.changed') {

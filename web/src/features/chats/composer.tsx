@@ -23,6 +23,7 @@ import { sendOutgoing } from './composer/outbox.ts';
 import type { Attachments } from './composer/use-attachments.ts';
 import { useDraft } from './composer/use-draft.ts';
 import { formatSize } from './conversation/attachments.tsx';
+import { useTypingSender } from './typing.ts';
 import { useUpsertMessage } from './use-chat-cache.ts';
 
 export type ComposerHandle = { focus: () => void };
@@ -102,6 +103,7 @@ export const Composer = forwardRef<
   const { t } = useTranslation();
   const [text, setText] = useDraft(chatId);
   const [internal, setInternal] = useState(false);
+  const typed = useTypingSender(chatId, disabledReason === null && !internal);
   const upsert = useUpsertMessage();
   const area = useRef<HTMLTextAreaElement>(null);
   useImperativeHandle(ref, () => ({ focus: () => area.current?.focus() }), []);
@@ -175,7 +177,10 @@ export const Composer = forwardRef<
           disabled={disabled}
           value={text}
           data-testid="composer-input"
-          onChange={(e) => setText(e.currentTarget.value)}
+          onChange={(e) => {
+            setText(e.currentTarget.value);
+            typed();
+          }}
           onPaste={(e) => {
             const pasted = Array.from(e.clipboardData.files);
             if (pasted.length) {

@@ -16,6 +16,7 @@ import { Composer, type ComposerHandle } from './composer.tsx';
 import { useHistoryNames } from './conversation/system-event.tsx';
 import { loadedMessages, useMessagePages } from './conversation/use-messages.ts';
 import { MessageList } from './message-list.tsx';
+import { TypingLine } from './typing-line.tsx';
 
 /** The chat's history, read again whenever the chat changes (its updatedAt moves with every transition). */
 function useHistory(chatId: string, version: string | undefined) {
@@ -95,6 +96,7 @@ export function Conversation({ chatId, onLeave }: { chatId: string; onLeave: () 
         loadingOlder={pages.isFetchingNextPage}
         loadOlder={() => void pages.fetchNextPage()}
       />
+      <TypingLine chatId={c.id} />
       <Composer ref={composer} chatId={c.id} disabledReason={reason} files={files} />
       {dragging && (
         <Box

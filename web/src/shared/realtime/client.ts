@@ -2,9 +2,11 @@ import {
   REALTIME_CLOSE,
   type RealtimeEventType,
   type RealtimeFrame,
+  type RealtimeSignalType,
 } from '@smartconnect/contracts/constants';
 
-export type RealtimeEvent = { id: string; type: RealtimeEventType; payload: unknown };
+/** A stored event (its id is the cursor), or a signal (typing: empty id, never replayed). */
+export type RealtimeEvent = { id: string; type: RealtimeEventType | RealtimeSignalType; payload: unknown };
 
 type SocketLike = {
   onopen: ((ev: unknown) => void) | null;

@@ -137,14 +137,26 @@ export function ClientPanel({ chat }: { chat: ChatDto }) {
             </Group>
           )}
           {(profile.data?.contacts ?? []).map((c) => (
-            <Group key={`${c.channelId}:${c.externalId}`} gap={6} wrap="nowrap">
-              <Badge size="xs" variant="light" color="gray" style={{ flexShrink: 0 }}>
-                <UserText>{channelNames.get(c.channelId) ?? t('workspace.channel')}</UserText>
-              </Badge>
-              <Text size="xs" truncate>
-                <UserText>{c.username ? `@${c.username}` : c.externalId}</UserText>
-              </Text>
-            </Group>
+            <Stack key={`${c.channelId}:${c.externalId}`} gap={2}>
+              <Group gap={6} wrap="nowrap">
+                <Badge size="xs" variant="light" color="gray" style={{ flexShrink: 0 }}>
+                  <UserText>{channelNames.get(c.channelId) ?? t('workspace.channel')}</UserText>
+                </Badge>
+                <Text size="xs" truncate>
+                  <UserText>{c.username ? `@${c.username}` : c.externalId}</UserText>
+                </Text>
+              </Group>
+              {c.email && (
+                <Text size="xs" truncate data-testid="contact-email">
+                  {t('workspace.email')}: <UserText>{c.email}</UserText>
+                </Text>
+              )}
+              {c.phone && (
+                <Text size="xs" truncate data-testid="contact-phone">
+                  {t('workspace.phone')}: <UserText>{c.phone}</UserText>
+                </Text>
+              )}
+            </Stack>
           ))}
         </Section>
         <Divider />
