@@ -13,7 +13,14 @@ export function ReplyCard({ kind, form, children }: Props) {
   const value = form.values[kind];
   const titleId = `auto-reply-${kind}-title`;
   return (
-    <Paper withBorder p="md" radius="md" data-testid={`auto-reply-${kind}`}>
+    <Paper
+      component="section"
+      aria-labelledby={titleId}
+      withBorder
+      p="md"
+      radius="md"
+      data-testid={`auto-reply-${kind}`}
+    >
       <Stack gap="sm">
         <Group justify="space-between" align="flex-start" wrap="nowrap" gap="sm">
           <Stack gap={2} style={{ minWidth: 0 }}>
