@@ -263,36 +263,60 @@ describe('automatic replies', () => {
     assert.deepEqual(await sentTo(s, chatId), ['Hold on']);
   });
 
-  test('never to a client who blocked the bot', async () => {
+  test('holding: nothing while nobody of the team is in work (the offline reply speaks then)', async () => {
     const x = await setup({
       offline: { enabled: true, text: 'Offline' },
       holding: { enabled: true, text: 'Hold on', waitMinutes: 1 },
     });
-    const chatId = await write(x, 'blocker');
+    const chatId = await write(x, 'nobody');
+    await advance(5 * MIN);
     assert.deepEqual(await sentTo(s, chatId), ['Offline']);
+    // Someone comes to work: the period's phrase is not sent late; the next period's is.
+    await goOnline(x.op);
+    await advance(5 * MIN);
+    assert.deepEqual(await sentTo(s, chatId), ['Offline']);
+    await waitFor(
+      async () => (await x.op.api.get(`/api/chats/${chatId}`)).body.entity?.operator?.id === x.op.id,
+    );
+    await answer(x.op, chatId);
+    await write(x, 'nobody', 'and now?');
+    await advance(MIN);
+    assert.deepEqual(await sentTo(s, chatId), ['Offline', 'Hold on']);
+  });
+
+  test('never to a client who blocked the bot', async () => {
+    const x = await setup({
+      online: { enabled: true, text: 'Online' },
+      holding: { enabled: true, text: 'Hold on', waitMinutes: 1 },
+    });
+    await goOnline(x.op);
+    const block = (client: string) =>
+      s.db.query('update contacts set opted_out_at = now() where external_id = $1 and channel_id = $2', [
+        client,
+        x.ch.id,
+      ]);
+    const chatId = await write(x, 'blocker');
+    assert.deepEqual(await sentTo(s, chatId), ['Online']);
     // The opt-out a provider reports (Telegram's my_chat_member 'kicked', telegram.test.ts) marks the contact so.
-    await s.db.query(
-      "update contacts set opted_out_at = now() where external_id = 'blocker' and channel_id = $1",
-      [x.ch.id],
-    );
+    await block('blocker');
     await advance(5 * MIN);
-    const newcomer = await write(x, 'blocker-2');
-    await s.db.query(
-      "update contacts set opted_out_at = now() where external_id = 'blocker-2' and channel_id = $1",
-      [x.ch.id],
-    );
-    await write(x, 'blocker-2', 'again');
+    assert.deepEqual(await sentTo(s, chatId), ['Online'], 'no holding phrase after the block');
+    // A blocked client's new session gets nothing either.
+    assert.equal((await x.op.api.post(`/api/chats/${chatId}/close`)).status, 200);
+    const next = await write(x, 'blocker', 'I am back');
+    assert.notEqual(next, chatId);
     await advance(5 * MIN);
-    assert.deepEqual(await sentTo(s, chatId), ['Offline'], 'no holding phrase after the block');
-    assert.deepEqual(await sentTo(s, newcomer), ['Offline']);
+    assert.deepEqual(await sentTo(s, next), []);
   });
 
   test('the plan without OPTION_AUTO_REPLY: 403 on the API and nothing is sent', async () => {
     const x = await setup({
+      online: { enabled: true, text: 'Online' },
       offline: { enabled: true, text: 'Offline' },
       rating: { enabled: true, text: 'Rate us' },
       holding: { enabled: true, text: 'Hold on', waitMinutes: 1 },
     });
+    await goOnline(x.op);
     const staff = await createPlatformStaff(s);
     const cut = OPTIONS.filter((o) => o !== 'OPTION_AUTO_REPLY');
     assert.equal((await staff.patch(`/api/organisations/${x.org.id}`, { options: cut })).status, 200);
@@ -394,7 +418,9 @@ describe('automatic replies across a restart', () => {
     try {
       const first = await boot();
       const org = await createOrganisation(first, { options: OPTIONS });
-      const teamId = await makeTeam(org);
+      const op = await org.user();
+      const teamId = await makeTeam(org, { memberIds: [op.id] });
+      await goOnline(op);
       const ch = await makeChannel(org, teamId);
       const put = await org.admin.api.put(
         `/api/channels/${ch.id}/auto-replies`,

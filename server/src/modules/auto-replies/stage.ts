@@ -28,7 +28,8 @@ const owed = (c: Q.ReplyContext) => ({
  * period of a chat session (client messages after the operator's latest answer):
  * - the presence reply, once: 'online' when an operator of the chat's team is in work and no operator has answered
  *   in this session yet (it greets a new session), else 'offline' when nobody of the team is in work;
- * - the holding phrase's timer, armed once at the period's first unanswered message + the channel's wait.
+ * - the holding phrase's timer, armed once at the period's first unanswered message + the channel's wait (it
+ *   speaks only while an operator of the team is in work, see fireHolding).
  * Nothing goes to a closed chat, an inactive channel, a client who blocked us, or without OPTION_AUTO_REPLY. It runs
  * in the job's transaction (the job is deleted in it): a retried job finds what a committed run recorded, and a
  * failed run recorded and sent nothing.
@@ -61,8 +62,9 @@ export async function autoRepliesStage(tx: StageTx, job: PipelineJob, _run: unkn
 
 /**
  * The holding phrase, when its timer fires: sent once for the chat's waiting period if the client still waits for
- * an operator (an answer ended the period: nothing), the reply is still on and its time has come (a longer wait
- * saved meanwhile re-arms the timer).
+ * an operator (an answer ended the period: nothing), the reply is still on, its time has come (a longer wait saved
+ * meanwhile re-arms the timer) and an operator of the chat's team is in work: with nobody there, "an operator will
+ * answer soon" would not be true (the offline reply speaks then), and the period's phrase is left out.
  */
 export async function fireHolding(tx: Tx, orgId: string, chatId: string): Promise<void> {
   const c = await Q.replyContext(tx.q, orgId, chatId);
@@ -70,6 +72,6 @@ export async function fireHolding(tx: Tx, orgId: string, chatId: string): Promis
   if (c.holding_sent_period === c.period) return;
   if (c.holding_due > tx.now)
     return void (await upsertTimer(tx.q, orgId, HOLDING_TIMER, chatId, c.holding_due));
-  if (c.holding_text) await say(tx, orgId, chatId, c.holding_text);
+  if (c.holding_text && (await Q.teamInWork(tx.q, c.team_id))) await say(tx, orgId, chatId, c.holding_text);
   await Q.markPeriod(tx.q, orgId, chatId, 'holding_sent_period', c.period);
 }
