@@ -447,7 +447,7 @@ export const enGB = {
     },
     holding: {
       title: 'Holding phrase',
-      hint: 'Sent when the client has waited this long without an operator’s answer; once per wait.',
+      hint: 'Sent when the client has waited this long without an operator’s answer while an operator of the team is in work; once per wait.',
       placeholder: 'Thank you for waiting, an operator will answer soon.',
     },
   },
