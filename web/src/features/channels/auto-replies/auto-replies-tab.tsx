@@ -11,10 +11,12 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useAccess } from '../../../app/session.tsx';
+import { isApiError } from '../../../shared/api/errors.ts';
 import { showServerErrors, zodValidate } from '../../../shared/form.ts';
 import { notifySuccess } from '../../../shared/notify.ts';
 import { optionsPath } from '../../../shared/query.ts';
 import { EmptyState } from '../../../shared/ui/empty-state.tsx';
+import { ErrorState } from '../../../shared/ui/error-state.tsx';
 import { SectionLoader } from '../../../shared/ui/full-loader.tsx';
 import { type AutoRepliesValues, autoReplyKeys, saveAutoReplies, useAutoReplies } from './api.ts';
 import { ReplyCard } from './reply-card.tsx';
@@ -41,7 +43,13 @@ export function AutoRepliesTab({ channel }: { channel: ChannelDto }) {
         }
       />
     );
-  if (!replies.data) return <SectionLoader />;
+  if (!replies.data) {
+    // 403 and 404 leave the screen (the shared load handling); a server or network failure can be retried here.
+    const leaving = isApiError(replies.error) && [403, 404].includes(replies.error.status);
+    if (replies.isError && !leaving)
+      return <ErrorState onRetry={() => void replies.refetch()} retrying={replies.isFetching} />;
+    return <SectionLoader />;
+  }
   return <AutoRepliesForm channelId={channel.id} saved={replies.data} />;
 }
 
