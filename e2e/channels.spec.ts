@@ -253,7 +253,7 @@ describe('channel pages', () => {
     await page.getByRole('tab', { name: 'Routing' }).click();
     await page.getByText('Routing rules are coming soon').waitFor();
     await page.getByRole('tab', { name: 'Automatic replies' }).click();
-    await page.getByText('Automatic replies are coming soon').waitFor();
+    await page.getByTestId('auto-reply-holding').waitFor();
     await screenshot(page, 'channel-edit-auto-replies', { toasts: false });
 
     // Keyboard: the tabs move with the arrow keys.

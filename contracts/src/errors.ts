@@ -40,6 +40,7 @@ const catalogue = {
   messageNotFoundException: [404, 'Message not found'],
   categoryNotFoundException: [404, 'Category not found'],
   profileNotFoundException: [404, 'Profile not found'],
+  autoReplyNotFoundException: [404, 'Auto-reply not found'],
   // already exists
   emailAlreadyExistsException: [409, 'Email already exists'],
   phoneAlreadyExistsException: [409, 'Phone already exists'],

@@ -7,6 +7,7 @@ export * from './options.ts';
 export * from './realtime.ts';
 export * from './rights.ts';
 export * from './schemas/auth.ts';
+export * from './schemas/auto-replies.ts';
 export * from './schemas/buttons.ts';
 export * from './schemas/channels.ts';
 export * from './schemas/chats.ts';

@@ -139,6 +139,19 @@ export const fixtures: Record<string, Fixture> = {
     body: { name: uniq('API') },
   }),
   'DELETE /api/channels/:id': async (org) => ({ path: `/api/channels/${(await channel(org)).id}` }),
+  // auto-replies
+  'GET /api/channels/:id/auto-replies': async (org) => ({
+    path: `/api/channels/${(await channel(org)).id}/auto-replies`,
+  }),
+  'PUT /api/channels/:id/auto-replies': async (org) => ({
+    path: `/api/channels/${(await channel(org)).id}/auto-replies`,
+    body: {
+      online: { enabled: true, text: 'An operator will answer shortly' },
+      offline: { enabled: false, text: '' },
+      rating: { enabled: false, text: '' },
+      holding: { enabled: true, text: 'Still with you', waitMinutes: 2 },
+    },
+  }),
   // chats
   'GET /api/chats/:id': async (org, s) => ({ path: `/api/chats/${(await chat(org, s)).chatId}` }),
   'GET /api/chats/:id/messages': async (org, s) => ({

@@ -1,6 +1,12 @@
 import type { Queryable } from '../db/index.ts';
 
-export type TimerKind = 'auto_close' | 'redistribute' | 'overdue_half' | 'overdue_expired' | 'auto_break';
+export type TimerKind =
+  | 'auto_close'
+  | 'redistribute'
+  | 'overdue_half'
+  | 'overdue_expired'
+  | 'auto_break'
+  | 'auto_reply_holding';
 export type TimerRow = {
   id: string;
   organisation_id: string;

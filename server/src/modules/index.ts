@@ -1,6 +1,7 @@
 import { widgetRoutes } from '../channels/site_chat/routes.ts';
 import type { ModuleRoutes } from '../http/route.ts';
 import { authRoutes } from './auth/routes.ts';
+import { autoReplyRoutes } from './auto-replies/routes.ts';
 import { categoryRoutes } from './categories/routes.ts';
 import { channelRoutes } from './channels/routes.ts';
 import { chatRoutes } from './chats/routes.ts';
@@ -26,6 +27,7 @@ export const modules: ModuleRoutes[] = [
   roleRoutes,
   fileRoutes,
   channelRoutes,
+  autoReplyRoutes,
   chatRoutes,
   presenceRoutes,
   categoryRoutes,

@@ -1,3 +1,4 @@
+import { registerAutoReplies } from './auto-replies/register.ts';
 import { registerChannelOutbox } from './channels/register.ts';
 import { registerQueueStage } from './chats/queue-stage.ts';
 import { registerChatTimers } from './chats/timers.ts';
@@ -15,6 +16,7 @@ const setups: (() => void)[] = [
   registerPresence,
   registerChannelOutbox,
   registerRatings,
+  registerAutoReplies,
 ];
 
 let done = false;

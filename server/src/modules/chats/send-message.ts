@@ -7,8 +7,8 @@ import { type Actor, actorUserId, type UserActor } from '../../lib/actor.ts';
 import { withEvents } from '../../realtime/emit.ts';
 import { enterWork } from '../presence/service.ts';
 import { distributeTeamQueues } from '../routing/distribute.ts';
-import { emitChat } from './lifecycle.ts';
-import { assertCanAct, assertVisible, chatAudience, viewerOf, viewOf } from './policy.ts';
+import { emitChat, type Tx } from './lifecycle.ts';
+import { type ActorView, assertCanAct, assertVisible, chatAudience, viewerOf, viewOf } from './policy.ts';
 import { presentMessage } from './presenter.ts';
 import * as Q from './queries.ts';
 
@@ -47,47 +47,71 @@ export async function sendMessage(
       assertCanAct(view, seen);
       switched = await enterWork({ q, emit, now }, actor);
     }
-    const chat = await Q.lockChat(q, orgId, chatId);
-    assertVisible(view, chat);
-    if (chat.status === 'closed') throw new AppError('chatClosedException');
-    assertCanAct(view, chat);
-    if (!input.internal) assertChannelWritable(chat);
-    const m = await Q.insertMessage(q, {
-      orgId,
-      chatId: chat.id,
-      channelId: chat.channel_id,
-      direction: 'out',
-      kind: input.internal ? 'internal' : 'normal',
-      internal: input.internal,
-      text: input.text,
-      attachments: input.attachments,
-      buttons: input.buttons,
-      status: input.internal ? null : 'pending',
-      authorId: actorUserId(actor),
-      externalMessageId: null,
-      now,
-    });
-    if (!m) throw new Error('message insert returned nothing');
-    await emit(orgId, 'message.created', presentMessage(m), chatAudience(chat));
-    if (!input.internal) {
-      await insertOutbox(q, {
-        orgId,
-        channelId: chat.channel_id,
-        messageId: m.id,
-        event: 'message.created',
-        now,
-      });
-      if (actor.kind === 'user') {
-        await Q.touchChatOnOperatorMessage(q, chat.id, m.text, now);
-        await deleteTimers(q, chat.id, ['redistribute', 'overdue_half', 'overdue_expired']);
-        if (chat.overdue_level !== 'none') await emitChat({ q, emit, now }, orgId, chat.id, 'chat.updated');
-      } else await Q.touchChatOnAutomatedMessage(q, chat.id, m.text, now);
-    }
-    return m;
+    return writeMessage({ q, emit, now }, actor, view, chatId, input);
   });
   if (!input.internal) kickOutbox(app);
   if (switched) await distributeTeamQueues(app, switched);
   return message;
+}
+
+type MessageInput = { text: string; internal: boolean; attachments: Attachment[]; buttons?: ButtonRows };
+
+/** sendMessage's writing step, inside the caller's transaction: the chat locked, checked, the message and its outbox row. */
+async function writeMessage(tx: Tx, actor: Actor, view: ActorView, chatId: string, input: MessageInput) {
+  const { q, emit, now } = tx;
+  const orgId = actor.organisationId;
+  const chat = await Q.lockChat(q, orgId, chatId);
+  assertVisible(view, chat);
+  if (chat.status === 'closed') throw new AppError('chatClosedException');
+  assertCanAct(view, chat);
+  if (!input.internal) assertChannelWritable(chat);
+  const m = await Q.insertMessage(q, {
+    orgId,
+    chatId: chat.id,
+    channelId: chat.channel_id,
+    direction: 'out',
+    kind: input.internal ? 'internal' : 'normal',
+    internal: input.internal,
+    text: input.text,
+    attachments: input.attachments,
+    buttons: input.buttons,
+    status: input.internal ? null : 'pending',
+    authorId: actorUserId(actor),
+    externalMessageId: null,
+    now,
+  });
+  if (!m) throw new Error('message insert returned nothing');
+  await emit(orgId, 'message.created', presentMessage(m), chatAudience(chat));
+  if (!input.internal) {
+    await insertOutbox(q, {
+      orgId,
+      channelId: chat.channel_id,
+      messageId: m.id,
+      event: 'message.created',
+      now,
+    });
+    if (actor.kind === 'user') {
+      await Q.touchChatOnOperatorMessage(q, chat.id, m.text, now);
+      await deleteTimers(q, chat.id, ['redistribute', 'overdue_half', 'overdue_expired']);
+      if (chat.overdue_level !== 'none') await emitChat({ q, emit, now }, orgId, chat.id, 'chat.updated');
+    } else await Q.touchChatOnAutomatedMessage(q, chat.id, m.text, now);
+  }
+  return m;
+}
+
+/**
+ * sendMessage for automation that already holds a transaction (a pipeline stage, a timer): the same checks and
+ * rows (a closed chat or an inactive channel refuses; no author; not an operator's answer), in the caller's
+ * transaction, so the message commits or rolls back with the caller's work. Delivery is the outbox's: the
+ * dispatcher's poll (or a kick after the commit) sends it.
+ */
+export function writeAutomatedMessage(
+  tx: Tx,
+  actor: Exclude<Actor, { kind: 'user' }>,
+  chatId: string,
+  input: MessageInput,
+) {
+  return writeMessage(tx, actor, 'organisation', chatId, input);
 }
 
 /**

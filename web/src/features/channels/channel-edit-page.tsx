@@ -13,6 +13,7 @@ import { ErrorState } from '../../shared/ui/error-state.tsx';
 import { SectionLoader } from '../../shared/ui/full-loader.tsx';
 import { UserText } from '../../shared/ui/user-text.tsx';
 import { channelKeys, deleteChannel, useChannel } from './api.ts';
+import { AutoRepliesTab } from './auto-replies/auto-replies-tab.tsx';
 import { GeneralTab } from './general-tab.tsx';
 import { channelUi, iconOf } from './types/registry.ts';
 
@@ -121,11 +122,7 @@ function ChannelEditor({ channel }: { channel: ChannelDto }) {
             />
           </Tabs.Panel>
           <Tabs.Panel value="autoReplies">
-            <EmptyState
-              icon={<IconMessageBolt size={30} />}
-              title={t('channels.autoRepliesEmpty')}
-              text={t('channels.autoRepliesText')}
-            />
+            <AutoRepliesTab channel={channel} />
           </Tabs.Panel>
         </Tabs>
       </Paper>
