@@ -28,6 +28,7 @@ export const CHAT_HISTORY_KINDS = [
   'redistribution',
   'unassign',
   'takeover',
+  'rule',
 ] as const;
 export type ChatHistoryKind = (typeof CHAT_HISTORY_KINDS)[number];
 
@@ -193,6 +194,9 @@ export type ChatHistoryDto = {
   fromTeamId: string | null;
   toTeamId: string | null;
   categoryId: string | null;
+  /** kind 'rule': the routing rule that routed the chat (its name as it was then; the id is null once deleted). */
+  ruleId: string | null;
+  ruleName: string | null;
   createdAt: string;
 };
 

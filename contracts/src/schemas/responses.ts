@@ -200,6 +200,8 @@ export const chatHistoryDto = z.object({
   fromTeamId: z.uuid().nullable(),
   toTeamId: z.uuid().nullable(),
   categoryId: z.uuid().nullable(),
+  ruleId: z.uuid().nullable(),
+  ruleName: z.string().nullable(),
   createdAt: at,
 });
 export const chatCountersDto = z.object({ inProgress: z.number().int(), waiting: z.number().int() });

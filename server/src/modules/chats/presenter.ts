@@ -57,5 +57,7 @@ export const presentHistory = (h: HistoryRow): ChatHistoryDto => ({
   fromTeamId: h.from_team_id,
   toTeamId: h.to_team_id,
   categoryId: h.category_id,
+  ruleId: h.rule_id,
+  ruleName: h.rule_name,
   createdAt: new Date(h.created_at).toISOString(),
 });
