@@ -5,6 +5,7 @@ import {
   IconCircleCheck,
   IconHandGrab,
   IconInfoCircle,
+  IconRoute,
   IconTag,
   IconUserBolt,
 } from '@tabler/icons-react';
@@ -19,6 +20,7 @@ const ICONS = {
   assign: IconHandGrab,
   transfer: IconArrowsExchange,
   takeover: IconUserBolt,
+  rule: IconRoute,
   close: IconCircleCheck,
   auto_close: IconCircleCheck,
   category_set: IconTag,
@@ -83,6 +85,7 @@ export function SystemEvent({ event, names }: { event: ChatHistoryDto; names: Hi
           from: user(event.fromUserId),
           by: user(event.actorId),
           category: isolate(names.category(event.categoryId) ?? '—'),
+          rule: isolate(event.ruleName ?? '—'),
         });
   const time = new Intl.DateTimeFormat(i18n.language, { timeStyle: 'short' }).format(
     new Date(event.createdAt),
