@@ -100,7 +100,7 @@ export function RoutingRulesPage() {
   };
 
   return (
-    <Paper p={0}>
+    <Paper p={0} style={{ overflow: 'hidden' }}>
       <Group justify="space-between" p="md" style={{ borderBottom: '1px solid var(--mantine-color-gray-3)' }}>
         <div style={{ flex: '1 1 260px' }}>
           <Text fw={650} size="lg" component="h2">
@@ -133,7 +133,7 @@ export function RoutingRulesPage() {
             <Group
               key={r.id}
               component="li"
-              wrap="nowrap"
+              wrap="wrap"
               align="flex-start"
               gap="sm"
               p="sm"
@@ -160,37 +160,39 @@ export function RoutingRulesPage() {
                 cursor: 'grab',
               }}
             >
-              <IconGripVertical
-                size={18}
-                aria-hidden
-                style={{ marginTop: 4, flexShrink: 0 }}
-                color="var(--mantine-color-gray-6)"
-              />
-              <Badge
-                variant="light"
-                circle
-                style={{ flexShrink: 0, marginTop: 2 }}
-                aria-label={t('routingRules.priority', { n: i + 1 })}
-              >
-                {i + 1}
-              </Badge>
-              <Stack gap={4} style={{ flex: 1, minWidth: 0 }}>
-                <Text
-                  fw={600}
-                  size="sm"
-                  style={{ overflowWrap: 'anywhere' }}
-                  c={r.enabled ? undefined : 'gray.7'}
+              <Group wrap="nowrap" align="flex-start" gap="sm" style={{ flex: '1 1 260px', minWidth: 0 }}>
+                <IconGripVertical
+                  size={18}
+                  aria-hidden
+                  style={{ marginTop: 4, flexShrink: 0 }}
+                  color="var(--mantine-color-gray-6)"
+                />
+                <Badge
+                  variant="light"
+                  circle
+                  style={{ flexShrink: 0, marginTop: 2 }}
+                  aria-label={t('routingRules.priority', { n: i + 1 })}
                 >
-                  <UserText>{r.name}</UserText>
-                  {!r.enabled && (
-                    <Text span size="xs" c="gray.7" ml={6}>
-                      ({t('routingRules.disabled')})
-                    </Text>
-                  )}
-                </Text>
-                <RuleSummary rule={r} names={names} />
-              </Stack>
-              <Group gap={4} wrap="wrap" justify="flex-end" style={{ flexShrink: 0, maxWidth: 150 }}>
+                  {i + 1}
+                </Badge>
+                <Stack gap={4} style={{ flex: 1, minWidth: 0 }}>
+                  <Text
+                    fw={600}
+                    size="sm"
+                    style={{ overflowWrap: 'anywhere' }}
+                    c={r.enabled ? undefined : 'gray.7'}
+                  >
+                    <UserText>{r.name}</UserText>
+                    {!r.enabled && (
+                      <Text span size="xs" c="gray.7" ml={6}>
+                        ({t('routingRules.disabled')})
+                      </Text>
+                    )}
+                  </Text>
+                  <RuleSummary rule={r} names={names} />
+                </Stack>
+              </Group>
+              <Group gap={4} wrap="nowrap" ml="auto" style={{ flexShrink: 0 }}>
                 <Tooltip label={t('routingRules.enabled')}>
                   <Switch
                     size="sm"
