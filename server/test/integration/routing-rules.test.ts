@@ -138,6 +138,17 @@ describe('routing rules: the API', () => {
       conditions: { clients: 'new', channelIds: [ch.id], intentsInclude: ['HELP', 'GREETING'] },
     });
     assert.equal(clash.body.code, 'routingRuleAlreadyExistsException');
+    // Two saves of the same conditions at once: one wins, the other hears the §8 code.
+    const same = {
+      conditions: { clients: 'repeated', messageType: 'mailing' },
+      action: { type: 'last_operator' },
+    };
+    const both = await Promise.all([
+      org.admin.api.post('/api/routing-rules', { name: 'p', ...same }),
+      org.admin.api.post('/api/routing-rules', { name: 'q', ...same }),
+    ]);
+    assert.deepEqual(both.map((r) => r.status).sort(), [200, 409]);
+    await org.admin.api.delete(`/api/routing-rules/${both.find((r) => r.status === 200)?.body.entity.id}`);
     // Another organisation may have the same conditions; a rule of another organisation is not found.
     await rule(other, { name: 'one', conditions: { clients: 'new' }, action: { type: 'last_operator' } });
     const foreign = await other.admin.api.patch(`/api/routing-rules/${first.id}`, { name: 'stolen' });

@@ -50,6 +50,16 @@ async function checkUnique(q: Queryable, orgId: string, key: string, exceptId: s
     throw new AppError('routingRuleAlreadyExistsException');
 }
 
+/** Two rules saved at once with the same conditions: the unique index decides, and the loser hears §8's code. */
+async function unique<T>(run: Promise<T>): Promise<T> {
+  try {
+    return await run;
+  } catch (err) {
+    if ((err as { code?: string }).code === '23505') throw new AppError('routingRuleAlreadyExistsException');
+    throw err;
+  }
+}
+
 /** Replies to mailings reach the pipeline only while some enabled rule routes them (organisation_automation). */
 const syncAutomation = async (q: Queryable, orgId: string) =>
   setAutomationNeed(q, orgId, 'routing_rules', await Q.hasMailingRules(q, orgId));
@@ -61,32 +71,34 @@ export async function createRule(
   input: z.output<typeof routingRuleCreateSchema>,
 ) {
   const orgId = auth.organisationId;
-  const rule = await app.db.tx(async (q) => {
-    const conditions = normaliseConditions(input.conditions);
-    const key = conditionsKey(conditions);
-    await checkValues(q, orgId, conditions, input.action);
-    const existing = (await Q.lockRules(q, orgId)).filter((r) => !r.is_default);
-    await checkUnique(q, orgId, key, null);
-    const position = Math.min(input.priority ?? existing.length + 1, existing.length + 1);
-    // Positions are made dense first, so "position >= n" shifts exactly the rules from place n on.
-    await Q.setOrder(
-      q,
-      orgId,
-      existing.map((r) => r.id),
-      app.clock.now(),
-    );
-    const id = await Q.insertRule(q, {
-      orgId,
-      name: input.name,
-      conditions,
-      key,
-      action: input.action,
-      enabled: input.enabled,
-      position,
-    });
-    await syncAutomation(q, orgId);
-    return presentOne(q, orgId, id);
-  });
+  const rule = await unique(
+    app.db.tx(async (q) => {
+      const conditions = normaliseConditions(input.conditions);
+      const key = conditionsKey(conditions);
+      await checkValues(q, orgId, conditions, input.action);
+      const existing = (await Q.lockRules(q, orgId)).filter((r) => !r.is_default);
+      await checkUnique(q, orgId, key, null);
+      const position = Math.min(input.priority ?? existing.length + 1, existing.length + 1);
+      // Positions are made dense first, so "position >= n" shifts exactly the rules from place n on.
+      await Q.setOrder(
+        q,
+        orgId,
+        existing.map((r) => r.id),
+        app.clock.now(),
+      );
+      const id = await Q.insertRule(q, {
+        orgId,
+        name: input.name,
+        conditions,
+        key,
+        action: input.action,
+        enabled: input.enabled,
+        position,
+      });
+      await syncAutomation(q, orgId);
+      return presentOne(q, orgId, id);
+    }),
+  );
   // The ingest reads the organisation's automation flag with the channel: read it afresh on this instance.
   forgetInboundChannels(app);
   return rule;
@@ -107,24 +119,26 @@ export async function updateRule(
   input: z.output<typeof routingRuleUpdateSchema>,
 ) {
   const orgId = auth.organisationId;
-  const updated = await app.db.tx(async (q) => {
-    const rule = await mutable(q, orgId, id);
-    const conditions = input.conditions ? normaliseConditions(input.conditions) : rule.conditions;
-    const action = input.action ?? rule.action;
-    const key = conditionsKey(conditions);
-    if (input.conditions || input.action) await checkValues(q, orgId, conditions, action);
-    await checkUnique(q, orgId, key, id);
-    await Q.updateRule(q, orgId, id, {
-      name: input.name ?? rule.name,
-      conditions,
-      key,
-      action,
-      enabled: input.enabled ?? rule.enabled,
-      now: app.clock.now(),
-    });
-    await syncAutomation(q, orgId);
-    return presentOne(q, orgId, id);
-  });
+  const updated = await unique(
+    app.db.tx(async (q) => {
+      const rule = await mutable(q, orgId, id);
+      const conditions = input.conditions ? normaliseConditions(input.conditions) : rule.conditions;
+      const action = input.action ?? rule.action;
+      const key = conditionsKey(conditions);
+      if (input.conditions || input.action) await checkValues(q, orgId, conditions, action);
+      await checkUnique(q, orgId, key, id);
+      await Q.updateRule(q, orgId, id, {
+        name: input.name ?? rule.name,
+        conditions,
+        key,
+        action,
+        enabled: input.enabled ?? rule.enabled,
+        now: app.clock.now(),
+      });
+      await syncAutomation(q, orgId);
+      return presentOne(q, orgId, id);
+    }),
+  );
   forgetInboundChannels(app);
   return updated;
 }
