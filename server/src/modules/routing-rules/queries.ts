@@ -170,8 +170,8 @@ export type ChatFactsRow = {
   repeated: boolean;
   /** The session was started by a user (our outbound message from the create-chat page). */
   opened_by_us: boolean;
-  /** Client messages of the chat before this one. */
-  earlier_client_messages: number;
+  /** The chat has a client message before this one. */
+  earlier_client_message: boolean;
 };
 
 /** What the rules are matched against, for the chat of one inbound message. */
@@ -184,8 +184,8 @@ export const chatFacts = (q: Queryable, orgId: string, chatId: string, messageId
             coalesce((select h.actor_id is not null from chat_history h
                        where h.chat_id = c.id and h.kind in ('created', 'reopen')
                        order by h.created_at, h.id limit 1), false) as opened_by_us,
-            (select count(*)::int from messages m where m.chat_id = c.id and m.direction = 'in'
-                and m.id <> $3 and m.created_at <= (select created_at from messages where id = $3)) as earlier_client_messages
+            exists (select 1 from messages m where m.chat_id = c.id and m.direction = 'in' and m.id <> $3
+                      and m.created_at <= (select created_at from messages where id = $3)) as earlier_client_message
        from chats c where c.id = $1 and c.organisation_id = $2`,
     [chatId, orgId, messageId],
   );

@@ -77,7 +77,7 @@ export async function rulesStage(tx: StageTx, job: PipelineJob, run: StageRun): 
   const chat = await Q.chatFacts(tx.q, job.organisation_id, job.chat_id, job.message_id);
   if (!chat || chat.status === 'closed') return;
   if (job.opened && (chat.status !== 'waiting' || chat.operator_id)) return;
-  if (!job.opened && (!chat.opened_by_us || chat.earlier_client_messages > 0)) return;
+  if (!job.opened && (!chat.opened_by_us || chat.earlier_client_message)) return;
   const mailing = !job.opened;
   const facts: ChatFacts = {
     channelId: chat.channel_id,
