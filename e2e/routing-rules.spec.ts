@@ -106,6 +106,32 @@ describe('routing rules', () => {
     await page.getByTestId('channel-rules').getByText('New clients to Support').waitFor();
     await screenshot(page, 'channel-routing-tab', { toasts: false });
     await assertAccessible(page, 'channel routing tab');
+
+    // A new client's chat is routed to Support by the first rule; its timeline names the rule.
+    const op2 = await apiLogin(server.url, 'operator2@demo.local', server.passwords['operator2@demo.local']);
+    await apiCall(server.url, 'PATCH', '/api/presence', { status: 'online' }, op2);
+    const teams = await apiCall(server.url, 'GET', '/api/teams', undefined, adminToken);
+    const sales = teams.body.entity.items.find((x: { name: string }) => x.name === 'Sales');
+    const shop = await apiCall(
+      server.url,
+      'POST',
+      '/api/channels',
+      { type: 'api', name: 'Shop', teamId: sales.id, webhookUrl: 'http://127.0.0.1:9/x' },
+      adminToken,
+    );
+    const pushed = await apiCall(
+      server.url,
+      'POST',
+      `/api/channels/${shop.body.entity.id}/inbound`,
+      { externalMessageId: 'r-1', client: { externalId: 'c-r1', name: 'Rita Client' }, text: 'Hello' },
+      shop.body.entity.inboundKey,
+    );
+    const chatId = pushed.body.entity.chatId;
+    const chat = await apiCall(server.url, 'GET', `/api/chats/${chatId}`, undefined, adminToken);
+    assert.equal(chat.body.entity.team.name, 'Support');
+    await page.goto(`/admin/chats?filter=assigned&chat=${chatId}`);
+    await page.getByText(/Routed by the rule \W?New clients to Support/).waitFor();
+    await screenshot(page, 'routing-rule-timeline', { toasts: false });
     assertNoErrors(errors);
     await context.close();
   });
