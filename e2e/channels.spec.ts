@@ -251,7 +251,7 @@ describe('channel pages', () => {
     await field(page, 'Bot token').fill('');
     await screenshot(page, 'channel-edit-general', { toasts: false });
     await page.getByRole('tab', { name: 'Routing' }).click();
-    await page.getByText('Routing rules are coming soon').waitFor();
+    await page.getByText('Manage routing rules').waitFor();
     await page.getByRole('tab', { name: 'Automatic replies' }).click();
     await page.getByTestId('auto-reply-holding').waitFor();
     await screenshot(page, 'channel-edit-auto-replies', { toasts: false });
@@ -259,7 +259,7 @@ describe('channel pages', () => {
     // Keyboard: the tabs move with the arrow keys.
     await page.getByRole('tab', { name: 'Automatic replies' }).focus();
     await page.keyboard.press('ArrowLeft');
-    await page.getByText('Routing rules are coming soon').waitFor();
+    await page.getByText('Manage routing rules').waitFor();
 
     await page.getByRole('button', { name: 'Disconnect' }).click();
     const confirm = page.getByRole('dialog');

@@ -69,6 +69,11 @@ const catalogue = {
   qualityAssessmentNotFoundException: [404, 'Quality assessment not found'],
   ratingAlreadySentException: [409, 'Rating already sent'],
   ratingLimitExceededException: [409, 'Message limit exceeded for bot rating'],
+  // routing rules (§8 rules)
+  ruleNotFoundException: [404, 'Rule not found'],
+  routingRuleAlreadyExistsException: [409, 'routing rule with same conditions already exists'],
+  defaultRuleUpdateException: [409, 'default rule cannot be updated'],
+  invalidRuleValueException: [400, 'invalid action or condition value'],
 } as const satisfies Record<string, readonly [number, string]>;
 
 export type ErrorCode = keyof typeof catalogue;

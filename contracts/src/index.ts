@@ -18,6 +18,7 @@ export * from './schemas/presence.ts';
 export * from './schemas/ratings.ts';
 export * from './schemas/responses.ts';
 export * from './schemas/roles.ts';
+export * from './schemas/routing-rules.ts';
 export * from './schemas/teams.ts';
 export * from './schemas/users.ts';
 export * from './schemas/widget.ts';

@@ -50,6 +50,15 @@ async function channel(org: TestOrg, memberIds: string[] = []) {
   };
   return ok(await org.admin.api.post('/api/channels', body), 'channel') as { id: string; inboundKey: string };
 }
+/** A routing rule of its own channel (so its conditions are unique in the organisation). */
+const routingRule = async (org: TestOrg) => {
+  const body = {
+    name: uniq('Rule'),
+    conditions: { clients: 'new', channelIds: [(await channel(org)).id] },
+    action: { type: 'last_operator' },
+  };
+  return ok(await org.admin.api.post('/api/routing-rules', body), 'routing rule').id as string;
+};
 const category = async (org: TestOrg) =>
   ok(await org.admin.api.post('/api/categories', { name: uniq('Category') }), 'category').id as string;
 
@@ -208,6 +217,37 @@ export const fixtures: Record<string, Fixture> = {
     body: { name: uniq('Category') },
   }),
   'DELETE /api/categories/:id': async (org) => ({ path: `/api/categories/${await category(org)}` }),
+  // routing rules
+  'GET /api/routing-rules': async () => ({ path: '/api/routing-rules' }),
+  'POST /api/routing-rules': async (org) => ({
+    path: '/api/routing-rules',
+    body: {
+      name: uniq('Rule'),
+      conditions: { clients: 'repeated', channelIds: [(await channel(org)).id] },
+      action: { type: 'team', teamId: await team(org) },
+    },
+  }),
+  'PATCH /api/routing-rules/:id': async (org) => ({
+    path: `/api/routing-rules/${await routingRule(org)}`,
+    body: { name: uniq('Rule'), enabled: false },
+  }),
+  'DELETE /api/routing-rules/:id': async (org) => ({ path: `/api/routing-rules/${await routingRule(org)}` }),
+  'PUT /api/routing-rules/order': async (org) => {
+    await routingRule(org);
+    const rules = ok(await org.admin.api.get('/api/routing-rules'), 'rules').items as {
+      id: string;
+      isDefault: boolean;
+    }[];
+    return {
+      path: '/api/routing-rules/order',
+      body: {
+        ids: rules
+          .filter((r) => !r.isDefault)
+          .map((r) => r.id)
+          .reverse(),
+      },
+    };
+  },
   // organisations (platform staff)
   'GET /api/organisations': async () => ({ path: '/api/organisations' }),
   'PATCH /api/organisations/:id': async (org) => ({

@@ -30,6 +30,7 @@ export const CHAT_HISTORY_KINDS = [
   'takeover',
   'rating_requested',
   'rated',
+  'rule',
 ] as const;
 export type ChatHistoryKind = (typeof CHAT_HISTORY_KINDS)[number];
 
@@ -197,6 +198,9 @@ export type ChatHistoryDto = {
   categoryId: string | null;
   /** The client's rating 1..5 (kind 'rated'). */
   score: number | null;
+  /** kind 'rule': the routing rule that routed the chat (its name as it was then; the id is null once deleted). */
+  ruleId: string | null;
+  ruleName: string | null;
   createdAt: string;
 };
 

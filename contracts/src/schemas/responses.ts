@@ -201,6 +201,8 @@ export const chatHistoryDto = z.object({
   toTeamId: z.uuid().nullable(),
   categoryId: z.uuid().nullable(),
   score: z.number().int().min(1).max(5).nullable().describe("The client's rating 1..5 (kind 'rated')"),
+  ruleId: z.uuid().nullable(),
+  ruleName: z.string().nullable(),
   createdAt: at,
 });
 export const chatCountersDto = z.object({ inProgress: z.number().int(), waiting: z.number().int() });

@@ -12,6 +12,7 @@ import { organisationRoutes } from './organisations/routes.ts';
 import { presenceRoutes } from './presence/routes.ts';
 import { ratingRoutes } from './ratings/routes.ts';
 import { roleRoutes } from './roles/routes.ts';
+import { routingRuleRoutes } from './routing-rules/routes.ts';
 import { supportRoutes } from './support/routes.ts';
 import { teamRoutes } from './teams/routes.ts';
 import { userRoutes } from './users/routes.ts';
@@ -36,4 +37,5 @@ export const modules: ModuleRoutes[] = [
   widgetRoutes,
   ratingRoutes,
   supportRoutes,
+  routingRuleRoutes,
 ];

@@ -4,6 +4,7 @@ import { registerQueueStage } from './chats/queue-stage.ts';
 import { registerChatTimers } from './chats/timers.ts';
 import { registerPresence } from './presence/register.ts';
 import { registerRatings } from './ratings/register.ts';
+import { registerRulesStage } from './routing-rules/stage.ts';
 
 /**
  * What each module plugs into the infrastructure at boot: pipeline stages, timer handlers, event consumers,
@@ -17,6 +18,7 @@ const setups: (() => void)[] = [
   registerChannelOutbox,
   registerRatings,
   registerAutoReplies,
+  registerRulesStage,
 ];
 
 let done = false;

@@ -152,6 +152,19 @@ export const adminRoutes: RouteObject = {
               handle: { title: 'preferences.channels' },
               lazy: screen(() => import('../features/channels/channel-edit-page.tsx'), 'ChannelEditPage'),
             },
+            {
+              element: <Guard option="OPTION_ROUTING" />,
+              children: [
+                {
+                  path: 'routing-rules',
+                  handle: { title: 'routingRules.title' },
+                  lazy: screen(
+                    () => import('../features/routing-rules/routing-rules-page.tsx'),
+                    'RoutingRulesPage',
+                  ),
+                },
+              ],
+            },
             soon('chat-bots', 'preferences.chatBots'),
             soon('chat-bots/bot', 'preferences.chatBots'),
           ],

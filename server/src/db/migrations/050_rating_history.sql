@@ -3,5 +3,5 @@
 alter table chat_history drop constraint chat_history_kind_check;
 alter table chat_history add constraint chat_history_kind_check check (kind in ('created', 'assign', 'transfer',
   'close', 'auto_close', 'category_set', 'category_removed', 'reopen', 'redistribution', 'unassign', 'takeover',
-  'rating_requested', 'rated'));
+  'rule', 'rating_requested', 'rated'));
 alter table chat_history add column score smallint;

@@ -58,5 +58,7 @@ export const presentHistory = (h: HistoryRow): ChatHistoryDto => ({
   toTeamId: h.to_team_id,
   categoryId: h.category_id,
   score: h.score,
+  ruleId: h.rule_id,
+  ruleName: h.rule_name,
   createdAt: new Date(h.created_at).toISOString(),
 });

@@ -651,12 +651,15 @@ export type HistoryRow = {
   to_team_id: string | null;
   category_id: string | null;
   score: number | null;
+  rule_id: string | null;
+  rule_name: string | null;
   created_at: Date;
 };
 
 export const listHistory = (q: Queryable, chatId: string) =>
   q.query<HistoryRow>(
-    `select id, kind, actor_id, from_user_id, to_user_id, from_team_id, to_team_id, category_id, score, created_at
+    `select id, kind, actor_id, from_user_id, to_user_id, from_team_id, to_team_id, category_id, score, rule_id,
+            rule_name, created_at
        from chat_history where chat_id = $1 order by created_at, id`,
     [chatId],
   );

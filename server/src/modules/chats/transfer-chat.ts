@@ -30,68 +30,75 @@ import * as Q from './queries.ts';
  * {operatorId} (take is a user's own act).
  */
 export async function transferChat(app: AppContext, actor: Actor, chatId: string, target: TransferTarget) {
+  return withEvents(app, (q, emit) =>
+    transferChatTx({ q, emit, now: app.clock.now() }, actor, chatId, target),
+  );
+}
+
+/**
+ * transferChat inside a transaction the caller holds (a pipeline stage's). cannotTransferException is thrown before
+ * anything is written, so a caller may catch it and go on in the same transaction (a routing rule falls through).
+ */
+export async function transferChatTx(tx: Tx, actor: Actor, chatId: string, target: TransferTarget) {
   const orgId = actor.organisationId;
   const actorId = actorUserId(actor);
-  return withEvents(app, async (q, emit) => {
-    const tx: Tx = { q, emit, now: app.clock.now() };
-    const view = await viewOf(q, actor);
-    const chat = await Q.lockChat(q, orgId, chatId);
-    assertVisible(view, chat);
-    assertCanAct(view, chat);
-    if (chat.status === 'closed') throw new AppError('cannotTransferException');
-    const before = {
-      userIds: [chat.operator_id],
-      teamIds: chat.status === 'waiting' ? queueTeams(chat) : [],
-    };
+  const { q } = tx;
+  const view = await viewOf(q, actor);
+  const chat = await Q.lockChat(q, orgId, chatId);
+  assertVisible(view, chat);
+  assertCanAct(view, chat);
+  if (chat.status === 'closed') throw new AppError('cannotTransferException');
+  const before = {
+    userIds: [chat.operator_id],
+    teamIds: chat.status === 'waiting' ? queueTeams(chat) : [],
+  };
 
-    if ('teamId' in target) {
-      if (!(await Q.teamInOrg(q, orgId, target.teamId))) throw new AppError('cannotTransferException');
-      if (target.teamId === chat.team_id && chat.status === 'waiting')
-        throw new AppError('cannotTransferException');
-      await Q.moveToQueue(q, chat.id, target.teamId, tx.now);
-      await deleteTimers(q, chat.id, ['redistribute']);
-      await Q.insertHistory(q, {
-        orgId,
-        chatId: chat.id,
-        kind: 'transfer',
-        actorId,
-        fromUserId: chat.operator_id,
-        fromTeamId: chat.team_id,
-        toTeamId: target.teamId,
-        now: tx.now,
-      });
-      const teams = await lockRoutingTeams(tx, [
-        target.teamId,
-        ...(await teamsOfOperator(tx, chat.operator_id)),
-      ]);
-      const team = teams.get(target.teamId);
-      if (team) {
-        const row = { ...chat, operator_id: null, team_id: team.id };
-        await routeWaiting(tx, team, row, { excludeUserIds: chat.operator_id ? [chat.operator_id] : [] });
-      }
-      const moved = await emitChat(tx, orgId, chat.id, 'chat.transferred', before, {
-        fromTeamId: chat.team_id,
-      });
-      await distributeLocked(tx, teams.values(), { skipChatIds: [chat.id] });
-      return moved;
-    }
-
-    const userId = await targetUser(tx, chat, target);
-    if (!userId || userId === chat.operator_id || !(await isAvailable(q, orgId, userId)))
+  if ('teamId' in target) {
+    if (!(await Q.teamInOrg(q, orgId, target.teamId))) throw new AppError('cannotTransferException');
+    if (target.teamId === chat.team_id && chat.status === 'waiting')
       throw new AppError('cannotTransferException');
-    const team = await findTeam(q, chat.team_id);
-    const ok = await assign(tx, chat, userId, {
+    await Q.moveToQueue(q, chat.id, target.teamId, tx.now);
+    await deleteTimers(q, chat.id, ['redistribute']);
+    await Q.insertHistory(q, {
+      orgId,
+      chatId: chat.id,
       kind: 'transfer',
       actorId,
-      from: ['waiting', 'in_progress'],
-      team,
+      fromUserId: chat.operator_id,
+      fromTeamId: chat.team_id,
+      toTeamId: target.teamId,
+      now: tx.now,
     });
-    if (!ok) throw new AppError('cannotTransferException');
-    const moved = await emitChat(tx, orgId, chat.id, 'chat.transferred', before);
-    if (chat.status === 'in_progress')
-      await distributeWaiting(tx, await teamsOfOperator(tx, chat.operator_id));
+    const teams = await lockRoutingTeams(tx, [
+      target.teamId,
+      ...(await teamsOfOperator(tx, chat.operator_id)),
+    ]);
+    const team = teams.get(target.teamId);
+    if (team) {
+      const row = { ...chat, operator_id: null, team_id: team.id };
+      await routeWaiting(tx, team, row, { excludeUserIds: chat.operator_id ? [chat.operator_id] : [] });
+    }
+    const moved = await emitChat(tx, orgId, chat.id, 'chat.transferred', before, {
+      fromTeamId: chat.team_id,
+    });
+    await distributeLocked(tx, teams.values(), { skipChatIds: [chat.id] });
     return moved;
+  }
+
+  const userId = await targetUser(tx, chat, target);
+  if (!userId || userId === chat.operator_id || !(await isAvailable(q, orgId, userId)))
+    throw new AppError('cannotTransferException');
+  const team = await findTeam(q, chat.team_id);
+  const ok = await assign(tx, chat, userId, {
+    kind: 'transfer',
+    actorId,
+    from: ['waiting', 'in_progress'],
+    team,
   });
+  if (!ok) throw new AppError('cannotTransferException');
+  const moved = await emitChat(tx, orgId, chat.id, 'chat.transferred', before);
+  if (chat.status === 'in_progress') await distributeWaiting(tx, await teamsOfOperator(tx, chat.operator_id));
+  return moved;
 }
 
 async function targetUser(tx: Tx, chat: Q.ChatRow, target: TransferTarget): Promise<string | null> {

@@ -5,6 +5,7 @@ import {
   type PlanOption,
 } from '@smartconnect/contracts';
 import { maybe, one, type Queryable, setList } from '../../db/index.ts';
+import { createDefaultRule } from '../routing-rules/service.ts';
 
 export type NewOrganisation = {
   login: string;
@@ -40,6 +41,8 @@ export async function insertOrganisation(q: Queryable, org: NewOrganisation) {
     );
     roles[builtIn] = role.id;
   }
+  // Every organisation routes by its default rule (lowest priority, to the channel's team) from the start.
+  await createDefaultRule(q, id);
   return { id, roles };
 }
 

@@ -24,3 +24,13 @@ export async function pickOperator(
   if (userId && team.distribution_method !== 'manual') await Q.touchRotation(q, team.id, userId);
   return userId;
 }
+
+/**
+ * Whether the team can take a chat now: one of its operators is In work, may receive chats and is under the team's
+ * dialog limit (a routing rule's team action falls through otherwise).
+ */
+export async function teamHasRoom(q: Queryable, teamId: string): Promise<boolean> {
+  const team = await Q.findTeam(q, teamId);
+  if (!team) return false;
+  return (await Q.teamCandidates(q, teamId)).some((c) => c.load < team.dialog_limit);
+}

@@ -12,6 +12,7 @@ import { EmptyState } from '../../shared/ui/empty-state.tsx';
 import { ErrorState } from '../../shared/ui/error-state.tsx';
 import { SectionLoader } from '../../shared/ui/full-loader.tsx';
 import { UserText } from '../../shared/ui/user-text.tsx';
+import { ChannelRoutingTab } from '../routing-rules/channel-routing-tab.tsx';
 import { channelKeys, deleteChannel, useChannel } from './api.ts';
 import { AutoRepliesTab } from './auto-replies/auto-replies-tab.tsx';
 import { GeneralTab } from './general-tab.tsx';
@@ -115,11 +116,7 @@ function ChannelEditor({ channel }: { channel: ChannelDto }) {
             {ui ? <GeneralTab channel={channel} ui={ui} /> : <Text c="dimmed">{t('channels.noEditor')}</Text>}
           </Tabs.Panel>
           <Tabs.Panel value="routing">
-            <EmptyState
-              icon={<IconRoute size={30} />}
-              title={t('channels.routingEmpty')}
-              text={t('channels.routingText', { team: isolate(channel.team.name) })}
-            />
+            <ChannelRoutingTab channel={channel} />
           </Tabs.Panel>
           <Tabs.Panel value="autoReplies">
             <AutoRepliesTab channel={channel} />

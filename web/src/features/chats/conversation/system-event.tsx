@@ -6,6 +6,7 @@ import {
   IconCircleCheck,
   IconHandGrab,
   IconInfoCircle,
+  IconRoute,
   IconStar,
   IconTag,
   IconUserBolt,
@@ -21,6 +22,7 @@ const ICONS = {
   assign: IconHandGrab,
   transfer: IconArrowsExchange,
   takeover: IconUserBolt,
+  rule: IconRoute,
   close: IconCircleCheck,
   auto_close: IconCircleCheck,
   category_set: IconTag,
@@ -92,6 +94,7 @@ export function SystemEvent({ event, names }: { event: ChatHistoryDto; names: Hi
               from: user(event.fromUserId),
               by: user(event.actorId),
               category: isolate(names.category(event.categoryId) ?? '—'),
+              rule: isolate(event.ruleName ?? '—'),
             });
   const time = new Intl.DateTimeFormat(i18n.language, { timeStyle: 'short' }).format(
     new Date(event.createdAt),

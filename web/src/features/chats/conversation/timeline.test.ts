@@ -29,6 +29,8 @@ const ev = (id: string, kind: ChatHistoryDto['kind'], at: string): ChatHistoryDt
   toTeamId: null,
   categoryId: null,
   score: null,
+  ruleId: null,
+  ruleName: null,
   createdAt: at,
 });
 const day = (iso: string) => iso.slice(0, 10);

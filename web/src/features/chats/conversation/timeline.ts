@@ -5,6 +5,7 @@ export const TIMELINE_EVENTS: ReadonlySet<ChatHistoryKind> = new Set([
   'assign',
   'transfer',
   'takeover',
+  'rule',
   'close',
   'auto_close',
   'category_set',
