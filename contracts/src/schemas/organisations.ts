@@ -24,6 +24,8 @@ export const organisationUpdateSchema = z
       .int(M.quantityIncorrect)
       .min(0, M.quantityIncorrect)
       .max(ORGANISATION_LIMITS.licencesMax, M.quantityIncorrect),
+    /** §6 'team-template modification can be denied': the organisation's users may use templates but not change them. */
+    templateModifyDenied: z.boolean(M.valueIncorrect),
   })
   .partial();
 
@@ -38,6 +40,7 @@ export const organisationDto = z.object({
   /** §6 licence limit: how many operators may be online ('In work' or on a break) at once. */
   operatorLicences: z.number().int(),
   onlineOperators: z.number().int(),
+  templateModifyDenied: z.boolean(),
   createdAt: z.iso.datetime({ offset: true }),
 });
 export type OrganisationDto = z.infer<typeof organisationDto>;

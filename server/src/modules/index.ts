@@ -13,6 +13,7 @@ import { ratingRoutes } from './ratings/routes.ts';
 import { roleRoutes } from './roles/routes.ts';
 import { supportRoutes } from './support/routes.ts';
 import { teamRoutes } from './teams/routes.ts';
+import { templateRoutes } from './templates/routes.ts';
 import { userRoutes } from './users/routes.ts';
 
 export type { ModuleRoutes } from '../http/route.ts';
@@ -34,4 +35,5 @@ export const modules: ModuleRoutes[] = [
   widgetRoutes,
   ratingRoutes,
   supportRoutes,
+  templateRoutes,
 ];

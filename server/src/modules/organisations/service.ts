@@ -16,6 +16,7 @@ export function presentOrganisation(row: Q.OrganisationRow): OrganisationDto {
     options: row.options,
     operatorLicences: row.operator_licences,
     onlineOperators: row.online_operators,
+    templateModifyDenied: row.template_modify_denied,
     createdAt: new Date(row.created_at).toISOString(),
   };
 }
