@@ -23,6 +23,7 @@ export function CategoryDrawer({ opened, category, onClose }: Props) {
       opened={opened}
       onClose={onClose}
       position="right"
+      closeButtonProps={{ 'aria-label': t('common.close') }}
       title={t(category ? 'templates.editCategoryTitle' : 'templates.newCategoryTitle')}
       styles={{ title: { fontWeight: 650, fontSize: 20 } }}
     >

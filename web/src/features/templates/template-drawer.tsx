@@ -34,6 +34,7 @@ export function TemplateDrawer({ opened, template, categories, onClose }: Props)
       opened={opened}
       onClose={onClose}
       position="right"
+      closeButtonProps={{ 'aria-label': t('common.close') }}
       title={t(template ? 'templates.editTitle' : 'templates.newTitle')}
       styles={{ title: { fontWeight: 650, fontSize: 20 } }}
     >

@@ -1,7 +1,7 @@
 import { ActionIcon, Popover, TextInput, Tooltip } from '@mantine/core';
 import { fillTemplate, type TemplateDto } from '@smartconnect/contracts';
 import { IconMessageBolt, IconSearch } from '@tabler/icons-react';
-import { type KeyboardEvent, type RefObject, useId, useState } from 'react';
+import { type KeyboardEvent, type RefObject, useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useAccess } from '../../app/session.tsx';
 import { optionId, SlashFrame, TemplateOptions, useTemplateChoice } from './template-options.tsx';
@@ -86,7 +86,11 @@ export function useSlashTemplates(opts: {
   enabled: boolean;
 }) {
   const { text, setText, area } = opts;
+  // Escape closes the list for the text as it is; any change to the text opens it again.
   const [dismissed, setDismissed] = useState<string | null>(null);
+  useEffect(() => {
+    if (dismissed !== null && dismissed !== text) setDismissed(null);
+  }, [dismissed, text]);
   const query = opts.enabled && /^\/[^\n]*$/.test(text) ? text.slice(1) : null;
   const open = query !== null && dismissed !== text;
   const choice = useTemplateChoice(query ?? '', open);
