@@ -236,10 +236,10 @@ describe('templates', () => {
     const op = await org.user({ role: 'OPERATOR', teams: [team] });
     const c = await category(org, 'Greetings', [team]);
     const t = await template(org, 'Hello', c.id);
-    const locked = await staff.patch(`/api/organisations/${org.id}`, { templateModifyDenied: true });
+    const locked = await staff.patch(`/api/organisations/${org.id}`, { modifyDenied: ['TEMPLATE'] });
     assert.equal(locked.status, 200);
-    assert.equal(locked.body.entity.templateModifyDenied, true);
-    assert.equal((await org.admin.api.get('/api/organisation')).body.entity.templateModifyDenied, true);
+    assert.deepEqual(locked.body.entity.modifyDenied, ['TEMPLATE']);
+    assert.deepEqual((await org.admin.api.get('/api/organisation')).body.entity.modifyDenied, ['TEMPLATE']);
     const calls: [string, string, unknown?][] = [
       ['POST', '/api/template-categories', { name: 'Mine', teamIds: [team] }],
       ['PATCH', `/api/template-categories/${c.id}`, { name: 'Mine' }],
@@ -261,10 +261,10 @@ describe('templates', () => {
     );
     // A customer's administrator cannot lift it; staff can.
     assert.equal(
-      (await org.admin.api.patch(`/api/organisations/${org.id}`, { templateModifyDenied: false })).status,
+      (await org.admin.api.patch(`/api/organisations/${org.id}`, { modifyDenied: [] })).status,
       403,
     );
-    await staff.patch(`/api/organisations/${org.id}`, { templateModifyDenied: false });
+    await staff.patch(`/api/organisations/${org.id}`, { modifyDenied: [] });
     assert.equal((await org.admin.api.patch(`/api/templates/${t.id}`, { text: 'Hi' })).status, 200);
   });
 

@@ -1,6 +1,8 @@
 -- Quick-reply templates (§3 "Template category and template"): a category names the teams that may use its
 -- templates; a template's text keeps its variables as {client_name}, {operator_name}, {channel}, {date}.
-alter table organisations add column template_modify_denied boolean not null default false;
+-- §6 'Category, team-template and service-account modification can be denied': what platform staff lock for the
+-- organisation (MODIFY_DENIALS in contracts; today 'TEMPLATE').
+alter table organisations add column modify_denied text[] not null default '{}';
 
 create table template_categories (
   id uuid primary key default uuid_generate_v7(),

@@ -145,7 +145,7 @@ export const templateModifyDenied = async (q: Queryable, orgId: string) =>
   (
     await maybe<{ denied: boolean }>(
       q,
-      'select template_modify_denied as denied from organisations where id = $1',
+      `select 'TEMPLATE' = any(modify_denied) as denied from organisations where id = $1`,
       [orgId],
     )
   )?.denied ?? true;

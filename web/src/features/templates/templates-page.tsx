@@ -27,7 +27,8 @@ export function TemplatesPage() {
   const templates = useTemplates(debounced, { all: true });
   const categories = useTemplateCategories();
   // §6: the organisation's template changes may be denied; the templates stay usable in chats.
-  const canEdit = useOrganisation().data?.templateModifyDenied === false;
+  const organisation = useOrganisation().data;
+  const canEdit = !!organisation && !organisation.modifyDenied.includes('TEMPLATE');
   const [templateDrawer, setTemplateDrawer] = useState<{ template: TemplateDto | null } | null>(null);
   const [categoryDrawer, setCategoryDrawer] = useState<{ category: TemplateCategoryDto | null } | null>(null);
   const remove = useMutation({
