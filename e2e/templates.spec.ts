@@ -215,4 +215,25 @@ describe('quick-reply templates', () => {
       assertNoErrors(errors);
     }
   });
+
+  test('locked by platform staff, the page says so and offers no changes', async () => {
+    const staff = await apiLogin(
+      server.url,
+      'staff@smartconnect.local',
+      server.passwords['staff@smartconnect.local'],
+    );
+    const me = await apiCall(server.url, 'GET', '/api/organisation', undefined, adminToken);
+    const lock = (modifyDenied: string[]) =>
+      apiCall(server.url, 'PATCH', `/api/organisations/${me.body.entity.id}`, { modifyDenied }, staff);
+    assert.equal((await lock(['TEMPLATE'])).status, 200);
+    const { page, errors } = await openPage(browser, server.url);
+    await signIn(page, adminToken, '/admin/preferences/templates');
+    await page.getByTestId('templates-locked').waitFor();
+    await page.getByTestId('template-row').first().waitFor();
+    assert.equal(await page.getByTestId('add-template').count(), 0);
+    assert.equal(await page.getByTestId('add-category').count(), 0);
+    await assertAccessible(page, 'locked templates');
+    assert.equal((await lock([])).status, 200);
+    assertNoErrors(errors);
+  });
 });

@@ -4,6 +4,7 @@ import { IconMessageBolt, IconSearch } from '@tabler/icons-react';
 import { type KeyboardEvent, type RefObject, useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useAccess } from '../../app/session.tsx';
+import { slashQuery } from './slash.ts';
 import { optionId, SlashFrame, TemplateOptions, useTemplateChoice } from './template-options.tsx';
 import { useTemplateValues } from './use-template-values.ts';
 
@@ -91,7 +92,7 @@ export function useSlashTemplates(opts: {
   useEffect(() => {
     if (dismissed !== null && dismissed !== text) setDismissed(null);
   }, [dismissed, text]);
-  const query = opts.enabled && /^\/[^\n]*$/.test(text) ? text.slice(1) : null;
+  const query = opts.enabled ? slashQuery(text) : null;
   const open = query !== null && dismissed !== text;
   const choice = useTemplateChoice(query ?? '', open);
   const values = useTemplateValues(opts.chatId);
