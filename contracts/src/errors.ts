@@ -41,6 +41,7 @@ const catalogue = {
   categoryNotFoundException: [404, 'Category not found'],
   profileNotFoundException: [404, 'Profile not found'],
   autoReplyNotFoundException: [404, 'Auto-reply not found'],
+  templateNotFoundException: [404, 'Template not found'],
   // already exists
   emailAlreadyExistsException: [409, 'Email already exists'],
   phoneAlreadyExistsException: [409, 'Phone already exists'],
@@ -65,6 +66,8 @@ const catalogue = {
   chatAlreadyTakenException: [409, 'The chat has already been taken'],
   categoryNameAlreadyExistsException: [409, 'Category name already exists'],
   messageEditDeniedException: [403, 'Only the author can edit this message'],
+  // templates (§8 'template modify denied')
+  templateModifyDeniedException: [403, 'template modify denied'],
   // service rating (§8)
   qualityAssessmentNotFoundException: [404, 'Quality assessment not found'],
   ratingAlreadySentException: [409, 'Rating already sent'],

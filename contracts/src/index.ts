@@ -20,6 +20,8 @@ export * from './schemas/responses.ts';
 export * from './schemas/roles.ts';
 export * from './schemas/routing-rules.ts';
 export * from './schemas/teams.ts';
+export * from './schemas/templates.ts';
 export * from './schemas/users.ts';
 export * from './schemas/widget.ts';
+export * from './templates.ts';
 export * from './text.ts';

@@ -28,5 +28,6 @@ export const FIELD_MESSAGES = {
   addressNotAllowed: 'Local and private network addresses are not allowed',
   tokenIncorrect: 'Incorrect token/ID specified',
   botUsernameIncorrect: 'Telegram bot username must end in bot',
+  categoryMustBeChosen: 'A category must be chosen',
 } as const;
 export type FieldMessage = (typeof FIELD_MESSAGES)[keyof typeof FIELD_MESSAGES];

@@ -62,6 +62,15 @@ const routingRule = async (org: TestOrg) => {
 const category = async (org: TestOrg) =>
   ok(await org.admin.api.post('/api/categories', { name: uniq('Category') }), 'category').id as string;
 
+async function templateCategory(org: TestOrg) {
+  const body = { name: uniq('Templates'), teamIds: [await team(org)] };
+  return ok(await org.admin.api.post('/api/template-categories', body), 'template category').id as string;
+}
+async function template(org: TestOrg) {
+  const body = { text: 'Hello {client_name}', categoryId: await templateCategory(org) };
+  return ok(await org.admin.api.post('/api/templates', body), 'template').id as string;
+}
+
 /**
  * A chat in Waiting with one customer message, in a team of `memberIds`; `taken` puts it in the admin's work with
  * a reply of theirs.
@@ -248,6 +257,30 @@ export const fixtures: Record<string, Fixture> = {
       },
     };
   },
+  // templates
+  'GET /api/template-categories': async () => ({ path: '/api/template-categories' }),
+  'POST /api/template-categories': async (org) => ({
+    path: '/api/template-categories',
+    body: { name: uniq('Templates'), teamIds: [await team(org)] },
+  }),
+  'PATCH /api/template-categories/:id': async (org) => ({
+    path: `/api/template-categories/${await templateCategory(org)}`,
+    body: { name: uniq('Templates') },
+  }),
+  'DELETE /api/template-categories/:id': async (org) => ({
+    path: `/api/template-categories/${await templateCategory(org)}`,
+  }),
+  'GET /api/templates': async () => ({ path: '/api/templates?search=hello' }),
+  'POST /api/templates': async (org) => ({
+    path: '/api/templates',
+    body: { text: 'Hello {client_name}', categoryId: await templateCategory(org) },
+  }),
+  'PATCH /api/templates/:id': async (org) => ({
+    path: `/api/templates/${await template(org)}`,
+    body: { text: 'Good morning, {client_name}' },
+  }),
+  'DELETE /api/templates/:id': async (org) => ({ path: `/api/templates/${await template(org)}` }),
+  'GET /api/whatsapp-templates': async () => ({ path: '/api/whatsapp-templates' }),
   // organisations (platform staff)
   'GET /api/organisations': async () => ({ path: '/api/organisations' }),
   'PATCH /api/organisations/:id': async (org) => ({

@@ -8,6 +8,13 @@ export type OrganisationStatus = (typeof ORGANISATION_STATUSES)[number];
 /** §5 Organisation: login and name not empty, at most 255. */
 export const ORGANISATION_LIMITS = { nameMax: 255, licencesMax: 100_000 } as const;
 
+/**
+ * §6 'Category, team-template and service-account modification can be denied' (§8 'team, template and category modify
+ * denied'): what platform staff lock in an organisation. Its users may still use what is locked.
+ */
+export const MODIFY_DENIALS = ['TEMPLATE'] as const;
+export type ModifyDenial = (typeof MODIFY_DENIALS)[number];
+
 /** What platform staff (RIGHT_OBSERVER) change of a customer organisation: plan options, licences, status. */
 export const organisationUpdateSchema = z
   .object({
@@ -24,6 +31,8 @@ export const organisationUpdateSchema = z
       .int(M.quantityIncorrect)
       .min(0, M.quantityIncorrect)
       .max(ORGANISATION_LIMITS.licencesMax, M.quantityIncorrect),
+    /** What the organisation's users may not change (MODIFY_DENIALS): `["TEMPLATE"]` locks the team templates. */
+    modifyDenied: z.array(z.enum(MODIFY_DENIALS, M.valueIncorrect), M.valueIncorrect),
   })
   .partial();
 
@@ -38,6 +47,7 @@ export const organisationDto = z.object({
   /** §6 licence limit: how many operators may be online ('In work' or on a break) at once. */
   operatorLicences: z.number().int(),
   onlineOperators: z.number().int(),
+  modifyDenied: z.array(z.enum(MODIFY_DENIALS)),
   createdAt: z.iso.datetime({ offset: true }),
 });
 export type OrganisationDto = z.infer<typeof organisationDto>;

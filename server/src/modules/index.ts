@@ -15,6 +15,7 @@ import { roleRoutes } from './roles/routes.ts';
 import { routingRuleRoutes } from './routing-rules/routes.ts';
 import { supportRoutes } from './support/routes.ts';
 import { teamRoutes } from './teams/routes.ts';
+import { templateRoutes } from './templates/routes.ts';
 import { userRoutes } from './users/routes.ts';
 
 export type { ModuleRoutes } from '../http/route.ts';
@@ -38,4 +39,5 @@ export const modules: ModuleRoutes[] = [
   ratingRoutes,
   supportRoutes,
   routingRuleRoutes,
+  templateRoutes,
 ];

@@ -184,10 +184,27 @@ export const adminRoutes: RouteObject = {
           children: [soon('statuses', 'preferences.statuses')],
         },
         {
-          element: <Guard right="AUTHORITY_TEAM_TEMPLATE" />,
+          element: <Guard right="AUTHORITY_TEAM_TEMPLATE" option="OPTION_TEMPLATE" />,
           children: [
-            soon('templates', 'preferences.templates'),
-            soon('templates/whats-app', 'preferences.whatsappTemplates'),
+            {
+              path: 'templates',
+              handle: { title: 'preferences.templates' },
+              lazy: screen(() => import('../features/templates/templates-layout.tsx'), 'TemplatesLayout'),
+              children: [
+                {
+                  index: true,
+                  lazy: screen(() => import('../features/templates/templates-page.tsx'), 'TemplatesPage'),
+                },
+                {
+                  path: 'whats-app',
+                  handle: { title: 'preferences.whatsappTemplates' },
+                  lazy: screen(
+                    () => import('../features/templates/whatsapp-templates-page.tsx'),
+                    'WhatsAppTemplatesPage',
+                  ),
+                },
+              ],
+            },
           ],
         },
         {

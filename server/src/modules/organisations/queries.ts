@@ -2,6 +2,7 @@ import {
   BUILT_IN_ROLE_NAMES,
   BUILT_IN_ROLE_RIGHTS,
   BUILT_IN_ROLES,
+  type ModifyDenial,
   type PlanOption,
 } from '@smartconnect/contracts';
 import { maybe, one, type Queryable, setList } from '../../db/index.ts';
@@ -61,12 +62,13 @@ export type OrganisationRow = {
   options: PlanOption[];
   operator_licences: number;
   online_operators: number;
+  modify_denied: ModifyDenial[];
   created_at: Date;
 };
 
 // Online operators: users receiving chats (AUTHORITY_CHAT_DISTRIBUTION) who are In work, as the licence check counts them.
 const select = `
-  select o.id, o.login, o.name, o.language, o.status, o.tariff_name, o.options, o.operator_licences, o.created_at,
+  select o.id, o.login, o.name, o.language, o.status, o.tariff_name, o.options, o.operator_licences, o.modify_denied, o.created_at,
          (select count(*)::int from users u join roles r on r.id = u.role_id
            where u.organisation_id = o.id and u.presence = 'online'
              and 'AUTHORITY_CHAT_DISTRIBUTION' = any(r.rights)) as online_operators
@@ -85,6 +87,7 @@ const columns = {
   status: 'status',
   options: 'options',
   operatorLicences: 'operator_licences',
+  modifyDenied: 'modify_denied',
 } as const;
 export type OrganisationPatch = Partial<Record<keyof typeof columns, unknown>>;
 

@@ -6,6 +6,7 @@ import { createCategory } from '../categories/service.ts';
 import { seedChannel } from '../channels/service.ts';
 import { seedSupportChannel } from '../support/service.ts';
 import { addTeam } from '../teams/service.ts';
+import { addTemplates } from '../templates/service.ts';
 import { addUser } from '../users/service.ts';
 import { countOrganisations, insertOrganisation } from './queries.ts';
 
@@ -26,6 +27,45 @@ export const DEMO_CATEGORIES = [
   'Technical problem / Техническая проблема',
   'Other / Другое',
 ] as const;
+
+/**
+ * Quick-reply templates of the Demo organisation (DECISIONS.md: seeded in both languages): an English and a Russian
+ * category for each team, with variables ({client_name}, {operator_name}, {channel}, {date}) filled at insertion.
+ */
+export const DEMO_TEMPLATES = (teams: { sales: string; support: string }) => [
+  {
+    name: 'Greetings',
+    teamIds: [teams.sales, teams.support],
+    templates: [
+      'Hello, {client_name}! My name is {operator_name}, how can I help you?',
+      'Thank you for contacting us through {channel}. Have a nice day!',
+    ],
+  },
+  {
+    name: 'Приветствия',
+    teamIds: [teams.sales, teams.support],
+    templates: [
+      'Здравствуйте, {client_name}! Меня зовут {operator_name}, чем могу помочь?',
+      'Спасибо, что написали нам в {channel}. Хорошего дня!',
+    ],
+  },
+  {
+    name: 'Orders / Заказы',
+    teamIds: [teams.sales],
+    templates: [
+      'Your order is confirmed on {date}. We will let you know when it ships.',
+      'Ваш заказ подтверждён {date}. Мы сообщим, когда он будет отправлен.',
+    ],
+  },
+  {
+    name: 'Support / Поддержка',
+    teamIds: [teams.support],
+    templates: [
+      'Could you describe the problem in more detail, {client_name}?',
+      'Опишите, пожалуйста, проблему подробнее, {client_name}.',
+    ],
+  },
+];
 
 /**
  * First start on an empty database: the "Demo" organisation with an Administrator, a Supervisor,
@@ -88,6 +128,7 @@ export async function seedDemo(app: AppContext): Promise<void> {
       autoCloseMinutes: 24 * 60,
     });
     const teamIds = { sales, support };
+    await addTemplates(q, org.id, DEMO_TEMPLATES(teamIds));
     // A channel to try at once: the website chat of the Demo shop, on a sample page (/widget-preview/{id}).
     const siteChatId = await seedChannel(app, q, {
       organisationId: org.id,

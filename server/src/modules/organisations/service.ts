@@ -16,6 +16,7 @@ export function presentOrganisation(row: Q.OrganisationRow): OrganisationDto {
     options: row.options,
     operatorLicences: row.operator_licences,
     onlineOperators: row.online_operators,
+    modifyDenied: row.modify_denied,
     createdAt: new Date(row.created_at).toISOString(),
   };
 }
@@ -45,6 +46,7 @@ export async function updateOrganisation(
     await Q.updateOrganisation(q, id, {
       ...patch,
       options: patch.options && [...new Set(patch.options)],
+      modifyDenied: patch.modifyDenied && [...new Set(patch.modifyDenied)],
     });
     const row = await Q.findOrganisation(q, id);
     if (!row) throw new AppError('organizationNotFoundException');

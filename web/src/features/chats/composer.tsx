@@ -18,6 +18,7 @@ import { IconLock, IconPaperclip, IconSend } from '@tabler/icons-react';
 import { forwardRef, useImperativeHandle, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { UserText } from '../../shared/ui/user-text.tsx';
+import { TemplatesButton, useSlashTemplates, useTemplatesEnabled } from '../templates/template-picker.tsx';
 import { EmojiPicker } from './composer/emoji-picker.tsx';
 import { sendOutgoing } from './composer/outbox.ts';
 import type { Attachments } from './composer/use-attachments.ts';
@@ -108,6 +109,8 @@ export const Composer = forwardRef<
   const area = useRef<HTMLTextAreaElement>(null);
   useImperativeHandle(ref, () => ({ focus: () => area.current?.focus() }), []);
   const disabled = disabledReason !== null;
+  const templatesOn = useTemplatesEnabled();
+  const slash = useSlashTemplates({ chatId, text, setText, area, enabled: templatesOn && !disabled });
   const canSend = !disabled && !files.uploading && (text.trim() !== '' || files.ready.length > 0);
   const submit = () => {
     if (!canSend) return;
@@ -146,8 +149,10 @@ export const Composer = forwardRef<
         </Badge>
       )}
       <FileChips files={files} />
+      {slash.menu}
       <Group gap={4} align="flex-end" wrap="nowrap">
         <EmojiPicker onPick={insert} disabled={disabled} />
+        {templatesOn && <TemplatesButton chatId={chatId} disabled={disabled} onInsert={insert} />}
         <FileButton onChange={(list) => files.add(list)} multiple disabled={disabled}>
           {(props) => (
             <Tooltip label={t('conversation.attach')}>
@@ -177,6 +182,7 @@ export const Composer = forwardRef<
           disabled={disabled}
           value={text}
           data-testid="composer-input"
+          {...slash.inputProps}
           onChange={(e) => {
             setText(e.currentTarget.value);
             typed();
@@ -189,6 +195,7 @@ export const Composer = forwardRef<
             }
           }}
           onKeyDown={(e) => {
+            if (slash.onKeyDown(e)) return;
             if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
               e.preventDefault();
               submit();
