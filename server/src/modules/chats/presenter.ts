@@ -16,7 +16,9 @@ export const presentChat = (c: ChatRow): ChatDto => ({
     externalId: c.client_external_id,
     personalManagerId: c.personal_manager_id,
   },
-  category: c.category_id ? { id: c.category_id, name: c.category_name ?? '' } : null,
+  category: c.category_id
+    ? { id: c.category_id, name: c.category_name ?? '', path: c.category_path ?? [c.category_name ?? ''] }
+    : null,
   session: c.session_no,
   overdueLevel: c.overdue_level,
   assignedAt: iso(c.assigned_at),
@@ -57,5 +59,6 @@ export const presentHistory = (h: HistoryRow): ChatHistoryDto => ({
   fromTeamId: h.from_team_id,
   toTeamId: h.to_team_id,
   categoryId: h.category_id,
+  categoryPath: h.category_path,
   createdAt: new Date(h.created_at).toISOString(),
 });
