@@ -9,8 +9,9 @@ import { useAccess, useCurrentUser } from '../../app/session.tsx';
 import { post } from '../../shared/api/client.ts';
 import { initialsOf } from '../../shared/bidi.ts';
 import { UserText } from '../../shared/ui/user-text.tsx';
+import { pathText } from '../categories/api.ts';
 import { takeChat } from './api.ts';
-import { CategorySelect } from './category-select.tsx';
+import { CategoryPicker } from './category-picker.tsx';
 import { CloseDialog } from './close-dialog.tsx';
 import { TransferDialog } from './transfer-dialog.tsx';
 import { useChatChanged } from './use-chat-cache.ts';
@@ -70,7 +71,7 @@ export function ChatTopBar({ chat, onTransferred }: { chat: ChatDto; onTransferr
             {chat.category && (
               <>
                 {' · '}
-                <UserText>{chat.category.name}</UserText>
+                <UserText>{pathText(chat.category.path)}</UserText>
               </>
             )}
           </Text>
@@ -109,7 +110,7 @@ export function ChatTopBar({ chat, onTransferred }: { chat: ChatDto; onTransferr
         )}
         {chat.status !== 'closed' && (
           <>
-            {withCategory && chat.status === 'in_progress' && <CategorySelect chat={chat} />}
+            {withCategory && chat.status === 'in_progress' && <CategoryPicker chat={chat} />}
             <Button
               size="xs"
               variant="default"

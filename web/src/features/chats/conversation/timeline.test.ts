@@ -28,6 +28,7 @@ const ev = (id: string, kind: ChatHistoryDto['kind'], at: string): ChatHistoryDt
   fromTeamId: null,
   toTeamId: null,
   categoryId: null,
+  categoryPath: null,
   createdAt: at,
 });
 const day = (iso: string) => iso.slice(0, 10);
