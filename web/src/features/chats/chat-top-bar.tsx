@@ -137,7 +137,13 @@ export function ChatTopBar({ chat, onTransferred }: { chat: ChatDto; onTransferr
         onClose={() => setDialog(null)}
         onTransferred={onTransferred}
       />
-      <CloseDialog chat={chat} opened={dialog === 'close'} onClose={() => setDialog(null)} />
+      {/* Keyed by the category: opened after a change in the top bar, the dialog starts from the new one. */}
+      <CloseDialog
+        key={chat.category?.id ?? 'none'}
+        chat={chat}
+        opened={dialog === 'close'}
+        onClose={() => setDialog(null)}
+      />
     </Group>
   );
 }

@@ -564,7 +564,7 @@ export const enGB = {
     subthemesCount_one: '{{count}} subtheme',
     subthemesCount_other: '{{count}} subthemes',
     allTeams: 'All teams',
-    sameAsParent: 'As above',
+    sameAsParent: 'Same teams as above',
     back: 'Request categories',
     newTitle: 'New category',
     categoryCard: 'Category',

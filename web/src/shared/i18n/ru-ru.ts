@@ -576,7 +576,7 @@ export const ruRU: Resources = {
     subthemesCount_many: '{{count}} подтем',
     subthemesCount_other: '{{count}} подтемы',
     allTeams: 'Все команды',
-    sameAsParent: 'Как выше',
+    sameAsParent: 'Те же команды, что выше',
     back: 'Категории обращений',
     newTitle: 'Новая категория',
     categoryCard: 'Категория',
