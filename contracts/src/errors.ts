@@ -65,6 +65,13 @@ const catalogue = {
   chatClosedException: [409, 'The chat is closed'],
   chatAlreadyTakenException: [409, 'The chat has already been taken'],
   categoryNameAlreadyExistsException: [409, 'Category name already exists'],
+  // request categories (§8 session category errors, 'category modify denied')
+  subcategoryAlreadyExistsException: [409, 'Subcategory already exists'],
+  sessionCategoryNotSelectedException: [400, 'Category not selected'],
+  sessionCategoryInvalidNameException: [400, 'Invalid category name'],
+  sessionCategoryNameTooLongException: [400, 'Category name too long'],
+  sessionCategoryNotAvailableException: [409, "The category is not available to the chat's team"],
+  categoryModifyDeniedException: [403, 'Category modify denied'],
   messageEditDeniedException: [403, 'Only the author can edit this message'],
   // templates (§8 'template modify denied')
   templateModifyDeniedException: [403, 'template modify denied'],

@@ -9,6 +9,8 @@ export const FIELD_MESSAGES = {
   invalidEmailFormat: 'Invalid email format',
   emailIncorrect: 'Email specified incorrectly',
   nameIncorrect: 'Name specified incorrectly',
+  nameTooLong: 'Name is too long',
+  categoryNotSelected: 'Choose a request category',
   phoneIncorrect: 'Phone number specified incorrectly',
   timeIncorrect: 'Time specified incorrectly',
   timeSetIncorrectly: 'Time set incorrectly',

@@ -59,8 +59,19 @@ const routingRule = async (org: TestOrg) => {
   };
   return ok(await org.admin.api.post('/api/routing-rules', body), 'routing rule').id as string;
 };
-const category = async (org: TestOrg) =>
-  ok(await org.admin.api.post('/api/categories', { name: uniq('Category') }), 'category').id as string;
+/**
+ * A request category; with `callerId`, available to a team of theirs only, so a holder of just
+ * AUTHORITY_CHAT_SESSION_CATEGORY may change it (not 'category modify denied').
+ */
+const category = async (org: TestOrg, callerId?: string, parentId?: string) =>
+  ok(
+    await org.admin.api.post('/api/categories', {
+      name: uniq('Category'),
+      parentId,
+      teamIds: callerId ? [await team(org, [callerId])] : [],
+    }),
+    'category',
+  ).id as string;
 
 async function templateCategory(org: TestOrg) {
   const body = { name: uniq('Templates'), teamIds: [await team(org)] };
@@ -220,12 +231,22 @@ export const fixtures: Record<string, Fixture> = {
   }),
   'POST /api/chats/:id/read': async (org, s) => ({ path: `/api/chats/${(await chat(org, s)).chatId}/read` }),
   // categories
-  'POST /api/categories': async () => ({ path: '/api/categories', body: { name: uniq('Category') } }),
-  'PATCH /api/categories/:id': async (org) => ({
-    path: `/api/categories/${await category(org)}`,
+  'GET /api/categories/:id': async (org) => ({ path: `/api/categories/${await category(org)}` }),
+  'POST /api/categories': async (org, _s, callerId) => ({
+    path: '/api/categories',
+    body: {
+      name: uniq('Theme'),
+      parentId: await category(org, callerId),
+      teamIds: [],
+    },
+  }),
+  'PATCH /api/categories/:id': async (org, _s, callerId) => ({
+    path: `/api/categories/${await category(org, callerId)}`,
     body: { name: uniq('Category') },
   }),
-  'DELETE /api/categories/:id': async (org) => ({ path: `/api/categories/${await category(org)}` }),
+  'DELETE /api/categories/:id': async (org, _s, callerId) => ({
+    path: `/api/categories/${await category(org, callerId)}`,
+  }),
   // routing rules
   'GET /api/routing-rules': async () => ({ path: '/api/routing-rules' }),
   'POST /api/routing-rules': async (org) => ({

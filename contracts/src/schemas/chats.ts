@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { FIELD_MESSAGES as M } from '../messages.ts';
 import type { ButtonRows } from './buttons.ts';
+import type { ChatCategoryRef } from './categories.ts';
 import { type Attachment, attachmentSchema, type ChannelType, MESSAGE_TEXT_MAX } from './channels.ts';
 import { queryInt } from './common.ts';
 
@@ -101,7 +102,17 @@ export const transferSchema = z.union(
 );
 export type TransferTarget = z.output<typeof transferSchema>;
 
-export const chatCategorySchema = z.object({ categoryId: z.uuid(M.valueIncorrect).nullable() });
+/**
+ * `PUT /api/chats/{id}/category`: a category of any level available to the chat's team, or null to remove it.
+ * A body without `categoryId` is 400 sessionCategoryNotSelectedException.
+ */
+export const chatCategorySchema = z.object({
+  categoryId: z
+    .uuid(M.valueIncorrect)
+    .nullable()
+    .optional()
+    .describe("A category, theme or subtheme available to the chat's team; null removes the chat's category"),
+});
 
 /**
  * Body of `POST /api/chats/{id}/close`, optional: `categoryId` sets the request category (plan option
@@ -116,11 +127,6 @@ export const chatCloseSchema = z
   })
   .describe('Optional: {} or no body closes with the current category');
 
-export const CATEGORY_NAME_MAX = 255;
-export const categorySchema = z.object({
-  name: z.string(M.nameIncorrect).trim().min(1, M.nameIncorrect).max(CATEGORY_NAME_MAX, M.nameIncorrect),
-});
-
 export type Ref = { id: string; name: string };
 
 export type ChatDto = {
@@ -130,7 +136,7 @@ export type ChatDto = {
   team: Ref;
   operator: Ref | null;
   client: Ref & { externalId: string; personalManagerId: string | null };
-  category: Ref | null;
+  category: ChatCategoryRef | null;
   session: number;
   overdueLevel: OverdueLevel;
   assignedAt: string | null;
@@ -201,6 +207,8 @@ export type ChatHistoryDto = {
   /** kind 'rule': the routing rule that routed the chat (its name as it was then; the id is null once deleted). */
   ruleId: string | null;
   ruleName: string | null;
+  /** The category set or removed, as its path of names at that moment; null for other events. */
+  categoryPath: string[] | null;
   createdAt: string;
 };
 
@@ -215,7 +223,6 @@ export type ChatListItemDto = ChatDto & { unread: number };
 export type ChatListPage = { items: ChatListItemDto[]; total: number; nextCursor: string | null };
 export const LIST_TOTAL_CAP = 10_000;
 export const UNREAD_CAP = 100;
-export type CategoryDto = { id: string; name: string; createdAt: string };
 
 /** `GET /api/search/messages` and `/api/search/clients` (plan option OPTION_EXTENDED_SEARCH). */
 export const searchQuerySchema = chatListFiltersSchema.extend({

@@ -11,7 +11,6 @@ import {
   type ChannelDto,
 } from './channels.ts';
 import {
-  type CategoryDto,
   CHAT_HISTORY_KINDS,
   CHAT_STATUSES,
   type ChatCountersDto,
@@ -160,7 +159,7 @@ export const chatDto = z.object({
   team: ref,
   operator: ref.nullable(),
   client: ref.extend({ externalId: z.string(), personalManagerId: z.uuid().nullable() }),
-  category: ref.nullable(),
+  category: ref.extend({ path: z.array(z.string()) }).nullable(),
   session: z.number().int(),
   overdueLevel: z.enum(OVERDUE_LEVELS),
   assignedAt: at.nullable(),
@@ -203,10 +202,10 @@ export const chatHistoryDto = z.object({
   score: z.number().int().min(1).max(5).nullable().describe("The client's rating 1..5 (kind 'rated')"),
   ruleId: z.uuid().nullable(),
   ruleName: z.string().nullable(),
+  categoryPath: z.array(z.string()).nullable(),
   createdAt: at,
 });
 export const chatCountersDto = z.object({ inProgress: z.number().int(), waiting: z.number().int() });
-export const categoryDto = z.object({ id: z.uuid(), name: z.string(), createdAt: at });
 export const clientDto = z.object({
   id: z.uuid(),
   name: z.string(),
@@ -248,7 +247,6 @@ export type ResponseSchemaChecks = [
   Check<Same<z.infer<typeof messageDto>, MessageDto>>,
   Check<Same<z.infer<typeof chatHistoryDto>, ChatHistoryDto>>,
   Check<Same<z.infer<typeof chatCountersDto>, ChatCountersDto>>,
-  Check<Same<z.infer<typeof categoryDto>, CategoryDto>>,
   Check<Same<z.infer<typeof clientDto>, ClientDto>>,
   Check<Same<z.infer<typeof presenceDto>, PresenceDto>>,
 ];

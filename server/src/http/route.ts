@@ -46,6 +46,11 @@ export type RouteSpec<B, Q, P> = {
   bodyLimit?: number;
   /** The error for a body over the limit (default payloadTooLargeException); picture uploads say pictureTooBigException. */
   tooLarge?: ErrorCode;
+  /**
+   * Field messages that are §8 codes of their own on this route: a body refused with one of them answers that code
+   * (with the same `fields`) instead of validationException (e.g. a category name too long).
+   */
+  fieldCodes?: Partial<Record<string, ErrorCode>>;
 };
 
 export type Handler<B, Q, P, A> = (ctx: {
@@ -119,6 +124,19 @@ function replaceAt(input: unknown, path: string[], value: string): unknown {
   return copy;
 }
 
+/** Runs a parse; its validation error becomes the code of the first field message listed in `codes`. */
+function recode<T>(codes: RouteSpec<unknown, unknown, unknown>['fieldCodes'], run: () => T): T {
+  try {
+    return run();
+  } catch (err) {
+    if (!codes || !(err instanceof AppError) || err.code !== 'validationException') throw err;
+    const code = Object.values(err.fields ?? {})
+      .map((m) => codes[m])
+      .find(Boolean);
+    throw code ? new AppError(code, err.fields) : err;
+  }
+}
+
 type UserAccess = Exclude<Access, 'public' | 'custom'>;
 
 /** Registers one signed-in route with the request path of CONVENTIONS.md: authenticate, check right, validate, run, present. */
@@ -177,7 +195,7 @@ function register<B, Q, P>(
       }
       const params = parse(spec.params, req.params, 'params');
       const query = parse(spec.query, req.query, 'query');
-      const body = parse(spec.body, req.body, 'body');
+      const body = recode(spec.fieldCodes, () => parse(spec.body, req.body, 'body'));
       const result = await handler({ req, reply, body, query, params, auth, app });
       if (spec.raw) return result;
       return { code: 'ok', entity: result ?? null, error: null };

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { DEMO_CATEGORIES, seedDemo } from '../../src/modules/organisations/seed.ts';
+import { DEMO_CATEGORIES, DEMO_CATEGORY_TREE, seedDemo } from '../../src/modules/organisations/seed.ts';
 import { loginToken, startTestServer, type TestServer } from '../helpers.ts';
 
 describe('demo seed', () => {
@@ -54,6 +54,29 @@ describe('demo seed', () => {
     const seen = await operator.get('/api/categories');
     assert.equal(seen.status, 200);
     assert.equal(seen.body.entity.total, DEMO_CATEGORIES.length);
+    // Three levels, every name in both languages; 'Order' is Sales' only, 'Technical problem' Support's only.
+    type Node = {
+      name: string;
+      path: string[];
+      level: number;
+      children: Node[];
+      availableTeamIds: string[] | null;
+    };
+    const all: Node[] = [];
+    const walk = (nodes: Node[]) => {
+      for (const n of nodes) {
+        all.push(n);
+        walk(n.children);
+      }
+    };
+    walk(seen.body.entity.items);
+    assert.ok(all.some((n) => n.level === 3));
+    for (const n of all) assert.match(n.name, /[A-Za-z].* \/ .*[А-Яа-яЁё]/, n.name);
+    const teams = (await admin.get('/api/teams')).body.entity.items as { id: string; name: string }[];
+    const sales = teams.find((t) => t.name === 'Sales')!.id;
+    const forSales = (await operator.get(`/api/categories?teamId=${sales}`)).body.entity.items as Node[];
+    assert.ok(forSales.some((n) => n.name === 'Order / Заказ'));
+    assert.ok(!forSales.some((n) => n.name.startsWith('Technical problem')));
   });
 
   test('Demo has a website chat to try: its widget answers a visitor, and the start prints the sample page', async () => {
@@ -98,7 +121,9 @@ describe('demo seed', () => {
     const categories = await s.app.db.query<{ n: number }>(
       'select count(*)::int as n from request_categories',
     );
-    assert.equal(categories[0].n, DEMO_CATEGORIES.length, 'the categories are not seeded twice');
+    type Node = { children?: Node[] };
+    const count = (nodes: Node[]): number => nodes.reduce((n, c) => n + 1 + count(c.children ?? []), 0);
+    assert.equal(categories[0].n, count(DEMO_CATEGORY_TREE), 'the categories are not seeded twice');
     await loginToken(s.api, 'boss@demo.test', 'B0ss-pass!');
   });
 });

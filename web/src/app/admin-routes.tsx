@@ -214,11 +214,18 @@ export const adminRoutes: RouteObject = {
         soon('black-list', 'preferences.blackList'),
         soon('merge-contacts', 'preferences.mergeContacts'),
         {
-          element: <Guard right="AUTHORITY_CHAT_SESSION_CATEGORY" />,
+          element: <Guard right="AUTHORITY_CHAT_SESSION_CATEGORY" option="OPTION_CATEGORY" />,
           children: [
-            soon('categories', 'preferences.categories'),
-            soon('categories/template', 'preferences.categories'),
-            soon('categories/template/:id', 'preferences.categories'),
+            {
+              path: 'categories',
+              handle: { title: 'requestCategories.title' },
+              lazy: screen(() => import('../features/categories/categories-page.tsx'), 'CategoriesPage'),
+            },
+            ...['categories/template', 'categories/template/:id'].map((path) => ({
+              path,
+              handle: { title: 'requestCategories.title' },
+              lazy: screen(() => import('../features/categories/category-page.tsx'), 'CategoryPage'),
+            })),
           ],
         },
       ],

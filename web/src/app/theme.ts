@@ -6,6 +6,7 @@ import {
   parseThemeColor,
   type VariantColorsResolver,
 } from '@mantine/core';
+import { i18n } from '../shared/i18n/index.ts';
 
 /** SmartConnect brand blue (#4263eb at shade 6). */
 const brand: MantineColorsTuple = [
@@ -61,5 +62,15 @@ export const theme = createTheme({
     Drawer: { defaultProps: { position: 'right', size: 'lg', padding: 'xl' } },
     Modal: { defaultProps: { centered: true, radius: 'lg' } },
     Tooltip: { defaultProps: { withArrow: true } },
+    // Every toast's close button is named (axe: button-name), in the language of the moment it is drawn.
+    Notification: {
+      defaultProps: {
+        closeButtonProps: {
+          get 'aria-label'() {
+            return i18n.t('common.close');
+          },
+        },
+      },
+    },
   },
 });

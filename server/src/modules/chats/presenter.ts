@@ -16,7 +16,9 @@ export const presentChat = (c: ChatRow): ChatDto => ({
     externalId: c.client_external_id,
     personalManagerId: c.personal_manager_id,
   },
-  category: c.category_id ? { id: c.category_id, name: c.category_name ?? '' } : null,
+  category: c.category_id
+    ? { id: c.category_id, name: c.category_name ?? '', path: c.category_path ?? [c.category_name ?? ''] }
+    : null,
   session: c.session_no,
   overdueLevel: c.overdue_level,
   assignedAt: iso(c.assigned_at),
@@ -60,5 +62,6 @@ export const presentHistory = (h: HistoryRow): ChatHistoryDto => ({
   score: h.score,
   ruleId: h.rule_id,
   ruleName: h.rule_name,
+  categoryPath: h.category_path,
   createdAt: new Date(h.created_at).toISOString(),
 });

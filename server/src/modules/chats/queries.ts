@@ -33,6 +33,8 @@ export type ChatRow = {
   operator_name: string | null;
   category_id: string | null;
   category_name: string | null;
+  /** The category's names from the top down to it ('Category', 'Theme', 'Subtheme'). */
+  category_path: string[] | null;
   status: ChatStatus;
   session_no: number;
   overdue_level: OverdueLevel;
@@ -53,7 +55,10 @@ export const selectChat = `
          ch.half_expired_minutes, ch.expired_minutes, ch.visible_team_ids,
          c.client_id, cl.name as client_name, ct.external_id as client_external_id, cl.personal_manager_id,
          c.contact_id, c.team_id, t.name as team_name, c.operator_id, u.name as operator_name,
-         c.category_id, rc.name as category_name, c.status, c.session_no, c.overdue_level, c.assigned_at,
+         c.category_id, rc.name as category_name,
+         case when rc.id is not null then array_remove(array[rcg.name, rcp.name, rc.name], null) end
+           as category_path,
+         c.status, c.session_no, c.overdue_level, c.assigned_at,
          c.closed_at, c.last_client_message_at, c.last_operator_message_at, c.unanswered_since,
          c.last_message_text, c.last_message_at, c.created_at, c.updated_at
     from chats c
@@ -62,7 +67,9 @@ export const selectChat = `
     join clients cl on cl.id = c.client_id
     join contacts ct on ct.id = c.contact_id
     left join users u on u.id = c.operator_id
-    left join request_categories rc on rc.id = c.category_id`;
+    left join request_categories rc on rc.id = c.category_id
+    left join request_categories rcp on rcp.id = rc.parent_id
+    left join request_categories rcg on rcg.id = rcp.parent_id`;
 
 export const findChat = (q: Queryable, orgId: string, id: string) =>
   maybe<ChatRow>(q, `${selectChat} where c.id = $1 and c.organisation_id = $2`, [id, orgId]);
@@ -618,14 +625,16 @@ export type HistoryInsert = {
   toTeamId?: string | null;
   categoryId?: string | null;
   score?: number | null;
+  /** The category's path of names at this moment (category_set, category_removed). */
+  categoryPath?: string[] | null;
   now: Date;
 };
 
 export const insertHistory = (q: Queryable, h: HistoryInsert) =>
   q.query(
     `insert into chat_history (organisation_id, chat_id, kind, actor_id, from_user_id, to_user_id, from_team_id,
-                               to_team_id, category_id, score, created_at)
-     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+                               to_team_id, category_id, category_path, score, created_at)
+     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::text[], $11, $12)`,
     [
       h.orgId,
       h.chatId,
@@ -636,6 +645,7 @@ export const insertHistory = (q: Queryable, h: HistoryInsert) =>
       h.fromTeamId ?? null,
       h.toTeamId ?? null,
       h.categoryId ?? null,
+      h.categoryPath ?? null,
       h.score ?? null,
       h.now,
     ],
@@ -653,13 +663,14 @@ export type HistoryRow = {
   score: number | null;
   rule_id: string | null;
   rule_name: string | null;
+  category_path: string[] | null;
   created_at: Date;
 };
 
 export const listHistory = (q: Queryable, chatId: string) =>
   q.query<HistoryRow>(
-    `select id, kind, actor_id, from_user_id, to_user_id, from_team_id, to_team_id, category_id, score, rule_id,
-            rule_name, created_at
+    `select id, kind, actor_id, from_user_id, to_user_id, from_team_id, to_team_id, category_id, category_path,
+            score, rule_id, rule_name, created_at
        from chat_history where chat_id = $1 order by created_at, id`,
     [chatId],
   );
@@ -685,12 +696,6 @@ export const teamInOrg = (q: Queryable, orgId: string, teamId: string) =>
     'select id from teams where id = $1 and organisation_id = $2 and deleted_at is null',
     [teamId, orgId],
   );
-
-export const categoryInOrg = (q: Queryable, orgId: string, id: string) =>
-  maybe<{ id: string }>(q, 'select id from request_categories where id = $1 and organisation_id = $2', [
-    id,
-    orgId,
-  ]);
 
 export const orgOptions = async (q: Queryable, orgId: string) =>
   (await one<{ options: string[] }>(q, 'select options from organisations where id = $1', [orgId])).options;

@@ -7,6 +7,7 @@ import {
   chatListQuerySchema,
   chatMessagesQuerySchema,
   idParams,
+  FIELD_MESSAGES as M,
   messageDto,
   messageEditSchema,
   messageParams,
@@ -16,6 +17,7 @@ import {
   transferSchema,
 } from '@smartconnect/contracts';
 import { z } from 'zod';
+import { AppError } from '../../http/errors.ts';
 import type { ModuleRoutes } from '../../http/route.ts';
 import { defineRoute } from '../../http/route.ts';
 import { userActor } from '../../lib/actor.ts';
@@ -223,7 +225,7 @@ export const chatRoutes: ModuleRoutes = (fastify, app) => {
       access: 'user',
       response: chatDto,
       summary:
-        'Close a chat; optional body {categoryId} sets the request category first, in the same step (with OPTION_CATEGORY a chat without a category cannot be closed: 409 closeWithoutCategoryException)',
+        "Close a chat; optional body {categoryId} (any level available to the chat's team) sets the request category first, in the same step (with OPTION_CATEGORY a chat without a category cannot be closed: 409 closeWithoutCategoryException)",
       tags,
       params: idParams,
       body: chatCloseSchema,
@@ -238,12 +240,16 @@ export const chatRoutes: ModuleRoutes = (fastify, app) => {
       url: '/api/chats/:id/category',
       access: { option: 'OPTION_CATEGORY' },
       response: chatDto,
-      summary: 'Set ({categoryId}) or remove ({categoryId: null}) the request category of a chat',
+      summary:
+        "Set ({categoryId}: a category, theme or subtheme available to the chat's team, else 409 sessionCategoryNotAvailableException) or remove ({categoryId: null}) the request category of a chat; without categoryId 400 sessionCategoryNotSelectedException",
       tags,
       params: idParams,
       body: chatCategorySchema,
     },
-    async ({ auth, params, body }) =>
-      presentChat(await setChatCategory(app, userActor(auth), params.id, body.categoryId)),
+    async ({ auth, params, body }) => {
+      if (body.categoryId === undefined)
+        throw new AppError('sessionCategoryNotSelectedException', { categoryId: M.categoryNotSelected });
+      return presentChat(await setChatCategory(app, userActor(auth), params.id, body.categoryId));
+    },
   );
 };

@@ -2,14 +2,16 @@ import type { AppContext } from '../../context.ts';
 import { AppError } from '../../http/errors.ts';
 import { type Actor, actorUserId } from '../../lib/actor.ts';
 import { withEvents } from '../../realtime/emit.ts';
+import { categoryForTeam, categoryPath } from '../categories/service.ts';
 import { emitChat, type Tx } from './lifecycle.ts';
 import { assertCanAct, assertVisible, viewOf } from './policy.ts';
 import * as Q from './queries.ts';
 
 /**
- * Sets (or, with null, removes) the request category of a locked open chat and writes it to history; answers the
- * chat as it is now (unchanged when it already had that category). Events are the caller's. `actorId`: the user
- * who acts, null for automation.
+ * Sets (or, with null, removes) the request category of a locked open chat and writes it to history with the
+ * category's path of names; answers the chat as it is now (unchanged when it already had that category). A category
+ * of any level may be set when the chat's team may use it (sessionCategoryNotAvailableException otherwise). Events
+ * are the caller's. `actorId`: the user who acts, null for automation.
  */
 export async function applyCategory(
   tx: Tx,
@@ -17,9 +19,10 @@ export async function applyCategory(
   categoryId: string | null,
   actorId: string | null,
 ): Promise<Q.ChatRow> {
-  if (categoryId && !(await Q.categoryInOrg(tx.q, chat.organisation_id, categoryId)))
-    throw new AppError('categoryNotFoundException');
   if (chat.category_id === categoryId) return chat;
+  const path = categoryId
+    ? (await categoryForTeam(tx.q, chat.organisation_id, categoryId, chat.team_id)).path
+    : chat.category_id && (await categoryPath(tx.q, chat.organisation_id, chat.category_id));
   await Q.setCategory(tx.q, chat.id, categoryId, tx.now);
   await Q.insertHistory(tx.q, {
     orgId: chat.organisation_id,
@@ -27,6 +30,7 @@ export async function applyCategory(
     kind: categoryId ? 'category_set' : 'category_removed',
     actorId,
     categoryId: categoryId ?? chat.category_id,
+    categoryPath: path || null,
     now: tx.now,
   });
   const current = await Q.findChat(tx.q, chat.organisation_id, chat.id);

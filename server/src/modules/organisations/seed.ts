@@ -15,18 +15,75 @@ export function generatePassword(): string {
   return `Sc-${randomBytes(9).toString('base64url').replace(/[-_]/g, 'x')}7!`;
 }
 
+type SeedCategory = { name: string; teams?: ('sales' | 'support')[]; children?: SeedCategory[] };
+
 /**
- * Request categories of the Demo organisation (DECISIONS.md: seeded in both languages). A category has
- * one name for every user of the organisation, and its users may work in English or Russian, so each
- * name carries both.
+ * Request categories of the Demo organisation (DECISIONS.md: seeded in both languages), in the three levels of §3:
+ * category -> theme -> subtheme. A category has one name for every user of the organisation, and its users may work
+ * in English or Russian, so each name carries both. 'Order' is for Sales only, 'Technical problem' for Support only.
  */
-export const DEMO_CATEGORIES = [
-  'Question / Вопрос',
-  'Order / Заказ',
-  'Complaint / Жалоба',
-  'Technical problem / Техническая проблема',
-  'Other / Другое',
-] as const;
+export const DEMO_CATEGORY_TREE: SeedCategory[] = [
+  {
+    name: 'Question / Вопрос',
+    children: [
+      {
+        name: 'Prices and payment / Цены и оплата',
+        children: [{ name: 'Discounts / Скидки' }, { name: 'Payment methods / Способы оплаты' }],
+      },
+      {
+        name: 'Delivery / Доставка',
+        children: [
+          { name: 'Delivery time / Сроки доставки' },
+          { name: 'Delivery cost / Стоимость доставки' },
+        ],
+      },
+    ],
+  },
+  {
+    name: 'Order / Заказ',
+    teams: ['sales'],
+    children: [
+      {
+        name: 'New order / Новый заказ',
+        children: [{ name: 'Online / На сайте' }, { name: 'By phone / По телефону' }],
+      },
+      {
+        name: 'Change or cancel / Изменение или отмена',
+        children: [{ name: 'Change / Изменение' }, { name: 'Cancellation / Отмена' }],
+      },
+    ],
+  },
+  {
+    name: 'Complaint / Жалоба',
+    children: [
+      {
+        name: 'Product quality / Качество товара',
+        children: [{ name: 'Defect / Брак' }, { name: 'Wrong item / Не тот товар' }],
+      },
+      {
+        name: 'Service / Обслуживание',
+        children: [{ name: 'Late delivery / Опоздание доставки' }, { name: 'Operator / Работа оператора' }],
+      },
+    ],
+  },
+  {
+    name: 'Technical problem / Техническая проблема',
+    teams: ['support'],
+    children: [
+      {
+        name: 'Website / Сайт',
+        children: [{ name: 'Sign-in / Вход' }, { name: 'Payment error / Ошибка оплаты' }],
+      },
+      {
+        name: 'Mobile app / Мобильное приложение',
+        children: [{ name: 'Installation / Установка' }, { name: 'Crash / Сбой' }],
+      },
+    ],
+  },
+  { name: 'Other / Другое' },
+];
+/** The top categories' names. */
+export const DEMO_CATEGORIES = DEMO_CATEGORY_TREE.map((c) => c.name);
 
 /**
  * Quick-reply templates of the Demo organisation (DECISIONS.md: seeded in both languages): an English and a Russian
@@ -178,12 +235,19 @@ export async function seedDemo(app: AppContext): Promise<void> {
         teamIds: [],
       });
     }
-    return { orgId: org.id, siteChatId };
+    return { orgId: org.id, siteChatId, teamIds };
   });
   if (!seeded) return;
   // Through the categories' own command (it opens its own transaction), right after the organisation
   // exists; only the start that created Demo gets here.
-  for (const name of DEMO_CATEGORIES) await createCategory(app, seeded.orgId, name);
+  const plant = async (nodes: SeedCategory[], parentId: string | null) => {
+    for (const n of nodes) {
+      const teamIds = (n.teams ?? []).map((t) => seeded.teamIds[t]);
+      const created = await createCategory(app, null, seeded.orgId, { name: n.name, parentId, teamIds });
+      await plant(n.children ?? [], created.id);
+    }
+  };
+  await plant(DEMO_CATEGORY_TREE, null);
   await seedSupportChannel(app);
   const lines = [...credentials, ...(staff ? [staff] : [])].map(
     (c) => `  ${c.key.padEnd(13)} ${c.email.padEnd(26)} ${c.password}`,

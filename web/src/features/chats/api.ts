@@ -4,7 +4,6 @@ import type {
   ChatDto,
   ChatFilter,
   MessageDto,
-  Page,
   TransferTarget,
 } from '@smartconnect/contracts';
 import { CHAT_FILTERS } from '@smartconnect/contracts';
@@ -49,17 +48,6 @@ export function useChat(id: string) {
     queryFn: () => get<ChatDto>(`/api/chats/${id}`),
     meta: { silent: true },
     retry: false,
-  });
-}
-
-export function useCategories(enabled: boolean) {
-  return useQuery({
-    queryKey: ['categories'],
-    queryFn: async () => {
-      const e = await get<CategoryDto[] | Page<CategoryDto>>('/api/categories');
-      return Array.isArray(e) ? e : e.items;
-    },
-    enabled,
   });
 }
 

@@ -9,8 +9,9 @@ import { useAccess, useCurrentUser } from '../../app/session.tsx';
 import { post } from '../../shared/api/client.ts';
 import { initialsOf } from '../../shared/bidi.ts';
 import { UserText } from '../../shared/ui/user-text.tsx';
+import { pathText } from '../categories/api.ts';
 import { takeChat } from './api.ts';
-import { CategorySelect } from './category-select.tsx';
+import { CategoryPicker } from './category-picker.tsx';
 import { ChatRating } from './chat-rating.tsx';
 import { CloseDialog } from './close-dialog.tsx';
 import { TransferDialog } from './transfer-dialog.tsx';
@@ -71,7 +72,7 @@ export function ChatTopBar({ chat, onTransferred }: { chat: ChatDto; onTransferr
             {chat.category && (
               <>
                 {' · '}
-                <UserText>{chat.category.name}</UserText>
+                <UserText>{pathText(chat.category.path)}</UserText>
               </>
             )}
           </Text>
@@ -111,7 +112,7 @@ export function ChatTopBar({ chat, onTransferred }: { chat: ChatDto; onTransferr
         )}
         {chat.status !== 'closed' && (
           <>
-            {withCategory && chat.status === 'in_progress' && <CategorySelect chat={chat} />}
+            {withCategory && chat.status === 'in_progress' && <CategoryPicker chat={chat} />}
             <Button
               size="xs"
               variant="default"
@@ -138,7 +139,13 @@ export function ChatTopBar({ chat, onTransferred }: { chat: ChatDto; onTransferr
         onClose={() => setDialog(null)}
         onTransferred={onTransferred}
       />
-      <CloseDialog chat={chat} opened={dialog === 'close'} onClose={() => setDialog(null)} />
+      {/* Keyed by the category: opened after a change in the top bar, the dialog starts from the new one. */}
+      <CloseDialog
+        key={chat.category?.id ?? 'none'}
+        chat={chat}
+        opened={dialog === 'close'}
+        onClose={() => setDialog(null)}
+      />
     </Group>
   );
 }

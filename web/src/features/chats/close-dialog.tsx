@@ -1,5 +1,5 @@
 import { Button, Group, Modal, Select, Stack, Text } from '@mantine/core';
-import type { ChatDto } from '@smartconnect/contracts';
+import type { CategoryDto, ChatDto } from '@smartconnect/contracts';
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -7,9 +7,19 @@ import { useAccess } from '../../app/session.tsx';
 import { isApiError } from '../../shared/api/errors.ts';
 import { translateError } from '../../shared/i18n/index.ts';
 import { notifyError, notifySuccess } from '../../shared/notify.ts';
-import { closeChat, useCategories } from './api.ts';
+import { UserText } from '../../shared/ui/user-text.tsx';
+import { flatten, pathText, useCategoryTree } from '../categories/api.ts';
+import { closeChat } from './api.ts';
 import { NoCategories } from './no-categories.tsx';
 import { useChatChanged } from './use-chat-cache.ts';
+
+/** Options grouped by top category; each labelled by its whole path (what the field shows and search matches). */
+function categoryOptions(list: CategoryDto[]) {
+  return list.map((top) => ({
+    group: top.name,
+    items: flatten([top]).map((n) => ({ value: n.id, label: pathText(n.path) })),
+  }));
+}
 
 /**
  * Close confirmation; with OPTION_CATEGORY the request category is required here (§2.6, §8) and checked
@@ -27,10 +37,17 @@ export function CloseDialog({
   const { t } = useTranslation();
   const changed = useChatChanged();
   const withCategory = useAccess().has('OPTION_CATEGORY');
-  const categories = useCategories(opened && withCategory);
+  const categories = useCategoryTree(opened && withCategory, chat.team.id);
   const [category, setCat] = useState<string | null>(chat.category?.id ?? null);
   const [error, setError] = useState<string | null>(null);
   const list = categories.data ?? [];
+  const data = categoryOptions(list);
+  // In the list an option reads under its category's heading: the theme, or 'Theme › Subtheme'.
+  const shortLabel = new Map(
+    flatten(list).map((n) => [n.id, n.level === 1 ? n.name : pathText(n.path.slice(1))]),
+  );
+  if (chat.category && !flatten(list).some((n) => n.id === chat.category?.id))
+    data.push({ group: '—', items: [{ value: chat.category.id, label: pathText(chat.category.path) }] });
   const none = withCategory && categories.isSuccess && list.length === 0;
   const close = useMutation({
     mutationFn: () => closeChat(chat.id, (withCategory && category) || undefined),
@@ -68,7 +85,13 @@ export function CloseDialog({
             <Select
               label={t('chat.category')}
               placeholder={categories.isLoading ? t('common.loading') : t('chat.categoryPlaceholder')}
-              data={list.map((c) => ({ value: c.id, label: c.name }))}
+              data={data}
+              searchable
+              renderOption={({ option }) => (
+                <Text size="sm">
+                  <UserText>{shortLabel.get(option.value) ?? option.label}</UserText>
+                </Text>
+              )}
               value={category}
               onChange={choose}
               clearable

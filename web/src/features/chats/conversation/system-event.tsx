@@ -13,10 +13,10 @@ import {
 } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { useAccess, useCurrentUser } from '../../../app/session.tsx';
+import { useCurrentUser } from '../../../app/session.tsx';
 import { get } from '../../../shared/api/client.ts';
 import { isolate } from '../../../shared/bidi.ts';
-import { useCategories } from '../api.ts';
+import { pathText } from '../../categories/api.ts';
 
 const ICONS = {
   assign: IconHandGrab,
@@ -54,7 +54,6 @@ export function useHistoryNames(chat: ChatDto | undefined) {
     retry: false,
     staleTime: 60_000,
   });
-  const categories = useCategories(useAccess().has('OPTION_CATEGORY'));
   return {
     user: (id: string | null) =>
       id === me.id
@@ -64,10 +63,13 @@ export function useHistoryNames(chat: ChatDto | undefined) {
           : users.data?.items.find((u) => u.id === id)?.name,
     team: (id: string | null) =>
       chat && id === chat.team.id ? chat.team.name : teams.data?.find((x) => x.id === id)?.name,
-    category: (id: string | null) =>
-      chat?.category && id === chat.category.id
-        ? chat.category.name
-        : categories.data?.find((c) => c.id === id)?.name,
+    /** An event names its category by the path it had then; older events by the chat's current one. */
+    category: (event: ChatHistoryDto) =>
+      event.categoryPath
+        ? pathText(event.categoryPath)
+        : chat?.category && event.categoryId === chat.category.id
+          ? pathText(chat.category.path)
+          : undefined,
   };
 }
 
@@ -93,7 +95,7 @@ export function SystemEvent({ event, names }: { event: ChatHistoryDto; names: Hi
               to: user(event.toUserId),
               from: user(event.fromUserId),
               by: user(event.actorId),
-              category: isolate(names.category(event.categoryId) ?? '—'),
+              category: isolate(names.category(event) ?? '—'),
               rule: isolate(event.ruleName ?? '—'),
             });
   const time = new Intl.DateTimeFormat(i18n.language, { timeStyle: 'short' }).format(

@@ -31,6 +31,7 @@ const ev = (id: string, kind: ChatHistoryDto['kind'], at: string): ChatHistoryDt
   score: null,
   ruleId: null,
   ruleName: null,
+  categoryPath: null,
   createdAt: at,
 });
 const day = (iso: string) => iso.slice(0, 10);

@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { SectionLoader } from '../../../shared/ui/full-loader.tsx';
 import { UserText } from '../../../shared/ui/user-text.tsx';
+import { pathText } from '../../categories/api.ts';
 import { useClientChatMessages, useClientChats } from '../list/list-api.ts';
 
 /** A previous dialog opened in place, read-only. */
@@ -99,7 +100,7 @@ export function ClientHistory({ clientId, currentChatId }: { clientId: string; c
               <Text size="xs" c="dimmed" truncate>
                 {t(`chat.status.${c.status}`)}
                 {c.operator ? ` · ${c.operator.name}` : ''}
-                {c.category ? ` · ${c.category.name}` : ''}
+                {c.category ? ` · ${pathText(c.category.path)}` : ''}
               </Text>
             </UnstyledButton>
           ))}

@@ -19,6 +19,7 @@ import { useTranslation } from 'react-i18next';
 import { useAccess } from '../../../app/session.tsx';
 import { showServerErrors, zodValidate } from '../../../shared/form.ts';
 import { UserText } from '../../../shared/ui/user-text.tsx';
+import { pathText } from '../../categories/api.ts';
 import { renameClient, useClient, useClientChats } from '../list/list-api.ts';
 import { elapsed, useNow } from '../list/use-now.ts';
 import { ClientFiles } from './client-files.tsx';
@@ -162,7 +163,10 @@ export function ClientPanel({ chat }: { chat: ChatDto }) {
         <Divider />
         <Section title={t('workspace.currentRequest')}>
           <Row label={t('workspace.status')} value={t(`chat.status.${chat.status}`)} />
-          <Row label={t('workspace.category')} value={chat.category?.name ?? '—'} />
+          <Row
+            label={t('workspace.category')}
+            value={chat.category ? <UserText>{pathText(chat.category.path)}</UserText> : '—'}
+          />
           <Row label={t('workspace.team')} value={chat.team.name} />
           <Row label={t('workspace.operator')} value={chat.operator?.name ?? '—'} />
           <Row label={t('workspace.opened')} value={fmt(chat.createdAt)} />
