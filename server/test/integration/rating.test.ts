@@ -262,4 +262,25 @@ describe('service rating', () => {
     assert.equal(denied.status, 403);
     assert.equal(denied.body.code, 'optionUnavailableException');
   });
+
+  test("the channel's 'dialog rating' automatic reply, when on, is the words that ask", async () => {
+    const x = await setup();
+    await assess(x.org, x.ch.id, { enabled: true, beforeEnd: false, text: 'Assessment text' });
+    const off = { enabled: false, text: '' };
+    const replies = {
+      online: off,
+      offline: off,
+      rating: { enabled: true, text: 'How was this dialog?' },
+      holding: { ...off, waitMinutes: 2 },
+    };
+    const put = await x.org.admin.api.put(`/api/channels/${x.ch.id}/auto-replies`, replies);
+    assert.equal(put.status, 200, JSON.stringify(put.body));
+    const chatId = await chatOf(x, 'c-auto-text', 'Hello');
+    assert.equal((await close(x, chatId)).status, 200);
+    const messages = (await x.org.admin.api.get(`/api/chats/${chatId}/messages`)).body.entity.items as {
+      text: string;
+    }[];
+    const ask = messages.find((m) => m.text.includes('/link-action/'));
+    assert.match(ask?.text ?? '', /^How was this dialog\?\n/);
+  });
 });

@@ -5,9 +5,11 @@ import {
   ratingValueOf,
 } from '@smartconnect/contracts';
 import type { AppContext } from '../../context.ts';
+import type { Queryable } from '../../db/index.ts';
 import { AppError } from '../../http/errors.ts';
 import { type Actor, actorUserId } from '../../lib/actor.ts';
 import { withEvents } from '../../realtime/emit.ts';
+import { ratingReplyText } from '../auto-replies/service.ts';
 import { actOnOpenChat, recordChatEvent, type Say } from '../chats/chat-action.ts';
 import type { Tx } from '../chats/lifecycle.ts';
 import * as Q from './queries.ts';
@@ -15,6 +17,14 @@ import * as Q from './queries.ts';
 /** The default request text (the channel's 'message text' setting replaces it). */
 export const DEFAULT_RATING_TEXT = 'Please rate our service';
 const LINK_MS = RATING_LINK_DAYS * 86_400_000;
+
+/**
+ * The words that ask for a rating: the channel's 'dialog rating' automatic reply when it is on, else the channel's
+ * assessment text, else the default.
+ */
+async function requestText(q: Queryable, orgId: string, channelId: string, assessmentText: string | null) {
+  return (await ratingReplyText(q, orgId, channelId)) || assessmentText || DEFAULT_RATING_TEXT;
+}
 
 type RatedChat = { id: string; organisation_id: string; channel_id: string; session_no: number };
 
@@ -44,8 +54,10 @@ export async function requestRating(
     expiresAt: new Date(tx.now.getTime() + LINK_MS),
   });
   if (!row) return null;
-  if (a.type !== 'site_chat')
-    await say(`${a.rating_message || DEFAULT_RATING_TEXT}\n${app.config.publicUrl}/link-action/${row.id}`);
+  if (a.type !== 'site_chat') {
+    const text = await requestText(tx.q, chat.organisation_id, chat.channel_id, a.rating_message);
+    await say(`${text}\n${app.config.publicUrl}/link-action/${row.id}`);
+  }
   await recordChatEvent(tx, chat, { kind: 'rating_requested', actorId });
   return row;
 }
@@ -140,7 +152,9 @@ export async function rate(app: AppContext, uuid: string, score: number): Promis
 /** The widget's pending request for a visitor (buttons), or null. */
 export async function pendingRating(app: AppContext, channelId: string, visitorId: string) {
   const r = await Q.pendingForVisitor(app.db, channelId, visitorId, app.clock.now());
-  return r ? { uuid: r.id, text: r.rating_message || DEFAULT_RATING_TEXT } : null;
+  return r
+    ? { uuid: r.id, text: await requestText(app.db, r.organisation_id, channelId, r.rating_message) }
+    : null;
 }
 
 /** A visitor rates from the widget: only a request of their own chats. */

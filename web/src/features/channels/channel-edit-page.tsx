@@ -8,7 +8,6 @@ import { Link, Navigate, useNavigate, useParams } from 'react-router';
 import { isApiError } from '../../shared/api/errors.ts';
 import { isolate } from '../../shared/bidi.ts';
 import { notifySuccess } from '../../shared/notify.ts';
-import { EmptyState } from '../../shared/ui/empty-state.tsx';
 import { ErrorState } from '../../shared/ui/error-state.tsx';
 import { SectionLoader } from '../../shared/ui/full-loader.tsx';
 import { UserText } from '../../shared/ui/user-text.tsx';
