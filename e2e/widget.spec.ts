@@ -64,6 +64,13 @@ after(async () => {
 /** The widget's launcher on the host page (inside its shadow root: Playwright's locators pierce it). */
 const launcher = (page: Page) => page.getByRole('button', { name: /^Open chat/ });
 
+/** A request category the chat's team may use (the close needs one). */
+async function categoryFor(chatId: string): Promise<{ id: string } | undefined> {
+  const chat = (await apiCall(server.url, 'GET', `/api/chats/${chatId}`, undefined, adminToken)).body.entity;
+  return (await apiCall(server.url, 'GET', `/api/categories?teamId=${chat.team.id}`, undefined, adminToken))
+    .body.entity.items[0];
+}
+
 describe('site chat widget', () => {
   test('the admin creates a site chat and copies the one-tag snippet', async () => {
     const { page, errors, context } = await openPage(browser, server.url);
@@ -249,8 +256,7 @@ describe('site chat widget', () => {
       if (!chat) await v.waitForTimeout(200);
     }
     assert.ok(chat, "the visitor's chat");
-    const category = (await apiCall(server.url, 'GET', '/api/categories', undefined, adminToken)).body.entity
-      .items[0];
+    const category = await categoryFor(chat.id);
     const closed = await apiCall(
       server.url,
       'POST',
@@ -267,6 +273,114 @@ describe('site chat widget', () => {
       .body.entity;
     assert.equal(ratings[0].value, 'EXCELLENT');
     assertNoErrors(visitor.errors);
+    await visitor.context.close();
+  });
+
+  test('typing both ways, the introduction, an operator file to the visitor, a rating asked before the end', async () => {
+    const channelId = /data-channel="([0-9a-f-]{36})"/.exec(snippet)?.[1] as string;
+    const assessment = { enabled: true, beforeEnd: true, text: 'Would you rate us?' };
+    const on = await apiCall(server.url, 'PATCH', `/api/channels/${channelId}`, { assessment }, adminToken);
+    assert.equal(on.status, 200, JSON.stringify(on.body));
+    const visitor = await openPage(browser, hostUrl);
+    const v = visitor.page;
+    await v.goto(hostUrl);
+    await launcher(v).click();
+    // The optional introduction: refused e-mail first, then saved.
+    await v.getByRole('button', { name: 'Introduce yourself' }).click();
+    await v.getByRole('textbox', { name: 'Name' }).fill('Ann Lee');
+    await v.getByRole('textbox', { name: 'E-mail' }).fill('ann@');
+    await v.getByRole('button', { name: 'Save' }).click();
+    await v.getByText('E-mail specified incorrectly').waitFor();
+    await assertAccessible(v, 'widget with the introduction form');
+    await screenshot(v, 'widget-introduction');
+    await v.getByRole('textbox', { name: 'E-mail' }).fill('ann@example.com');
+    await v.getByRole('textbox', { name: 'Phone' }).fill('+44 20 7946 0000');
+    await v.getByRole('button', { name: 'Save' }).click();
+    const input = v.getByRole('textbox', { name: 'Message' });
+    await input.fill('I need help with a refund');
+    await input.press('Enter');
+    await v.getByText('I need help with a refund').waitFor();
+    let chatId: string | undefined;
+    for (let i = 0; i < 50 && !chatId; i++) {
+      const found = (
+        await apiCall(
+          server.url,
+          'GET',
+          `/api/chats?filter=waiting&channelId=${channelId}`,
+          undefined,
+          adminToken,
+        )
+      ).body.entity.items as { id: string; lastMessage: { text: string } | null }[];
+      chatId = found.find((c) => c.lastMessage?.text === 'I need help with a refund')?.id;
+      if (!chatId) await v.waitForTimeout(200);
+    }
+    assert.ok(chatId, "the visitor's chat");
+    assert.equal(
+      (await apiCall(server.url, 'POST', `/api/chats/${chatId}/take`, {}, adminToken)).status,
+      200,
+    );
+    const op = await openPage(browser, server.url);
+    await signIn(op.page, adminToken, `/admin/chats?filter=assigned&chat=${chatId}`);
+    const o = op.page;
+    await o.getByTestId('message').getByText('I need help with a refund').waitFor({ timeout: 15_000 });
+    // The side panel shows what the visitor gave.
+    await o.getByTestId('contact-email').getByText('ann@example.com').waitFor({ timeout: 10_000 });
+    await o.getByTestId('chat-client').getByText('Ann Lee').waitFor();
+
+    // The visitor types: the operator sees it; the operator types: the visitor sees it.
+    await input.pressSequentially('It was order', { delay: 30 });
+    await o.getByTestId('client-typing').getByText('The client is typing…').waitFor({ timeout: 10_000 });
+    const reply = o.getByRole('textbox', { name: 'Write a message' });
+    await reply.pressSequentially('Let me check', { delay: 30 });
+    await v.getByText(/is typing…/).waitFor({ timeout: 10_000 });
+    await screenshot(v, 'widget-operator-typing');
+    await reply.press('Enter');
+    await v.getByText('Let me check').waitFor({ timeout: 10_000 });
+
+    // An operator's file reaches the visitor.
+    const png = Buffer.from(
+      'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+      'base64',
+    );
+    await o
+      .locator('input[type="file"]')
+      .setInputFiles({ name: 'refund-form.png', mimeType: 'image/png', buffer: png });
+    await o.locator('[data-testid="composer-file"][data-ready="true"]').waitFor();
+    await reply.press('Enter');
+    const picture = v.locator('smartconnect-chat img.att[alt="refund-form.png"]');
+    await picture.waitFor({ timeout: 10_000 });
+    assert.equal(
+      await picture.evaluate((img) => (img as HTMLImageElement).naturalWidth),
+      1,
+      'the picture loads across origins',
+    );
+
+    // The operator asks for a rating before the end; the visitor rates; the top bar and the timeline show it.
+    await o.getByTestId('ask-rating').click();
+    await o.getByTestId('chat-rating').getByText('Rating requested').waitFor();
+    await v.getByText('Would you rate us?').waitFor({ timeout: 10_000 });
+    await v.getByRole('button', { name: '4 · Good' }).click();
+    await v.getByText('Thank you for your rating!').waitFor();
+    await o.getByTestId('chat-rating').getByText('Rating: Good (4 of 5)').waitFor({ timeout: 10_000 });
+    await o.locator('[data-testid="system-event"][data-kind="rated"]').waitFor();
+    await o.locator('[data-testid="system-event"][data-kind="rating_requested"]').waitFor();
+    await screenshot(o, 'workspace-rating');
+    // Asked once per session: closing it asks no more.
+    const category = await categoryFor(chatId);
+    const closed = await apiCall(
+      server.url,
+      'POST',
+      `/api/chats/${chatId}/close`,
+      { categoryId: category?.id },
+      adminToken,
+    );
+    assert.equal(closed.status, 200, JSON.stringify(closed.body));
+    const history = (await apiCall(server.url, 'GET', `/api/chats/${chatId}/history`, undefined, adminToken))
+      .body.entity.items as { kind: string }[];
+    assert.equal(history.filter((h) => h.kind === 'rating_requested').length, 1);
+    assertNoErrors(visitor.errors);
+    assertNoErrors(op.errors);
+    await op.context.close();
     await visitor.context.close();
   });
 
