@@ -129,6 +129,8 @@ describe('Telegram channel', () => {
       externalId: '501',
       name: 'Ann Lee',
       username: 'annlee',
+      email: null,
+      phone: null,
     });
     const renamed = tg.updates.text(
       { id: 501, first_name: 'Ann', last_name: 'Lee', username: 'ann_shop' },
