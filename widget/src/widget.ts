@@ -239,7 +239,7 @@ export class Widget {
     const save = h('button', { type: 'submit', class: 'save' }, t.save);
     const form = h(
       'form',
-      { class: 'introform', hidden: true },
+      { class: 'introform', hidden: true, novalidate: true },
       note,
       name.row,
       email.row,

@@ -85,9 +85,9 @@ export function ChatTopBar({ chat, onTransferred }: { chat: ChatDto; onTransferr
         >
           {t(`chat.status.${chat.status}`)}
         </Badge>
-        <ChatRating chat={chat} />
       </Group>
       <Group gap="xs" wrap="wrap" style={{ flexShrink: 0, maxWidth: '100%' }}>
+        <ChatRating chat={chat} />
         {chat.status === 'waiting' && (
           <Button
             size="xs"
