@@ -12,7 +12,7 @@ export const ORGANISATION_LIMITS = { nameMax: 255, licencesMax: 100_000 } as con
  * §6 'Category, team-template and service-account modification can be denied' (§8 'team, template and category modify
  * denied'): what platform staff lock in an organisation. Its users may still use what is locked.
  */
-export const MODIFY_DENIALS = ['TEMPLATE'] as const;
+export const MODIFY_DENIALS = ['TEMPLATE', 'CATEGORY'] as const;
 export type ModifyDenial = (typeof MODIFY_DENIALS)[number];
 
 /** What platform staff (RIGHT_OBSERVER) change of a customer organisation: plan options, licences, status. */
@@ -31,7 +31,10 @@ export const organisationUpdateSchema = z
       .int(M.quantityIncorrect)
       .min(0, M.quantityIncorrect)
       .max(ORGANISATION_LIMITS.licencesMax, M.quantityIncorrect),
-    /** What the organisation's users may not change (MODIFY_DENIALS): `["TEMPLATE"]` locks the team templates. */
+    /**
+     * What the organisation's users may not change (MODIFY_DENIALS): `["TEMPLATE"]` locks the team templates,
+     * `["CATEGORY"]` the request categories (both stay usable in chats).
+     */
     modifyDenied: z.array(z.enum(MODIFY_DENIALS, M.valueIncorrect), M.valueIncorrect),
   })
   .partial();

@@ -4,6 +4,7 @@ import { CATEGORY_NAME_MAX, PLAN_OPTIONS } from '@smartconnect/contracts';
 import { insertRole } from '../../src/modules/roles/queries.ts';
 import {
   createOrganisation,
+  createPlatformStaff,
   startTestServer,
   type TestOrg,
   type TestServer,
@@ -317,5 +318,33 @@ describe('request categories: category -> theme -> subtheme', () => {
       const res = await noOption.admin.api.call(method, path, body);
       assert.deepEqual([res.status, res.body.code], [403, 'optionUnavailableException'], `${method} ${path}`);
     }
+  });
+
+  test("§8 'category modify denied' for the whole organisation when platform staff lock it; still usable", async () => {
+    const org = await createOrganisation(s);
+    const staff = await createPlatformStaff(s);
+    const created = await org.admin.api.post('/api/categories', { name: 'Billing' });
+    assert.equal(created.status, 200, JSON.stringify(created.body));
+    const locked = await staff.patch(`/api/organisations/${org.id}`, { modifyDenied: ['CATEGORY'] });
+    assert.equal(locked.status, 200, JSON.stringify(locked.body));
+    for (const [method, path, body] of [
+      ['POST', '/api/categories', { name: 'New' }],
+      ['PATCH', `/api/categories/${created.body.entity.id}`, { name: 'Renamed' }],
+      ['DELETE', `/api/categories/${created.body.entity.id}`, undefined],
+    ] as const) {
+      const res = await org.admin.api.call(method, path, body);
+      assert.deepEqual(
+        [res.status, res.body.code],
+        [403, 'categoryModifyDeniedException'],
+        `${method} ${path}`,
+      );
+    }
+    const list = (await org.admin.api.get('/api/categories')).body.entity.items as { name: string }[];
+    assert.deepEqual(
+      list.map((c) => c.name),
+      ['Billing'],
+    );
+    assert.equal((await staff.patch(`/api/organisations/${org.id}`, { modifyDenied: [] })).status, 200);
+    assert.equal((await org.admin.api.post('/api/categories', { name: 'New' })).status, 200);
   });
 });

@@ -26,10 +26,12 @@ export async function getCategory(app: AppContext, orgId: string, id: string) {
 }
 
 /**
- * 'Category modify denied' (§6, §8): a user without AUTHORITY_TEAMS_UPDATE changes only the categories used by
- * their own teams alone; one available to every team, or to a team they are not in, is refused.
+ * 'Category modify denied' (§6, §8): nobody while platform staff locked the organisation's categories
+ * (`modifyDenied: ["CATEGORY"]`, as for templates); otherwise a user without AUTHORITY_TEAMS_UPDATE changes only the
+ * categories used by their own teams alone; one available to every team, or to a team they are not in, is refused.
  */
-async function assertMayModify(q: Queryable, editor: Editor, available: string[] | null) {
+async function assertMayModify(q: Queryable, orgId: string, editor: Editor, available: string[] | null) {
+  if (await Q.categoriesLocked(q, orgId)) throw new AppError('categoryModifyDeniedException');
   if (!editor || editor.rights.has('AUTHORITY_TEAMS_UPDATE')) return;
   const mine = await Q.userTeamIds(q, editor.userId);
   if (available === null || available.some((t) => !mine.includes(t)))
@@ -75,7 +77,7 @@ export async function createCategory(
       throw new AppError('validationException', { parentId: M.valueIncorrect });
     const level = parent ? ((parent.level + 1) as 2 | 3) : 1;
     const teamIds = checkTeams(input.teamIds ?? [], tree.live, parent?.availableTeamIds ?? null);
-    await assertMayModify(q, editor, narrow(parent?.availableTeamIds ?? null, teamIds));
+    await assertMayModify(q, orgId, editor, narrow(parent?.availableTeamIds ?? null, teamIds));
     if (await Q.nameTaken(q, orgId, parent?.id ?? null, input.name)) throw duplicate(level);
     const row = await uniquely(level, () =>
       Q.insertCategory(q, orgId, { name: input.name, parentId: parent?.id ?? null, level, teamIds }),
@@ -95,12 +97,12 @@ export async function updateCategory(
 ) {
   await app.db.tx(async (q) => {
     const { tree, node } = await nodeOf(q, orgId, id);
-    await assertMayModify(q, editor, node.availableTeamIds);
+    await assertMayModify(q, orgId, editor, node.availableTeamIds);
     const parentAvailable = node.parentId ? (tree.byId.get(node.parentId)?.availableTeamIds ?? null) : null;
     let teamIds: string[] | undefined;
     if (input.teamIds) {
       teamIds = checkTeams(input.teamIds, tree.live, parentAvailable);
-      await assertMayModify(q, editor, narrow(parentAvailable, teamIds));
+      await assertMayModify(q, orgId, editor, narrow(parentAvailable, teamIds));
     }
     if (input.name !== undefined && (await Q.nameTaken(q, orgId, node.parentId, input.name, id)))
       throw duplicate(node.level);
@@ -113,7 +115,7 @@ export async function updateCategory(
 export async function deleteCategory(app: AppContext, editor: Editor, orgId: string, id: string) {
   await app.db.tx(async (q) => {
     const { node } = await nodeOf(q, orgId, id);
-    await assertMayModify(q, editor, node.availableTeamIds);
+    await assertMayModify(q, orgId, editor, node.availableTeamIds);
     await Q.deleteCategory(q, orgId, id);
   });
 }
