@@ -77,6 +77,11 @@ const ADMIN = [
   '/admin/teams/all',
   '/admin/preferences/channels',
   '/admin/preferences/roles',
+  '/admin/preferences/templates',
+  '/admin/preferences/templates/whats-app',
+  '/admin/preferences/categories',
+  '/admin/preferences/categories/template',
+  '/admin/preferences/routing-rules',
   '/admin/monitoring',
 ];
 
