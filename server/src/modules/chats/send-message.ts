@@ -26,17 +26,29 @@ function assertChannelWritable(chat: Q.ChatRow) {
  * and answering puts a licensed user 'In work' (see enterWork). Automation (bot, rule, system) writes without a
  * session or rights check, on any chat of its organisation; its message has no author (author_id null) and is not
  * an operator's answer: the chat's last message moves, the operator's clocks do not, and no presence changes.
+ *
+ * A user's `clientKey` makes the send idempotent: a repeat with the same key by the same author in the same chat
+ * (a retry after a lost answer) answers the first message and stores, emits and delivers nothing. The chat row lock
+ * serialises two sends of one chat, so the repeat finds the first once it commits (messages_client_key_idx backs it).
  */
 export async function sendMessage(
   app: AppContext,
   actor: Actor,
   chatId: string,
-  input: { text: string; internal: boolean; attachments: Attachment[]; buttons?: ButtonRows },
+  input: {
+    text: string;
+    internal: boolean;
+    attachments: Attachment[];
+    buttons?: ButtonRows;
+    clientKey?: string;
+  },
 ) {
   // Buttons are automation's (a bot's reply); the chat center has no such field.
   if (input.buttons?.length && actor.kind === 'user') throw new AppError('accessDeniedException');
   const orgId = actor.organisationId;
+  const clientKey = actor.kind === 'user' ? (input.clientKey ?? null) : null;
   let switched: string[] | null = null;
+  let repeat = false;
   const message = await withEvents(app, async (q, emit) => {
     const now = app.clock.now();
     const view = await viewOf(q, actor);
@@ -49,6 +61,13 @@ export async function sendMessage(
     }
     const chat = await Q.lockChat(q, orgId, chatId);
     assertVisible(view, chat);
+    if (clientKey && actor.kind === 'user') {
+      const first = await Q.findMessageByClientKey(q, chat.id, actor.userId, clientKey);
+      if (first) {
+        repeat = true;
+        return first;
+      }
+    }
     if (chat.status === 'closed') throw new AppError('chatClosedException');
     assertCanAct(view, chat);
     if (!input.internal) assertChannelWritable(chat);
@@ -65,6 +84,7 @@ export async function sendMessage(
       status: input.internal ? null : 'pending',
       authorId: actorUserId(actor),
       externalMessageId: null,
+      clientKey,
       now,
     });
     if (!m) throw new Error('message insert returned nothing');
@@ -85,7 +105,7 @@ export async function sendMessage(
     }
     return m;
   });
-  if (!input.internal) kickOutbox(app);
+  if (!input.internal && !repeat) kickOutbox(app);
   if (switched) await distributeTeamQueues(app, switched);
   return message;
 }
