@@ -6,6 +6,7 @@ import { useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useCurrentUser } from '../../app/session.tsx';
 import { get } from '../../shared/api/client.ts';
+import { isApiError } from '../../shared/api/errors.ts';
 import { isolate } from '../../shared/bidi.ts';
 import { SectionLoader } from '../../shared/ui/full-loader.tsx';
 import { useChat } from './api.ts';
@@ -42,13 +43,22 @@ export function Conversation({ chatId, onLeave }: { chatId: string; onLeave: () 
   const [dragging, setDragging] = useState(false);
   const messages = useMemo(() => loadedMessages(pages.data), [pages.data]);
   const names = useHistoryNames(chat.data);
-  if (chat.isError)
+  // Only the server's word makes a chat gone: a lost connection keeps what is shown (the app's notice says it) and the
+  // screen catches up on reconnect.
+  const failure = chat.error && isApiError(chat.error) ? chat.error.status : null;
+  if (failure === 404 || failure === 403)
     return (
       <Alert m="md" color="red">
         {t('errors.chatNotFoundException')}
       </Alert>
     );
-  if (!chat.data || pages.isLoading) return <SectionLoader />;
+  if (!chat.data && chat.isError && failure !== 0)
+    return (
+      <Alert m="md" color="red">
+        {t('errors.unknownException')}
+      </Alert>
+    );
+  if (!chat.data || !pages.data) return <SectionLoader />;
   const c = chat.data;
   const reason =
     c.status === 'closed'
