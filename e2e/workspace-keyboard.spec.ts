@@ -6,6 +6,7 @@ import {
   apiCall,
   apiLogin,
   assertNoErrors,
+  field,
   launchBrowser,
   openPage,
   screenshot,
@@ -123,6 +124,96 @@ describe('operator workspace: connection loss, keyboard, phone', () => {
     await list.getByText('Second question').waitFor();
     assert.equal(await page.getByText('Chat not found').count(), 0);
     assertNoErrors(errors, /Failed to load resource|ERR_INTERNET_DISCONNECTED|WebSocket/);
+    await context.close();
+  });
+  test('keyboard: arrows between chats, R to write, Esc back, ? for the help; focus after take, transfer and close', async () => {
+    const { page, errors, context } = await openPage(browser, server.url);
+    await signIn(page, olegToken, '/admin/chats?filter=assigned');
+    const rows = page.getByTestId('chat-row');
+    await rows.nth(2).waitFor();
+    const ids = await rows.evaluateAll((els) => els.map((e) => e.getAttribute('data-chat-id') ?? ''));
+    const focusOn = (id: string) =>
+      page
+        .waitForFunction((chat) => document.activeElement?.getAttribute('data-chat-id') === chat, id, {
+          timeout: 5000,
+        })
+        .catch(async (e) => {
+          const el = await page.evaluate(() => document.activeElement?.outerHTML.slice(0, 160));
+          throw new Error(`focus is not on ${id} (${ids.join(', ')}) but on ${el}: ${e}`);
+        });
+    const openChat = () => new URL(page.url()).searchParams.get('chat');
+
+    // '?' opens the list of shortcuts; Esc closes it; the keyboard button opens it too.
+    await page.keyboard.press('Shift+?');
+    const help = page.getByTestId('shortcuts-help');
+    await help.getByText('Write a message').waitFor();
+    await screenshot(page, 'workspace-shortcuts-help', { toasts: false });
+    await page.keyboard.press('Escape');
+    await help.waitFor({ state: 'hidden' });
+    await page.getByRole('button', { name: 'Keyboard shortcuts' }).click();
+    await help.waitFor();
+    await page.keyboard.press('Escape');
+    await help.waitFor({ state: 'hidden' });
+
+    // Down on the list opens the first chat, then the next; Up goes back; the focus stays on the open chat's row.
+    await rows.first().focus();
+    await page.keyboard.press('ArrowDown');
+    await page.waitForFunction((id) => new URL(location.href).searchParams.get('chat') === id, ids[1]);
+    await focusOn(ids[1]);
+    await page.keyboard.press('ArrowDown');
+    await page.waitForFunction((id) => new URL(location.href).searchParams.get('chat') === id, ids[2]);
+    await focusOn(ids[2]);
+    await page.keyboard.press('ArrowUp');
+    await page.waitForFunction((id) => new URL(location.href).searchParams.get('chat') === id, ids[1]);
+    await focusOn(ids[1]);
+    await page.getByTestId('conversation').waitFor();
+
+    // R writes; letters typed there stay text; Esc goes back to the chat's row; Alt+Down moves on from anywhere.
+    await page.getByTestId('composer-input').waitFor();
+    await page.keyboard.press('r');
+    await page.waitForFunction(
+      () => document.activeElement?.getAttribute('data-testid') === 'composer-input',
+    );
+    await page.keyboard.type('ready?');
+    assert.equal(await page.getByTestId('composer-input').inputValue(), 'ready?');
+    await page.keyboard.press('Escape');
+    await focusOn(ids[1]);
+    await page.keyboard.press('r');
+    await page.keyboard.press('Alt+ArrowDown');
+    await page.waitForFunction((id) => new URL(location.href).searchParams.get('chat') === id, ids[2]);
+
+    // Transfer: the next chat opens and its row has the focus.
+    await page.locator(`[data-testid="chat-row"][data-chat-id="${ids[0]}"]`).click();
+    await page.getByTestId('chat-status').getByText('In progress').waitFor();
+    await page.getByRole('button', { name: 'Transfer' }).click();
+    await page.getByRole('radio', { name: 'Team', exact: true }).check();
+    await field(page, 'Choose a team').click();
+    await page.getByRole('option', { name: 'Support' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Transfer' }).click();
+    await page.getByText('The chat has been transferred').waitFor();
+    await page.waitForFunction((id) => new URL(location.href).searchParams.get('chat') === id, ids[1]);
+    await focusOn(ids[1]);
+
+    // Close: the closed chat stays to be read, the focus goes to the next chat's row.
+    await page.getByRole('button', { name: 'Close chat' }).click();
+    await page.getByRole('dialog').getByLabel('Request category').click();
+    await page.getByRole('option').first().click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Close chat' }).click();
+    await page.getByTestId('chat-status').getByText('Closed').waitFor();
+    await focusOn(ids[2]);
+    assert.equal(openChat(), ids[1]);
+
+    // Take: the message box has the focus at once. (On a break, the new chat waits instead of coming to Oleg.)
+    const paused = await apiCall(server.url, 'PATCH', '/api/presence', { status: 'break' }, olegToken);
+    assert.equal(paused.status, 200, JSON.stringify(paused.body));
+    const waiting = await inbound('key-w', 'Walter Waiting', 'Waiting for someone');
+    await signIn(page, olegToken, `/admin/chats?filter=waiting&chat=${waiting}`);
+    await page.getByRole('button', { name: 'Take' }).click();
+    await page.waitForFunction(
+      () => document.activeElement?.getAttribute('data-testid') === 'composer-input',
+    );
+    await page.waitForURL(/filter=assigned/);
+    assertNoErrors(errors, /Failed to load resource/);
     await context.close();
   });
 });
