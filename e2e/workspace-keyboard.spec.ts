@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { Browser, WebSocketRoute } from 'playwright-core';
+import type { Browser, Page, WebSocketRoute } from 'playwright-core';
 import {
   ADMIN_PASSWORD,
   apiCall,
@@ -215,5 +215,59 @@ describe('operator workspace: connection loss, keyboard, phone', () => {
     await page.waitForURL(/filter=assigned/);
     assertNoErrors(errors, /Failed to load resource/);
     await context.close();
+  });
+  test('390 px: list -> conversation -> back, the client panel as a sheet, no horizontal overflow on any chat screen (both languages)', async () => {
+    const width = (page: Page) => page.evaluate(() => document.scrollingElement?.scrollWidth ?? 0);
+    const noOverflow = async (page: Page, where: string) => {
+      await page.waitForLoadState('networkidle').catch(() => undefined);
+      const w = await width(page);
+      assert.ok(w <= 390, `${where}: the page is ${w} px wide`);
+    };
+    const chatId = await olegsChat(
+      'phone-1',
+      'Petra Phone',
+      'Writing from my phone, a long line without breaks: https://example.com/a/very/long/path/that/should/wrap/and/not/push/the/page/wider',
+    );
+    for (const lang of ['eng', 'rus'] as const) {
+      const { page, errors, context } = await openPage(browser, server.url, { width: 390 });
+      await page.goto('/not-found');
+      await page.evaluate((l) => localStorage.setItem('sc-lang', l), lang);
+      await signIn(page, olegToken, '/admin/chats?filter=assigned');
+      const row = page.locator(`[data-testid="chat-row"][data-chat-id="${chatId}"]`);
+      await row.waitFor();
+      await noOverflow(page, `${lang} list`);
+      await screenshot(page, `workspace-390-list-${lang}`);
+      await row.click();
+      await page.getByTestId('composer-input').waitFor();
+      assert.equal(await row.isVisible(), false, 'the list gives way to the conversation');
+      await noOverflow(page, `${lang} conversation`);
+      await screenshot(page, `workspace-390-conversation-${lang}`);
+      // The client panel opens as a sheet over the conversation.
+      await page.getByTestId('client-panel-open').click();
+      const sheet = page.getByRole('dialog', { name: lang === 'eng' ? 'Client' : 'Клиент' });
+      await sheet.getByRole('complementary').waitFor();
+      await sheet.getByText('Petra Phone').first().waitFor();
+      await noOverflow(page, `${lang} client panel`);
+      await screenshot(page, `workspace-390-client-panel-${lang}`);
+      await page.keyboard.press('Escape');
+      await sheet.waitFor({ state: 'detached' });
+      await page.getByRole('button', { name: lang === 'eng' ? 'All chats' : 'Все чаты' }).click();
+      await row.waitFor();
+      assert.equal(await page.getByTestId('composer-input').count(), 0);
+      for (const path of [
+        '/admin/chats?filter=waiting',
+        '/admin/chats?filter=closed',
+        '/admin/chats/expired',
+        '/admin/chats/create',
+        '/admin/expanded-search?q=phone',
+      ]) {
+        await signIn(page, adminToken, path);
+        await page.locator('main').waitFor();
+        await noOverflow(page, `${lang} ${path}`);
+      }
+      await screenshot(page, `workspace-390-search-${lang}`);
+      assertNoErrors(errors, /Failed to load resource/);
+      await context.close();
+    }
   });
 });

@@ -1,7 +1,7 @@
-import { Badge, Button, Group, Paper, SegmentedControl, Stack, Text } from '@mantine/core';
+import { Badge, Button, Drawer, Group, Paper, SegmentedControl, Stack, Text } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import type { ChatDto } from '@smartconnect/contracts';
-import { IconArrowLeft, IconInbox, IconMessageCircle, IconSearchOff } from '@tabler/icons-react';
+import { IconArrowLeft, IconId, IconInbox, IconMessageCircle, IconSearchOff } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -95,6 +95,9 @@ export function ChatsPage() {
   const filtered = FILTER_KEYS.some((k) => filters[k]);
   // Keyboard (shortcuts/keys.ts): arrows between chats, R to write, Esc back to the list, ? for the help.
   const [help, setHelp] = useState(false);
+  // Below 1200 px the client side panel opens as a sheet over the conversation.
+  const [sheet, setSheet] = useState(false);
+  const sheetOpen = sheet && !wide && !!openChat;
   const ids = items.map((c) => c.id);
   const move = (delta: 1 | -1) => {
     // From the row that has the focus when there is one, else from the open chat.
@@ -197,17 +200,33 @@ export function ChatsPage() {
           overflow: 'hidden',
         }}
       >
-        {selected && narrow && (
-          <Button
-            variant="subtle"
-            size="xs"
-            m="xs"
-            style={{ alignSelf: 'flex-start' }}
-            leftSection={<IconArrowLeft size={14} />}
-            onClick={() => select(null)}
-          >
-            {t('chats.backToList')}
-          </Button>
+        {selected && (narrow || (!wide && openChat)) && (
+          <Group justify="space-between" wrap="nowrap" px="xs" pt="xs" gap="xs">
+            {narrow ? (
+              <Button
+                variant="subtle"
+                size="xs"
+                leftSection={<IconArrowLeft size={14} />}
+                onClick={() => select(null)}
+              >
+                {t('chats.backToList')}
+              </Button>
+            ) : (
+              <span />
+            )}
+            {!wide && openChat && (
+              <Button
+                variant="light"
+                size="xs"
+                leftSection={<IconId size={14} aria-hidden />}
+                onClick={() => setSheet(true)}
+                data-testid="client-panel-open"
+                aria-haspopup="dialog"
+              >
+                {t('workspace.clientPanel')}
+              </Button>
+            )}
+          </Group>
         )}
         {selected ? (
           <Conversation
@@ -222,6 +241,18 @@ export function ChatsPage() {
           </Stack>
         )}
       </Paper>
+      <Drawer
+        opened={sheetOpen}
+        onClose={() => setSheet(false)}
+        position={narrow ? 'bottom' : 'right'}
+        size={narrow ? '85%' : 360}
+        padding={0}
+        styles={{ header: { paddingInline: 'var(--mantine-spacing-md)' } }}
+        title={t('workspace.clientPanel')}
+        data-testid="client-panel-sheet"
+      >
+        {openChat && <ClientPanel key={openChat.client.id} chat={openChat} />}
+      </Drawer>
       {wide && openChat && (
         <Paper w={320} p={0} style={{ flexShrink: 0, overflow: 'hidden', display: 'flex' }}>
           <ClientPanel key={openChat.client.id} chat={openChat} />
