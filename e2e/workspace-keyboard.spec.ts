@@ -5,6 +5,7 @@ import {
   ADMIN_PASSWORD,
   apiCall,
   apiLogin,
+  assertAccessible,
   assertNoErrors,
   field,
   launchBrowser,
@@ -148,6 +149,7 @@ describe('operator workspace: connection loss, keyboard, phone', () => {
     const help = page.getByTestId('shortcuts-help');
     await help.getByText('Write a message').waitFor();
     await screenshot(page, 'workspace-shortcuts-help', { toasts: false });
+    await assertAccessible(page, 'shortcuts help');
     await page.keyboard.press('Escape');
     await help.waitFor({ state: 'hidden' });
     await page.getByRole('button', { name: 'Keyboard shortcuts' }).click();
@@ -249,6 +251,7 @@ describe('operator workspace: connection loss, keyboard, phone', () => {
       await sheet.getByText('Petra Phone').first().waitFor();
       await noOverflow(page, `${lang} client panel`);
       await screenshot(page, `workspace-390-client-panel-${lang}`);
+      await assertAccessible(page, `client panel sheet (${lang})`);
       await page.keyboard.press('Escape');
       await sheet.waitFor({ state: 'detached' });
       await page.getByRole('button', { name: lang === 'eng' ? 'All chats' : 'Все чаты' }).click();

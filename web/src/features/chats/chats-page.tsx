@@ -249,6 +249,7 @@ export function ChatsPage() {
         padding={0}
         styles={{ header: { paddingInline: 'var(--mantine-spacing-md)' } }}
         title={t('workspace.clientPanel')}
+        closeButtonProps={{ 'aria-label': t('common.close') }}
         data-testid="client-panel-sheet"
       >
         {openChat && <ClientPanel key={openChat.client.id} chat={openChat} />}
