@@ -9,8 +9,10 @@
  *
  * Env: BENCH_CHATS, BENCH_LONG, BENCH_RUNS (10), DATABASE_URL (PostgreSQL; unset: embedded PGlite), CHROMIUM_PATH.
  */
+
+import { existsSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
-import { launchBrowser } from '../e2e/harness.ts';
+import { chromium } from 'playwright-core';
 import { createOrganisation, startTestServer } from '../server/test/helpers.ts';
 
 const CHATS = Number(process.env.BENCH_CHATS ?? 10_000);
@@ -26,7 +28,18 @@ const fmt = (xs: number[]) => `p50 ${pct(xs, 50).toFixed(0)} ms, p95 ${pct(xs, 9
 async function main() {
   const s = await startTestServer();
   const target = s.databaseUrl ? 'PostgreSQL' : 'PGlite';
-  const browser = await launchBrowser();
+  const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+  if (!existsSync(executablePath)) throw new Error(`Chromium not found at ${executablePath}`);
+  const browser = await chromium.launch({
+    executablePath,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--no-first-run',
+      '--disable-background-networking',
+    ],
+  });
   try {
     const org = await createOrganisation(s);
     const team = await org.admin.api.post('/api/teams', {
@@ -90,7 +103,7 @@ async function main() {
     const context = await browser.newContext({ baseURL: s.url, viewport: { width: 1440, height: 900 } });
     const page = await context.newPage();
     await page.goto('/not-found');
-    await page.evaluate((token) => localStorage.setItem('token', token), op.token);
+    await page.evaluate(`localStorage.setItem('token', ${JSON.stringify(op.token)})`);
     // Warm the HTTP cache of the bundles once, as a returning operator has it.
     await page.goto('/admin/chats?filter=assigned');
     await page.getByTestId('chat-row').first().waitFor({ timeout: 60_000 });
