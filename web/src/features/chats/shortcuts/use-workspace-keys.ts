@@ -18,6 +18,8 @@ export function useWorkspaceKeys(handlers: Record<WorkspaceAction, () => void>):
       const target = e.target instanceof Element ? e.target : null;
       // A dialog (transfer, close, lightbox) owns the keyboard while open.
       if (target?.closest('[role="dialog"]')) return;
+      // A combobox (category, filters) keeps its own arrows: Alt+↓ opens its list.
+      if (target?.closest('[role="combobox"], [aria-haspopup="listbox"]')) return;
       const typing = isTyping(target);
       const action = shortcutOf({
         key: e.key,
