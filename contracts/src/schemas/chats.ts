@@ -79,6 +79,13 @@ export const messageSendSchema = z
     text: text.default(''),
     internal: z.boolean(M.valueIncorrect).default(false),
     attachments: z.array(attachmentSchema, M.valueIncorrect).max(10, M.valueIncorrect).default([]),
+    clientKey: z
+      .string(M.valueIncorrect)
+      .regex(/^[A-Za-z0-9_-]{8,64}$/, M.valueIncorrect)
+      .optional()
+      .describe(
+        'Idempotency key chosen by the client for this message (8–64 letters, digits, - or _): a repeat with the same key by the same author in the same chat stores nothing and answers the first message',
+      ),
   })
   .refine((v) => v.text.trim() !== '' || v.attachments.length > 0, {
     path: ['text'],

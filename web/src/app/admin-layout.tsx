@@ -45,7 +45,8 @@ function Shell() {
               aria-label={t('a11y.navigation')}
               aria-expanded={opened}
             />
-            <Logo size="sm" />
+            {/* On a phone the header needs the room for presence and the user menu. */}
+            <Logo size="sm" nameFrom="xs" />
           </Group>
           <Group gap="md" wrap="nowrap">
             <PresenceToggle />

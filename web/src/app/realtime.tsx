@@ -4,6 +4,7 @@ import { type ReactNode, useEffect, useRef } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { applyChatEvent, resyncChats } from '../features/chats/cache.ts';
 import { get } from '../shared/api/client.ts';
+import { isConnectionLost, onConnectionChange, probeConnection } from '../shared/api/connection.ts';
 import { i18n } from '../shared/i18n/index.ts';
 import { RealtimeClient, setActiveRealtime } from '../shared/realtime/client.ts';
 import { clearToken, getToken } from '../shared/storage.ts';
@@ -16,7 +17,7 @@ import { ME_KEY, useCurrentUser } from './session.tsx';
  * Opens the tab's one realtime socket while the admin area is shown and feeds its events to the cache;
  * a client message arriving while the tab is hidden makes the title blink 'New message!'. A new chat or a client
  * message outside the open chat shows a toast, and plays a chime and shows a desktop notification when the operator
- * asked for them (attention.ts).
+ * asked for them (attention.ts). After a lost connection the chat lists and open chats are read again.
  */
 export function RealtimeProvider({ children }: { children: ReactNode }) {
   const client = useQueryClient();
@@ -71,6 +72,10 @@ export function RealtimeProvider({ children }: { children: ReactNode }) {
         resyncChats(client);
         void client.invalidateQueries({ queryKey: ME_KEY });
       },
+      // The socket is back while the notice still shows: confirm over HTTP so the notice goes away.
+      onConnected: () => {
+        if (isConnectionLost()) void probeConnection();
+      },
       onUnauthorized: () => {
         clearToken();
         window.location.assign('/');
@@ -79,7 +84,14 @@ export function RealtimeProvider({ children }: { children: ReactNode }) {
     });
     setActiveRealtime(rt);
     rt.start();
+    // Back after a lost connection: lists and open chats catch up (what failed to load meanwhile loads now).
+    let wasLost = false;
+    const offConnection = onConnectionChange((lost) => {
+      if (wasLost && !lost) resyncChats(client);
+      wasLost = lost;
+    });
     return () => {
+      offConnection();
       rt.stop();
       setActiveRealtime(null);
       alert.dispose();

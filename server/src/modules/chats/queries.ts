@@ -442,6 +442,8 @@ export type MessageInsert = {
   status: DeliveryStatus | null;
   authorId: string | null;
   externalMessageId: string | null;
+  /** The author's idempotency key for this send (web composer); null for automation and inbound messages. */
+  clientKey?: string | null;
   now: Date;
 };
 
@@ -455,11 +457,11 @@ export const insertMessage = (q: Queryable, m: MessageInsert) =>
   maybe<MessageRow>(
     q,
     `insert into messages as m (organisation_id, chat_id, channel_id, direction, kind, internal, text, attachments,
-                                status, author_id, external_message_id, created_at, buttons)
+                                status, author_id, external_message_id, created_at, buttons, client_key)
      values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11,
              greatest($12::timestamptz, (select l.created_at + interval '1 microsecond' from messages l
                                           where l.chat_id = $2 order by l.created_at desc, l.id desc limit 1)),
-             $13)
+             $13, $14)
      on conflict (channel_id, external_message_id) do nothing
      returning ${messageColumns}`,
     [
@@ -476,6 +478,7 @@ export const insertMessage = (q: Queryable, m: MessageInsert) =>
       m.externalMessageId,
       m.now,
       m.buttons?.length ? JSON.stringify(m.buttons) : null,
+      m.clientKey ?? null,
     ],
   );
 
@@ -510,6 +513,14 @@ export const findMessage = (q: Queryable, chatId: string, id: string) =>
     id,
     chatId,
   ]);
+
+/** The message this author already sent in this chat with this idempotency key (messages_client_key_idx). */
+export const findMessageByClientKey = (q: Queryable, chatId: string, authorId: string, clientKey: string) =>
+  maybe<MessageRow>(
+    q,
+    `select ${messageColumns} from messages m where m.chat_id = $1 and m.author_id = $2 and m.client_key = $3`,
+    [chatId, authorId, clientKey],
+  );
 
 export const editMessageText = (q: Queryable, id: string, text: string, kind: MessageKind, now: Date) =>
   one<MessageRow>(

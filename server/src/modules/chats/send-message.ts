@@ -26,17 +26,29 @@ function assertChannelWritable(chat: Q.ChatRow) {
  * and answering puts a licensed user 'In work' (see enterWork). Automation (bot, rule, system) writes without a
  * session or rights check, on any chat of its organisation; its message has no author (author_id null) and is not
  * an operator's answer: the chat's last message moves, the operator's clocks do not, and no presence changes.
+ *
+ * A user's `clientKey` makes the send idempotent: a repeat with the same key by the same author in the same chat
+ * (a retry after a lost answer) answers the first message and stores, emits and delivers nothing. The chat row lock
+ * serialises two sends of one chat, so the repeat finds the first once it commits (messages_client_key_idx backs it).
  */
 export async function sendMessage(
   app: AppContext,
   actor: Actor,
   chatId: string,
-  input: { text: string; internal: boolean; attachments: Attachment[]; buttons?: ButtonRows },
+  input: {
+    text: string;
+    internal: boolean;
+    attachments: Attachment[];
+    buttons?: ButtonRows;
+    clientKey?: string;
+  },
 ) {
   // Buttons are automation's (a bot's reply); the chat center has no such field.
   if (input.buttons?.length && actor.kind === 'user') throw new AppError('accessDeniedException');
   const orgId = actor.organisationId;
+  const clientKey = actor.kind === 'user' ? (input.clientKey ?? null) : null;
   let switched: string[] | null = null;
+  let repeat = false;
   const message = await withEvents(app, async (q, emit) => {
     const now = app.clock.now();
     const view = await viewOf(q, actor);
@@ -47,21 +59,37 @@ export async function sendMessage(
       assertCanAct(view, seen);
       switched = await enterWork({ q, emit, now }, actor);
     }
-    return writeMessage({ q, emit, now }, actor, view, chatId, input);
+    const written = await writeMessage({ q, emit, now }, actor, view, chatId, input, clientKey);
+    repeat = written.repeat;
+    return written.m;
   });
-  if (!input.internal) kickOutbox(app);
+  if (!input.internal && !repeat) kickOutbox(app);
   if (switched) await distributeTeamQueues(app, switched);
   return message;
 }
 
 type MessageInput = { text: string; internal: boolean; attachments: Attachment[]; buttons?: ButtonRows };
 
-/** sendMessage's writing step, inside the caller's transaction: the chat locked, checked, the message and its outbox row. */
-async function writeMessage(tx: Tx, actor: Actor, view: ActorView, chatId: string, input: MessageInput) {
+/**
+ * sendMessage's writing step, inside the caller's transaction: the chat locked, checked, the message and its outbox
+ * row; `repeat` when a user's `clientKey` names a message they already sent in this chat (answered, nothing written).
+ */
+async function writeMessage(
+  tx: Tx,
+  actor: Actor,
+  view: ActorView,
+  chatId: string,
+  input: MessageInput,
+  clientKey: string | null = null,
+): Promise<{ m: Q.MessageRow; repeat: boolean }> {
   const { q, emit, now } = tx;
   const orgId = actor.organisationId;
   const chat = await Q.lockChat(q, orgId, chatId);
   assertVisible(view, chat);
+  if (clientKey && actor.kind === 'user') {
+    const first = await Q.findMessageByClientKey(q, chat.id, actor.userId, clientKey);
+    if (first) return { m: first, repeat: true };
+  }
   if (chat.status === 'closed') throw new AppError('chatClosedException');
   assertCanAct(view, chat);
   if (!input.internal) assertChannelWritable(chat);
@@ -78,6 +106,7 @@ async function writeMessage(tx: Tx, actor: Actor, view: ActorView, chatId: strin
     status: input.internal ? null : 'pending',
     authorId: actorUserId(actor),
     externalMessageId: null,
+    clientKey,
     now,
   });
   if (!m) throw new Error('message insert returned nothing');
@@ -96,7 +125,7 @@ async function writeMessage(tx: Tx, actor: Actor, view: ActorView, chatId: strin
       if (chat.overdue_level !== 'none') await emitChat({ q, emit, now }, orgId, chat.id, 'chat.updated');
     } else await Q.touchChatOnAutomatedMessage(q, chat.id, m.text, now);
   }
-  return m;
+  return { m, repeat: false };
 }
 
 /**
@@ -111,7 +140,7 @@ export function writeAutomatedMessage(
   chatId: string,
   input: MessageInput,
 ) {
-  return writeMessage(tx, actor, 'organisation', chatId, input);
+  return writeMessage(tx, actor, 'organisation', chatId, input).then((w) => w.m);
 }
 
 /**

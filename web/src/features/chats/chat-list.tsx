@@ -138,6 +138,7 @@ export function ChatList({
       label={t('chat.list')}
       testId="chat-list"
       onEnd={onEnd}
+      activeKey={selected}
       getKey={(chat) => chat.id}
       render={(chat) => <ChatRow chat={chat} active={chat.id === selected} now={now} onSelect={onSelect} />}
     />

@@ -19,8 +19,21 @@ import { useChatChanged } from './use-chat-cache.ts';
 
 const STATUS_COLOR = { waiting: 'orange', in_progress: 'teal', closed: 'gray' } as const;
 
-/** §2.6 top bar: client and channel, status, then take (Waiting), transfer and close. */
-export function ChatTopBar({ chat, onTransferred }: { chat: ChatDto; onTransferred: () => void }) {
+/**
+ * §2.6 top bar: client and channel, status, then take (Waiting), transfer and close. The callbacks place the focus
+ * afterwards (the message box after Take, the next chat after transfer and close).
+ */
+export function ChatTopBar({
+  chat,
+  onTransferred,
+  onTaken,
+  onClosed,
+}: {
+  chat: ChatDto;
+  onTransferred: () => void;
+  onTaken?: () => void;
+  onClosed?: () => void;
+}) {
   const { t } = useTranslation();
   const changed = useChatChanged();
   const access = useAccess();
@@ -34,10 +47,17 @@ export function ChatTopBar({ chat, onTransferred }: { chat: ChatDto; onTransferr
     onSuccess: (c) => {
       changed(c);
       notifications.show({ color: 'teal', message: t('conversation.takenOver') });
+      onTaken?.();
     },
   });
   const [dialog, setDialog] = useState<'transfer' | 'close' | null>(null);
-  const take = useMutation({ mutationFn: () => takeChat(chat.id), onSuccess: changed });
+  const take = useMutation({
+    mutationFn: () => takeChat(chat.id),
+    onSuccess: (c) => {
+      changed(c);
+      onTaken?.();
+    },
+  });
   const name = chat.client.name || chat.client.externalId;
   return (
     <Group
@@ -145,6 +165,7 @@ export function ChatTopBar({ chat, onTransferred }: { chat: ChatDto; onTransferr
         chat={chat}
         opened={dialog === 'close'}
         onClose={() => setDialog(null)}
+        onClosedChat={onClosed}
       />
     </Group>
   );

@@ -1,9 +1,9 @@
-import { Badge, Button, Group, Paper, SegmentedControl, Stack, Text } from '@mantine/core';
+import { Badge, Button, Drawer, Group, Paper, SegmentedControl, Stack, Text } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import type { ChatDto } from '@smartconnect/contracts';
-import { IconArrowLeft, IconInbox, IconMessageCircle, IconSearchOff } from '@tabler/icons-react';
+import { IconArrowLeft, IconId, IconInbox, IconMessageCircle, IconSearchOff } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { useCurrentUser } from '../../app/session.tsx';
@@ -16,6 +16,9 @@ import { Conversation } from './conversation.tsx';
 import { flatten, type ListFilters, markRead, setUnread, useChatPages } from './list/list-api.ts';
 import { ListFiltersBar } from './list/list-filters.tsx';
 import { useScrollToMessage } from './list/use-scroll-to-message.ts';
+import { afterLeaving, neighbour } from './shortcuts/keys.ts';
+import { ShortcutsHelp } from './shortcuts/shortcuts-help.tsx';
+import { focusChatRow, focusComposer, useWorkspaceKeys } from './shortcuts/use-workspace-keys.ts';
 import { ClientPanel } from './side-panel/client-panel.tsx';
 
 const EMPTY: Record<ChatFilter, string> = {
@@ -90,6 +93,37 @@ export function ChatsPage() {
   const narrow = useMediaQuery('(max-width: 48em)') ?? false;
   const wide = useMediaQuery('(min-width: 75em)') ?? false;
   const filtered = FILTER_KEYS.some((k) => filters[k]);
+  // Keyboard (shortcuts/keys.ts): arrows between chats, R to write, Esc back to the list, ? for the help.
+  const [help, setHelp] = useState(false);
+  // Below 1200 px the client side panel opens as a sheet over the conversation.
+  const [sheet, setSheet] = useState(false);
+  const sheetOpen = sheet && !wide && !!openChat;
+  const ids = items.map((c) => c.id);
+  const move = (delta: 1 | -1) => {
+    // From the row that has the focus when there is one, else from the open chat.
+    const focused = document.activeElement
+      ?.closest('[data-chat-list] [data-chat-id]')
+      ?.getAttribute('data-chat-id');
+    const id = neighbour(ids, focused ?? selected, delta);
+    if (!id) return;
+    select(id);
+    focusChatRow(id);
+  };
+  useWorkspaceKeys({
+    next: () => move(1),
+    previous: () => move(-1),
+    composer: focusComposer,
+    list: () => focusChatRow(selected),
+    help: () => setHelp((o) => !o),
+  });
+  // A transferred chat left the operator's hands: on to the next one, focus on its row (on a phone, back to the
+  // list). A closed chat stays on the screen to be read, and the focus moves to the next chat's row.
+  const leave = (chatId: string) => {
+    const next = narrow ? null : afterLeaving(ids, chatId);
+    select(next);
+    focusChatRow(next);
+  };
+  const closed = (chatId: string) => focusChatRow(afterLeaving(ids, chatId));
 
   return (
     <Group
@@ -110,9 +144,12 @@ export function ChatsPage() {
         }}
       >
         <Stack p="md" gap="sm" style={{ borderBottom: '1px solid var(--mantine-color-gray-3)' }}>
-          <Text fw={650} size="lg" component="h1">
-            {t('menu.chatCenter')}
-          </Text>
+          <Group justify="space-between" wrap="nowrap">
+            <Text fw={650} size="lg" component="h1" id="chat-center-title" tabIndex={-1}>
+              {t('menu.chatCenter')}
+            </Text>
+            <ShortcutsHelp opened={help} onChange={setHelp} />
+          </Group>
           <SegmentedControl
             fullWidth
             size="xs"
@@ -163,26 +200,60 @@ export function ChatsPage() {
           overflow: 'hidden',
         }}
       >
-        {selected && narrow && (
-          <Button
-            variant="subtle"
-            size="xs"
-            m="xs"
-            style={{ alignSelf: 'flex-start' }}
-            leftSection={<IconArrowLeft size={14} />}
-            onClick={() => select(null)}
-          >
-            {t('chats.backToList')}
-          </Button>
+        {selected && (narrow || (!wide && openChat)) && (
+          <Group justify="space-between" wrap="nowrap" px="xs" pt="xs" gap="xs">
+            {narrow ? (
+              <Button
+                variant="subtle"
+                size="xs"
+                leftSection={<IconArrowLeft size={14} />}
+                onClick={() => select(null)}
+              >
+                {t('chats.backToList')}
+              </Button>
+            ) : (
+              <span />
+            )}
+            {!wide && openChat && (
+              <Button
+                variant="light"
+                size="xs"
+                leftSection={<IconId size={14} aria-hidden />}
+                onClick={() => setSheet(true)}
+                data-testid="client-panel-open"
+                aria-haspopup="dialog"
+              >
+                {t('workspace.clientPanel')}
+              </Button>
+            )}
+          </Group>
         )}
         {selected ? (
-          <Conversation key={selected} chatId={selected} onLeave={() => select(null)} />
+          <Conversation
+            key={selected}
+            chatId={selected}
+            onLeave={() => leave(selected)}
+            onClosed={() => closed(selected)}
+          />
         ) : (
           <Stack flex={1} justify="center">
             <EmptyState icon={<IconMessageCircle size={30} />} title={t('chats.selectHint')} color="gray" />
           </Stack>
         )}
       </Paper>
+      <Drawer
+        opened={sheetOpen}
+        onClose={() => setSheet(false)}
+        position={narrow ? 'bottom' : 'right'}
+        size={narrow ? '85%' : 360}
+        padding={0}
+        styles={{ header: { paddingInline: 'var(--mantine-spacing-md)' } }}
+        title={t('workspace.clientPanel')}
+        closeButtonProps={{ 'aria-label': t('common.close') }}
+        data-testid="client-panel-sheet"
+      >
+        {openChat && <ClientPanel key={openChat.client.id} chat={openChat} />}
+      </Drawer>
       {wide && openChat && (
         <Paper w={320} p={0} style={{ flexShrink: 0, overflow: 'hidden', display: 'flex' }}>
           <ClientPanel key={openChat.client.id} chat={openChat} />

@@ -29,10 +29,13 @@ export function CloseDialog({
   chat,
   opened,
   onClose,
+  onClosedChat,
 }: {
   chat: ChatDto;
   opened: boolean;
   onClose: () => void;
+  /** After the chat was closed (not when the dialog is dismissed). */
+  onClosedChat?: () => void;
 }) {
   const { t } = useTranslation();
   const changed = useChatChanged();
@@ -57,6 +60,7 @@ export function CloseDialog({
       changed(c);
       notifySuccess(t('chat.closedToast'));
       onClose();
+      onClosedChat?.();
     },
     onError: (err) => {
       if (!isApiError(err) || err.status === 0 || err.code === 'unauthorizedException') return;

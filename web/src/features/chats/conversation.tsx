@@ -2,10 +2,11 @@ import { Alert, Box, Center, Stack, Text } from '@mantine/core';
 import type { ChatHistoryDto, Page } from '@smartconnect/contracts';
 import { IconUpload } from '@tabler/icons-react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useCurrentUser } from '../../app/session.tsx';
 import { get } from '../../shared/api/client.ts';
+import { isApiError } from '../../shared/api/errors.ts';
 import { isolate } from '../../shared/bidi.ts';
 import { SectionLoader } from '../../shared/ui/full-loader.tsx';
 import { useChat } from './api.ts';
@@ -16,6 +17,7 @@ import { Composer, type ComposerHandle } from './composer.tsx';
 import { useHistoryNames } from './conversation/system-event.tsx';
 import { loadedMessages, useMessagePages } from './conversation/use-messages.ts';
 import { MessageList } from './message-list.tsx';
+import { useComposerFocusTarget } from './shortcuts/use-workspace-keys.ts';
 import { TypingLine } from './typing-line.tsx';
 
 /** The chat's history, read again whenever the chat changes (its updatedAt moves with every transition). */
@@ -31,7 +33,15 @@ function useHistory(chatId: string, version: string | undefined) {
 }
 
 /** One open chat: top bar with the actions, the conversation, the message box; files may be dropped anywhere on it. */
-export function Conversation({ chatId, onLeave }: { chatId: string; onLeave: () => void }) {
+export function Conversation({
+  chatId,
+  onLeave,
+  onClosed,
+}: {
+  chatId: string;
+  onLeave: () => void;
+  onClosed?: () => void;
+}) {
   const { t } = useTranslation();
   const me = useCurrentUser();
   const chat = useChat(chatId);
@@ -43,13 +53,31 @@ export function Conversation({ chatId, onLeave }: { chatId: string; onLeave: () 
   const [dragging, setDragging] = useState(false);
   const messages = useMemo(() => loadedMessages(pages.data), [pages.data]);
   const names = useHistoryNames(chat.data);
-  if (chat.isError)
+  useComposerFocusTarget(() => composer.current?.focus());
+  // After Take the message box is the next place to be: focused once it is enabled.
+  const [focusAfterTake, setFocusAfterTake] = useState(false);
+  const mine = chat.data?.status === 'in_progress' && chat.data.operator?.id === me.id;
+  useEffect(() => {
+    if (!focusAfterTake || !mine) return;
+    setFocusAfterTake(false);
+    requestAnimationFrame(() => composer.current?.focus());
+  }, [focusAfterTake, mine]);
+  // Only the server's word makes a chat gone: a lost connection keeps what is shown (the app's notice says it) and the
+  // screen catches up on reconnect.
+  const failure = chat.error && isApiError(chat.error) ? chat.error.status : null;
+  if (failure === 404 || failure === 403)
     return (
       <Alert m="md" color="red">
         {t('errors.chatNotFoundException')}
       </Alert>
     );
-  if (!chat.data || pages.isLoading) return <SectionLoader />;
+  if (!chat.data && chat.isError && failure !== 0)
+    return (
+      <Alert m="md" color="red">
+        {t('errors.unknownException')}
+      </Alert>
+    );
+  if (!chat.data || !pages.data) return <SectionLoader />;
   const c = chat.data;
   const reason =
     c.status === 'closed'
@@ -83,7 +111,12 @@ export function Conversation({ chatId, onLeave }: { chatId: string; onLeave: () 
         composer.current?.focus();
       }}
     >
-      <ChatTopBar chat={c} onTransferred={onLeave} />
+      <ChatTopBar
+        chat={c}
+        onTransferred={onLeave}
+        onTaken={() => setFocusAfterTake(true)}
+        onClosed={onClosed}
+      />
       <MessageList
         chatId={c.id}
         messages={messages}

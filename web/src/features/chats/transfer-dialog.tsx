@@ -30,6 +30,8 @@ export function TransferDialog({
     queryKey: ['users', { search: '', team: null, limit: 500 }],
     queryFn: () => get<Page<UserDto>>('/api/users?limit=500'),
     enabled: opened && kind === 'operator',
+    // Presence changes by the minute: read afresh when the dialog opens (the timeline's names share this query).
+    staleTime: 0,
     // Only an online operator can receive a chat (§4); the server checks it again.
     select: (p) => p.items.filter((u) => u.active && u.presence === 'online' && u.id !== chat.operator?.id),
   });

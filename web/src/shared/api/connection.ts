@@ -15,6 +15,8 @@ export function onConnectionChange(listener: Listener): () => void {
   return () => listeners.delete(listener);
 }
 
+export const isConnectionLost = (): boolean => lost;
+
 /** A later call got through: the notice goes away by itself. */
 export function reportConnectionRestored(): void {
   if (!lost) return;

@@ -862,6 +862,18 @@ export const enGB = {
     onBreak: 'You are on a break: no new chats will come to you.',
     startWork: 'Start work',
   },
+  shortcuts: {
+    open: 'Keyboard shortcuts',
+    title: 'Keyboard shortcuts',
+    listMove: 'Next or previous chat (on the list)',
+    anywhereMove: 'Next or previous chat (anywhere)',
+    composer: 'Write a message',
+    backToList: 'From the message box back to the list',
+    send: 'Send',
+    newLine: 'New line',
+    help: 'This list',
+    key: { Esc: 'Esc', Enter: 'Enter', Shift: 'Shift', Alt: 'Alt' },
+  },
   notices: {
     connectionLost: 'No connection to the server.',
     newVersion: 'New version available, refresh page',

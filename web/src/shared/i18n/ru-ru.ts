@@ -875,6 +875,18 @@ export const ruRU: Resources = {
     onBreak: 'Вы на перерыве: новые чаты к вам не поступят.',
     startWork: 'Начать работу',
   },
+  shortcuts: {
+    open: 'Горячие клавиши',
+    title: 'Горячие клавиши',
+    listMove: 'Следующий или предыдущий чат (в списке)',
+    anywhereMove: 'Следующий или предыдущий чат (откуда угодно)',
+    composer: 'Написать сообщение',
+    backToList: 'Из поля сообщения обратно к списку',
+    send: 'Отправить',
+    newLine: 'Новая строка',
+    help: 'Этот список',
+    key: { Esc: 'Esc', Enter: 'Enter', Shift: 'Shift', Alt: 'Alt' },
+  },
   notices: {
     connectionLost: 'Нет соединения с сервером.',
     newVersion: 'Доступна новая версия, обновите страницу',

@@ -25,6 +25,8 @@ export type RealtimeOptions = {
   onEvent: (event: RealtimeEvent) => void;
   /** The server could not replay the gap (or this is a reconnect with no cursor): refetch everything. */
   onResync: () => void;
+  /** Every hello (the socket is up): the server answers again, whatever the last HTTP call said. */
+  onConnected?: () => void;
   /** Close code 4001, or a refused upgrade the HTTP check confirms as 401: back to login. */
   onUnauthorized: () => void;
   /** A refused upgrade says nothing about why: an HTTP call tells a revoked token from a network failure. */
@@ -119,6 +121,7 @@ export class RealtimeClient {
       if (this.#hadConnection && !resumed) this.o.onResync();
       this.#hadConnection = true;
       if (frame.id) this.lastEventId = frame.id;
+      this.o.onConnected?.();
       return;
     }
     if (frame.id) this.lastEventId = frame.id;

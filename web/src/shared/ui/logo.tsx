@@ -1,7 +1,16 @@
 import { Group, Text, ThemeIcon } from '@mantine/core';
 import { IconMessageChatbot } from '@tabler/icons-react';
 
-export function Logo({ size = 'md', inverted = false }: { size?: 'sm' | 'md' | 'lg'; inverted?: boolean }) {
+/** The product's mark and name; `nameFrom` hides the name below a breakpoint (the admin header on a phone). */
+export function Logo({
+  size = 'md',
+  inverted = false,
+  nameFrom,
+}: {
+  size?: 'sm' | 'md' | 'lg';
+  inverted?: boolean;
+  nameFrom?: 'xs' | 'sm';
+}) {
   const px = { sm: 28, md: 34, lg: 44 }[size];
   return (
     <Group gap={10} wrap="nowrap">
@@ -13,6 +22,7 @@ export function Logo({ size = 'md', inverted = false }: { size?: 'sm' | 'md' | '
         fz={size === 'lg' ? 24 : size === 'md' ? 19 : 16}
         c={inverted ? 'white' : undefined}
         lts={-0.3}
+        visibleFrom={nameFrom}
       >
         SmartConnect
       </Text>

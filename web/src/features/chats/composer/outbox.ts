@@ -2,7 +2,10 @@ import type { Attachment, MessageDto } from '@smartconnect/contracts';
 import { useSyncExternalStore } from 'react';
 import { post } from '../../../shared/api/client.ts';
 
-/** A message the operator sent that the server has not answered yet, or refused: shown at once, retried by hand. */
+/**
+ * A message the operator sent that the server has not answered yet, or refused: shown at once, retried by hand.
+ * `localId` travels as the send's `clientKey`, so a Retry after a lost answer never stores the message twice.
+ */
 export type Outgoing = {
   localId: string;
   chatId: string;
@@ -35,7 +38,11 @@ export function useOutbox(chatId: string): Outgoing[] {
   return useSyncExternalStore(subscribe, () => byChat.get(chatId) ?? EMPTY);
 }
 
-let seq = 0;
+/** 32 random hex digits (crypto.randomUUID needs a secure context; getRandomValues does not). */
+function newKey(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return `m${Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')}`;
+}
 
 async function deliver(o: Outgoing, onSent: (m: MessageDto) => void) {
   try {
@@ -43,6 +50,7 @@ async function deliver(o: Outgoing, onSent: (m: MessageDto) => void) {
       text: o.text,
       internal: o.internal,
       attachments: o.attachments,
+      clientKey: o.localId,
     });
     // The server's message takes the place of the pending one in the same render.
     onSent(m);
@@ -59,7 +67,7 @@ export function sendOutgoing(
 ): void {
   const o: Outgoing = {
     ...input,
-    localId: `local-${Date.now()}-${seq++}`,
+    localId: newKey(),
     state: 'sending',
     at: new Date().toISOString(),
   };

@@ -12,6 +12,7 @@ export function VirtualList<T>({
   onEnd,
   label,
   testId,
+  activeKey = null,
 }: {
   items: T[];
   rowHeight: number;
@@ -20,6 +21,8 @@ export function VirtualList<T>({
   onEnd?: () => void;
   label: string;
   testId?: string;
+  /** The row brought into view when it becomes the active one (the open chat, moved to by keyboard). */
+  activeKey?: string | null;
 }) {
   const ref = useRef<HTMLDivElement>(null);
   const [top, setTop] = useState(0);
@@ -34,6 +37,16 @@ export function VirtualList<T>({
   const overscan = 6;
   const first = Math.max(0, Math.floor(top / rowHeight) - overscan);
   const last = Math.min(items.length, Math.ceil((top + height) / rowHeight) + overscan);
+  // Only a new active row scrolls the list: the open chat moving up on a new message leaves the view alone.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: items are read when the active row changes
+  useEffect(() => {
+    const el = ref.current;
+    const index = activeKey ? items.findIndex((item) => getKey(item) === activeKey) : -1;
+    if (!el || index < 0) return;
+    const y = index * rowHeight;
+    if (y < el.scrollTop) el.scrollTop = y;
+    else if (y + rowHeight > el.scrollTop + el.clientHeight) el.scrollTop = y + rowHeight - el.clientHeight;
+  }, [activeKey, rowHeight]);
   useEffect(() => {
     if (onEnd && last >= items.length - overscan && items.length > 0) onEnd();
   }, [last, items.length, onEnd]);
@@ -44,6 +57,8 @@ export function VirtualList<T>({
       role="list"
       aria-label={label}
       data-testid={testId}
+      data-chat-list
+      tabIndex={-1}
       onScroll={(e) => setTop(e.currentTarget.scrollTop)}
       style={{ overflowY: 'auto', flex: 1, minHeight: 0, position: 'relative' }}
     >

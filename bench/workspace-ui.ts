@@ -1,0 +1,190 @@
+/**
+ * Chat center in the browser (`npm run bench:workspace-ui`, not in `npm test`; build the web app first): an operator
+ * with BENCH_CHATS chats (10,000, seeded in SQL; about a quarter In progress) and one chat of BENCH_LONG messages
+ * (10,000), measured with Playwright's Chromium against an in-process server:
+ * - interactive: from navigation to /admin/chats to the first chat row on screen (a fresh page load each run);
+ * - open the long chat directly: navigation to its newest message on screen;
+ * - chat switch: a click on a row until that chat's client and its last message are on screen, over ordinary chats
+ *   and to the long chat (timed in the page: click to the frame that shows it).
+ *
+ * Env: BENCH_CHATS, BENCH_LONG, BENCH_RUNS (10), DATABASE_URL (PostgreSQL; unset: embedded PGlite), CHROMIUM_PATH.
+ */
+
+import { existsSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
+import { chromium } from 'playwright-core';
+import { createOrganisation, startTestServer } from '../server/test/helpers.ts';
+
+const CHATS = Number(process.env.BENCH_CHATS ?? 10_000);
+const LONG = Number(process.env.BENCH_LONG ?? 10_000);
+const RUNS = Number(process.env.BENCH_RUNS ?? 10);
+
+const pct = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
+};
+const fmt = (xs: number[]) => `p50 ${pct(xs, 50).toFixed(0)} ms, p95 ${pct(xs, 95).toFixed(0)} ms`;
+
+async function main() {
+  const s = await startTestServer();
+  const target = s.databaseUrl ? 'PostgreSQL' : 'PGlite';
+  const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+  if (!existsSync(executablePath)) throw new Error(`Chromium not found at ${executablePath}`);
+  const browser = await chromium.launch({
+    executablePath,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--no-first-run',
+      '--disable-background-networking',
+    ],
+  });
+  try {
+    const org = await createOrganisation(s);
+    const team = await org.admin.api.post('/api/teams', {
+      name: 'Bench',
+      description: 'Bench',
+      memberIds: [],
+    });
+    const teamId = team.body.entity.id as string;
+    const op = await org.user({ teams: [teamId], name: 'Operator' });
+    const ch = await org.admin.api.post('/api/channels', {
+      type: 'api',
+      name: 'Bench',
+      teamId,
+      webhookUrl: 'http://127.0.0.1:9/none',
+    });
+    const channelId = ch.body.entity.id as string;
+    let t = performance.now();
+    await s.db.query(
+      `with c as (
+         insert into clients (id, organisation_id, name)
+         select uuid_generate_v7(), $1, 'Client ' || g from generate_series(1, $4::int) g returning id, name
+       ), ct as (
+         insert into contacts (organisation_id, channel_id, client_id, external_id, name)
+         select $1, $2, c.id, c.name, c.name from c returning id, client_id
+       )
+       insert into chats (organisation_id, channel_id, client_id, contact_id, team_id, status, operator_id, assigned_at,
+                          closed_at, last_message_at, last_message_text, created_at)
+       select $1, $2, ct.client_id, ct.id, $3, st, case when st = 'waiting' then null else $5::uuid end,
+              case when st = 'waiting' then null else now() end, case when st = 'closed' then now() end,
+              now() - random() * interval '30 days', 'last words', now() - interval '31 days'
+         from (select ct.*, (array['waiting', 'in_progress', 'closed', 'closed'])[1 + (random() * 3)::int] as st
+                 from ct) ct`,
+      [org.id, channelId, teamId, CHATS, op.id],
+    );
+    // Every In progress chat gets a few messages; the newest one gets LONG.
+    const [long] = await s.db.query<{ id: string }>(
+      `select id from chats where organisation_id = $1 and status = 'in_progress' order by id limit 1`,
+      [org.id],
+    );
+    await s.db.query(
+      `insert into messages (organisation_id, chat_id, channel_id, direction, text, created_at)
+       select $1, c.id, $2, case when g % 2 = 0 then 'in' else 'out' end, 'Message ' || g || ' of ' || c.id,
+              c.last_message_at - (5 - g) * interval '1 minute'
+         from chats c, generate_series(1, 5) g where c.organisation_id = $1 and c.status = 'in_progress' and c.id <> $3`,
+      [org.id, channelId, long.id],
+    );
+    await s.db.query(
+      `insert into messages (organisation_id, chat_id, channel_id, direction, text, created_at)
+       select $1, $3, $2, case when g % 2 = 0 then 'in' else 'out' end, 'Long chat message ' || g,
+              now() - ($4::int - g) * interval '1 second'
+         from generate_series(1, $4::int) g`,
+      [org.id, channelId, long.id, LONG],
+    );
+    await s.db.query(
+      `update chats set last_message_at = now(), last_message_text = 'Long chat message ' || $2 where id = $1`,
+      [long.id, LONG],
+    );
+    await s.db.query('analyze');
+    const seed = performance.now() - t;
+
+    const context = await browser.newContext({ baseURL: s.url, viewport: { width: 1440, height: 900 } });
+    const page = await context.newPage();
+    await page.goto('/not-found');
+    await page.evaluate(`localStorage.setItem('token', ${JSON.stringify(op.token)})`);
+    // Warm the HTTP cache of the bundles once, as a returning operator has it.
+    await page.goto('/admin/chats?filter=assigned');
+    await page.getByTestId('chat-row').first().waitFor({ timeout: 60_000 });
+
+    const interactive: number[] = [];
+    for (let i = 0; i < RUNS; i++) {
+      t = performance.now();
+      await page.goto('/admin/chats?filter=assigned');
+      await page.getByTestId('chat-row').first().waitFor();
+      interactive.push(performance.now() - t);
+    }
+    const openLong: number[] = [];
+    for (let i = 0; i < RUNS; i++) {
+      t = performance.now();
+      await page.goto(`/admin/chats?filter=assigned&chat=${long.id}`);
+      await page
+        .getByTestId('message')
+        .filter({ hasText: `Long chat message ${LONG}` })
+        .waitFor();
+      openLong.push(performance.now() - t);
+    }
+
+    /**
+     * Clicks the row and resolves, in the page, at the frame where that chat's last message is shown. (A string:
+     * tsx would wrap named functions with a helper the page does not have.)
+     */
+    const switchTo = (id: string, text: string): Promise<number> =>
+      page.evaluate(`new Promise((resolve, reject) => {
+        const chatId = ${JSON.stringify(id)};
+        const last = ${JSON.stringify(text)};
+        const row = document.querySelector('[data-chat-id="' + chatId + '"]');
+        if (!row) return reject(new Error('no row ' + chatId));
+        const t0 = performance.now();
+        const check = () => {
+          const open = new URL(location.href).searchParams.get('chat') === chatId;
+          const shown = open && Array.from(document.querySelectorAll('[data-testid="message"]')).some(
+            (m) => (m.textContent || '').includes(last));
+          if (shown) resolve(performance.now() - t0);
+          else if (performance.now() - t0 > 10000) reject(new Error('timeout ' + chatId));
+          else requestAnimationFrame(check);
+        };
+        row.click();
+        requestAnimationFrame(check);
+      })`);
+    await page.goto('/admin/chats?filter=assigned');
+    await page.getByTestId('chat-row').nth(12).waitFor();
+    const rows = await page
+      .getByTestId('chat-row')
+      .evaluateAll((els) => els.slice(1, 13).map((e) => e.getAttribute('data-chat-id') ?? ''));
+    const switches: number[] = [];
+    const toLong: number[] = [];
+    for (let i = 0; i < RUNS; i++) {
+      const id = rows[i % rows.length];
+      switches.push(await switchTo(id, `Message 5 of ${id}`));
+      toLong.push(await switchTo(long.id, `Long chat message ${LONG}`));
+    }
+    const [{ n }] = await s.db.query<{ n: number }>(
+      `select count(*)::int as n from chats where organisation_id = $1 and status = 'in_progress'`,
+      [org.id],
+    );
+    console.log(
+      `\n## ${target}: ${CHATS} chats (${n} In progress for the operator), one chat of ${LONG} messages`,
+    );
+    console.log(`seed ${(seed / 1000).toFixed(1)} s; ${RUNS} runs each; Chromium headless, 1440x900`);
+    console.log('\n| measure | result | target |\n|---|---|---|');
+    console.log(`| chat center interactive (navigation to the first row) | ${fmt(interactive)} | < 1 s |`);
+    console.log(
+      `| open the 10,000-message chat (navigation to its newest message) | ${fmt(openLong)} | < 1 s |`,
+    );
+    console.log(
+      `| chat switch, ordinary chats (click to its messages on screen) | ${fmt(switches)} | < 150 ms |`,
+    );
+    console.log(`| chat switch to the 10,000-message chat | ${fmt(toLong)} | < 150 ms |`);
+    await context.close();
+  } finally {
+    await browser.close();
+    await s.close();
+  }
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});

@@ -1,0 +1,276 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { Browser, Page, WebSocketRoute } from 'playwright-core';
+import {
+  ADMIN_PASSWORD,
+  apiCall,
+  apiLogin,
+  assertAccessible,
+  assertNoErrors,
+  field,
+  launchBrowser,
+  openPage,
+  screenshot,
+  signIn,
+  startServer,
+  type TestServer,
+} from './harness.ts';
+
+let server: TestServer;
+let browser: Browser;
+let adminToken: string;
+let olegToken: string;
+let channelId: string;
+let inboundKey: string;
+let n = 0;
+
+/** One client message on the test channel; answers the chat's id. */
+async function inbound(client: string, name: string, text: string): Promise<string> {
+  const res = await fetch(`${server.url}/api/channels/${channelId}/inbound`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${inboundKey}` },
+    body: JSON.stringify({ externalMessageId: `k-${n++}`, client: { externalId: client, name }, text }),
+  });
+  assert.equal(res.status, 200);
+  return ((await res.json()) as { entity: { chatId: string } }).entity.chatId;
+}
+
+/** A chat of Oleg's (In progress): the client writes, Oleg takes it unless routing gave it to him already. */
+async function olegsChat(client: string, name: string, text: string): Promise<string> {
+  const chatId = await inbound(client, name, text);
+  const chat = await apiCall(server.url, 'GET', `/api/chats/${chatId}`, undefined, adminToken);
+  if (!chat.body.entity.operator) {
+    const taken = await apiCall(server.url, 'POST', `/api/chats/${chatId}/take`, undefined, olegToken);
+    assert.equal(taken.status, 200, JSON.stringify(taken.body));
+  }
+  return chatId;
+}
+
+before(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+  adminToken = await apiLogin(server.url, 'admin@demo.local', ADMIN_PASSWORD);
+  olegToken = await apiLogin(server.url, 'operator1@demo.local', server.passwords['operator1@demo.local']);
+  const teams = await apiCall(server.url, 'GET', '/api/teams', undefined, adminToken);
+  const list = Array.isArray(teams.body.entity) ? teams.body.entity : teams.body.entity.items;
+  const sales = list.find((t: { name: string }) => t.name === 'Sales');
+  const ch = await apiCall(
+    server.url,
+    'POST',
+    '/api/channels',
+    { type: 'api', name: 'Keys API', teamId: sales.id, webhookUrl: 'http://127.0.0.1:9/none' },
+    adminToken,
+  );
+  assert.equal(ch.status, 200, JSON.stringify(ch.body));
+  channelId = ch.body.entity.id;
+  inboundKey = ch.body.entity.inboundKey;
+});
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+describe('operator workspace: connection loss, keyboard, phone', () => {
+  test('a lost connection shows only the notice, never "Chat not found"; on reconnect the chat and lists catch up, the draft is kept', async () => {
+    const first = await olegsChat('net-a', 'Nadia Network', 'Is anyone there?');
+    const second = await olegsChat('net-b', 'Boris Network', 'Second question');
+    const { page, errors, context } = await openPage(browser, server.url);
+    // The realtime socket passes through a proxy the test can cut, as a network failure would.
+    let down = false;
+    const sockets: WebSocketRoute[] = [];
+    await page.routeWebSocket(/\/api\/realtime/, (ws) => {
+      if (down) return ws.close({ code: 4000, reason: 'offline' });
+      sockets.push(ws);
+      ws.connectToServer();
+    });
+    await signIn(page, olegToken, `/admin/chats?filter=assigned&chat=${first}`);
+    const list = page.getByTestId('message-list');
+    await list.getByText('Is anyone there?').waitFor();
+    await page.waitForLoadState('networkidle');
+    const input = page.getByTestId('composer-input');
+    await input.fill('Draft written offline');
+
+    // The server becomes unreachable: HTTP fails and the socket drops.
+    down = true;
+    await page.route('**/api/**', (route) => route.abort('internetdisconnected'));
+    for (const ws of sockets.splice(0)) await ws.close({ code: 4000, reason: 'offline' });
+    const notice = page.getByRole('alert').filter({ hasText: 'No connection to the server.' });
+    await notice.waitFor();
+    // Opening another chat while offline cannot load it: still no 'Chat not found', no error screen.
+    await page.locator(`[data-testid="chat-row"][data-chat-id="${second}"]`).click();
+    await page.waitForResponse(() => true, { timeout: 1000 }).catch(() => undefined);
+    await page.waitForTimeout(800);
+    assert.equal(await page.getByText('Chat not found').count(), 0);
+    await notice.waitFor();
+    // Back to the first chat: what was loaded is still shown, with the draft.
+    await page.locator(`[data-testid="chat-row"][data-chat-id="${first}"]`).click();
+    await list.getByText('Is anyone there?').waitFor();
+    assert.equal(await input.inputValue(), 'Draft written offline');
+    assert.equal(await page.getByText('Chat not found').count(), 0);
+    await screenshot(page, 'workspace-offline', { toasts: false });
+    // Meanwhile the client writes again and a new client arrives.
+    await inbound('net-a', 'Nadia Network', 'Written while you were offline');
+    const third = await olegsChat('net-c', 'Carla Newcomer', 'New while offline');
+
+    // The network is back: the socket reconnects, the notice goes, the open chat and the list catch up.
+    down = false;
+    await page.unroute('**/api/**');
+    await list.getByText('Written while you were offline').waitFor({ timeout: 40_000 });
+    await notice.waitFor({ state: 'detached', timeout: 15_000 });
+    await page.locator(`[data-testid="chat-row"][data-chat-id="${third}"]`).waitFor({ timeout: 15_000 });
+    assert.equal(await input.inputValue(), 'Draft written offline');
+    assert.equal(await page.getByText('Chat not found').count(), 0);
+    // The chat that failed to load offline opens now.
+    await page.locator(`[data-testid="chat-row"][data-chat-id="${second}"]`).click();
+    await list.getByText('Second question').waitFor();
+    assert.equal(await page.getByText('Chat not found').count(), 0);
+    assertNoErrors(errors, /Failed to load resource|ERR_INTERNET_DISCONNECTED|WebSocket/);
+    await context.close();
+  });
+  test('keyboard: arrows between chats, R to write, Esc back, ? for the help; focus after take, transfer and close', async () => {
+    const { page, errors, context } = await openPage(browser, server.url);
+    await signIn(page, olegToken, '/admin/chats?filter=assigned');
+    const rows = page.getByTestId('chat-row');
+    await rows.nth(2).waitFor();
+    const ids = await rows.evaluateAll((els) => els.map((e) => e.getAttribute('data-chat-id') ?? ''));
+    const focusOn = (id: string) =>
+      page
+        .waitForFunction((chat) => document.activeElement?.getAttribute('data-chat-id') === chat, id, {
+          timeout: 5000,
+        })
+        .catch(async (e) => {
+          const el = await page.evaluate(() => document.activeElement?.outerHTML.slice(0, 160));
+          throw new Error(`focus is not on ${id} (${ids.join(', ')}) but on ${el}: ${e}`);
+        });
+    const openChat = () => new URL(page.url()).searchParams.get('chat');
+
+    // '?' opens the list of shortcuts; Esc closes it; the keyboard button opens it too.
+    await page.keyboard.press('Shift+?');
+    const help = page.getByTestId('shortcuts-help');
+    await help.getByText('Write a message').waitFor();
+    await screenshot(page, 'workspace-shortcuts-help', { toasts: false });
+    await assertAccessible(page, 'shortcuts help');
+    await page.keyboard.press('Escape');
+    await help.waitFor({ state: 'hidden' });
+    await page.getByRole('button', { name: 'Keyboard shortcuts' }).click();
+    await help.waitFor();
+    await page.keyboard.press('Escape');
+    await help.waitFor({ state: 'hidden' });
+
+    // Down on the list opens the first chat, then the next; Up goes back; the focus stays on the open chat's row.
+    await rows.first().focus();
+    await page.keyboard.press('ArrowDown');
+    await page.waitForFunction((id) => new URL(location.href).searchParams.get('chat') === id, ids[1]);
+    await focusOn(ids[1]);
+    await page.keyboard.press('ArrowDown');
+    await page.waitForFunction((id) => new URL(location.href).searchParams.get('chat') === id, ids[2]);
+    await focusOn(ids[2]);
+    await page.keyboard.press('ArrowUp');
+    await page.waitForFunction((id) => new URL(location.href).searchParams.get('chat') === id, ids[1]);
+    await focusOn(ids[1]);
+    await page.getByTestId('conversation').waitFor();
+
+    // R writes; letters typed there stay text; Esc goes back to the chat's row; Alt+Down moves on from anywhere.
+    await page.getByTestId('composer-input').waitFor();
+    await page.keyboard.press('r');
+    await page.waitForFunction(
+      () => document.activeElement?.getAttribute('data-testid') === 'composer-input',
+    );
+    await page.keyboard.type('ready?');
+    assert.equal(await page.getByTestId('composer-input').inputValue(), 'ready?');
+    await page.keyboard.press('Escape');
+    await focusOn(ids[1]);
+    await page.keyboard.press('r');
+    await page.keyboard.press('Alt+ArrowDown');
+    await page.waitForFunction((id) => new URL(location.href).searchParams.get('chat') === id, ids[2]);
+
+    // Transfer: the next chat opens and its row has the focus.
+    await page.locator(`[data-testid="chat-row"][data-chat-id="${ids[0]}"]`).click();
+    await page.getByTestId('chat-status').getByText('In progress').waitFor();
+    await page.getByRole('button', { name: 'Transfer' }).click();
+    await page.getByRole('radio', { name: 'Team', exact: true }).check();
+    await field(page, 'Choose a team').click();
+    await page.getByRole('option', { name: 'Support' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Transfer' }).click();
+    await page.getByText('The chat has been transferred').waitFor();
+    await page.waitForFunction((id) => new URL(location.href).searchParams.get('chat') === id, ids[1]);
+    await focusOn(ids[1]);
+
+    // Close: the closed chat stays to be read, the focus goes to the next chat's row.
+    await page.getByRole('button', { name: 'Close chat' }).click();
+    await page.getByRole('dialog').getByLabel('Request category').click();
+    await page.getByRole('option').first().click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Close chat' }).click();
+    await page.getByTestId('chat-status').getByText('Closed').waitFor();
+    await focusOn(ids[2]);
+    assert.equal(openChat(), ids[1]);
+
+    // Take: the message box has the focus at once. (On a break, the new chat waits instead of coming to Oleg.)
+    const paused = await apiCall(server.url, 'PATCH', '/api/presence', { status: 'break' }, olegToken);
+    assert.equal(paused.status, 200, JSON.stringify(paused.body));
+    const waiting = await inbound('key-w', 'Walter Waiting', 'Waiting for someone');
+    await signIn(page, olegToken, `/admin/chats?filter=waiting&chat=${waiting}`);
+    await page.getByRole('button', { name: 'Take' }).click();
+    await page.waitForFunction(
+      () => document.activeElement?.getAttribute('data-testid') === 'composer-input',
+    );
+    await page.waitForURL(/filter=assigned/);
+    assertNoErrors(errors, /Failed to load resource/);
+    await context.close();
+  });
+  test('390 px: list -> conversation -> back, the client panel as a sheet, no horizontal overflow on any chat screen (both languages)', async () => {
+    const width = (page: Page) => page.evaluate(() => document.scrollingElement?.scrollWidth ?? 0);
+    const noOverflow = async (page: Page, where: string) => {
+      await page.waitForLoadState('networkidle').catch(() => undefined);
+      const w = await width(page);
+      assert.ok(w <= 390, `${where}: the page is ${w} px wide`);
+    };
+    const chatId = await olegsChat(
+      'phone-1',
+      'Petra Phone',
+      'Writing from my phone, a long line without breaks: https://example.com/a/very/long/path/that/should/wrap/and/not/push/the/page/wider',
+    );
+    for (const lang of ['eng', 'rus'] as const) {
+      const { page, errors, context } = await openPage(browser, server.url, { width: 390 });
+      await page.goto('/not-found');
+      await page.evaluate((l) => localStorage.setItem('sc-lang', l), lang);
+      await signIn(page, olegToken, '/admin/chats?filter=assigned');
+      const row = page.locator(`[data-testid="chat-row"][data-chat-id="${chatId}"]`);
+      await row.waitFor();
+      await noOverflow(page, `${lang} list`);
+      await screenshot(page, `workspace-390-list-${lang}`);
+      await row.click();
+      await page.getByTestId('composer-input').waitFor();
+      assert.equal(await row.isVisible(), false, 'the list gives way to the conversation');
+      await noOverflow(page, `${lang} conversation`);
+      await screenshot(page, `workspace-390-conversation-${lang}`);
+      // The client panel opens as a sheet over the conversation.
+      await page.getByTestId('client-panel-open').click();
+      const sheet = page.getByRole('dialog', { name: lang === 'eng' ? 'Client' : 'Клиент' });
+      await sheet.getByRole('complementary').waitFor();
+      await sheet.getByText('Petra Phone').first().waitFor();
+      await noOverflow(page, `${lang} client panel`);
+      await screenshot(page, `workspace-390-client-panel-${lang}`);
+      await assertAccessible(page, `client panel sheet (${lang})`);
+      await page.keyboard.press('Escape');
+      await sheet.waitFor({ state: 'detached' });
+      await page.getByRole('button', { name: lang === 'eng' ? 'All chats' : 'Все чаты' }).click();
+      await row.waitFor();
+      assert.equal(await page.getByTestId('composer-input').count(), 0);
+      for (const path of [
+        '/admin/chats?filter=waiting',
+        '/admin/chats?filter=closed',
+        '/admin/chats/expired',
+        '/admin/chats/create',
+        '/admin/expanded-search?q=phone',
+      ]) {
+        await signIn(page, adminToken, path);
+        await page.locator('main').waitFor();
+        await noOverflow(page, `${lang} ${path}`);
+      }
+      await screenshot(page, `workspace-390-search-${lang}`);
+      assertNoErrors(errors, /Failed to load resource/);
+      await context.close();
+    }
+  });
+});

@@ -1,0 +1,78 @@
+import { useEffect, useRef } from 'react';
+import { shortcutOf, type WorkspaceAction } from './keys.ts';
+
+const isTyping = (el: Element | null) =>
+  !!el &&
+  (el instanceof HTMLInputElement ||
+    el instanceof HTMLTextAreaElement ||
+    el instanceof HTMLSelectElement ||
+    (el instanceof HTMLElement && el.isContentEditable));
+
+/** The chat center's keyboard: one window listener; a key that maps to a shortcut (keys.ts) runs its handler. */
+export function useWorkspaceKeys(handlers: Record<WorkspaceAction, () => void>): void {
+  const latest = useRef(handlers);
+  latest.current = handlers;
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.defaultPrevented || e.isComposing) return;
+      const target = e.target instanceof Element ? e.target : null;
+      // A dialog (transfer, close, lightbox) owns the keyboard while open.
+      if (target?.closest('[role="dialog"]')) return;
+      // A combobox (category, filters) keeps its own arrows: Alt+↓ opens its list.
+      if (target?.closest('[role="combobox"], [aria-haspopup="listbox"]')) return;
+      const typing = isTyping(target);
+      const action = shortcutOf({
+        key: e.key,
+        altKey: e.altKey,
+        ctrlKey: e.ctrlKey,
+        metaKey: e.metaKey,
+        shiftKey: e.shiftKey,
+        typing,
+        inList: !!target?.closest('[data-chat-list]'),
+        inComposer: typing && !!target?.closest('[data-testid="composer"]'),
+      });
+      if (!action) return;
+      e.preventDefault();
+      latest.current[action]();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
+}
+
+let composerFocus: (() => void) | null = null;
+
+/** The open conversation registers how to focus its message box (R, and after Take). */
+export function useComposerFocusTarget(focus: () => void): void {
+  const latest = useRef(focus);
+  latest.current = focus;
+  useEffect(() => {
+    const fn = () => latest.current();
+    composerFocus = fn;
+    return () => {
+      if (composerFocus === fn) composerFocus = null;
+    };
+  }, []);
+}
+
+export const focusComposer = (): void => composerFocus?.();
+
+/**
+ * Focuses the list row of a chat once it is rendered (the virtual list scrolls it into view first), or the list's
+ * heading when there is no such chat. A dialog still closing (transfer, close) would take the focus back with it:
+ * the focus moves once it is gone.
+ */
+export function focusChatRow(chatId: string | null, tries = 90): void {
+  const attempt = (left: number, now: boolean): void => {
+    const modal = !!document.querySelector('.mantine-Modal-content');
+    const row =
+      chatId && !modal
+        ? document.querySelector<HTMLElement>(`[data-chat-list] [data-chat-id="${CSS.escape(chatId)}"]`)
+        : null;
+    if (row) row.focus();
+    else if ((modal || chatId) && left > 0) requestAnimationFrame(() => attempt(left - 1, false));
+    else if (!now || !chatId) document.getElementById('chat-center-title')?.focus();
+  };
+  // At once when the row is on the screen (a keyboard move), so the next key press starts from it.
+  attempt(tries, true);
+}
