@@ -96,6 +96,7 @@ export const ratingText = async (q: Queryable, orgId: string, channelId: string)
  * period each reply was last given for.
  */
 export type ReplyContext = {
+  chat_id: string;
   /** Open, on a live active channel, a client who did not block us, OPTION_AUTO_REPLY in the plan. */
   sendable: boolean;
   team_id: string;
@@ -116,10 +117,7 @@ export type ReplyContext = {
   holding_sent_period: string | null;
 };
 
-export const replyContext = (q: Queryable, orgId: string, chatId: string) =>
-  maybe<ReplyContext>(
-    q,
-    `select c.status <> 'closed' and ch.status = 'active' and ch.deleted_at is null and ct.opted_out_at is null
+const CONTEXT = `select c.id as chat_id, c.status <> 'closed' and ch.status = 'active' and ch.deleted_at is null and ct.opted_out_at is null
               and 'OPTION_AUTO_REPLY' = any(o.options) as sendable,
             c.team_id, c.unanswered_since is not null as waiting,
             coalesce(ans.id, c.id) as period, ans.id is null as unanswered_session,
@@ -137,9 +135,16 @@ export const replyContext = (q: Queryable, orgId: string, chatId: string) =>
          select m.id from messages m
           where m.chat_id = c.id and m.direction = 'out' and not m.internal and m.author_id is not null
           order by m.created_at desc, m.id desc limit 1
-       ) ans on true
-      where c.id = $1 and c.organisation_id = $2`,
-    [chatId, orgId],
+       ) ans on true`;
+
+export const replyContext = (q: Queryable, orgId: string, chatId: string) =>
+  maybe<ReplyContext>(q, `${CONTEXT} where c.id = $1 and c.organisation_id = $2`, [chatId, orgId]);
+
+/** The contexts of several chats in one statement (a pipeline run's chats); a chat without replies is left out. */
+export const replyContexts = (q: Queryable, chats: { orgId: string; chatId: string }[]) =>
+  q.query<ReplyContext>(
+    `${CONTEXT} where (c.id, c.organisation_id) in (select * from unnest($1::uuid[], $2::uuid[]))`,
+    [chats.map((c) => c.chatId), chats.map((c) => c.orgId)],
   );
 
 /**
