@@ -140,10 +140,14 @@ const CONTEXT = `select c.id as chat_id, c.status <> 'closed' and ch.status = 'a
 export const replyContext = (q: Queryable, orgId: string, chatId: string) =>
   maybe<ReplyContext>(q, `${CONTEXT} where c.id = $1 and c.organisation_id = $2`, [chatId, orgId]);
 
-/** The contexts of several chats in one statement (a pipeline run's chats); a chat without replies is left out. */
+/**
+ * The contexts of several chats in one statement (a pipeline run's chats); a chat without replies is left out. The
+ * chats are found by id (`= any`): matched on the (id, organisation) pairs alone, the planner, its estimate of an
+ * organisation's chats stale while chats open by the thousand, walked every chat of the organisation per pair.
+ */
 export const replyContexts = (q: Queryable, chats: { orgId: string; chatId: string }[]) =>
   q.query<ReplyContext>(
-    `${CONTEXT} where (c.id, c.organisation_id) in (select * from unnest($1::uuid[], $2::uuid[]))`,
+    `${CONTEXT} where c.id = any($1::uuid[]) and (c.id, c.organisation_id) in (select * from unnest($1::uuid[], $2::uuid[]))`,
     [chats.map((c) => c.chatId), chats.map((c) => c.orgId)],
   );
 

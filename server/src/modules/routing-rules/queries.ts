@@ -197,7 +197,7 @@ export const openedByUs = (q: Queryable, chats: { orgId: string; chatId: string 
             coalesce((select h.actor_id is not null from chat_history h
                        where h.chat_id = c.id and h.kind in ('created', 'reopen')
                        order by h.created_at, h.id limit 1), false) as opened_by_us
-       from chats c where (c.id, c.organisation_id) in (select * from unnest($1::uuid[], $2::uuid[]))`,
+       from chats c where c.id = any($1::uuid[]) and (c.id, c.organisation_id) in (select * from unnest($1::uuid[], $2::uuid[]))`,
     [chats.map((c) => c.chatId), chats.map((c) => c.orgId)],
   );
 
