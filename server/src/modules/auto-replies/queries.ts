@@ -117,14 +117,17 @@ export type ReplyContext = {
   holding_sent_period: string | null;
 };
 
-const CONTEXT = `select c.id as chat_id, c.status <> 'closed' and ch.status = 'active' and ch.deleted_at is null and ct.opted_out_at is null
+/** The context statement, its chats read from the table or the set of chat rows named `chats`. */
+const context = (
+  chats: string,
+) => `select c.id as chat_id, c.status <> 'closed' and ch.status = 'active' and ch.deleted_at is null and ct.opted_out_at is null
               and 'OPTION_AUTO_REPLY' = any(o.options) as sendable,
             c.team_id, c.unanswered_since is not null as waiting,
             coalesce(ans.id, c.id) as period, ans.id is null as unanswered_session,
             a.online_enabled, a.online_text, a.offline_enabled, a.offline_text, a.holding_enabled, a.holding_text,
             c.unanswered_since + make_interval(mins => a.holding_wait_minutes) as holding_due,
             s.presence_period, s.holding_period, s.holding_sent_period
-       from chats c
+       from ${chats} c
        join channels ch on ch.id = c.channel_id
        join contacts ct on ct.id = c.contact_id
        join organisations o on o.id = c.organisation_id
@@ -138,16 +141,17 @@ const CONTEXT = `select c.id as chat_id, c.status <> 'closed' and ch.status = 'a
        ) ans on true`;
 
 export const replyContext = (q: Queryable, orgId: string, chatId: string) =>
-  maybe<ReplyContext>(q, `${CONTEXT} where c.id = $1 and c.organisation_id = $2`, [chatId, orgId]);
+  maybe<ReplyContext>(q, `${context('chats')} where c.id = $1 and c.organisation_id = $2`, [chatId, orgId]);
 
 /**
  * The contexts of several chats in one statement (a pipeline run's chats); a chat without replies is left out. The
- * chats are found by id (`= any`): matched on the (id, organisation) pairs alone, the planner, its estimate of an
- * organisation's chats stale while chats open by the thousand, walked every chat of the organisation per pair.
+ * chats are read by id first (a materialised step): left to join them by the (id, organisation) pairs, the planner,
+ * its estimate of an organisation's chats stale while chats open by the thousand, walked all of the organisation's.
  */
 export const replyContexts = (q: Queryable, chats: { orgId: string; chatId: string }[]) =>
   q.query<ReplyContext>(
-    `${CONTEXT} where c.id = any($1::uuid[]) and (c.id, c.organisation_id) in (select * from unnest($1::uuid[], $2::uuid[]))`,
+    `with r as materialized (select * from chats where id = any($1::uuid[]))
+     ${context('r')} where (c.id, c.organisation_id) in (select * from unnest($1::uuid[], $2::uuid[]))`,
     [chats.map((c) => c.chatId), chats.map((c) => c.orgId)],
   );
 
