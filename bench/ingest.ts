@@ -13,7 +13,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { Agent, request } from 'node:http';
+import { Agent, createServer as createHttpServer, request } from 'node:http';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -537,13 +537,22 @@ async function runTarget(target: string): Promise<Result | undefined> {
       // has room, and the 'online' reply applies.
       const operator2 = await addUserTo(org2, login2, 'OPERATOR', [inboxTeam, routedTeam]);
       await json(base, 'PATCH', '/api/presence', { status: 'online' }, operator2);
+      // The channel's webhook answers 200 (the automatic replies are delivered, as to a live integration; a dead URL
+      // would leave the outbox retrying them through the phase).
+      const hook = createHttpServer((req, res) => {
+        req.resume();
+        req.on('end', () => res.end('{}'));
+      });
+      await new Promise<void>((resolve) => hook.listen(0, '127.0.0.1', resolve));
+      const hookAddress = hook.address();
+      const webhookUrl = `http://127.0.0.1:${typeof hookAddress === 'object' && hookAddress ? hookAddress.port : 9}/hook`;
       const newChannel = async (name: string) =>
         (
           await json(
             base,
             'POST',
             '/api/channels',
-            { type: 'api', name, teamId: inboxTeam, webhookUrl: 'http://127.0.0.1:9/hook' },
+            { type: 'api', name, teamId: inboxTeam, webhookUrl },
             admin2,
           )
         ).entity;
@@ -617,6 +626,7 @@ async function runTarget(target: string): Promise<Result | undefined> {
         await new Promise((r) => setTimeout(r, 5));
       const drain = (performance.now() - d0) / 1000;
       ws2.close();
+      hook.close();
       // What the stages did: chats routed by the rule, automatic replies written, holding timers armed.
       const count = async (sql: string) => (await db.query<{ n: number }>(sql, [org2.id]))[0]?.n ?? 0;
       const routed = await count(
@@ -628,15 +638,18 @@ async function runTarget(target: string): Promise<Result | undefined> {
       const replies = await count(
         "select count(*)::int as n from messages where organisation_id = $1 and direction = 'out' and author_id is null",
       );
+      const delivered = await count(
+        "select count(*)::int as n from messages where organisation_id = $1 and direction = 'out' and author_id is null and status <> 'pending'",
+      );
       const timers = await count(
         "select count(*)::int as n from timers where organisation_id = $1 and kind = 'auto_reply_holding'",
       );
-      return { phase, drain, left, primeMs, routed, inRouted, replies, timers };
+      return { phase, drain, left, primeMs, routed, inRouted, replies, delivered, timers };
     })();
     const rulesRate = rulesPhase.phase.committed / (rulesPhase.phase.seconds + rulesPhase.drain);
     notes.push(
       `with 10 routing rules and 4 auto-replies on: ${rulesRate.toFixed(0)} msg/s with its stages run (${((rulesRate / hot) * 100).toFixed(0)}% of the hot path, ${((rulesRate / pipedRate) * 100).toFixed(0)}% of the plain pipeline; ${rulesPhase.left} jobs left when the load stopped, done ${(rulesPhase.drain * 1000).toFixed(0)} ms later), answers p50 ${rulesPhase.phase.p50.toFixed(1)} ms, p99 ${rulesPhase.phase.p99.toFixed(1)} ms, failed ${rulesPhase.phase.failed}; ` +
-        `first messages ${rulesPhase.primeMs.toFixed(1)} ms each, ${rulesPhase.routed} chats routed by a rule (${rulesPhase.inRouted} in its team), ${rulesPhase.replies} automatic replies written, ${rulesPhase.timers} holding timers armed`,
+        `first messages ${rulesPhase.primeMs.toFixed(1)} ms each, ${rulesPhase.routed} chats routed by a rule (${rulesPhase.inRouted} in its team), ${rulesPhase.replies} automatic replies written (${rulesPhase.delivered} delivered to the webhook), ${rulesPhase.timers} holding timers armed`,
     );
     // Telegram updates through the webhook route: secret check, parse, ingest (each client's first one opens its chat).
     for (let client = 0; client < CONCURRENCY; client++) {
