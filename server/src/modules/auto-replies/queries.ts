@@ -134,9 +134,11 @@ const context = (
        join channel_auto_replies a on a.channel_id = c.channel_id
        left join chat_auto_replies s on s.chat_id = c.id
        left join lateral (
-         -- The operator's latest answer in this session (a user's message to the client, not a note).
+         -- The operator's latest answer in this session (a user's message to the client, not a note). Such a message
+         -- is only written by sendMessage for a user, which stamps chats.last_operator_message_at: while that is null
+         -- there is none, and a chat nobody has answered is not read message by message.
          select m.id from messages m
-          where m.chat_id = c.id and m.direction = 'out' and not m.internal and m.author_id is not null
+          where c.last_operator_message_at is not null and m.chat_id = c.id and m.direction = 'out' and not m.internal and m.author_id is not null
           order by m.created_at desc, m.id desc limit 1
        ) ans on true`;
 
