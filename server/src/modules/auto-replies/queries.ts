@@ -96,6 +96,7 @@ export const ratingText = async (q: Queryable, orgId: string, channelId: string)
  * period each reply was last given for.
  */
 export type ReplyContext = {
+  chat_id: string;
   /** Open, on a live active channel, a client who did not block us, OPTION_AUTO_REPLY in the plan. */
   sendable: boolean;
   team_id: string;
@@ -116,30 +117,44 @@ export type ReplyContext = {
   holding_sent_period: string | null;
 };
 
-export const replyContext = (q: Queryable, orgId: string, chatId: string) =>
-  maybe<ReplyContext>(
-    q,
-    `select c.status <> 'closed' and ch.status = 'active' and ch.deleted_at is null and ct.opted_out_at is null
+/** The context statement, its chats read from the table or the set of chat rows named `chats`. */
+const context = (
+  chats: string,
+) => `select c.id as chat_id, c.status <> 'closed' and ch.status = 'active' and ch.deleted_at is null and ct.opted_out_at is null
               and 'OPTION_AUTO_REPLY' = any(o.options) as sendable,
             c.team_id, c.unanswered_since is not null as waiting,
             coalesce(ans.id, c.id) as period, ans.id is null as unanswered_session,
             a.online_enabled, a.online_text, a.offline_enabled, a.offline_text, a.holding_enabled, a.holding_text,
             c.unanswered_since + make_interval(mins => a.holding_wait_minutes) as holding_due,
             s.presence_period, s.holding_period, s.holding_sent_period
-       from chats c
+       from ${chats} c
        join channels ch on ch.id = c.channel_id
        join contacts ct on ct.id = c.contact_id
        join organisations o on o.id = c.organisation_id
        join channel_auto_replies a on a.channel_id = c.channel_id
        left join chat_auto_replies s on s.chat_id = c.id
        left join lateral (
-         -- The operator's latest answer in this session (a user's message to the client, not a note).
+         -- The operator's latest answer in this session (a user's message to the client, not a note). Such a message
+         -- is only written by sendMessage for a user, which stamps chats.last_operator_message_at: while that is null
+         -- there is none, and a chat nobody has answered is not read message by message.
          select m.id from messages m
-          where m.chat_id = c.id and m.direction = 'out' and not m.internal and m.author_id is not null
+          where c.last_operator_message_at is not null and m.chat_id = c.id and m.direction = 'out' and not m.internal and m.author_id is not null
           order by m.created_at desc, m.id desc limit 1
-       ) ans on true
-      where c.id = $1 and c.organisation_id = $2`,
-    [chatId, orgId],
+       ) ans on true`;
+
+export const replyContext = (q: Queryable, orgId: string, chatId: string) =>
+  maybe<ReplyContext>(q, `${context('chats')} where c.id = $1 and c.organisation_id = $2`, [chatId, orgId]);
+
+/**
+ * The contexts of several chats in one statement (a pipeline run's chats); a chat without replies is left out. The
+ * chats are read by id first (a materialised step): left to join them by the (id, organisation) pairs, the planner,
+ * its estimate of an organisation's chats stale while chats open by the thousand, walked all of the organisation's.
+ */
+export const replyContexts = (q: Queryable, chats: { orgId: string; chatId: string }[]) =>
+  q.query<ReplyContext>(
+    `with r as materialized (select * from chats where id = any($1::uuid[]))
+     ${context('r')} where (c.id, c.organisation_id) in (select * from unnest($1::uuid[], $2::uuid[]))`,
+    [chats.map((c) => c.chatId), chats.map((c) => c.orgId)],
   );
 
 /**

@@ -1,5 +1,5 @@
 import type { AppContext } from '../../context.ts';
-import type { StageTx } from '../../jobs/pipeline.ts';
+import type { StageRun, StageTx } from '../../jobs/pipeline.ts';
 import type { PipelineJob } from '../../jobs/pipeline-queries.ts';
 import { upsertTimer } from '../../jobs/queries.ts';
 import type { Tx } from '../../realtime/emit.ts';
@@ -24,6 +24,21 @@ const owed = (c: Q.ReplyContext) => ({
 });
 
 /**
+ * The run's chats as the stage first sees them, read once per run (one statement instead of one per job). A reading
+ * taken before an earlier job of the run gave a reply can only say a reply is owed when it no longer is: what is
+ * sent is decided on the chat's row read again under its lock.
+ */
+async function seenOf(tx: StageTx, run: StageRun, chatId: string): Promise<Q.ReplyContext | undefined> {
+  let byChat = run.memo.get('auto_replies') as Map<string, Q.ReplyContext> | undefined;
+  if (!byChat) {
+    const chats = new Map(run.jobs.map((j) => [j.chat_id, { orgId: j.organisation_id, chatId: j.chat_id }]));
+    byChat = new Map((await Q.replyContexts(tx.q, [...chats.values()])).map((c) => [c.chat_id, c]));
+    run.memo.set('auto_replies', byChat);
+  }
+  return byChat.get(chatId);
+}
+
+/**
  * The pipeline's auto-replies stage, for every client message of an organisation with such replies on. Per waiting
  * period of a chat session (client messages after the operator's latest answer):
  * - the presence reply, once: 'online' when an operator of the chat's team is in work and no operator has answered
@@ -34,9 +49,9 @@ const owed = (c: Q.ReplyContext) => ({
  * in the job's transaction (the job is deleted in it): a retried job finds what a committed run recorded, and a
  * failed run recorded and sent nothing.
  */
-export async function autoRepliesStage(tx: StageTx, job: PipelineJob, _run: unknown, _app: AppContext) {
+export async function autoRepliesStage(tx: StageTx, job: PipelineJob, run: StageRun, _app: AppContext) {
   const orgId = job.organisation_id;
-  const seen = await Q.replyContext(tx.q, orgId, job.chat_id);
+  const seen = await seenOf(tx, run, job.chat_id);
   if (!seen?.sendable || !seen.waiting) return undefined;
   const first = owed(seen);
   if (!first.presence && !first.holding) return undefined;

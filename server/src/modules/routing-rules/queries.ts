@@ -190,6 +190,18 @@ export const chatFacts = (q: Queryable, orgId: string, chatId: string, messageId
     [chatId, orgId, messageId],
   );
 
+/** Which of these chats a user's outbound message opened (opened_by_us of chatFacts), in one statement. */
+export const openedByUs = (q: Queryable, chats: { orgId: string; chatId: string }[]) =>
+  q.query<{ id: string; opened_by_us: boolean }>(
+    `with r as materialized (select id, organisation_id from chats where id = any($1::uuid[]))
+     select c.id,
+            coalesce((select h.actor_id is not null from chat_history h
+                       where h.chat_id = c.id and h.kind in ('created', 'reopen')
+                       order by h.created_at, h.id limit 1), false) as opened_by_us
+       from r c where (c.id, c.organisation_id) in (select * from unnest($1::uuid[], $2::uuid[]))`,
+    [chats.map((c) => c.chatId), chats.map((c) => c.orgId)],
+  );
+
 /** The history entry naming the rule that routed the chat (kind 'rule'). */
 export const insertRuleHistory = (
   q: Queryable,

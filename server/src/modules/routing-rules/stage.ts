@@ -25,6 +25,25 @@ async function rulesOf(tx: StageTx, run: StageRun, orgId: string): Promise<Q.Rul
 }
 
 /**
+ * Whether a user's outbound message opened the chat of a job that did not open it (only such a chat's first client
+ * reply is routed, by the 'mailing' rules): the run's chats read once per run, so a chat the client opened costs its
+ * later messages no statement of their own.
+ */
+async function openedByUsOf(tx: StageTx, run: StageRun, chatId: string): Promise<boolean> {
+  let byChat = run.memo.get('rules.openedByUs') as Map<string, boolean> | undefined;
+  if (!byChat) {
+    const chats = new Map(
+      run.jobs
+        .filter((j) => !j.opened)
+        .map((j) => [j.chat_id, { orgId: j.organisation_id, chatId: j.chat_id }]),
+    );
+    byChat = new Map((await Q.openedByUs(tx.q, [...chats.values()])).map((c) => [c.id, c.opened_by_us]));
+    run.memo.set('rules.openedByUs', byChat);
+  }
+  return byChat.get(chatId) ?? false;
+}
+
+/**
  * Carries out a rule's action through the same command an operator uses (transferChat, as the rule), or answers
  * false when it cannot be done now: the team has no operator In work with room, the last operator or personal
  * manager is missing or not In work, the chat bot does not exist (no bots yet). The history names the rule.
@@ -74,6 +93,7 @@ export async function rulesStage(tx: StageTx, job: PipelineJob, run: StageRun): 
   const rules = await rulesOf(tx, run, job.organisation_id);
   if (!rules.length) return;
   if (!job.opened && !rules.some((r) => r.conditions.messageType === 'mailing')) return;
+  if (!job.opened && !(await openedByUsOf(tx, run, job.chat_id))) return;
   const chat = await Q.chatFacts(tx.q, job.organisation_id, job.chat_id, job.message_id);
   if (!chat || chat.status === 'closed') return;
   if (job.opened && (chat.status !== 'waiting' || chat.operator_id)) return;
