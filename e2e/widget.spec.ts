@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import {
   ADMIN_PASSWORD,
   apiCall,
@@ -63,6 +63,18 @@ after(async () => {
 
 /** The widget's launcher on the host page (inside its shadow root: Playwright's locators pierce it). */
 const launcher = (page: Page) => page.getByRole('button', { name: /^Open chat/ });
+
+/**
+ * Types one character at a time until `shown` appears: typing is a signal, sent at most every 3 s and lost by a socket
+ * that is still connecting, so a real person's continued typing is what makes it show.
+ */
+async function typeUntil(input: Locator, shown: Locator, text: string) {
+  for (let i = 0; i < 40 && !(await shown.isVisible()); i++) {
+    await input.pressSequentially(text[i % text.length]);
+    await new Promise((r) => setTimeout(r, 400));
+  }
+  await shown.waitFor({ timeout: 2_000 });
+}
 
 /** A request category the chat's team may use (the close needs one). */
 async function categoryFor(chatId: string): Promise<{ id: string } | undefined> {
@@ -328,12 +340,15 @@ describe('site chat widget', () => {
     await o.getByTestId('chat-client').getByText('Ann Lee').waitFor();
 
     // The visitor types: the operator sees it; the operator types: the visitor sees it.
-    await input.pressSequentially('It was order', { delay: 30 });
-    await o.getByTestId('client-typing').getByText('The client is typing…').waitFor({ timeout: 10_000 });
+    await typeUntil(
+      input,
+      o.getByTestId('client-typing').getByText('The client is typing…'),
+      'It was order 42 ',
+    );
     const reply = o.getByRole('textbox', { name: 'Write a message' });
-    await reply.pressSequentially('Let me check', { delay: 30 });
-    await v.getByText(/is typing…/).waitFor({ timeout: 10_000 });
+    await typeUntil(reply, v.getByText(/is typing…/), 'Let me check ');
     await screenshot(v, 'widget-operator-typing');
+    await reply.fill('Let me check');
     await reply.press('Enter');
     await v.getByText('Let me check').waitFor({ timeout: 10_000 });
 

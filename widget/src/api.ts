@@ -141,9 +141,11 @@ export class Live {
     this.poll = null;
   }
 
-  /** Tells the operators the visitor is writing (only while the socket is up; the caller throttles). */
-  typing(): void {
-    if (this.ws?.readyState === 1) this.ws.send('typing');
+  /** Tells the operators the visitor is writing, while the socket is up (the caller throttles): whether it went. */
+  typing(): boolean {
+    if (this.ws?.readyState !== 1) return false;
+    this.ws.send('typing');
+    return true;
   }
 
   /** Drops the socket now (tests, a lost network): the next one resumes. */

@@ -97,10 +97,8 @@ export class Widget {
       textarea.style.height = 'auto';
       textarea.style.height = `${Math.min(textarea.scrollHeight, 120)}px`;
       this.checkLength();
-      if (Date.now() - this.typedAt > 3_000) {
-        this.typedAt = Date.now();
-        this.live?.typing();
-      }
+      // At most every 3 s; a keystroke while the socket is down does not count, so the next one tries again.
+      if (Date.now() - this.typedAt > 3_000 && this.live?.typing()) this.typedAt = Date.now();
     };
     const file = h('input', { type: 'file', tabindex: '-1', 'aria-hidden': 'true' });
     file.onchange = () => {
