@@ -1,20 +1,13 @@
 import { notifications } from '@mantine/notifications';
-import { i18n, translateError } from './i18n/index.ts';
+import { translateError } from './i18n/index.ts';
 
-/** The toast's close button is named for screen readers (Mantine leaves it without a name). */
-const closeButtonProps = () => ({ 'aria-label': i18n.t('common.close') });
+// Every toast's close button is named by the theme (app/theme.ts, Notification defaultProps).
 
 export function notifySuccess(message: string): void {
-  notifications.show({ color: 'teal', message, autoClose: 3000, closeButtonProps: closeButtonProps() });
+  notifications.show({ color: 'teal', message, autoClose: 3000 });
 }
 
 /** A toast whose text comes from the §8 error code, never from server prose. */
 export function notifyError(code: string): void {
-  notifications.show({
-    id: `error-${code}`,
-    color: 'red',
-    message: translateError(code),
-    autoClose: 5000,
-    closeButtonProps: closeButtonProps(),
-  });
+  notifications.show({ id: `error-${code}`, color: 'red', message: translateError(code), autoClose: 5000 });
 }

@@ -357,12 +357,6 @@ export const enGB = {
     connectTitle: 'Connect {{type}}',
     noEditor: 'This channel type cannot be edited here yet.',
     tabs: { general: 'General', routing: 'Routing', autoReplies: 'Automatic replies' },
-    routingEmpty: 'Routing rules are coming soon',
-    routingText:
-      'Every new chat of this channel goes to the {{team}} team, whose distribution settings pick the operator.',
-    autoRepliesEmpty: 'Automatic replies are coming soon',
-    autoRepliesText:
-      'Replies sent automatically to clients (greeting, outside working hours) will be set up here.',
     reasons: {
       unreachable: 'The provider could not be reached. Check the connection of the server and try again.',
       webhook:
