@@ -23,6 +23,7 @@ export * from './schemas/routing-rules.ts';
 export * from './schemas/teams.ts';
 export * from './schemas/templates.ts';
 export * from './schemas/users.ts';
+export * from './schemas/email.ts';
 export * from './schemas/widget.ts';
 export * from './templates.ts';
 export * from './text.ts';

@@ -1,0 +1,198 @@
+import type { ImapFlow, MailboxObject } from 'imapflow';
+import type { AdapterChannel, AdapterContext, InboundEvent, PollSession } from '../types.ts';
+import { closeImap, imapClient } from './net.ts';
+import { type ParsedMail, parseMail } from './parse.ts';
+import * as Q from './queries.ts';
+import { addressOf, mailboxKey, pollIntervalMs, serverOf } from './settings.ts';
+
+/**
+ * Where reading INBOX stands: the mailbox it belongs to, its UIDVALIDITY, the last UID handed to ingest, the
+ * newest arrival seen (for a re-scan after a UIDVALIDITY change) and, during such a re-scan, its start date.
+ */
+export type MailCursor = {
+  mailbox: string;
+  uidValidity: string;
+  lastUid: number;
+  lastDate?: string;
+  rescanSince?: string;
+};
+
+/** Mails read per pass before the cursor's next turn (EMAIL_FETCH_BATCH): a long backlog is read in parts. */
+const batchOf = (ctx: AdapterContext) => Number(ctx.env.EMAIL_FETCH_BATCH) || 50;
+/** An IDLE wait is renewed this often even when the server stays silent. */
+const IDLE_WAIT_MS = 5 * 60_000;
+const DAY_MS = 24 * 3600_000;
+
+/**
+ * The cursor for the INBOX as it is now. A new channel starts where its connection check stood (mail from then
+ * on); a changed UIDVALIDITY (the server renumbered the mailbox) re-reads everything since a day before the
+ * newest mail seen: Message-IDs make that harmless (ingest dedupes them), so nothing is lost and nothing doubled.
+ */
+export function align(
+  stored: Partial<MailCursor>,
+  box: Pick<MailboxObject, 'uidValidity' | 'uidNext'>,
+  mailbox: string,
+  start?: { uidValidity?: string; uidNext?: number; mailbox?: string },
+): MailCursor {
+  const validity = String(box.uidValidity);
+  if (stored.mailbox === mailbox && stored.uidValidity === validity && typeof stored.lastUid === 'number')
+    return stored as MailCursor;
+  if (stored.mailbox === mailbox && stored.uidValidity) {
+    const since = new Date(new Date(stored.lastDate ?? Date.now()).getTime() - DAY_MS).toISOString();
+    return { mailbox, uidValidity: validity, lastUid: 0, lastDate: stored.lastDate, rescanSince: since };
+  }
+  const fromStart = start?.mailbox === mailbox && start.uidValidity === validity && start.uidNext;
+  return {
+    mailbox,
+    uidValidity: validity,
+    lastUid: (fromStart ? (start.uidNext as number) : box.uidNext) - 1,
+  };
+}
+
+/** UIDs after the cursor, oldest first. */
+async function newUids(client: ImapFlow, c: MailCursor): Promise<number[]> {
+  const query = c.rescanSince ? { since: new Date(c.rescanSince) } : { uid: `${c.lastUid + 1}:*` };
+  const found = (await client.search(query, { uid: true })) || [];
+  return found.filter((uid) => uid > c.lastUid).sort((a, b) => a - b);
+}
+
+/** Waits in IDLE until the server announces new mail, the session ends, or a while passes. */
+function waitForMail(client: ImapFlow, signal: AbortSignal): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      client.off('exists', done);
+      client.off('close', done);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, IDLE_WAIT_MS);
+    client.on('exists', done);
+    client.on('close', done);
+    signal.addEventListener('abort', done);
+    if (signal.aborted) return done();
+    client.idle().catch(done);
+  });
+}
+
+/** What one mail means for ingest, with the thread it answers (its dialog's client) looked up. */
+async function eventsOf(
+  ctx: AdapterContext,
+  channel: AdapterChannel,
+  mail: ParsedMail,
+): Promise<InboundEvent[]> {
+  if (mail.kind === 'auto') return [];
+  if (mail.kind === 'bounce') {
+    const ours = await Q.findOutboundMail(ctx.db, channel.id, mail.original);
+    return ours?.message_id
+      ? [{ kind: 'status', messageId: ours.message_id, status: 'undelivered', reason: mail.reason }]
+      : [];
+  }
+  // Our own mail coming back (a copy, a loop) is not a customer's.
+  if (!mail.from.address || mail.from.address === addressOf(channel).toLowerCase()) return [];
+  const thread = await Q.findThread(ctx.db, channel.id, mail.refs);
+  // A new thread shows its subject above the text; a reply's subject is the thread's.
+  const text = !thread && mail.subject ? [mail.subject, mail.text].filter(Boolean).join('\n\n') : mail.text;
+  return [
+    {
+      kind: 'message',
+      message: {
+        externalMessageId: mail.rfcId,
+        client: { externalId: thread?.client_external_id ?? mail.from.address, name: mail.from.name },
+        text: text || (mail.files.length ? '' : mail.subject || '—'),
+        attachments: [],
+        files: mail.files,
+      },
+    },
+  ];
+}
+
+/** Reads one mail by UID, hands it to ingest and records its headers (threads, replies' subjects). */
+async function take(
+  ctx: AdapterContext,
+  channel: AdapterChannel,
+  session: PollSession,
+  client: ImapFlow,
+  uid: number,
+) {
+  const msg = await client.fetchOne(String(uid), { source: true, internalDate: true }, { uid: true });
+  if (!msg || !msg.source) return undefined;
+  const mail = await parseMail(msg.source);
+  const events = await eventsOf(ctx, channel, mail);
+  const received = events.length ? await session.receive(events) : [];
+  if (mail.kind === 'mail' && events[0]?.kind === 'message') {
+    const stored = received[0];
+    await Q.recordEmail(ctx.db, {
+      orgId: channel.organisationId,
+      channelId: channel.id,
+      chatId: stored?.chatId ?? null,
+      messageId: stored?.messageId ?? null,
+      direction: 'in',
+      rfcId: mail.rfcId,
+      clientExternalId: events[0].message.client.externalId,
+      subject: mail.subject,
+      refs: mail.refs,
+    });
+  }
+  const date = msg.internalDate ? new Date(msg.internalDate) : undefined;
+  return date && !Number.isNaN(date.getTime()) ? date.toISOString() : undefined;
+}
+
+/**
+ * One session of a mailbox: reads INBOX from the stored cursor, each mail handed to ingest and the cursor saved
+ * after it (a crash re-reads at most that mail, which ingest dedupes by its Message-ID); then waits in IDLE for
+ * more while the server offers it and the session lasts, or answers when to poll again when it does not.
+ */
+export async function pollEmail(
+  ctx: AdapterContext,
+  channel: AdapterChannel,
+  session: PollSession,
+): Promise<{ againInMs: number }> {
+  const server = serverOf(channel, 'receive');
+  const mailbox = mailboxKey(server);
+  const client = await imapClient(ctx, server);
+  const stop = () => void closeImap(client);
+  session.signal.addEventListener('abort', stop);
+  try {
+    await client.connect();
+    const lock = await client.getMailboxLock('INBOX', { readOnly: true });
+    try {
+      let cursor = session.cursor as Partial<MailCursor>;
+      for (;;) {
+        if (session.signal.aborted) return { againInMs: 0 };
+        const c = align(
+          cursor,
+          client.mailbox as MailboxObject,
+          mailbox,
+          channel.settings.imapStart as never,
+        );
+        if (c !== cursor && !(await session.saveCursor(c))) return { againInMs: 0 };
+        cursor = c;
+        const uids = await newUids(client, c);
+        for (const uid of uids.slice(0, batchOf(ctx))) {
+          if (session.signal.aborted) return { againInMs: 0 };
+          const date = await take(ctx, channel, session, client, uid);
+          cursor = {
+            ...cursor,
+            lastUid: uid,
+            lastDate: date && date > (cursor.lastDate ?? '') ? date : cursor.lastDate,
+          };
+          if (!(await session.saveCursor(cursor))) return { againInMs: 0 };
+        }
+        if (uids.length > batchOf(ctx)) return { againInMs: 0 };
+        if (cursor.rescanSince) {
+          const { rescanSince: _done, ...rest } = cursor;
+          cursor = rest;
+          if (!(await session.saveCursor(cursor))) return { againInMs: 0 };
+        }
+        if (!client.capabilities.has('IDLE')) return { againInMs: pollIntervalMs(ctx) };
+        await waitForMail(client, session.signal);
+      }
+    } finally {
+      lock.release();
+    }
+  } finally {
+    session.signal.removeEventListener('abort', stop);
+    await closeImap(client);
+  }
+}
