@@ -29,8 +29,11 @@ export function dovecotMissing(): string | false {
 export type Dovecot = {
   host: string;
   port: number;
-  /** Adds a mailbox user (login = address) with this password. */
-  addUser(login: string, password: string): void;
+  /**
+   * Adds mailbox users (login = address) with this password. Dovecot re-reads its user file when the file's
+   * modification time (in seconds) changes: add users before they first log in, all at once.
+   */
+  addUsers(logins: string[], password: string): void;
   close(): Promise<void>;
 };
 
@@ -94,6 +97,7 @@ instance_name = sc-test-${port}
 ssl = no
 disable_plaintext_auth = no
 auth_mechanisms = plain login
+auth_failure_delay = 0
 protocols = imap
 listen = 127.0.0.1
 first_valid_uid = ${Math.min(mailUid, 1)}
@@ -153,8 +157,9 @@ namespace inbox {
   return {
     host: '127.0.0.1',
     port,
-    addUser(user, password) {
-      writeFileSync(users, `${readFileSync(users, 'utf8')}${user}:{PLAIN}${password}\n`);
+    addUsers(logins, password) {
+      const lines = logins.map((l) => `${l}:{PLAIN}${password}\n`).join('');
+      writeFileSync(users, `${readFileSync(users, 'utf8')}${lines}`);
     },
     async close() {
       if (child.exitCode === null) {
