@@ -136,7 +136,7 @@ describe('E-mail channel on real IMAP and SMTP', { skip: dovecotMissing() }, () 
     await client.connect();
     const status = await client.status('Sent', { messages: true });
     await client.logout();
-    return status.messages ?? 0;
+    return status ? (status.messages ?? 0) : 0;
   }
 
   const chatsOf = async (org: TestOrg): Promise<Chat[]> =>

@@ -116,7 +116,7 @@ async function take(
   uid: number,
 ) {
   const msg = await client.fetchOne(String(uid), { source: true, internalDate: true }, { uid: true });
-  if (!msg?.source) return undefined;
+  if (msg === false || !msg.source) return undefined;
   const mail = await parseMail(msg.source);
   const events = await eventsOf(ctx, channel, mail);
   const received = events.length ? await session.receive(events) : [];

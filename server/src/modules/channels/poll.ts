@@ -13,8 +13,8 @@ const IDLE_ROW_MS = 60 * 60_000;
  */
 export const channelPoller: Poller = async (app, run) => {
   const row = await Q.findChannelById(app.db, run.channelId);
-  if (!row || row.status !== 'active') return { againInMs: IDLE_ROW_MS };
-  if (row.org_status !== 'active') return { againInMs: IDLE_ROW_MS };
+  const live = row && row.status === 'active' && row.org_status === 'active';
+  if (!row || !live) return { againInMs: IDLE_ROW_MS };
   const adapter = adapterFor(row.type);
   if (!adapter.poll) return { againInMs: IDLE_ROW_MS };
   const channel = adapterChannel(app, row);
