@@ -70,10 +70,11 @@ const uidOf = (name: string) => {
 
 /**
  * A real Dovecot IMAP server with a throwaway configuration in a temp dir, on a random local port: plain IMAP
- * (no TLS), PLAIN/LOGIN auth from a passwd-file, Maildir mailboxes with a Sent folder, IDLE as Dovecot has it.
+ * (no TLS), PLAIN/LOGIN auth from a passwd-file, Maildir mailboxes with a Sent folder, IDLE as Dovecot has it
+ * (or, with `idle: false`, not announced).
  * As root, its processes run as Debian's `dovecot` and `dovenull` users; otherwise as the current user.
  */
-export async function startDovecot(): Promise<Dovecot> {
+export async function startDovecot(opts: { idle?: boolean } = {}): Promise<Dovecot> {
   const dir = mkdtempSync(join(tmpdir(), 'sc-dovecot-'));
   chmodSync(dir, 0o755);
   const port = await freePort();
@@ -125,7 +126,12 @@ userdb {
   args = uid=${mailUid} gid=${mailGid} home=${dir}/home/%u
 }
 mail_location = maildir:~/Maildir
-namespace inbox {
+${
+  opts.idle === false
+    ? // The capabilities announced after login, IDLE left out: clients must poll.
+      'imap_capability = IMAP4rev1 LITERAL+ SASL-IR LOGIN-REFERRALS ID ENABLE SORT UIDPLUS NAMESPACE CHILDREN SPECIAL-USE LIST-EXTENDED\n'
+    : ''
+}namespace inbox {
   inbox = yes
   mailbox Sent {
     special_use = \\Sent

@@ -186,6 +186,21 @@ describe('E-mail channel on real IMAP and SMTP', { skip: dovecotMissing() }, () 
     assert.deepEqual(smtpAuth.body.error.details, { reason: 'mailbox', send: 'auth' });
     assert.equal((await org.admin.api.get('/api/channels')).body.entity.total, 0, 'nothing stored');
 
+    // Hosts are tenant-chosen: private networks are refused like webhook URLs (the tests allow only 127.0.0.0/8).
+    const privateNet = await org.admin.api.post(
+      '/api/channels',
+      body(address, teamId, {
+        receive: { host: '10.1.2.3', port: 993, login: address, password: 'x' },
+        send: { host: '192.168.0.1', port: 465, login: address, password: 'x' },
+      }),
+    );
+    assert.equal(privateNet.status, 502);
+    assert.deepEqual(privateNet.body.error.details, {
+      reason: 'mailbox',
+      receive: 'address',
+      send: 'address',
+    });
+
     const ok = await org.admin.api.post('/api/channels', body(address, teamId));
     assert.equal(ok.status, 200, JSON.stringify(ok.body));
     const text = JSON.stringify((await org.admin.api.get(`/api/channels/${ok.body.entity.id}`)).body);
@@ -350,6 +365,56 @@ describe('E-mail channel on real IMAP and SMTP', { skip: dovecotMissing() }, () 
       return x?.status === 'undelivered' && x;
     });
     assert.match(String(m.statusReason), /550/);
+  });
+
+  test('a server without IDLE is polled every EMAIL_POLL_INTERVAL_MS', async () => {
+    const plain = await startDovecot({ idle: false });
+    try {
+      const address = 'poll@shop.test';
+      plain.addUsers([address], 'imap-secret');
+      smtpUsers[address] = 'smtp-secret';
+      const org = await createOrganisation(s);
+      const teamId = await makeTeam(org, { method: 'manual' });
+      const res = await org.admin.api.post(
+        '/api/channels',
+        body(address, teamId, {
+          receive: {
+            host: plain.host,
+            port: plain.port,
+            secure: false,
+            login: address,
+            password: 'imap-secret',
+          },
+        }),
+      );
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      // The first session reads the (empty) mailbox and, without IDLE, ends until the interval has passed.
+      await until('the first poll', async () => {
+        const [row] = await s.db.query<{ due_at: Date; claimed_by: string | null }>(
+          'select due_at, claimed_by from channel_polls where channel_id = $1',
+          [res.body.entity.id],
+        );
+        return !row.claimed_by && new Date(row.due_at).getTime() > s.clock.now().getTime() + 50_000 && row;
+      });
+      const client = new ImapFlow({
+        host: plain.host,
+        port: plain.port,
+        secure: false,
+        auth: { user: address, pass: 'imap-secret' },
+        logger: false,
+      });
+      await client.connect();
+      assert.equal(client.capabilities.has('IDLE'), false);
+      await client.append('INBOX', fixture('koi8r-qp.eml'));
+      await client.logout();
+      await new Promise((r) => setTimeout(r, 1500));
+      assert.equal((await chatsOf(org)).length, 0, 'not read before the interval');
+      s.clock.advance(61_000);
+      const chat = await chatOf(org, 'olga@customer.test');
+      assert.equal(chat.client.name, 'Ольга Смирнова');
+    } finally {
+      await plain.close();
+    }
   });
 
   test('several instances read one mailbox exactly once; a restart mid-mailbox and a UIDVALIDITY change lose and double nothing', async () => {
