@@ -23,6 +23,7 @@ export function ChannelGuideModal({ ui, onClose, onCreated }: Props) {
       size="lg"
       title={ui ? t('channels.connectTitle', { type: t(`channels.types.${ui.type}`) }) : ''}
       closeOnClickOutside={false}
+      closeButtonProps={{ 'aria-label': t('common.close') }}
     >
       {ui && <Guide key={ui.type} ui={ui} onClose={onClose} onCreated={onCreated} />}
     </Modal>
