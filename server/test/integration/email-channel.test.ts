@@ -64,7 +64,9 @@ describe('E-mail channel on real IMAP and SMTP', { skip: dovecotMissing() }, () 
       'imap-secret',
     );
     sink = await startSmtpSink({ users: smtpUsers, refuse: (a) => a.startsWith('nobody@') });
-    s = await startTestServer({ env: { EMAIL_FETCH_BATCH: '2', EMAIL_TIMEOUT_MS: '5000' } });
+    s = await startTestServer({
+      env: { EMAIL_FETCH_BATCH: '2', EMAIL_TIMEOUT_MS: '5000', EMAIL_MAX_BYTES: '50000' },
+    });
   });
   after(async () => {
     await s?.close();
@@ -268,10 +270,21 @@ describe('E-mail channel on real IMAP and SMTP', { skip: dovecotMissing() }, () 
     const inline = contract.attachments.find((a) => a.contentType === 'image/png');
     assert.ok(inline, 'the inline image is kept and shown as an image');
 
+    // A mail past EMAIL_MAX_BYTES is not downloaded: a notice in the sender's dialog stands for it.
+    const big = Buffer.from(
+      `From: Big Sender <big@customer.test>\r\nSubject: Scans\r\nMessage-ID: <big-1@customer.test>\r\nContent-Type: text/plain\r\n\r\n${'x'.repeat(60_000)}\r\n`,
+    );
+    await deliver(address, big);
+    const bigChat = await chatOf(org, 'big@customer.test');
+    assert.equal(
+      (await messagesOf(org, bigChat.id))[0].text,
+      'Scans\n\n[E-mail of 1 MB: too large to receive]',
+    );
+
     // Everything above arrived; the out-of-office (delivered with it) opened no dialog.
     await new Promise((r) => setTimeout(r, 500));
     const all = await chatsOf(org);
-    assert.equal(all.length, 4, JSON.stringify(all.map((c) => c.client.externalId)));
+    assert.equal(all.length, 5, JSON.stringify(all.map((c) => c.client.externalId)));
     assert.ok(!all.some((c) => c.client.externalId === 'boss@customer.test'));
   });
 

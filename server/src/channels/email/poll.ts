@@ -1,4 +1,4 @@
-import type { ImapFlow, MailboxObject } from 'imapflow';
+import type { ImapFlow, MailboxObject, MessageEnvelopeObject } from 'imapflow';
 import type { AdapterChannel, AdapterContext, InboundEvent, PollSession } from '../types.ts';
 import { closeImap, imapClient } from './net.ts';
 import { type ParsedMail, parseMail } from './parse.ts';
@@ -57,7 +57,7 @@ async function newUids(client: ImapFlow, c: MailCursor): Promise<number[]> {
 }
 
 /** Waits in IDLE until the server announces new mail, the session ends, or a while passes. */
-function waitForMail(client: ImapFlow, signal: AbortSignal): Promise<void> {
+function waitForMail(client: ImapFlow, signal: AbortSignal, announced: () => boolean): Promise<void> {
   return new Promise<void>((resolve) => {
     const done = () => {
       clearTimeout(timer);
@@ -70,7 +70,8 @@ function waitForMail(client: ImapFlow, signal: AbortSignal): Promise<void> {
     client.on('exists', done);
     client.on('close', done);
     signal.addEventListener('abort', done);
-    if (signal.aborted) return done();
+    // New mail announced while we were reading (in a SEARCH or FETCH answer): no wait.
+    if (signal.aborted || announced()) return done();
     client.idle().catch(done);
   });
 }
@@ -107,6 +108,28 @@ async function eventsOf(
   ];
 }
 
+/** Mails larger than this (EMAIL_MAX_BYTES, 30 MB by default) are not downloaded: a notice stands for them. */
+const maxBytesOf = (ctx: AdapterContext) => Number(ctx.env.EMAIL_MAX_BYTES) || 30 * 1024 * 1024;
+
+/**
+ * What a mail we will not download (too large) or cannot parse says, from its envelope: a visible notice in the
+ * sender's dialog, never a silent loss (and never a mailbox stuck on one mail).
+ */
+function notice(envelope: MessageEnvelopeObject | undefined, uid: number, text: string): ParsedMail {
+  const from = envelope?.replyTo?.[0] ?? envelope?.from?.[0];
+  const rfcId = envelope?.messageId?.replace(/^<|>$/g, '') || `uid-${uid}@no-message-id`;
+  if (!from?.address) return { kind: 'auto', rfcId, why: 'no sender' };
+  return {
+    kind: 'mail',
+    rfcId,
+    subject: envelope?.subject ?? '',
+    refs: envelope?.inReplyTo ? [envelope.inReplyTo.replace(/^<|>$/g, '')] : [],
+    from: { address: from.address.toLowerCase(), name: envelope?.from?.[0]?.name ?? '' },
+    text,
+    files: [],
+  };
+}
+
 /** Reads one mail by UID, hands it to ingest and records its headers (threads, replies' subjects). */
 async function take(
   ctx: AdapterContext,
@@ -115,9 +138,23 @@ async function take(
   client: ImapFlow,
   uid: number,
 ) {
-  const msg = await client.fetchOne(String(uid), { source: true, internalDate: true }, { uid: true });
-  if (msg === false || !msg.source) return undefined;
-  const mail = await parseMail(msg.source);
+  const head = await client.fetchOne(
+    String(uid),
+    { size: true, envelope: true, internalDate: true },
+    { uid: true },
+  );
+  if (head === false) return undefined;
+  let mail: ParsedMail;
+  if ((head.size ?? 0) > maxBytesOf(ctx)) {
+    const mb = Math.ceil((head.size ?? 0) / 1048576);
+    mail = notice(head.envelope, uid, `[E-mail of ${mb} MB: too large to receive]`);
+  } else {
+    const msg = await client.fetchOne(String(uid), { source: true }, { uid: true });
+    if (msg === false || !msg.source) return undefined;
+    mail = await parseMail(msg.source).catch(() =>
+      notice(head.envelope, uid, '[E-mail that could not be read]'),
+    );
+  }
   const events = await eventsOf(ctx, channel, mail);
   const received = events.length ? await session.receive(events) : [];
   if (mail.kind === 'mail' && events[0]?.kind === 'message') {
@@ -134,7 +171,7 @@ async function take(
       refs: mail.refs,
     });
   }
-  const date = msg.internalDate ? new Date(msg.internalDate) : undefined;
+  const date = head.internalDate ? new Date(head.internalDate) : undefined;
   return date && !Number.isNaN(date.getTime()) ? date.toISOString() : undefined;
 }
 
@@ -153,6 +190,10 @@ export async function pollEmail(
   const client = await imapClient(ctx, server);
   const stop = () => void closeImap(client);
   session.signal.addEventListener('abort', stop);
+  let announced = false;
+  client.on('exists', () => {
+    announced = true;
+  });
   try {
     await client.connect();
     const lock = await client.getMailboxLock('INBOX', { readOnly: true });
@@ -168,6 +209,7 @@ export async function pollEmail(
         );
         if (c !== cursor && !(await session.saveCursor(c))) return { againInMs: 0 };
         cursor = c;
+        announced = false;
         const uids = await newUids(client, c);
         for (const uid of uids.slice(0, batchOf(ctx))) {
           if (session.signal.aborted) return { againInMs: 0 };
@@ -186,7 +228,7 @@ export async function pollEmail(
           if (!(await session.saveCursor(cursor))) return { againInMs: 0 };
         }
         if (!client.capabilities.has('IDLE')) return { againInMs: pollIntervalMs(ctx) };
-        await waitForMail(client, session.signal);
+        await waitForMail(client, session.signal, () => announced);
       }
     } finally {
       lock.release();
