@@ -92,14 +92,22 @@ async function eventsOf(
   // Our own mail coming back (a copy, a loop) is not a customer's.
   if (!mail.from.address || mail.from.address === addressOf(channel).toLowerCase()) return [];
   const thread = await Q.findThread(ctx.db, channel.id, mail.refs);
+  // A reply from another address (the customer's other mailbox, a colleague in copy) joins the thread's dialog:
+  // it says who wrote, and leaves the dialog's client as named.
+  const other = thread && thread.client_external_id !== mail.from.address;
+  const sender = other ? `${mail.from.name ? `${mail.from.name} ` : ''}<${mail.from.address}>` : '';
   // A new thread shows its subject above the text; a reply's subject is the thread's.
-  const text = !thread && mail.subject ? [mail.subject, mail.text].filter(Boolean).join('\n\n') : mail.text;
+  const head = thread ? sender : mail.subject;
+  const text = [head, mail.text].filter(Boolean).join('\n\n');
   return [
     {
       kind: 'message',
       message: {
         externalMessageId: mail.rfcId,
-        client: { externalId: thread?.client_external_id ?? mail.from.address, name: mail.from.name },
+        client: {
+          externalId: thread?.client_external_id ?? mail.from.address,
+          name: other ? '' : mail.from.name,
+        },
         text: text || (mail.files.length ? '' : mail.subject || '—'),
         attachments: [],
         files: mail.files,
