@@ -6,6 +6,7 @@ import { ImapFlow } from 'imapflow';
 import { simpleParser } from 'mailparser';
 import { runOutbox } from '../../src/jobs/outbox.ts';
 import { stopPolls } from '../../src/jobs/polls.ts';
+import { saveFile } from '../../src/modules/files/service.ts';
 import { createServer, type Server } from '../../src/server.ts';
 import { type Dovecot, dovecotMissing, startDovecot } from '../dovecot.ts';
 import { createOrganisation, startTestServer, type TestOrg, type TestServer } from '../helpers.ts';
@@ -331,7 +332,20 @@ describe('E-mail channel on real IMAP and SMTP', { skip: dovecotMissing() }, () 
     );
 
     // Our next reply threads onto the customer's latest mail.
-    const second = await org.admin.api.post(`/api/chats/${chat.id}/messages`, { text: 'Рады помочь!' });
+    const key = await s.db.tx((q) =>
+      saveFile(s.app, q, org.id, Buffer.from('%PDF-1.4 invoice'), 'application/pdf'),
+    );
+    const second = await org.admin.api.post(`/api/chats/${chat.id}/messages`, {
+      text: 'Рады помочь!',
+      attachments: [
+        {
+          url: `http://localhost:3000/api/files/${key}`,
+          name: 'Счёт №5.pdf',
+          contentType: 'application/pdf',
+        },
+      ],
+    });
+    assert.equal(second.status, 200, JSON.stringify(second.body));
     await runOutbox(s.app);
     await until(
       'second sent',
@@ -348,6 +362,10 @@ describe('E-mail channel on real IMAP and SMTP', { skip: dovecotMissing() }, () 
       '<reply-1045@other.test>',
     ]);
     assert.equal(next.subject, 'Re: Заказ №1045 не пришёл');
+    assert.equal(next.attachments.length, 1);
+    assert.equal(next.attachments[0].filename, 'Счёт №5.pdf');
+    assert.equal(next.attachments[0].contentType, 'application/pdf');
+    assert.equal(next.attachments[0].content.toString(), '%PDF-1.4 invoice');
 
     // A delivery-status notification for our first reply: Undelivered with the reason, no dialog opened.
     const chatsBefore = (await chatsOf(org)).length;
