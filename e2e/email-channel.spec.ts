@@ -9,6 +9,7 @@ import { type Dovecot, dovecotMissing, startDovecot } from '../server/test/dovec
 import { startSmtpSink } from '../server/test/smtp-sink.ts';
 import {
   ADMIN_PASSWORD,
+  apiCall,
   apiLogin,
   assertAccessible,
   assertNoErrors,
@@ -93,6 +94,11 @@ describe('e-mail channel', { skip: dovecotMissing() }, () => {
     if (await secure.isChecked()) await secure.click({ force: true });
   }
 
+  async function channelIdOf(name: string): Promise<string> {
+    const list = await apiCall(server.url, 'GET', '/api/channels', undefined, adminToken);
+    return list.body.entity.items.find((c: { name: string }) => c.name === name).id;
+  }
+
   async function chooseTeam(page: Page, team: string) {
     await field(page.getByRole('dialog'), 'Team').click();
     await page.getByRole('option', { name: team }).click();
@@ -141,6 +147,21 @@ describe('e-mail channel', { skip: dovecotMissing() }, () => {
     await row.waitFor();
     await row.getByText(ADDRESS).waitFor();
     await dialog.waitFor({ state: 'detached' });
+
+    // Its settings page shows the servers, never the passwords; saving a new SMTP port tests the servers again.
+    await page.goto(`/admin/preferences/channels/${await channelIdOf('Support mail')}`);
+    const smtp = page.getByTestId('email-send');
+    assert.equal(await field(smtp, 'Port').inputValue(), String(sink.port));
+    assert.equal(await field(smtp, 'Password').inputValue(), '');
+    await smtp.getByText('Leave empty to keep the current password.').waitFor();
+    await field(smtp, 'Port').fill('9');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page
+      .locator('.mantine-Notification-root')
+      .getByText(/Sending \(SMTP\): the server could not be reached/)
+      .waitFor();
+    await screenshot(page, 'channel-email-settings');
+    await assertAccessible(page, 'e-mail channel settings');
 
     // A customer's mail in windows-1251 arrives (IDLE) and becomes a dialog.
     await page.goto('/admin/chats?filter=waiting');
