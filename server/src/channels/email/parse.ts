@@ -88,8 +88,15 @@ function originalIds(parsed: Awaited<ReturnType<typeof simpleParser>>, raw: Buff
   return ids;
 }
 
+/** The attachment's own name (RFC 2231 / RFC 2047 decoded by mailparser; at most 255 characters, as we store names). */
 function fileName(a: Attachment, i: number): string {
-  if (a.filename) return a.filename;
+  // Line breaks and other control characters of a crafted name are dropped (ingest also drops NUL).
+  const own = [...(a.filename ?? '')]
+    .filter((c) => c.charCodeAt(0) >= 32)
+    .join('')
+    .trim();
+  if (own)
+    return own.length > 255 ? `${own.slice(0, 250)}…${own.slice(own.lastIndexOf('.')).slice(0, 4)}` : own;
   const ext = a.contentType.split('/')[1]?.replace(/[^a-z0-9]/gi, '') || 'bin';
   return `${a.contentType.startsWith('image/') ? 'image' : 'attachment'}-${i + 1}.${ext}`;
 }
