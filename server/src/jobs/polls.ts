@@ -49,6 +49,17 @@ export const schedulePoll = (q: Queryable, orgId: string, channelId: string, due
     [channelId, orgId, dueAt],
   );
 
+/**
+ * Takes the channel's poll back from whoever runs it (its settings changed, it was deactivated or deleted): the
+ * running session loses its claim at its next lease renewal and ends; the next one reads the new settings.
+ */
+export const resetPoll = (q: Queryable, channelId: string, dueAt: Date) =>
+  q.query(
+    `update channel_polls set claimed_by = null, lease_until = null, due_at = $2, updated_at = now()
+      where channel_id = $1`,
+    [channelId, dueAt],
+  );
+
 /** Claims due polls of live, active channels of active organisations in one autocommit statement. */
 const claimDuePolls = (q: Queryable, now: Date, claimedBy: string, leaseUntil: Date, limit: number) =>
   q.query<PollRow>(

@@ -399,6 +399,27 @@ describe('E-mail channel on real IMAP and SMTP', { skip: dovecotMissing() }, () 
     assert.match(String(m.statusReason), /550/);
   });
 
+  test('an inactive channel reads nothing; the mail waits in the mailbox until it is active again', async () => {
+    const { org, address, channelId } = await connect();
+    // The session is in IDLE when the channel is switched off.
+    await until('the session in IDLE', async () => {
+      const [row] = await s.db.query<{ claimed_by: string | null; cursor: { lastUid?: number } }>(
+        'select claimed_by, cursor from channel_polls where channel_id = $1',
+        [channelId],
+      );
+      return row.claimed_by && typeof row.cursor.lastUid === 'number';
+    });
+    const off = await org.admin.api.patch(`/api/channels/${channelId}`, { status: 'inactive' });
+    assert.equal(off.status, 200, JSON.stringify(off.body));
+    await deliver(address, fixture('koi8r-qp.eml'));
+    await new Promise((r) => setTimeout(r, 2000));
+    assert.equal((await chatsOf(org)).length, 0, 'nothing read while inactive');
+    const on = await org.admin.api.patch(`/api/channels/${channelId}`, { status: 'active' });
+    assert.equal(on.status, 200, JSON.stringify(on.body));
+    const chat = await chatOf(org, 'olga@customer.test');
+    assert.equal((await messagesOf(org, chat.id)).length, 1);
+  });
+
   test('a server without IDLE is polled every EMAIL_POLL_INTERVAL_MS', async () => {
     const plain = await startDovecot({ idle: false });
     try {

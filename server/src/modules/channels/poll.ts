@@ -22,6 +22,13 @@ export const channelPoller: Poller = async (app, run) => {
     cursor: run.cursor,
     saveCursor: run.saveCursor,
     signal: run.signal,
-    receive: (events) => receivePolled(app, row, channel, events),
+    receive: async (events) => {
+      // Deactivated (or its organisation) while the session ran: nothing is stored, the mail stays in the mailbox
+      // and is read once the channel is active again (the cursor does not move past it).
+      const now = await Q.findChannelById(app.db, row.id);
+      if (now?.status !== 'active' || now.org_status !== 'active')
+        throw new Error('channel no longer active');
+      return receivePolled(app, row, channel, events);
+    },
   });
 };

@@ -13,7 +13,7 @@ import type { AppContext } from '../../context.ts';
 import type { Queryable } from '../../db/index.ts';
 import type { AuthContext } from '../../http/auth.ts';
 import { AppError, validationError } from '../../http/errors.ts';
-import { schedulePoll } from '../../jobs/polls.ts';
+import { resetPoll, schedulePoll } from '../../jobs/polls.ts';
 import { decryptSecret, encryptSecret } from '../../lib/crypto.ts';
 import { readStoredFile } from '../files/service.ts';
 import { presentChannel } from './presenter.ts';
@@ -218,6 +218,9 @@ export async function updateChannel(
       ...rating,
     });
     if (activating && adapter.poll) await schedulePoll(q, auth.organisationId, id, app.clock.now());
+    // A running mailbox session lets go: it must not read on with old settings or for an inactive channel.
+    else if (adapter.poll && (connected || input.status === 'inactive'))
+      await resetPoll(q, id, app.clock.now());
     if (connected)
       await Q.setChannelConfig(
         q,
@@ -235,6 +238,7 @@ export async function updateChannel(
 export async function deleteChannel(app: AppContext, auth: AuthContext, id: string) {
   const row = await getChannel(app, auth.organisationId, id);
   await Q.softDeleteChannel(app.db, auth.organisationId, id);
+  if (adapterFor(row.type).poll) await resetPoll(app.db, id, app.clock.now());
   cacheOf(app).delete(id);
   if (row.status === 'active') await undoConnect(app, adapterFor(row.type), adapterChannel(app, row));
 }
