@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { PLAN_OPTIONS } from '@smartconnect/contracts';
 import { ImapFlow } from 'imapflow';
 import { simpleParser } from 'mailparser';
 import { runOutbox } from '../../src/jobs/outbox.ts';
@@ -379,6 +380,31 @@ describe('E-mail channel on real IMAP and SMTP', { skip: dovecotMissing() }, () 
     });
     assert.match(String(bounced.statusReason ?? ''), /5\.1\.1.*User unknown/);
     assert.equal((await chatsOf(org)).length, chatsBefore);
+  });
+
+  test('an operator writes first to a client who mailed before: the mail continues their thread', async () => {
+    // Closing without a request category needs an organisation without OPTION_CATEGORY.
+    const plan = PLAN_OPTIONS.filter((o) => o !== 'OPTION_CATEGORY');
+    const { org, address, channelId } = await connect(await createOrganisation(s, { options: plan }));
+    await deliver(address, fixture('koi8r-qp.eml'));
+    const chat = await chatOf(org, 'olga@customer.test');
+    const full = (await org.admin.api.get(`/api/chats/${chat.id}`)).body.entity;
+    assert.equal((await org.admin.api.post(`/api/chats/${chat.id}/take`)).status, 200);
+    const closed = await org.admin.api.post(`/api/chats/${chat.id}/close`, {});
+    assert.equal(closed.status, 200, JSON.stringify(closed.body));
+    const started = await org.admin.api.post('/api/chats', {
+      clientId: full.client.id,
+      channelId,
+      text: 'Мы получили товар, деньги вернём завтра.',
+    });
+    assert.equal(started.status, 200, JSON.stringify(started.body));
+    await runOutbox(s.app);
+    const raw = await until('the mail', async () =>
+      sink.mails.find((m) => m.to.includes('olga@customer.test') && m.raw.includes(address)),
+    );
+    const mail = await simpleParser(raw.raw);
+    assert.equal(mail.subject, 'Re: Возврат товара');
+    assert.equal(mail.inReplyTo, '<koi8-return@customer.test>');
   });
 
   test('a 5xx SMTP refusal is Undelivered at once', async () => {

@@ -24,6 +24,8 @@ export const emailAdapter: ChannelAdapter = {
   createSchema: emailCreateFields,
   updateSchema: emailUpdateFields,
   capabilities: {
+    // An operator may write first to a client who mailed us: the mail continues the client's latest thread.
+    startDialog: true,
     edit: false,
     buttons: false,
     templates: false,

@@ -68,11 +68,15 @@ export const findOutboundMail = (q: Queryable, channelId: string, rfcIds: string
       )
     : Promise.resolve(undefined);
 
-/** The chat's latest mail with a subject, the one a reply answers (the client's latest mail first). */
-export const latestOfChat = (q: Queryable, channelId: string, chatId: string) =>
+/**
+ * The mail a reply answers: the chat's latest (the client's latest mail first); in a dialog an operator started,
+ * the client's latest mail on the channel, so the reply continues their thread.
+ */
+export const latestOfChat = (q: Queryable, channelId: string, chatId: string, clientExternalId: string) =>
   maybe<EmailRow>(
     q,
     `select chat_id, message_id, direction, rfc_id, client_external_id, subject, refs from email_messages
-      where channel_id = $1 and chat_id = $2 order by (direction = 'in') desc, created_at desc limit 1`,
-    [channelId, chatId],
+      where channel_id = $1 and (chat_id = $2 or client_external_id = $3)
+      order by (chat_id = $2) desc, (direction = 'in') desc, created_at desc limit 1`,
+    [channelId, chatId, clientExternalId],
   );

@@ -54,7 +54,7 @@ export async function sendEmail(
   if (m.event === 'message.updated') return { ok: true };
   const address = addressOf(channel);
   const rfcId = rfcIdOf(m.id, address);
-  const thread = await Q.latestOfChat(ctx.db, channel.id, m.chatId);
+  const thread = await Q.latestOfChat(ctx.db, channel.id, m.chatId, m.client.externalId);
   const refs = thread ? [...[...thread.refs].reverse(), thread.rfc_id].slice(-REFERENCES_MAX) : [];
   const subject = thread?.subject ? replySubject(thread.subject) : 'Re:';
   const attachments: Mail.Attachment[] = [];
