@@ -87,6 +87,8 @@ export type OutboundMessage = {
   editedAt: string | null;
   /** The provider's id of this message when it was first sent (edits need it). */
   externalId: string | null;
+  /** Sent by automation (a bot, a rule, an automatic reply), not by a person: e-mail marks it Auto-Submitted. */
+  automatic?: boolean;
 };
 
 export type SendResult =

@@ -314,6 +314,7 @@ describe('E-mail channel on real IMAP and SMTP', { skip: dovecotMissing() }, () 
     assert.equal(mail.text?.trim(), 'Ваш заказ уже в пути.\nТрек: 123');
     assert.match(String(mail.html), /Ваш заказ уже в пути\.<br>Трек: 123/);
     assert.equal(mail.from?.value[0].address, address);
+    assert.equal(mail.headers.get('auto-submitted'), undefined, 'a person wrote it');
     await until('the copy in Sent', async () => (await sentFolder(address)) === 1);
 
     // The customer answers from another address of theirs: the headers thread it into the same dialog.
@@ -405,6 +406,28 @@ describe('E-mail channel on real IMAP and SMTP', { skip: dovecotMissing() }, () 
     const mail = await simpleParser(raw.raw);
     assert.equal(mail.subject, 'Re: Возврат товара');
     assert.equal(mail.inReplyTo, '<koi8-return@customer.test>');
+  });
+
+  test('an automatic reply goes out marked Auto-Submitted (RFC 3834)', async () => {
+    const plan = PLAN_OPTIONS.filter((o) => o !== 'OPTION_CATEGORY');
+    const { org, address, channelId } = await connect(await createOrganisation(s, { options: plan }));
+    const off = { enabled: false, text: '' };
+    const replies = await org.admin.api.put(`/api/channels/${channelId}/auto-replies`, {
+      online: off,
+      offline: { enabled: true, text: 'We are closed now and answer in the morning.' },
+      rating: off,
+      holding: { ...off, waitMinutes: 2 },
+    });
+    assert.equal(replies.status, 200, JSON.stringify(replies.body));
+    await deliver(address, fixture('html-only.eml'));
+    const raw = await until('the automatic reply', async () => {
+      await runOutbox(s.app);
+      return sink.mails.find((m) => m.to.includes('mark@customer.test') && m.raw.includes(address));
+    });
+    const mail = await simpleParser(raw.raw);
+    assert.equal(mail.text?.trim(), 'We are closed now and answer in the morning.');
+    assert.equal(mail.headers.get('auto-submitted'), 'auto-replied');
+    assert.equal(mail.subject, 'Re: Payment not confirmed');
   });
 
   test('a 5xx SMTP refusal is Undelivered at once', async () => {

@@ -80,6 +80,8 @@ export async function sendEmail(
     html: textAsHtml(text),
     attachments,
     date: new Date(m.createdAt),
+    // RFC 3834: automation's mail (an automatic reply, a bot) says so; customers' auto-responders then stay silent.
+    ...(m.automatic ? { headers: { 'Auto-Submitted': 'auto-replied' } } : {}),
   };
   const raw = await new MailComposer(mail).compile().build();
   // Recorded before sending: a bounce may come back before the send's answer is stored.
