@@ -14,6 +14,7 @@ export * from './schemas/channels.ts';
 export * from './schemas/chats.ts';
 export * from './schemas/clients.ts';
 export * from './schemas/common.ts';
+export * from './schemas/email.ts';
 export * from './schemas/organisations.ts';
 export * from './schemas/presence.ts';
 export * from './schemas/ratings.ts';

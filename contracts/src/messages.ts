@@ -31,5 +31,6 @@ export const FIELD_MESSAGES = {
   tokenIncorrect: 'Incorrect token/ID specified',
   botUsernameIncorrect: 'Telegram bot username must end in bot',
   categoryMustBeChosen: 'A category must be chosen',
+  portNumeric: 'The port must be a number from 1 to 65535',
 } as const;
 export type FieldMessage = (typeof FIELD_MESSAGES)[keyof typeof FIELD_MESSAGES];

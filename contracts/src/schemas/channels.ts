@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import { FIELD_MESSAGES as M } from '../messages.ts';
+import { emailCreateFields } from './email.ts';
 import { siteChatCreateFields } from './widget.ts';
 
 /** Channel types with an adapter on the server; the messenger channels join in their own issues. */
-export const CHANNEL_TYPES = ['api', 'telegram', 'site_chat'] as const;
+export const CHANNEL_TYPES = ['api', 'telegram', 'site_chat', 'email'] as const;
 export type ChannelType = (typeof CHANNEL_TYPES)[number];
 export const CHANNEL_STATUSES = ['active', 'inactive'] as const;
 export type ChannelStatus = (typeof CHANNEL_STATUSES)[number];
@@ -105,6 +106,8 @@ export const CHANNEL_TYPE_FIELDS = {
   }),
   /** The site widget's settings (schemas/widget.ts); no secret the customer gives. */
   site_chat: siteChatCreateFields,
+  /** A mailbox: IMAP to receive, SMTP to send (schemas/email.ts); the passwords are write-only. */
+  email: emailCreateFields,
 } as const satisfies Record<ChannelType, z.ZodObject>;
 
 const thresholdsInOrder = (v: { halfExpiredMinutes?: number | null; expiredMinutes?: number | null }) =>
@@ -129,7 +132,7 @@ const createOf = <T extends ChannelType>(type: T) =>
 export const channelCreateSchema = z
   .discriminatedUnion(
     'type',
-    [createOf('api'), createOf('telegram'), createOf('site_chat')],
+    [createOf('api'), createOf('telegram'), createOf('site_chat'), createOf('email')],
     M.valueIncorrect,
   )
   .refine(thresholdsInOrder, { path: ['expiredMinutes'], message: M.timeIncorrect });

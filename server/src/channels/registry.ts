@@ -1,5 +1,6 @@
 import type { ChannelType } from '@smartconnect/contracts';
 import { apiAdapter } from './api/index.ts';
+import { emailAdapter } from './email/index.ts';
 import { siteChatAdapter } from './site_chat/index.ts';
 import { telegramAdapter } from './telegram/index.ts';
 import type { ChannelAdapter } from './types.ts';
@@ -9,6 +10,7 @@ const adapters: Record<ChannelType, ChannelAdapter> = {
   api: apiAdapter,
   telegram: telegramAdapter,
   site_chat: siteChatAdapter,
+  email: emailAdapter,
 };
 
 export function adapterFor(type: string): ChannelAdapter {

@@ -1,5 +1,6 @@
 import type { Attachment, ButtonRows, ChannelType } from '@smartconnect/contracts';
 import type { z } from 'zod';
+import type { Queryable } from '../db/index.ts';
 import type { Outbound } from '../lib/outbound.ts';
 
 /** A customer message as every adapter hands it to ingest, whatever the provider's shape. */
@@ -11,6 +12,8 @@ export type InboundMessage = {
   attachments: Attachment[];
   /** Files the provider keeps (its links expire): fetched through the adapter into our storage before ingest. */
   media?: MediaRef[];
+  /** Files that came with the message itself (an e-mail's attachments): put into our storage before ingest. */
+  files?: Media[];
 };
 
 /** A provider's file, as its adapter can fetch it. */
@@ -84,6 +87,8 @@ export type OutboundMessage = {
   editedAt: string | null;
   /** The provider's id of this message when it was first sent (edits need it). */
   externalId: string | null;
+  /** Sent by automation (a bot, a rule, an automatic reply), not by a person: e-mail marks it Auto-Submitted. */
+  automatic?: boolean;
 };
 
 export type SendResult =
@@ -106,6 +111,22 @@ export type AdapterContext = {
   env: Readonly<Record<string, string | undefined>>;
   /** The bytes of one of the organisation's attachments (an `/api/files/{key}` URL); null for a URL elsewhere. */
   readFile(organisationId: string, url: string): Promise<Media | null>;
+  /** The database, for adapters that keep provider state of their own (the e-mail channel's headers). */
+  db: Queryable;
+};
+
+/** What an inbound event became once acted on: the stored message (null for events that store none). */
+export type ReceivedEvent = { messageId: string; chatId: string; duplicate: boolean } | null;
+
+/**
+ * One session of a pull channel (jobs/polls.ts): the stored cursor, how to save it (false once the claim is
+ * lost), how to hand events to ingest (answered once each is committed), and the signal that ends the session.
+ */
+export type PollSession = {
+  cursor: Record<string, unknown>;
+  saveCursor(cursor: Record<string, unknown>): Promise<boolean>;
+  receive(events: InboundEvent[]): Promise<ReceivedEvent[]>;
+  signal: AbortSignal;
 };
 
 export type ChannelCapabilities = {
@@ -174,6 +195,12 @@ export type ChannelAdapter = {
   present(settings: Record<string, unknown>): Record<string, unknown>;
   /** Where the provider posts, when not the common `/api/webhooks/{type}/{channelId}`. */
   inboundPath?(channelId: string): string;
+  /**
+   * A pull provider (IMAP): reads what is new since the session's cursor and hands it to `receive`, saving the
+   * cursor as it goes; may wait for more (IDLE) until the session's signal ends it. Scheduled by the job runner,
+   * one session per channel at a time across instances. Answers when to poll again (ms; 0 for at once).
+   */
+  poll?(ctx: AdapterContext, channel: AdapterChannel, session: PollSession): Promise<{ againInMs: number }>;
 };
 
 /** A provider file that cannot be fetched: `retryable` when the provider may answer later (the webhook is then refused for a retry). */

@@ -1,13 +1,14 @@
 import type { AppContext } from '../context.ts';
 import { runOutbox, stopKicks } from './outbox.ts';
 import { runPipeline } from './pipeline.ts';
+import { runDuePolls, stopPolls } from './polls.ts';
 import { runDueTimers } from './timers.ts';
 
 export const POLL_INTERVAL_MS = 1_000;
 
 export type JobRunner = { stop(): Promise<void> };
 
-/** Polls pipeline jobs, durable timers and the outbox about once a second; safe to run on every instance at once. */
+/** Polls pipeline jobs, durable timers, the outbox and pull channels (IMAP) about once a second; safe to run on every instance at once. */
 export function startJobs(app: AppContext, intervalMs = POLL_INTERVAL_MS): JobRunner {
   let stopped = false;
   let running: Promise<void> | null = null;
@@ -16,6 +17,8 @@ export function startJobs(app: AppContext, intervalMs = POLL_INTERVAL_MS): JobRu
       await runPipeline(app);
       await runDueTimers(app);
       await runOutbox(app);
+      // Pull channels' sessions run in the background under their leases (polls.ts).
+      await runDuePolls(app);
     } catch (err) {
       if (!stopped) app.log.error({ err }, 'job poll failed');
     }
@@ -32,6 +35,7 @@ export function startJobs(app: AppContext, intervalMs = POLL_INTERVAL_MS): JobRu
       stopped = true;
       clearInterval(timer);
       await running;
+      await stopPolls(app);
       await stopKicks(app);
     },
   };

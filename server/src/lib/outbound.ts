@@ -41,6 +41,12 @@ export type Outbound = {
   check(url: string): Promise<void>;
   /** One request under the rules above; a refused address throws OutboundRefusedError, a network failure its own error. */
   fetch(url: string, init?: OutboundInit): Promise<OutboundAnswer>;
+  /**
+   * The address to connect to for a host a tenant chose for another protocol (IMAP, SMTP): every address the name
+   * resolves to must be allowed, as for URLs; the caller connects to the answer (TLS still checks the name).
+   * Throws OutboundRefusedError for a refused address, the resolver's error when the name does not resolve.
+   */
+  resolve(host: string): Promise<string>;
   close(): Promise<void>;
 };
 
@@ -163,6 +169,23 @@ export function createOutbound(allowedNetworks = ''): Outbound {
       }
       const { body, truncated } = await readBounded(res.body, init.maxBytes ?? OUTBOUND.maxAnswerBytes);
       return { status: res.status, headers: res.headers as unknown as Headers, body, truncated };
+    },
+
+    async resolve(hostname) {
+      const host = bareHost(hostname);
+      if (isIP(host)) {
+        if (!hostAllowed(host) && !addressAllowed(host, rules)) throw refuse(host, host);
+        return host;
+      }
+      const addresses = await new Promise<LookupAddress[]>((resolve, reject) =>
+        dnsLookup(host, { all: true }, (err, list) => (err ? reject(err) : resolve(list))),
+      );
+      if (!addresses.length) throw new Error(`no address for ${host}`);
+      if (!hostAllowed(host)) {
+        const bad = addresses.find((a) => !addressAllowed(a.address, rules));
+        if (bad) throw refuse(host, bad.address);
+      }
+      return addresses[0].address;
     },
 
     close: () => agent.close(),

@@ -1,4 +1,5 @@
 import type { Attachment, MessageDto } from '@smartconnect/contracts';
+import { adapterFor } from '../../channels/registry.ts';
 import {
   type AdapterChannel,
   type ChannelAdapter,
@@ -6,10 +7,11 @@ import {
   type InboundMessage,
   MediaError,
   type RawRequest,
+  type ReceivedEvent,
 } from '../../channels/types.ts';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../http/errors.ts';
-import { recordChannelDelivery } from '../chats/delivery-status.ts';
+import { recordChannelBounce, recordChannelDelivery } from '../chats/delivery-status.ts';
 import { editInbound, inboundKnown, optOut } from '../chats/inbound-events.ts';
 import { type IngestResult, ingestInbound } from '../chats/ingest.ts';
 import { saveFile } from '../files/service.ts';
@@ -26,6 +28,7 @@ type Target = { app: AppContext; row: ChannelRow; adapter: ChannelAdapter; chann
  * the whole request (503), so the provider retries it later.
  */
 async function withMedia(t: Target, msg: InboundMessage): Promise<InboundMessage> {
+  if (msg.files?.length) msg = { ...msg, ...(await withFiles(t, msg)) };
   if (!msg.media?.length || !t.adapter.fetchMedia) return msg;
   const attachments: Attachment[] = [...msg.attachments];
   const notices: string[] = [];
@@ -53,14 +56,38 @@ async function withMedia(t: Target, msg: InboundMessage): Promise<InboundMessage
   return { ...msg, text, attachments, media: undefined };
 }
 
+/** Files that came with the message (an e-mail's attachments) into our storage, attached in their order. */
+async function withFiles(
+  t: Target,
+  msg: InboundMessage,
+): Promise<Pick<InboundMessage, 'attachments' | 'files'>> {
+  const attachments: Attachment[] = [...msg.attachments];
+  for (const file of msg.files ?? []) {
+    const key = await t.app.db.tx((q) =>
+      saveFile(t.app, q, t.row.organisation_id, file.data, file.contentType),
+    );
+    attachments.push({
+      url: `/api/files/${key}`,
+      name: file.name,
+      contentType: file.contentType,
+      size: file.data.length,
+    });
+  }
+  return { attachments, files: undefined };
+}
+
 async function act(t: Target, e: InboundEvent): Promise<Received> {
   const { app, row } = t;
   switch (e.kind) {
     case 'message':
     case 'postback': {
       // A retry of a stored message needs no second download.
-      const known = e.message.media?.length && (await inboundKnown(app, row.id, e.message.externalMessageId));
-      const message = known ? { ...e.message, media: undefined } : await withMedia(t, e.message);
+      const known =
+        (e.message.media?.length || e.message.files?.length) &&
+        (await inboundKnown(app, row.id, e.message.externalMessageId));
+      const message = known
+        ? { ...e.message, media: undefined, files: undefined }
+        : await withMedia(t, e.message);
       return { event: e.kind, result: await ingestInbound(app, row, message) };
     }
     case 'edit':
@@ -69,6 +96,11 @@ async function act(t: Target, e: InboundEvent): Promise<Received> {
         result: await editInbound(app, row, e.message.externalMessageId, e.message.text),
       };
     case 'status':
+      if (e.messageId && e.status === 'undelivered')
+        return {
+          event: e.kind,
+          result: await recordChannelBounce(app, row, e.messageId, e.reason ?? 'undelivered'),
+        };
       return e.messageId && e.status !== 'undelivered'
         ? {
             event: e.kind,
@@ -101,5 +133,28 @@ export async function receiveWebhook(
     await adapter.afterReceive(adapterContext(app), channel, events).catch((err) => {
       app.log.warn({ err, channel: channelId }, 'after-receive step failed');
     });
+  return out;
+}
+
+/**
+ * Events a pull channel read (a mailbox), acted on like a webhook's, one after the other, each committed before
+ * the next: answers what each became (the stored message, or null for events that store none).
+ */
+export async function receivePolled(
+  app: AppContext,
+  row: ChannelRow,
+  channel: AdapterChannel,
+  events: InboundEvent[],
+): Promise<ReceivedEvent[]> {
+  const t = { app, row, adapter: adapterFor(row.type), channel };
+  const out: ReceivedEvent[] = [];
+  for (const e of events) {
+    const { result } = await act(t, e);
+    out.push(
+      result && 'chatId' in result && 'messageId' in result
+        ? { messageId: result.messageId, chatId: result.chatId, duplicate: result.duplicate }
+        : null,
+    );
+  }
   return out;
 }

@@ -13,6 +13,7 @@ import type { AppContext } from '../../context.ts';
 import type { Queryable } from '../../db/index.ts';
 import type { AuthContext } from '../../http/auth.ts';
 import { AppError, validationError } from '../../http/errors.ts';
+import { resetPoll, schedulePoll } from '../../jobs/polls.ts';
 import { decryptSecret, encryptSecret } from '../../lib/crypto.ts';
 import { readStoredFile } from '../files/service.ts';
 import { presentChannel } from './presenter.ts';
@@ -28,6 +29,7 @@ export const adapterContext = (app: AppContext): AdapterContext => ({
   publicUrl: app.config.publicUrl,
   env: app.config.env,
   readFile: (organisationId, url) => readStoredFile(app, organisationId, url),
+  db: app.db,
 });
 
 export async function getChannel(app: AppContext, orgId: string, id: string) {
@@ -125,6 +127,8 @@ export async function createChannel(
         ratingMessage: rating.ratingMessage ?? null,
         ratingEnabled: rating.ratingEnabled ?? false,
       });
+      // A pull channel (a mailbox) is read by the job runner from now on.
+      if (adapter.poll) await schedulePoll(q, auth.organisationId, id, app.clock.now());
     });
   } catch (err) {
     await undoConnect(app, adapter, stored);
@@ -213,6 +217,10 @@ export async function updateChannel(
       visibleTeamIds: input.visibleTeamIds && [...new Set(input.visibleTeamIds)],
       ...rating,
     });
+    if (activating && adapter.poll) await schedulePoll(q, auth.organisationId, id, app.clock.now());
+    // A running mailbox session lets go: it must not read on with old settings or for an inactive channel.
+    else if (adapter.poll && (connected || input.status === 'inactive'))
+      await resetPoll(q, id, app.clock.now());
     if (connected)
       await Q.setChannelConfig(
         q,
@@ -230,6 +238,7 @@ export async function updateChannel(
 export async function deleteChannel(app: AppContext, auth: AuthContext, id: string) {
   const row = await getChannel(app, auth.organisationId, id);
   await Q.softDeleteChannel(app.db, auth.organisationId, id);
+  if (adapterFor(row.type).poll) await resetPoll(app.db, id, app.clock.now());
   cacheOf(app).delete(id);
   if (row.status === 'active') await undoConnect(app, adapterFor(row.type), adapterChannel(app, row));
 }

@@ -551,6 +551,19 @@ export const advanceMessageStatus = (
     [id, status, reason],
   );
 
+/**
+ * A bounce: the provider accepted the message (Sent) and later reported it undeliverable. Moves a pending or sent
+ * message to undelivered with the reason; delivered, read or already undelivered messages stay as they are.
+ */
+export const bounceMessage = (q: Queryable, id: string, reason: string) =>
+  maybe<MessageRow & { organisation_id: string }>(
+    q,
+    `update messages m set status = 'undelivered', status_reason = $2
+      where m.id = $1 and m.direction = 'out' and not m.internal and m.status in ('pending', 'sent')
+      returning ${messageColumns}, m.organisation_id`,
+    [id, reason],
+  );
+
 /** An outbound message (not a note) of this channel and organisation. */
 export const findOutboundMessage = (q: Queryable, orgId: string, channelId: string, id: string) =>
   maybe<MessageRow>(

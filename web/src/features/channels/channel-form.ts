@@ -48,15 +48,18 @@ const minutes = (v: number | string): unknown => (v === '' ? null : typeof v ===
  * (an empty write-only secret means unchanged).
  */
 export function channelPayload(
-  type: ChannelType,
+  ui: ChannelTypeUi,
   v: ChannelFormValues,
   initialOwn?: OwnValues,
 ): Record<string, unknown> {
-  const own = Object.fromEntries(
-    Object.entries(v.own).filter(([k, x]) =>
-      initialOwn ? x.trim() !== '' && x !== initialOwn[k] : x.trim() !== '',
-    ),
-  );
+  const type: ChannelType = ui.type;
+  const own = ui.toBody
+    ? ui.toBody(v.own, initialOwn)
+    : Object.fromEntries(
+        Object.entries(v.own).filter(([k, x]) =>
+          initialOwn ? x.trim() !== '' && x !== initialOwn[k] : x.trim() !== '',
+        ),
+      );
   return {
     ...(initialOwn ? {} : { type }),
     name: v.name,
@@ -75,9 +78,10 @@ export function channelPayload(
 
 const COMMON = new Set(CHANNEL_COMMON_FIELDS);
 /** A field of the API (or zod path) as a path of the form: the type's own fields live under `own`. */
-export const formPath = (field: string) => {
+export const formPath = (field: string, ui?: ChannelTypeUi) => {
   const top = field.split('.')[0];
-  return COMMON.has(top) || top === '_' ? top : `own.${field}`;
+  if (COMMON.has(top) || top === '_') return top;
+  return ui?.fieldOf ? `own.${ui.fieldOf(field)}` : `own.${field}`;
 };
 
 /**
@@ -91,15 +95,17 @@ export function validateChannel(ui: ChannelTypeUi, editing: boolean, initialOwn?
     if (!v.name.trim()) errors.name = required;
     if (!v.teamId) errors.teamId = required;
     if (!editing) for (const f of ui.required) if (!v.own[f]?.trim()) errors[`own.${f}`] = required;
-    const body = channelPayload(ui.type, v, editing ? initialOwn : undefined);
+    const body = channelPayload(ui, v, editing ? initialOwn : undefined);
+    const ownSchema = ui.updateSchema ?? CHANNEL_TYPE_FIELDS[ui.type].partial();
     const issues = editing
       ? [
           ...(channelUpdateSchema.safeParse(body).error?.issues ?? []),
-          ...(CHANNEL_TYPE_FIELDS[ui.type].partial().safeParse(body).error?.issues ?? []),
+          ...(ownSchema.safeParse(body).error?.issues ?? []),
         ]
       : (channelCreateSchema.safeParse(body).error?.issues ?? []);
     for (const issue of issues) {
-      const path = formPath(String(issue.path[0] ?? '_'));
+      const field = ui.fieldOf ? issue.path.join('.') || '_' : String(issue.path[0] ?? '_');
+      const path = formPath(field, ui);
       errors[path] ??= translateField(issue.message) ?? '';
     }
     return errors;

@@ -23,6 +23,7 @@ export function ChannelGuideModal({ ui, onClose, onCreated }: Props) {
       size="lg"
       title={ui ? t('channels.connectTitle', { type: t(`channels.types.${ui.type}`) }) : ''}
       closeOnClickOutside={false}
+      closeButtonProps={{ 'aria-label': t('common.close') }}
     >
       {ui && <Guide key={ui.type} ui={ui} onClose={onClose} onCreated={onCreated} />}
     </Modal>
@@ -38,9 +39,9 @@ function Guide({ ui, onClose, onCreated }: Props & { ui: ChannelTypeUi }) {
   });
   const create = useMutation({
     meta: { form: true },
-    mutationFn: (v: ChannelFormValues) => createChannel(channelPayload(ui.type, v)),
+    mutationFn: (v: ChannelFormValues) => createChannel(channelPayload(ui, v)),
     onSuccess: onCreated,
-    onError: (err) => showChannelErrors(form, err),
+    onError: (err) => showChannelErrors(form, err, ui),
   });
   const Icon = ui.icon;
   return (
@@ -51,7 +52,7 @@ function Guide({ ui, onClose, onCreated }: Props & { ui: ChannelTypeUi }) {
             <ThemeIcon variant="light" size="lg" radius="md">
               <Icon size={20} />
             </ThemeIcon>
-            <Text size="sm">{t(`channels.guide.${ui.type}.intro`)}</Text>
+            <Text size="sm">{t(ui.guideIntro ?? `channels.guide.${ui.type}.intro`)}</Text>
           </Group>
           <List type="ordered" spacing="xs" data-testid="guide-steps">
             {ui.guideSteps.map((key) => (

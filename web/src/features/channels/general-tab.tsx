@@ -23,7 +23,7 @@ export function GeneralTab({ channel, ui }: { channel: ChannelDto; ui: ChannelTy
   const save = useMutation({
     meta: { form: true },
     mutationFn: (v: ChannelFormValues) =>
-      updateChannel(channel.id, channelPayload(ui.type, v, form.getInitialValues().own)),
+      updateChannel(channel.id, channelPayload(ui, v, form.getInitialValues().own)),
     onSuccess: async (updated) => {
       const saved = channelToForm(ui, updated);
       form.setInitialValues(saved);
@@ -32,7 +32,7 @@ export function GeneralTab({ channel, ui }: { channel: ChannelDto; ui: ChannelTy
       client.setQueryData(channelKeys.one(channel.id), updated);
       await client.invalidateQueries({ queryKey: channelKeys.all });
     },
-    onError: (err) => showChannelErrors(form, err),
+    onError: (err) => showChannelErrors(form, err, ui),
   });
   return (
     <form noValidate onSubmit={form.onSubmit((v) => save.mutate(v))}>

@@ -17,6 +17,7 @@ import {
   IconWorldWww,
 } from '@tabler/icons-react';
 import { apiChannel } from './api/index.tsx';
+import { emailChannel } from './email/index.tsx';
 import { siteChatChannel } from './site_chat/index.tsx';
 import { telegramChannel } from './telegram/index.tsx';
 import type { ChannelTypeUi, TypeIcon } from './types.ts';
@@ -26,6 +27,7 @@ export const CHANNEL_UIS: Partial<Record<ChannelType, ChannelTypeUi>> = {
   api: apiChannel,
   telegram: telegramChannel,
   site_chat: siteChatChannel,
+  email: emailChannel,
 };
 
 export const channelUi = (type: string): ChannelTypeUi | undefined => CHANNEL_UIS[type as ChannelType];

@@ -1,5 +1,6 @@
 import type { ChannelCreatedDto, ChannelDto, ChannelType } from '@smartconnect/contracts';
 import type { ComponentType } from 'react';
+import type { ZodType } from 'zod';
 
 /** The type's own fields in the form: strings, as typed (secrets stay empty until the user types a new one). */
 export type OwnValues = Record<string, string>;
@@ -37,4 +38,14 @@ export type ChannelTypeUi = {
   summary?: (channel: ChannelDto) => string | null;
   /** Shown after creation, e.g. the API channel's keys (once); none closes the guide with a toast. */
   Created?: ComponentType<{ channel: ChannelCreatedDto; onClose: () => void }>;
+  /** The guide's intro text (i18n key); default `channels.guide.<type>.intro`. */
+  guideIntro?: string;
+  /**
+   * For types whose own fields nest (the mailbox's `receive`/`send` servers): the own part of the body from the
+   * flat form values (editing: only what changed, given the initial values), and an API field path as a form key.
+   */
+  toBody?: (own: OwnValues, initialOwn?: OwnValues) => Record<string, unknown>;
+  fieldOf?: (apiPath: string) => string;
+  /** The type's own fields of an update, when not the create fields made partial. */
+  updateSchema?: ZodType;
 };

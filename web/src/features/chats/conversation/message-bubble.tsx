@@ -16,6 +16,7 @@ import { patch } from '../../../shared/api/client.ts';
 import { UserText } from '../../../shared/ui/user-text.tsx';
 import { useUpsertMessage } from '../use-chat-cache.ts';
 import { Attachments } from './attachments.tsx';
+import { MessageText } from './message-text.tsx';
 
 const STATUS_ICON = {
   pending: IconClock,
@@ -190,11 +191,7 @@ export function MessageBubble({
         {editing ? (
           <EditBox message={m} onDone={() => setEditing(false)} />
         ) : (
-          m.text && (
-            <Text size="sm" dir="auto" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
-              <UserText>{m.text}</UserText>
-            </Text>
-          )
+          m.text && <MessageText text={m.text} fold={!out && !m.internal} />
         )}
         <Attachments items={m.attachments} />
         {m.buttons?.length ? <Buttons rows={m.buttons} /> : null}

@@ -1,0 +1,182 @@
+import { randomUUID } from 'node:crypto';
+import type { AppContext } from '../context.ts';
+import type { Queryable } from '../db/index.ts';
+
+/**
+ * Pull providers (IMAP and the like): one durable row per channel, claimed like timers. A runner leases a due row
+ * (FOR UPDATE SKIP LOCKED), so one instance at a time reads a channel's mailbox; it keeps the lease while its
+ * session runs (an IDLE connection may stay open for minutes) and gives the row back with its next due time. If
+ * the instance dies, the lease runs out and another one takes over from the stored cursor. jobs/ imports no domain
+ * module: the channels module registers what a poll does.
+ */
+export const POLLS = {
+  leaseMs: 60_000,
+  /** The lease is renewed this often while a session runs. */
+  renewMs: 20_000,
+  /** A session (an IDLE connection) ends after this long and the row is due again at once: connections are renewed. */
+  sessionMs: 10 * 60_000,
+  /** A poll that failed is tried again this much later. */
+  retryFailedMs: 60_000,
+  batch: 20,
+} as const;
+
+/** What one session of a claimed channel has at hand. */
+export type PollRun = {
+  channelId: string;
+  organisationId: string;
+  cursor: Record<string, unknown>;
+  /** Stores the cursor, only while this run still holds the claim; false when the claim was lost (stop then). */
+  saveCursor(cursor: Record<string, unknown>): Promise<boolean>;
+  /** Aborted when the session must end: its time is up, the claim was lost, or the server stops. */
+  signal: AbortSignal;
+};
+
+/** What a poll does: reads new items; answers when the row is due again (ms from now; 0: at once). */
+export type Poller = (app: AppContext, run: PollRun) => Promise<{ againInMs: number }>;
+
+let poller: Poller | null = null;
+export function registerPoller(p: Poller): void {
+  poller = p;
+}
+
+type PollRow = { channel_id: string; organisation_id: string; cursor: Record<string, unknown> };
+
+/** Makes the channel's poll due now (a new or re-activated channel); its cursor is kept. */
+export const schedulePoll = (q: Queryable, orgId: string, channelId: string, dueAt: Date) =>
+  q.query(
+    `insert into channel_polls (channel_id, organisation_id, due_at) values ($1, $2, $3)
+     on conflict (channel_id) do update set due_at = least(channel_polls.due_at, excluded.due_at)`,
+    [channelId, orgId, dueAt],
+  );
+
+/**
+ * Takes the channel's poll back from whoever runs it (its settings changed, it was deactivated or deleted): the
+ * running session loses its claim at its next lease renewal and ends; the next one reads the new settings.
+ */
+export const resetPoll = (q: Queryable, channelId: string, dueAt: Date) =>
+  q.query(
+    `update channel_polls set claimed_by = null, lease_until = null, due_at = $2, updated_at = now()
+      where channel_id = $1`,
+    [channelId, dueAt],
+  );
+
+/** Claims due polls of live, active channels of active organisations in one autocommit statement. */
+const claimDuePolls = (q: Queryable, now: Date, claimedBy: string, leaseUntil: Date, limit: number) =>
+  q.query<PollRow>(
+    `update channel_polls set claimed_by = $2, lease_until = $3
+      where channel_id in (
+        select p.channel_id from channel_polls p
+          join channels c on c.id = p.channel_id join organisations o on o.id = c.organisation_id
+         where p.due_at <= $1 and (p.lease_until is null or p.lease_until <= $1)
+           and c.deleted_at is null and c.status = 'active' and o.status = 'active'
+         order by p.due_at, p.channel_id limit $4 for update of p skip locked)
+      returning channel_id, organisation_id, cursor`,
+    [now, claimedBy, leaseUntil, limit],
+  );
+
+const renew = async (q: Queryable, channelId: string, claimedBy: string, leaseUntil: Date) =>
+  (
+    await q.query(
+      'update channel_polls set lease_until = $3 where channel_id = $1 and claimed_by = $2 returning channel_id',
+      [channelId, claimedBy, leaseUntil],
+    )
+  ).length === 1;
+
+const storeCursor = async (q: Queryable, channelId: string, claimedBy: string, cursor: object) =>
+  (
+    await q.query(
+      `update channel_polls set cursor = $3, updated_at = now() where channel_id = $1 and claimed_by = $2
+       returning channel_id`,
+      [channelId, claimedBy, JSON.stringify(cursor)],
+    )
+  ).length === 1;
+
+const release = (q: Queryable, channelId: string, claimedBy: string, dueAt: Date, error: string | null) =>
+  q.query(
+    `update channel_polls set claimed_by = null, lease_until = null, due_at = $3, last_error = $4, updated_at = now()
+      where channel_id = $1 and claimed_by = $2`,
+    [channelId, claimedBy, dueAt, error],
+  );
+
+type Sessions = { running: Set<Promise<void>>; stop: AbortController };
+const sessionsByApp = new WeakMap<AppContext, Sessions>();
+function sessionsOf(app: AppContext): Sessions {
+  let s = sessionsByApp.get(app);
+  if (!s) {
+    s = { running: new Set(), stop: new AbortController() };
+    sessionsByApp.set(app, s);
+  }
+  return s;
+}
+
+async function session(app: AppContext, row: PollRow, claimedBy: string): Promise<void> {
+  const p = poller;
+  const end = new AbortController();
+  const stop = sessionsOf(app).stop.signal;
+  const onStop = () => end.abort();
+  stop.addEventListener('abort', onStop);
+  const timeUp = setTimeout(() => end.abort(), POLLS.sessionMs);
+  const renewer = setInterval(() => {
+    const until = new Date(app.clock.now().getTime() + POLLS.leaseMs);
+    renew(app.db, row.channel_id, claimedBy, until)
+      .then((held) => held || end.abort())
+      .catch(() => end.abort());
+  }, POLLS.renewMs);
+  let dueAt: Date;
+  let error: string | null = null;
+  try {
+    if (!p) throw new Error('no poller registered');
+    const { againInMs } = await p(app, {
+      channelId: row.channel_id,
+      organisationId: row.organisation_id,
+      cursor: row.cursor ?? {},
+      saveCursor: (c) => storeCursor(app.db, row.channel_id, claimedBy, c),
+      signal: end.signal,
+    });
+    dueAt = new Date(app.clock.now().getTime() + againInMs);
+  } catch (err) {
+    error = (err as Error).message?.slice(0, 500) ?? 'poll failed';
+    if (!stop.aborted) app.log.warn({ err, channel: row.channel_id }, 'channel poll failed');
+    dueAt = new Date(app.clock.now().getTime() + POLLS.retryFailedMs);
+  } finally {
+    clearTimeout(timeUp);
+    clearInterval(renewer);
+    stop.removeEventListener('abort', onStop);
+  }
+  // A stopping server gives the row back due at once: the next instance (or start) goes on from the cursor.
+  if (stop.aborted) dueAt = app.clock.now();
+  await release(app.db, row.channel_id, claimedBy, dueAt, error).catch((err) =>
+    app.log.warn({ err, channel: row.channel_id }, 'channel poll not released; its lease will run out'),
+  );
+}
+
+/**
+ * Starts a session for every due poll this instance can claim; sessions run in the background (an IDLE session
+ * lasts minutes) and are not awaited here. Answers the sessions started, for callers (tests) that wait on them.
+ */
+export async function runDuePolls(app: AppContext): Promise<Promise<void>[]> {
+  const s = sessionsOf(app);
+  if (s.stop.signal.aborted || !poller) return [];
+  const claimedBy = randomUUID();
+  const now = app.clock.now();
+  const rows = await claimDuePolls(
+    app.db,
+    now,
+    claimedBy,
+    new Date(now.getTime() + POLLS.leaseMs),
+    POLLS.batch,
+  );
+  return rows.map((row) => {
+    const run = session(app, row, claimedBy);
+    s.running.add(run);
+    run.finally(() => s.running.delete(run)).catch(() => undefined);
+    return run;
+  });
+}
+
+/** Ends every running session (IDLE connections are closed) and waits for them to give their rows back. */
+export async function stopPolls(app: AppContext): Promise<void> {
+  const s = sessionsOf(app);
+  s.stop.abort();
+  await Promise.allSettled([...s.running]);
+}
