@@ -8,6 +8,7 @@ import { chatRoutes } from './chats/routes.ts';
 import { clientRoutes } from './clients/routes.ts';
 import { fileRoutes } from './files/routes.ts';
 import { healthRoutes } from './health/routes.ts';
+import { metricsRoutes } from './observability/metrics-route.ts';
 import { organisationRoutes } from './organisations/routes.ts';
 import { presenceRoutes } from './presence/routes.ts';
 import { ratingRoutes } from './ratings/routes.ts';
@@ -23,6 +24,7 @@ export type { ModuleRoutes } from '../http/route.ts';
 /** Every module's routes; a new domain adds one line here. */
 export const modules: ModuleRoutes[] = [
   healthRoutes,
+  metricsRoutes,
   authRoutes,
   userRoutes,
   teamRoutes,
