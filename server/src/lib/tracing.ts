@@ -162,7 +162,7 @@ const spans = new WeakMap<FastifyRequest, { span: Span; ctx: ReturnType<typeof c
  */
 export function traceHttp(fastify: FastifyInstance): void {
   if (!active) return;
-  fastify.addHook('onRequest', (req, _reply, done) => {
+  fastify.addHook('onRequest', (req, reply, done) => {
     const parent = propagation.extract(ROOT_CONTEXT, req.headers);
     const route = req.routeOptions.url ?? 'unknown';
     const span = tracer().startSpan(
@@ -177,6 +177,7 @@ export function traceHttp(fastify: FastifyInstance): void {
     spans.set(req, { span, ctx });
     const { traceId, spanId } = span.spanContext();
     req.log = req.log.child({ traceId, spanId });
+    reply.log = req.log;
     context.with(ctx, done);
   });
   // Body parsing runs outside the request's context: the handler is put back into it.
