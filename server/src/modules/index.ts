@@ -9,6 +9,7 @@ import { clientRoutes } from './clients/routes.ts';
 import { fileRoutes } from './files/routes.ts';
 import { healthRoutes } from './health/routes.ts';
 import { metricsRoutes } from './observability/metrics-route.ts';
+import { telemetryRoutes } from './observability/routes.ts';
 import { organisationRoutes } from './organisations/routes.ts';
 import { presenceRoutes } from './presence/routes.ts';
 import { ratingRoutes } from './ratings/routes.ts';
@@ -25,6 +26,7 @@ export type { ModuleRoutes } from '../http/route.ts';
 export const modules: ModuleRoutes[] = [
   healthRoutes,
   metricsRoutes,
+  telemetryRoutes,
   authRoutes,
   userRoutes,
   teamRoutes,
