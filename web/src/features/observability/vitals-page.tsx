@@ -60,8 +60,11 @@ export function VitalsPage() {
         ) : pages.length === 0 ? (
           <EmptyState icon={<IconActivityHeartbeat size={32} />} title={t('observability.empty')} />
         ) : (
-          <ScrollArea type="auto">
-            <Table striped miw={640} data-testid="vitals-table">
+          <ScrollArea
+            type="auto"
+            viewportProps={{ tabIndex: 0, role: 'region', 'aria-label': t('observability.title') }}
+          >
+            <Table striped miw={760} data-testid="vitals-table">
               <Table.Thead>
                 <Table.Tr>
                   <Table.Th>{t('observability.page')}</Table.Th>
@@ -89,12 +92,14 @@ export function VitalsPage() {
                     {WEB_VITALS.map((name) => {
                       const stat = p[period].find((s) => s.name === name);
                       return (
-                        <Table.Td key={name}>
+                        <Table.Td key={name} miw={96}>
                           {stat ? (
                             <Stack gap={2}>
                               <Badge
                                 color={RATING_COLOR[stat.rating]}
                                 variant="light"
+                                tt="none"
+                                style={{ overflow: 'visible' }}
                                 aria-label={`${name} ${format(name, stat.p75)}: ${t(`observability.rating.${stat.rating}`)}`}
                               >
                                 {format(name, stat.p75)}
