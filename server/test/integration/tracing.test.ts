@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import { after, before, describe, test } from 'node:test';
+import { withSpan } from '../../src/lib/tracing.ts';
 import { createOrganisation, logSink, startTestServer, type TestServer } from '../helpers.ts';
 import { goOnline, inbound, makeChannel, makeTeam } from './chats-fixtures.ts';
 
@@ -150,5 +151,25 @@ describe('OpenTelemetry traces exported by OTLP', () => {
     assert.ok(line, 'a log line of the request');
     assert.equal(line.traceId, traceId);
     assert.equal(line.spanId, health.spanId);
+
+    // A line logged inside a traced operation outside any request (a job's) carries that operation's ids.
+    let opIds: { traceId: string; spanId: string } | undefined;
+    await withSpan('test.operation', {}, async (span) => {
+      opIds = span && { traceId: span.spanContext().traceId, spanId: span.spanContext().spanId };
+      s.app.log.warn({ job: 'x' }, 'inside a job');
+    });
+    const jobLine = logs.lines
+      .map((l) => JSON.parse(l) as Record<string, unknown>)
+      .find((l) => l.msg === 'inside a job');
+    assert.ok(opIds && jobLine);
+    assert.equal(jobLine.traceId, opIds.traceId);
+    assert.equal(jobLine.spanId, opIds.spanId);
+    // Request lines carry the ids once (bound), not twice.
+    assert.equal(
+      logs.lines
+        .find((l) => l.includes('"reqId":"trace-req-1"') && l.includes('request completed'))
+        ?.split('"traceId"').length,
+      2,
+    );
   });
 });

@@ -17,7 +17,8 @@ import * as Q from './queries.ts';
 /** The collector's limits: body size, requests per address and minute, retention, summary size. */
 export const COLLECTOR = {
   bodyLimit: 256 * 1024,
-  perMinute: 120,
+  // Per client address: an office behind one NAT address shares it (each tab sends a few batches a minute).
+  perMinute: 600,
   vitalsRetentionMs: 8 * 86_400_000,
   itemsRetentionMs: 7 * 86_400_000,
   pruneEveryMs: 60_000,
