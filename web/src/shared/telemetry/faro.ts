@@ -24,12 +24,31 @@ export function initTelemetry(config: TelemetryConfigDto): Faro {
   faro = initializeFaro({
     app: { name: APP_META.name, version: BUILD.version, environment: BUILD.environment },
     transports: [transport],
-    instrumentations: getWebInstrumentations({ captureConsole: false }),
+    // No console capture and no resource timings: both can carry what users typed (search text in API URLs).
+    instrumentations: getWebInstrumentations({
+      captureConsole: false,
+      enablePerformanceInstrumentation: false,
+    }),
+    // Page URLs leave without query or fragment (a recovery link's token, search text).
+    beforeSend: (item) => {
+      const page = item.meta.page;
+      if (page?.url) item.meta.page = { ...page, url: withoutQuery(page.url) };
+      return item;
+    },
     sessionTracking: { enabled: true },
     userActionsInstrumentation: { initialActivityTimeout: TELEMETRY.userActionQuietMs },
   });
   observeFirstInput(faro);
   return faro;
+}
+
+export function withoutQuery(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.origin}${u.pathname}`;
+  } catch {
+    return url.split(/[?#]/, 1)[0] ?? '';
+  }
 }
 
 function observeFirstInput(faro: Faro): void {
