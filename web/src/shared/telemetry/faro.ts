@@ -1,4 +1,10 @@
-import { createSession, type Faro, getWebInstrumentations, initializeFaro } from '@grafana/faro-web-sdk';
+import {
+  createSession,
+  type Faro,
+  getWebInstrumentations,
+  InternalLoggerLevel,
+  initializeFaro,
+} from '@grafana/faro-web-sdk';
 import { APP_META, rateVital, TELEMETRY, type TelemetryConfigDto } from '@smartconnect/contracts';
 import { TelemetryTransport } from './transport.ts';
 
@@ -36,6 +42,8 @@ export function initTelemetry(config: TelemetryConfigDto): Faro {
       return item;
     },
     sessionTracking: { enabled: true },
+    // Telemetry's own failures are only logged, as warnings: they are never the user's errors.
+    internalLoggerLevel: InternalLoggerLevel.WARN,
     userActionsInstrumentation: { initialActivityTimeout: TELEMETRY.userActionQuietMs },
   });
   observeFirstInput(faro);

@@ -58,7 +58,7 @@ export class TelemetryTransport extends BaseTransport {
       }
       await this.#buffer.add(() => this.#post([items].flat()));
     } catch (err) {
-      this.logError('Failed sending telemetry', err);
+      this.logWarn('Failed sending telemetry', err);
     }
   }
 
@@ -84,7 +84,7 @@ export class TelemetryTransport extends BaseTransport {
       }
       await res.text().catch(() => undefined);
     } catch (err) {
-      this.logError('Failed sending telemetry', err);
+      this.logWarn('Failed sending telemetry', err);
     }
   }
 
