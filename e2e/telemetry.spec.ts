@@ -60,8 +60,10 @@ describe('web telemetry', () => {
 
     const { page, errors, context } = await openPage(browser, server.url);
     const sent: Request[] = [];
+    const chunks: string[] = [];
     page.on('request', (r) => {
       if (r.method() === 'POST' && new URL(r.url()).pathname === '/api/telemetry') sent.push(r);
+      if (r.resourceType() === 'script') chunks.push(new URL(r.url()).pathname);
     });
     const accepted: number[] = [];
     page.on('response', (r) => {
@@ -95,6 +97,16 @@ describe('web telemetry', () => {
     const headers = await first.allHeaders();
     assert.equal(headers['x-faro-session-id'], body.meta?.session?.id);
     assert.ok(accepted.length > 0 && accepted.every((s) => s === 202), `answers: ${accepted.join(', ')}`);
+    // Faro came in its own chunk, after the page; web tracing (for the signed-in app) did not come at all.
+    assert.ok(
+      chunks.some((c) => /\/assets\/faro-[\w-]+\.js$/.test(c)),
+      chunks.join(', '),
+    );
+    assert.equal(
+      chunks.some((c) => /\/assets\/tracing-/.test(c)),
+      false,
+      chunks.join(', '),
+    );
     // Page URLs leave without their query or fragment.
     for (const r of sent) assert.equal(r.postData()?.includes('secret-value'), false, r.postData() ?? '');
     assertNoErrors(errors);
@@ -134,6 +146,31 @@ describe('web telemetry', () => {
       await page.getByText('Last 7 days').click();
       assert.equal(await page.getByRole('radio', { name: 'Last 7 days' }).isChecked(), true);
       await table.waitFor();
+      if (width === 1440) {
+        // Once Faro runs, the app's API calls carry a traceparent (the server continues the trace) and their
+        // spans reach the collector, their URLs without the query.
+        const collected: Request[] = [];
+        page.on('request', (r) => {
+          if (r.method() === 'POST' && new URL(r.url()).pathname === '/api/telemetry') collected.push(r);
+        });
+        await page.waitForFunction(() => 'faro' in window, undefined, { timeout: 15_000 });
+        const [call] = await Promise.all([
+          page.waitForRequest((r) => new URL(r.url()).pathname === '/api/ready'),
+          page.evaluate(() => fetch('/api/ready?probe=secret-query')),
+        ]);
+        assert.match((await call.allHeaders()).traceparent ?? '', /^00-[0-9a-f]{32}-[0-9a-f]{16}-0[01]$/);
+        const deadline = Date.now() + 10_000;
+        while (!collected.some((r) => (r.postData() ?? '').includes('"resourceSpans"'))) {
+          assert.ok(Date.now() < deadline, 'spans reach the collector');
+          await page.waitForTimeout(100);
+        }
+        const traces = collected.map((r) => r.postData() ?? '').filter((b) => b.includes('resourceSpans'));
+        assert.ok(traces.some((b) => b.includes('/api/ready')));
+        assert.equal(
+          traces.some((b) => b.includes('secret-query')),
+          false,
+        );
+      }
       await assertAccessible(page, `web vitals at ${width}px`);
       await screenshot(page, `telemetry-vitals-${width}`);
       assertNoErrors(errors);

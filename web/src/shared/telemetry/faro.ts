@@ -7,6 +7,7 @@ import {
 } from '@grafana/faro-web-sdk';
 import { APP_META, rateVital, TELEMETRY, type TelemetryConfigDto } from '@smartconnect/contracts';
 import { TelemetryTransport } from './transport.ts';
+import { withoutQuery } from './url.ts';
 
 /** Version and environment of this build (Vite's mode: `production` for `vite build`). */
 export const BUILD = {
@@ -31,10 +32,9 @@ export function initTelemetry(config: TelemetryConfigDto): Faro {
     app: { name: APP_META.name, version: BUILD.version, environment: BUILD.environment },
     transports: [transport],
     // No console capture and no resource timings: both can carry what users typed (search text in API URLs).
-    instrumentations: getWebInstrumentations({
-      captureConsole: false,
-      enablePerformanceInstrumentation: false,
-    }),
+    instrumentations: [
+      ...getWebInstrumentations({ captureConsole: false, enablePerformanceInstrumentation: false }),
+    ],
     // Page URLs leave without query or fragment (a recovery link's token, search text).
     beforeSend: (item) => {
       const page = item.meta.page;
@@ -47,16 +47,26 @@ export function initTelemetry(config: TelemetryConfigDto): Faro {
     userActionsInstrumentation: { initialActivityTimeout: TELEMETRY.userActionQuietMs },
   });
   observeFirstInput(faro);
+  traceOnceSignedIn(faro);
   return faro;
 }
 
-export function withoutQuery(url: string): string {
-  try {
-    const u = new URL(url);
-    return `${u.origin}${u.pathname}`;
-  } catch {
-    return url.split(/[?#]/, 1)[0] ?? '';
-  }
+/**
+ * Web tracing (spans of the app's own API calls, whose traceparent the server continues) is for the signed-in
+ * app: its chunk loads once a session token is there, never for the login page alone.
+ */
+function traceOnceSignedIn(faro: Faro): void {
+  const start = () => {
+    void import('./tracing.ts')
+      .then((m) => m.startWebTracing(faro))
+      .catch((err: unknown) => faro.internalLogger.warn('Web tracing not started', err));
+  };
+  if (localStorage.getItem('token')) return start();
+  const timer = window.setInterval(() => {
+    if (!localStorage.getItem('token')) return;
+    window.clearInterval(timer);
+    start();
+  }, 2000);
 }
 
 function observeFirstInput(faro: Faro): void {
