@@ -61,7 +61,10 @@ function traceOnceSignedIn(faro: Faro): void {
       .then((m) => m.startWebTracing(faro))
       .catch((err: unknown) => faro.internalLogger.warn('Web tracing not started', err));
   };
-  if (localStorage.getItem('token')) return start();
+  if (localStorage.getItem('token')) {
+    start();
+    return;
+  }
   const timer = window.setInterval(() => {
     if (!localStorage.getItem('token')) return;
     window.clearInterval(timer);
