@@ -71,11 +71,14 @@ export function createMetrics(src: Sources): Metrics {
     labelNames: ['queue'],
     registers: [registry],
     async collect() {
-      for (const [queue, sql] of Object.entries(QUEUES)) {
-        const [r] = await src.db.query<{ depth: number; age: number }>(sql, [src.clock.now()]);
-        this.set({ queue }, r?.depth ?? 0);
-        ages.set(queue, r?.age ?? 0);
-      }
+      // A database that does not answer leaves the last values: /metrics still answers (readiness says why).
+      try {
+        for (const [queue, sql] of Object.entries(QUEUES)) {
+          const [r] = await src.db.query<{ depth: number; age: number }>(sql, [src.clock.now()]);
+          this.set({ queue }, r?.depth ?? 0);
+          ages.set(queue, r?.age ?? 0);
+        }
+      } catch {}
     },
   });
   new Gauge({
@@ -92,11 +95,13 @@ export function createMetrics(src: Sources): Metrics {
     help: 'Durable timers due now and not yet fired',
     registers: [registry],
     async collect() {
-      const [row] = await src.db.query<{ n: number }>(
-        'select count(*)::int as n from timers where due_at <= $1::timestamptz',
-        [src.clock.now()],
-      );
-      this.set(row?.n ?? 0);
+      try {
+        const [row] = await src.db.query<{ n: number }>(
+          'select count(*)::int as n from timers where due_at <= $1::timestamptz',
+          [src.clock.now()],
+        );
+        this.set(row?.n ?? 0);
+      } catch {}
     },
   });
   return metrics;

@@ -179,5 +179,12 @@ describe('/api/ready when the database is unreachable', () => {
     assert.equal(body.status, 'unavailable');
     assert.equal(body.checks.database, 'fail');
     assert.equal((await fetch(`${s.url}/api/health`)).status, 500);
+    // The metrics still answer (monitoring sees the instance), with the last values read.
+    const metrics = await fetch(`${s.url}/metrics`);
+    assert.equal(metrics.status, 200);
+    assert.match(
+      await metrics.text(),
+      /smartconnect_http_request_duration_seconds_count\{[^}]*route="\/api\/ready"[^}]*status_code="503"\} 1/,
+    );
   });
 });
