@@ -19,13 +19,16 @@ type Sources = { db: Db; clock: Clock };
 
 const byDb = new WeakMap<object, Metrics>();
 
-/** Queue depth and the age of the oldest due item, per queue, read at scrape time (one cheap query each). */
+/**
+ * Queue depth and the age of the oldest item, per queue, read at scrape time (one cheap query each); ages against
+ * the database's clock, which stamped created_at.
+ */
 const QUEUES = {
   pipeline: `select count(*)::int as depth,
-                    coalesce(extract(epoch from ($1::timestamptz - min(created_at))), 0)::float8 as age
+                    greatest(coalesce(extract(epoch from (now() - min(created_at))), 0), 0)::float8 as age
                from pipeline_jobs`,
   outbox: `select count(*)::int as depth,
-                  coalesce(extract(epoch from ($1::timestamptz - min(created_at))), 0)::float8 as age
+                  greatest(coalesce(extract(epoch from (now() - min(created_at))), 0), 0)::float8 as age
              from outbox where status = 'pending'`,
 } as const;
 
@@ -74,7 +77,7 @@ export function createMetrics(src: Sources): Metrics {
       // A database that does not answer leaves the last values: /metrics still answers (readiness says why).
       try {
         for (const [queue, sql] of Object.entries(QUEUES)) {
-          const [r] = await src.db.query<{ depth: number; age: number }>(sql, [src.clock.now()]);
+          const [r] = await src.db.query<{ depth: number; age: number }>(sql);
           this.set({ queue }, r?.depth ?? 0);
           ages.set(queue, r?.age ?? 0);
         }
