@@ -196,6 +196,8 @@ async function runTarget(target: string): Promise<Result | undefined> {
     SECRET_KEY: 'bench-secret-key-bench-secret-key-0123456789',
     // The channel's webhook URL names a port on this machine.
     OUTBOUND_ALLOWED_NETWORKS: '127.0.0.0/8',
+    // Tracing on (spans exported to that OTLP/HTTP collector) when set: what the instrumentation costs.
+    OTEL_EXPORTER_OTLP_ENDPOINT: process.env.OTEL_EXPORTER_OTLP_ENDPOINT ?? '',
   });
   const server = await createServer(config, { db });
   await server.fastify.listen({ port: 0, host: '127.0.0.1' });

@@ -25,5 +25,6 @@ export * from './schemas/teams.ts';
 export * from './schemas/templates.ts';
 export * from './schemas/users.ts';
 export * from './schemas/widget.ts';
+export * from './telemetry.ts';
 export * from './templates.ts';
 export * from './text.ts';

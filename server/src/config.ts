@@ -65,6 +65,14 @@ const envSchema = z.object({
       }
     }, 'must be a comma-separated list of CIDRs, addresses or host names'),
   SESSION_IDLE_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
+  METRICS_TOKEN: z.preprocess(
+    emptyToUndefined,
+    z.string().min(16, 'must be at least 16 characters').optional(),
+  ),
+  TELEMETRY: z.enum(['on', 'off']).default('on'),
+  TELEMETRY_URL: z.preprocess(emptyToUndefined, url(['http:', 'https:']).optional()),
+  TELEMETRY_API_KEY: z.preprocess(emptyToUndefined, z.string().max(512).optional()),
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.preprocess(emptyToUndefined, url(['http:', 'https:']).optional()),
 });
 
 export type Config = {
@@ -87,6 +95,13 @@ export type Config = {
   outboundAllowedNetworks: string;
   /** A session unused this long stops working. */
   sessionIdleDays: number;
+  /** Bearer token for GET /metrics; without it only this machine (loopback, not proxied) may read them. */
+  metricsToken?: string;
+  /**
+   * Web telemetry (Faro): off, or sent to `url` (an external collector, with `apiKey` in its header) or, without
+   * a url, to this server's own collector POST /api/telemetry.
+   */
+  telemetry: { enabled: boolean; url?: string; apiKey?: string };
   /** The environment as given: channel adapters read their own variables from it (e.g. TELEGRAM_API_BASE_URL). */
   env: Readonly<Record<string, string | undefined>>;
 };
@@ -121,6 +136,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: e.TRUST_PROXY === 'true' ? true : e.TRUST_PROXY === 'false' ? false : e.TRUST_PROXY,
     outboundAllowedNetworks: e.OUTBOUND_ALLOWED_NETWORKS,
     sessionIdleDays: e.SESSION_IDLE_DAYS,
+    metricsToken: e.METRICS_TOKEN,
+    telemetry: { enabled: e.TELEMETRY === 'on', url: e.TELEMETRY_URL, apiKey: e.TELEMETRY_API_KEY },
     env: { ...env },
   };
 }

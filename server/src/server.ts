@@ -8,13 +8,17 @@ import { buildHttp, createFastify } from './http/app.ts';
 import { startJobs } from './jobs/runner.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
 import { createMailer, type Mailer } from './lib/mailer.ts';
+import { metricsOf } from './lib/metrics.ts';
 import { createOutbound } from './lib/outbound.ts';
 import { diskStorage } from './lib/storage.ts';
+import { startTracing, tracedDb } from './lib/tracing.ts';
+import { watchJobRunner } from './modules/health/readiness.ts';
 import { seedDemo } from './modules/organisations/seed.ts';
 import { setupModules } from './modules/setup.ts';
 import { type EventBus, localBus } from './realtime/bus.ts';
 import { databaseIdentity } from './realtime/queries.ts';
 import { redisBus } from './realtime/redis-bus.ts';
+import { realtimeGateway } from './realtime/routes.ts';
 
 export type Server = { fastify: FastifyInstance; app: AppContext; close(): Promise<void> };
 export type ServerOptions = {
@@ -33,8 +37,10 @@ export async function openDatabase(config: Config): Promise<Db> {
 /** Boot order: database -> migrations -> seed -> HTTP. Does not listen; the caller decides where. */
 export async function createServer(config: Config, options: ServerOptions = {}): Promise<Server> {
   setupModules();
+  // Tracing first, so the HTTP and database instrumentation below see it (nothing is wrapped when it is off).
+  const tracing = startTracing(config.env);
   const fastify = createFastify(config.logLevel, config.trustProxy, options.logStream);
-  const db = options.db ?? (await openDatabase(config));
+  const db = tracedDb(options.db ?? (await openDatabase(config)));
   await migrate(db);
   const app: AppContext = {
     config,
@@ -54,6 +60,8 @@ export async function createServer(config: Config, options: ServerOptions = {}):
   await buildHttp(app, fastify);
   await fastify.ready();
   const jobs = startJobs(app);
+  watchJobRunner(app, jobs.status);
+  metricsOf(app).websocketConnections = () => realtimeGateway(app)?.connections ?? 0;
   return {
     fastify,
     app,
@@ -63,6 +71,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
       await app.bus.close();
       await app.outbound.close();
       await db.close();
+      await tracing.stop();
     },
   };
 }

@@ -104,6 +104,8 @@ async function chat(org: TestOrg, s: TestServer, taken = false, memberIds: strin
 }
 
 export const fixtures: Record<string, Fixture> = {
+  // observability (issue 20)
+  'GET /api/telemetry/vitals': async () => ({ path: '/api/telemetry/vitals' }),
   // users
   'GET /api/users/:id': async (org) => ({ path: `/api/users/${await user(org)}` }),
   'POST /api/users': async (org) => ({

@@ -7,6 +7,8 @@ import './shared/i18n/index.ts';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/app.tsx';
 import { registerServiceWorker } from './app/service-worker.tsx';
+import { startTelemetry } from './shared/telemetry/start.ts';
 
 createRoot(document.getElementById('app')!).render(<App />);
 registerServiceWorker();
+startTelemetry();

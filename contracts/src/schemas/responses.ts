@@ -109,6 +109,13 @@ export const twoFactorEnrolmentDto = z.object({
   qr: z.string().describe('PNG image as a data: URL'),
 });
 export const healthDto = z.object({ status: z.literal('ok'), database: z.enum(['pglite', 'postgres']) });
+/** `GET /api/ready`: each dependency's check; 503 with status 'unavailable' when one fails ('off' is not required). */
+export const readyCheck = z.enum(['ok', 'fail', 'off']);
+export const readyDto = z.object({
+  status: z.enum(['ready', 'unavailable']),
+  checks: z.object({ database: readyCheck, redis: readyCheck, jobs: readyCheck }),
+});
+export type ReadyDto = z.infer<typeof readyDto>;
 
 export const channelDto = z.object({
   id: z.uuid(),

@@ -12,6 +12,7 @@ import { modules } from '../modules/index.ts';
 import { realtimeRoutes } from '../realtime/routes.ts';
 import { AppError } from './errors.ts';
 import { loggerOptions } from './logging.ts';
+import { observeHttp, requestId } from './observe.ts';
 import { registerOpenApi } from './openapi.ts';
 
 const webDist = resolve(dirname(fileURLToPath(import.meta.url)), '../../../web/dist');
@@ -47,8 +48,23 @@ export const SECURITY_HEADERS = {
   crossOriginEmbedderPolicy: false,
 };
 
+/** The security headers with the CSP's connect-src opened to an external telemetry collector (TELEMETRY_URL). */
+export function securityHeaders(config: Pick<AppContext['config'], 'telemetry'>) {
+  const { telemetry } = config;
+  if (!telemetry.enabled || !telemetry.url) return SECURITY_HEADERS;
+  const directives = SECURITY_HEADERS.contentSecurityPolicy.directives;
+  return {
+    ...SECURITY_HEADERS,
+    contentSecurityPolicy: {
+      ...SECURITY_HEADERS.contentSecurityPolicy,
+      directives: { ...directives, connectSrc: [...directives.connectSrc, new URL(telemetry.url).origin] },
+    },
+  };
+}
+
 /** Builds the HTTP server: error mapping, every module's routes, OpenAPI and the web app. */
 export async function buildHttp(app: AppContext, fastify: FastifyInstance): Promise<FastifyInstance> {
+  observeHttp(fastify, app);
   fastify.setErrorHandler((err: Error & { statusCode?: number; code?: string }, req, reply) => {
     if (err instanceof AppError) {
       const wait = err.details?.retryAfterSeconds;
@@ -77,7 +93,7 @@ export async function buildHttp(app: AppContext, fastify: FastifyInstance): Prom
     return reply.type('text/html').sendFile('index.html', webDist, { maxAge: 0 });
   });
 
-  await fastify.register(helmet, { global: true, ...SECURITY_HEADERS });
+  await fastify.register(helmet, { global: true, ...securityHeaders(app.config) });
   await fastify.register(multipart, { limits: { fileSize: 25 * 1024 * 1024, files: 1 } });
   for (const register of modules) await register(fastify, app);
   await realtimeRoutes(fastify, app);
@@ -122,6 +138,7 @@ export function createFastify(
   const fastify = Fastify({
     logger: loggerOptions(logLevel, logStream),
     trustProxy,
+    genReqId: requestId,
     bodyLimit: 1024 * 1024,
     // A path the router cannot decode (%ED%A0%80, %FF) or with a parameter over its length names nothing that
     // exists: not found, in the envelope, as route.ts answers a malformed id.

@@ -1,4 +1,5 @@
 import type { FastifyServerOptions } from 'fastify';
+import { traceIds } from '../lib/tracing.ts';
 
 /** Query parameters whose values are credentials (the websocket's `?token=`, provider keys and signatures). */
 const SECRET_PARAMS =
@@ -41,6 +42,13 @@ export function loggerOptions(level: string, stream?: NodeJS.WritableStream): Fa
   return {
     level,
     ...(stream ? { stream } : {}),
+    // With tracing on, a line logged inside a traced operation (a job, a delivery) carries its trace and span ids;
+    // a request's lines have them bound already (lib/tracing.ts traceHttp).
+    mixin(_merge: object, _level: number, logger?: { bindings(): Record<string, unknown> }) {
+      const ids = traceIds();
+      if (!ids || (logger && 'traceId' in logger.bindings())) return {};
+      return ids;
+    },
     redact: {
       paths: [
         'req.headers.authorization',

@@ -1,5 +1,6 @@
 import type { AppContext } from '../context.ts';
 import type { Queryable } from '../db/index.ts';
+import { withSpan } from '../lib/tracing.ts';
 import { type Emit, withEvents } from '../realtime/emit.ts';
 import * as Q from './queries.ts';
 
@@ -82,8 +83,8 @@ export async function runOutbox(app: AppContext): Promise<number> {
     await Promise.all(
       [...byChat.values()].map(async (rows) => {
         for (const row of rows)
-          await deliver(app, row).catch((err) =>
-            app.log.error({ err, outbox: row.id }, 'outbox delivery failed'),
+          await withSpan('outbox.deliver', { 'outbox.attempt': row.attempts }, () => deliver(app, row)).catch(
+            (err) => app.log.error({ err, outbox: row.id }, 'outbox delivery failed'),
           );
       }),
     );

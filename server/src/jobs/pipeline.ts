@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../context.ts';
 import type { Queryable } from '../db/index.ts';
+import { withSpan } from '../lib/tracing.ts';
 import { type Emit, withEvents } from '../realtime/emit.ts';
 import * as Q from './pipeline-queries.ts';
 
@@ -155,7 +156,9 @@ export async function runPipeline(app: AppContext, max = 1000): Promise<number> 
     );
     if (!batch.length) break;
     seen += batch.length;
-    done += await runJobs(app, batch, claimedBy);
+    done += await withSpan('pipeline.run', { 'pipeline.jobs': batch.length }, () =>
+      runJobs(app, batch, claimedBy),
+    );
   }
   return done;
 }
@@ -224,7 +227,7 @@ async function drainNow(app: AppContext, s: NowQueue): Promise<void> {
       const batch = s.waiting.splice(0, PIPELINE.batch);
       const ids = batch.flatMap((w) => w.ids);
       try {
-        await runTakenNow(app, ids);
+        await withSpan('pipeline.run', { 'pipeline.messages': ids.length }, () => runTakenNow(app, ids));
       } catch (err) {
         app.log.error({ err }, 'pipeline run after ingest failed; the poller will run the jobs');
       }

@@ -6,12 +6,15 @@ import { runDueTimers } from './timers.ts';
 
 export const POLL_INTERVAL_MS = 1_000;
 
-export type JobRunner = { stop(): Promise<void> };
+/** `lastPollAt`: when the last poll ended (or the runner started), for readiness; `stopped` once stopping. */
+export type JobRunnerStatus = { stopped: boolean; lastPollAt: number; polling: boolean };
+export type JobRunner = { stop(): Promise<void>; status(): JobRunnerStatus };
 
 /** Polls pipeline jobs, durable timers, the outbox and pull channels (IMAP) about once a second; safe to run on every instance at once. */
 export function startJobs(app: AppContext, intervalMs = POLL_INTERVAL_MS): JobRunner {
   let stopped = false;
   let running: Promise<void> | null = null;
+  let lastPollAt = Date.now();
   const tick = async () => {
     try {
       await runPipeline(app);
@@ -27,10 +30,12 @@ export function startJobs(app: AppContext, intervalMs = POLL_INTERVAL_MS): JobRu
     if (stopped || running) return;
     running = tick().finally(() => {
       running = null;
+      lastPollAt = Date.now();
     });
   }, intervalMs);
   timer.unref();
   return {
+    status: () => ({ stopped, lastPollAt, polling: running !== null }),
     async stop() {
       stopped = true;
       clearInterval(timer);

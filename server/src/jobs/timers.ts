@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../context.ts';
 import type { Queryable } from '../db/index.ts';
+import { withSpan } from '../lib/tracing.ts';
 import { type Tx, withEvents } from '../realtime/emit.ts';
 import * as Q from './queries.ts';
 
@@ -75,7 +76,7 @@ export async function runDueTimers(app: AppContext, max = 1000): Promise<number>
     );
     if (!batch.length) return fired;
     for (const row of batch) {
-      await fire(app, row, claimedBy, now);
+      await withSpan('timer.fire', { 'timer.kind': row.kind }, () => fire(app, row, claimedBy, now));
       fired++;
     }
   }

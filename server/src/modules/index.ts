@@ -8,6 +8,8 @@ import { chatRoutes } from './chats/routes.ts';
 import { clientRoutes } from './clients/routes.ts';
 import { fileRoutes } from './files/routes.ts';
 import { healthRoutes } from './health/routes.ts';
+import { metricsRoutes } from './observability/metrics-route.ts';
+import { telemetryRoutes } from './observability/routes.ts';
 import { organisationRoutes } from './organisations/routes.ts';
 import { presenceRoutes } from './presence/routes.ts';
 import { ratingRoutes } from './ratings/routes.ts';
@@ -23,6 +25,8 @@ export type { ModuleRoutes } from '../http/route.ts';
 /** Every module's routes; a new domain adds one line here. */
 export const modules: ModuleRoutes[] = [
   healthRoutes,
+  metricsRoutes,
+  telemetryRoutes,
   authRoutes,
   userRoutes,
   teamRoutes,

@@ -30,6 +30,8 @@ export type EventBus = {
   /** Hands a signal to every instance (best effort). */
   signal(s: Signal): void;
   onSignal(handler: (s: Signal) => void): () => void;
+  /** Checks the connection to the shared bus (Redis), for readiness; the in-process bus has none. */
+  ping?(): Promise<void>;
   close(): Promise<void>;
 };
 

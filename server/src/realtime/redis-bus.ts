@@ -74,6 +74,10 @@ export async function redisBus(url: string, namespace: string, log: FastifyBaseL
       signalHandlers.add(handler);
       return () => signalHandlers.delete(handler);
     },
+    async ping() {
+      await pub.ping();
+      if (sub.status !== 'ready') throw new Error(`redis subscriber ${sub.status}`);
+    },
     async close() {
       handlers.clear();
       discardHandlers.clear();

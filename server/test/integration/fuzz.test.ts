@@ -208,6 +208,18 @@ const extraFixtures: Record<string, (ctx: Ctx) => Promise<Target>> = {
   'GET /api/users': async () => ({ path: '/api/users' }),
   'GET /api/teams': async () => ({ path: '/api/teams' }),
   'GET /api/rights': async () => ({ path: '/api/rights' }),
+  // observability (issue 20)
+  'GET /api/ready': async () => ({ path: '/api/ready' }),
+  'GET /metrics': async () => ({ path: '/metrics' }),
+  'GET /api/telemetry/config': async () => ({ path: '/api/telemetry/config' }),
+  'POST /api/telemetry': async () => ({
+    path: '/api/telemetry',
+    body: {
+      meta: { app: { name: 'SmartConnect' }, session: { id: 's1' }, page: { url: 'http://x/login' } },
+      measurements: [{ type: 'web-vitals', values: { fcp: 100 } }],
+      logs: [{ message: 'hello' }],
+    },
+  }),
   'GET /api/roles': async () => ({ path: '/api/roles' }),
   'GET /api/chats': async () => ({ path: '/api/chats' }),
   'GET /api/chats/counters': async () => ({ path: '/api/chats/counters' }),

@@ -87,10 +87,17 @@ describe('tenant isolation', () => {
         order by 1`,
     );
     // Not business data: the tenants themselves, pre-login rate limits (keyed by e-mail or address),
-    // the database-wide realtime state, and the migration log.
+    // the database-wide realtime state, the migration log, and the installation's anonymous web telemetry.
     assert.deepEqual(
       rows.map((r) => r.table_name),
-      ['organisations', 'rate_limits', 'realtime_state', 'schema_migrations'],
+      [
+        'organisations',
+        'rate_limits',
+        'realtime_state',
+        'schema_migrations',
+        'telemetry_items',
+        'web_vitals',
+      ],
     );
   });
 

@@ -137,7 +137,15 @@ export const adminRoutes: RouteObject = {
         },
         {
           element: <Guard right="RIGHT_OBSERVER" />,
-          children: [soon('plans', 'preferences.plans'), soon('companies', 'preferences.companies')],
+          children: [
+            soon('plans', 'preferences.plans'),
+            soon('companies', 'preferences.companies'),
+            {
+              path: 'web-vitals',
+              handle: { title: 'observability.title' },
+              lazy: screen(() => import('../features/observability/vitals-page.tsx'), 'VitalsPage'),
+            },
+          ],
         },
         {
           element: <Guard right="AUTHORITY_SERVICE_ACCOUNT" />,

@@ -1,5 +1,8 @@
+import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import { adapterFor } from '../../channels/registry.ts';
 import type { OutboxHandler } from '../../jobs/outbox.ts';
+import { metricsOf } from '../../lib/metrics.ts';
+import { withSpan } from '../../lib/tracing.ts';
 import { outboundMessage, settleOutbound } from '../chats/outbound.ts';
 import * as Q from './queries.ts';
 import { adapterChannel, adapterContext } from './service.ts';
@@ -15,11 +18,30 @@ export const channelOutbox: OutboxHandler = {
     const message = await outboundMessage(app, row.message_id);
     if (!message) return { ok: false, retryable: false, error: 'message gone' };
     const adapter = adapterFor(channelRow.type);
-    return adapter.send(adapterContext(app), adapterChannel(app, channelRow), {
-      ...message,
-      deliveryId: row.id,
-      event: row.event,
+    const outcome = await withSpan(
+      'provider.send',
+      { 'channel.type': channelRow.type },
+      async (span) => {
+        const out = await adapter.send(adapterContext(app), adapterChannel(app, channelRow), {
+          ...message,
+          deliveryId: row.id,
+          event: row.event,
+        });
+        if (!out.ok) span?.setStatus({ code: SpanStatusCode.ERROR, message: out.error.slice(0, 200) });
+        return out;
+      },
+      SpanKind.CLIENT,
+    ).catch((err: unknown) => {
+      metricsOf(app).providerErrors.inc({ channel_type: channelRow.type, retryable: 'thrown' });
+      throw err;
     });
+    if (!outcome.ok) {
+      metricsOf(app).providerErrors.inc({
+        channel_type: channelRow.type,
+        retryable: String(outcome.retryable),
+      });
+    }
+    return outcome;
   },
   settle: (tx, row, result) => settleOutbound(tx, row.message_id, result),
 };

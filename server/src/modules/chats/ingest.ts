@@ -2,6 +2,7 @@ import { sanitizeStrings } from '@smartconnect/contracts';
 import type { InboundMessage } from '../../channels/types.ts';
 import type { AppContext } from '../../context.ts';
 import { runJobsNow } from '../../jobs/pipeline.ts';
+import { metricsOf } from '../../lib/metrics.ts';
 import type { StoredEvent } from '../../realtime/bus.ts';
 import { commitWithEvents, publishCommitted } from '../../realtime/emit.ts';
 import { type BatchOutcome, type BatchStore, IngestBatcher, MicroStamps } from './ingest-batcher.ts';
@@ -94,6 +95,7 @@ export async function ingestInbound(
       return { channel, msg, now, at: stamps.next(now) };
     },
   );
+  metricsOf(app).ingested.inc({ result: result.duplicate ? 'duplicate' : 'stored' });
   // The pipeline runs the message's job at once, here. The answer waits a while (PIPELINE_ANSWER_WAIT_MS) only
   // for a chat's first message, so that a 200 normally means the chat reached its operator; a message into an open
   // chat (automation sees every message) is answered on its commit: a provider's webhook is never held by a bot or

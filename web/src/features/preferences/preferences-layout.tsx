@@ -18,6 +18,7 @@ const ITEMS: { path: string; key: string; right?: Right }[] = [
   { path: 'merge-contacts', key: 'mergeContacts' },
   { path: 'categories', key: 'categories', right: 'AUTHORITY_CHAT_SESSION_CATEGORY' },
   { path: 'plans', key: 'plans', right: 'RIGHT_OBSERVER' },
+  { path: 'web-vitals', key: 'webVitals', right: 'RIGHT_OBSERVER' },
 ];
 
 function useItems() {
