@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { CLIENT_STATUS_COLOR_NAMES, CLIENT_STATUS_COLORS } from '@smartconnect/contracts';
+import { type FakeTelegram, startFakeTelegram } from '../fakes/telegram.ts';
 import { createOrganisation, startTestServer, type TestOrg, type TestServer } from '../helpers.ts';
 import {
   goOnline,
@@ -36,10 +37,15 @@ function contrastWithWhite(hex: string) {
 
 describe('client profiles', () => {
   let s: TestServer;
+  let tg: FakeTelegram;
   before(async () => {
-    s = await startTestServer();
+    tg = await startFakeTelegram();
+    s = await startTestServer({ env: { TELEGRAM_API_BASE_URL: tg.baseUrl } });
   });
-  after(() => s.close());
+  after(async () => {
+    await s.close();
+    await tg.close();
+  });
 
   test('the profile: name, tags, fields, contacts, companies, manager, spam, session status, comments', async () => {
     const org = await createOrganisation(s);
@@ -314,6 +320,36 @@ describe('client profiles', () => {
     assert.equal(chats.length, 1);
     assert.equal(chats[0].status, 'closed');
     assert.deepEqual((await org.admin.api.get('/api/chats?filter=waiting')).body.entity.items, []);
+  });
+
+  test('blacklist on a Telegram channel: the update is stored on the profile, no dialog opens', async () => {
+    const org = await createOrganisation(s);
+    const teamId = await makeTeam(org, { method: 'manual' });
+    const created = await org.admin.api.post('/api/channels', {
+      type: 'telegram',
+      name: 'Bot',
+      teamId,
+      token: tg.token,
+    });
+    assert.equal(created.status, 200, JSON.stringify(created.body));
+    const hook = `${s.url}/api/webhooks/telegram/${created.body.entity.id}`;
+    const secret = tg.webhook?.secretToken ?? '';
+    assert.equal(
+      await tg.deliver(tg.updates.text({ id: 4242, first_name: 'Troll' }, 'first'), hook, secret),
+      200,
+    );
+    const [chat] = (await org.admin.api.get('/api/chats?filter=waiting')).body.entity.items;
+    assert.equal((await org.admin.api.post('/api/blacklist', { clientId: chat.client.id })).status, 200);
+    assert.equal(
+      await tg.deliver(tg.updates.text({ id: 4242, first_name: 'Troll' }, 'second'), hook, secret),
+      200,
+    );
+    assert.deepEqual((await org.admin.api.get('/api/chats?filter=waiting')).body.entity.items, []);
+    const msgs = await org.admin.api.get(`/api/clients/${chat.client.id}/chats/${chat.id}/messages`);
+    assert.deepEqual(
+      msgs.body.entity.items.map((m: { text: string }) => m.text),
+      ['first', 'second'],
+    );
   });
 
   test('merge: one transaction moving contacts, chats, messages, comments, tags, fields; sources 404', async () => {
