@@ -16,7 +16,7 @@ const unique = async <T>(
   try {
     return await work();
   } catch (err) {
-    if ((err as { code?: string }).code === '23505') throw new AppError(code, { name: 'already exists' });
+    if ((err as { code?: string }).code === '23505') throw new AppError(code);
     throw err;
   }
 };

@@ -107,9 +107,9 @@ export async function updateProfile(
   if (input.statusId !== undefined && !auth.options.has('OPTION_PROFILE_STATUS'))
     throw new AppError('optionUnavailableException', undefined, { option: 'OPTION_PROFILE_STATUS' });
   const tag = input.tags && dupe(input.tags);
-  if (tag) throw new AppError('tagAlreadyExistsException', { tags: tag });
+  if (tag) throw new AppError('tagAlreadyExistsException', undefined, { value: tag });
   const field = input.fields && dupe(input.fields.map((f) => f.name));
-  if (field) throw new AppError('fieldAlreadyExistsException', { fields: field });
+  if (field) throw new AppError('fieldAlreadyExistsException', undefined, { value: field });
   const contacts = input.contacts && [
     ...new Map(input.contacts.map((c) => [`${c.kind}:${c.value}`, c])).values(),
   ];
@@ -126,7 +126,7 @@ export async function updateProfile(
         throw new AppError('companyNotFoundException');
       if (contacts) {
         const taken = await P.contactOwnedElsewhere(q, org, id, contacts);
-        if (taken) throw new AppError('contactAlreadyExistsException', { contacts: taken.value });
+        if (taken) throw new AppError('contactAlreadyExistsException', undefined, { value: taken.value });
         await P.replaceContacts(q, org, id, contacts);
       }
       if (companyIds) await P.replaceCompanies(q, org, id, companyIds);
