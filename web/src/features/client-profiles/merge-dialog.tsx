@@ -60,7 +60,13 @@ export function MergeDialog({
     },
   });
   return (
-    <Modal opened={opened} onClose={onClose} title={t('clientProfiles.mergeTitle')} size="lg">
+    <Modal
+      opened={opened}
+      onClose={onClose}
+      closeButtonProps={{ 'aria-label': t('common.close') }}
+      title={t('clientProfiles.mergeTitle')}
+      size="lg"
+    >
       <Stack gap="sm">
         <Text size="sm" fw={600}>
           {t('clientProfiles.mergeInto', { name: isolate(target.name) })}

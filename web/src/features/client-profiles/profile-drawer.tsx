@@ -67,6 +67,7 @@ export function ProfileDrawer({
   const { t } = useTranslation();
   return (
     <Drawer
+      closeButtonProps={{ 'aria-label': t('common.close') }}
       opened={opened}
       onClose={onClose}
       position="right"
@@ -204,7 +205,9 @@ function ProfileForm({ profile, onClose }: { profile: ClientProfileDto; onClose:
             variant="subtle"
             size="xs"
             leftSection={<IconPlus size={14} />}
-            onClick={() => form.insertListItem('fields', { key: `n${Date.now()}${Math.random()}`, name: '', value: '' })}
+            onClick={() =>
+              form.insertListItem('fields', { key: `n${Date.now()}${Math.random()}`, name: '', value: '' })
+            }
             style={{ alignSelf: 'flex-start' }}
           >
             {t('clientProfiles.addField')}

@@ -161,6 +161,7 @@ export function StatusesPage() {
         </ListTable>
       )}
       <Drawer
+        closeButtonProps={{ 'aria-label': t('common.close') }}
         opened={!!drawer}
         onClose={() => setDrawer(null)}
         position="right"
