@@ -352,6 +352,32 @@ describe('client profiles', () => {
     );
   });
 
+  test('blacklist on a site-chat channel: the visitor’s message is stored, no dialog opens', async () => {
+    const org = await createOrganisation(s);
+    const teamId = await makeTeam(org, { method: 'manual' });
+    const ch = await org.admin.api.post('/api/channels', { type: 'site_chat', name: 'Site', teamId });
+    assert.equal(ch.status, 200, JSON.stringify(ch.body));
+    const base = `/api/widget/${ch.body.entity.id}`;
+    const v = (await s.api.post(`${base}/visitors`)).body.entity as { token: string };
+    const say = (text: string) =>
+      s.api.call(
+        'POST',
+        `${base}/messages?token=${encodeURIComponent(v.token)}`,
+        JSON.stringify({ clientMessageId: `cm-${text}`, text, name: 'Visitor' }),
+        { 'content-type': 'text/plain' },
+      );
+    assert.equal((await say('first')).status, 200);
+    const [chat] = (await org.admin.api.get('/api/chats?filter=waiting')).body.entity.items;
+    assert.equal((await org.admin.api.post('/api/blacklist', { clientId: chat.client.id })).status, 200);
+    assert.equal((await say('second')).status, 200);
+    assert.deepEqual((await org.admin.api.get('/api/chats?filter=waiting')).body.entity.items, []);
+    const msgs = await org.admin.api.get(`/api/clients/${chat.client.id}/chats/${chat.id}/messages`);
+    assert.deepEqual(
+      msgs.body.entity.items.map((m: { text: string }) => m.text),
+      ['first', 'second'],
+    );
+  });
+
   test('merge: one transaction moving contacts, chats, messages, comments, tags, fields; sources 404', async () => {
     const org = await createOrganisation(s);
     const api = org.admin.api;
