@@ -66,10 +66,11 @@ export const useCompanies = (search = '', enabled = true) =>
   });
 export const useUsers = () =>
   useQuery({ queryKey: ['users', 'all'], queryFn: () => get<Page<UserDto>>('/api/users?limit=500') });
-export const useMergeSuggestions = () =>
+export const useMergeSuggestions = (enabled = true) =>
   useQuery({
     queryKey: ['merge-suggestions'],
     queryFn: async () => (await get<{ items: MergeSuggestionDto[] }>('/api/clients/merge/suggestions')).items,
+    enabled,
   });
 
 export const updateProfile = (id: string, body: Partial<ClientProfileUpdate>) =>
