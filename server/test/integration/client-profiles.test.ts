@@ -184,6 +184,14 @@ describe('client profiles', () => {
     const set = await api.patch(`/api/clients/${clientId}`, { statusId: vip.body.entity.id });
     assert.equal(set.body.entity.status.name, 'VIP');
     assert.equal(set.body.entity.status.color, 'violet');
+    // Another organisation can neither use nor delete it.
+    const other = await createOrganisation(s);
+    const otherClient = await clientOn(s, other, await makeChannel(other, await makeTeam(other)), 's-o');
+    const foreign = await other.admin.api.patch(`/api/clients/${otherClient.clientId}`, {
+      statusId: vip.body.entity.id,
+    });
+    assert.equal(foreign.body.code, 'statusNotFoundException');
+    assert.equal((await other.admin.api.delete(`/api/client-statuses/${vip.body.entity.id}`)).status, 404);
     const del = await api.delete(`/api/client-statuses/${vip.body.entity.id}`);
     assert.equal(del.status, 409);
     assert.equal(del.body.code, 'profileStatusInUseException');
@@ -423,6 +431,10 @@ describe('client profiles', () => {
         .status,
       400,
     );
+    // An operator who sees neither client cannot merge or preview them.
+    const outsider = await org.user({ role: 'OPERATOR', teams: [await makeTeam(org)] });
+    assert.equal((await outsider.api.post('/api/clients/merge', body)).status, 404);
+    assert.equal((await outsider.api.post('/api/clients/merge/preview', body)).status, 404);
     const merged = await api.post('/api/clients/merge', body);
     assert.equal(merged.status, 200, JSON.stringify(merged.body));
     const p = merged.body.entity;
