@@ -129,15 +129,17 @@ export function ProfileCard({ clientId }: { clientId: string }) {
       ))}
       {editable && (
         <Group gap={6}>
-          <Button
-            size="xs"
-            variant="light"
-            leftSection={<IconPencil size={14} />}
-            onClick={() => setEditing(true)}
-            data-testid="edit-profile"
-          >
-            {t('clientProfiles.edit')}
-          </Button>
+          {has('OPTION_PROFILE') && (
+            <Button
+              size="xs"
+              variant="light"
+              leftSection={<IconPencil size={14} />}
+              onClick={() => setEditing(true)}
+              data-testid="edit-profile"
+            >
+              {t('clientProfiles.edit')}
+            </Button>
+          )}
           <Button
             size="xs"
             variant="light"
