@@ -233,8 +233,12 @@ export function listClients(
                         from client_contacts d where d.client_id = cl.id), '[]'::json) as details
        from clients cl
       where cl.organisation_id = $1
-        -- Each way of matching is its own index probe (name prefix, tags GIN, the contacts' unique key).
-        and ($2::text is null or cl.id in (
+        ${
+          prefix === null
+            ? 'and $2::text is null and $3::text is null and $4::text is null and $5::text is null'
+            : // Each way of matching is its own index probe (name prefix, tags GIN, the contacts' unique key); the
+              // matches are then fetched by primary key and sorted (never a scan of the organisation's clients).
+              `and cl.id = any(array(
               select n.id from clients n where n.organisation_id = $1 and lower(n.name) like $2
               union
               select g.id from clients g where g.tags @> array[$3::text] and g.organisation_id = $1
@@ -243,7 +247,8 @@ export function listClients(
                where d.organisation_id = $1 and d.kind = 'phone' and d.value = $4
               union
               select d.client_id from client_contacts d
-               where d.organisation_id = $1 and d.kind = 'email' and d.value = $5))
+               where d.organisation_id = $1 and d.kind = 'email' and d.value = $5))`
+        }
         and ($6::uuid is null or cl.status_id = $6)
         and ($7::uuid is null or exists (select 1 from client_company_links l
                                           where l.client_id = cl.id and l.company_id = $7))
