@@ -222,56 +222,54 @@ export function listClients(
   orgId: string,
   f: ListFilters & { phone: string | null; email: string | null; viewerId: string | null },
 ) {
-  const prefix = f.search ? `${f.search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
+  const params: unknown[] = [orgId];
+  const p = (v: unknown) => {
+    params.push(v);
+    return `$${params.length}`;
+  };
+  // Only the filters given become conditions, so each can use its index (no "$n is null or ..." in the plan).
+  const where = ['cl.organisation_id = $1'];
+  if (f.search) {
+    const prefix = `${f.search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    // Each way of matching is its own index probe (name prefix, tags GIN, the contacts' unique key); the matches
+    // are then fetched by primary key and sorted (never a scan of the organisation's clients).
+    where.push(`cl.id = any(array(
+      select n.id from clients n where n.organisation_id = $1 and lower(n.name) like ${p(prefix)}
+      union
+      select g.id from clients g where g.tags @> array[${p(f.search)}::text] and g.organisation_id = $1
+      union
+      select d.client_id from client_contacts d
+       where d.organisation_id = $1 and d.kind = 'phone' and d.value = ${p(f.phone)}
+      union
+      select d.client_id from client_contacts d
+       where d.organisation_id = $1 and d.kind = 'email' and d.value = ${p(f.email)}))`);
+  }
+  if (f.statusId) where.push(`cl.status_id = ${p(f.statusId)}`);
+  if (f.companyId)
+    where.push(
+      `cl.id = any(array(select l.client_id from client_company_links l where l.company_id = ${p(f.companyId)}))`,
+    );
+  if (f.managerId) where.push(`cl.personal_manager_id = ${p(f.managerId)}`);
+  if (f.blocked !== undefined) where.push(f.blocked ? 'cl.blocked_at is not null' : 'cl.blocked_at is null');
+  if (f.cursor) where.push(`cl.id < ${p(f.cursor)}`);
+  if (f.viewerId) {
+    const me = p(f.viewerId);
+    where.push(`(cl.personal_manager_id = ${me}
+                 or exists (select 1 from chats c where c.client_id = cl.id and c.operator_id = ${me}))`);
+  }
   return q.query<ListRow>(
     `select cl.id, cl.name, cl.tags, cl.spam, cl.blocked_at, cl.created_at,
             (select json_build_object('id', u.id, 'name', u.name) from users u where u.id = cl.personal_manager_id)
               as manager,
             (select json_build_object('id', s.id, 'name', s.name, 'color', s.color) from client_statuses s
               where s.id = cl.status_id) as status,
-            coalesce((select json_agg(json_build_object('kind', d.kind, 'value', d.value) order by d.kind desc, d.created_at, d.value)
+            coalesce((select json_agg(json_build_object('kind', d.kind, 'value', d.value)
+                                      order by d.kind desc, d.created_at, d.value)
                         from client_contacts d where d.client_id = cl.id), '[]'::json) as details
        from clients cl
-      where cl.organisation_id = $1
-        ${
-          prefix === null
-            ? 'and $2::text is null and $3::text is null and $4::text is null and $5::text is null'
-            : // Each way of matching is its own index probe (name prefix, tags GIN, the contacts' unique key); the
-              // matches are then fetched by primary key and sorted (never a scan of the organisation's clients).
-              `and cl.id = any(array(
-              select n.id from clients n where n.organisation_id = $1 and lower(n.name) like $2
-              union
-              select g.id from clients g where g.tags @> array[$3::text] and g.organisation_id = $1
-              union
-              select d.client_id from client_contacts d
-               where d.organisation_id = $1 and d.kind = 'phone' and d.value = $4
-              union
-              select d.client_id from client_contacts d
-               where d.organisation_id = $1 and d.kind = 'email' and d.value = $5))`
-        }
-        and ($6::uuid is null or cl.status_id = $6)
-        and ($7::uuid is null or exists (select 1 from client_company_links l
-                                          where l.client_id = cl.id and l.company_id = $7))
-        and ($8::uuid is null or cl.personal_manager_id = $8)
-        and ($9::boolean is null or (cl.blocked_at is not null) = $9)
-        and ($10::uuid is null or cl.id < $10)
-        and ($11::uuid is null or cl.personal_manager_id = $11
-             or exists (select 1 from chats c where c.client_id = cl.id and c.operator_id = $11))
+      where ${where.join('\n        and ')}
       order by cl.id desc
-      limit $12`,
-    [
-      orgId,
-      prefix,
-      f.search ?? null,
-      f.phone,
-      f.email,
-      f.statusId ?? null,
-      f.companyId ?? null,
-      f.managerId ?? null,
-      f.blocked ?? null,
-      f.cursor ?? null,
-      f.viewerId,
-      f.limit + 1,
-    ],
+      limit ${p(f.limit + 1)}`,
+    params,
   );
 }
