@@ -84,6 +84,18 @@ const catalogue = {
   routingRuleAlreadyExistsException: [409, 'routing rule with same conditions already exists'],
   defaultRuleUpdateException: [409, 'default rule cannot be updated'],
   invalidRuleValueException: [400, 'invalid action or condition value'],
+  // client profiles (§8 profile contact/field/tag/status, outer company, 'active status cannot be deleted')
+  statusNotFoundException: [404, 'Status not found'],
+  companyNotFoundException: [404, 'Outer company not found'],
+  contactAlreadyExistsException: [409, 'Profile contact already exists'],
+  fieldAlreadyExistsException: [409, 'Profile field already exists'],
+  tagAlreadyExistsException: [409, 'Profile tag already exists'],
+  statusAlreadyExistsException: [409, 'Status already exists'],
+  companyAlreadyExistsException: [409, 'Outer company already exists'],
+  profileStatusInUseException: [
+    409,
+    'An active status cannot be deleted until it is removed from all clients',
+  ],
 } as const satisfies Record<string, readonly [number, string]>;
 
 export type ErrorCode = keyof typeof catalogue;

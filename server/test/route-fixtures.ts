@@ -103,6 +103,14 @@ async function chat(org: TestOrg, s: TestServer, taken = false, memberIds: strin
   return { chatId, clientId: chatRow.client.id, messageId };
 }
 
+const clientStatus = async (org: TestOrg) =>
+  ok(
+    await org.admin.api.post('/api/client-statuses', { name: uniq('St').slice(0, 32), color: 'red' }),
+    'status',
+  ).id as string;
+const company = async (org: TestOrg) =>
+  ok(await org.admin.api.post('/api/companies', { name: uniq('Company') }), 'company').id as string;
+
 export const fixtures: Record<string, Fixture> = {
   // observability (issue 20)
   'GET /api/telemetry/vitals': async () => ({ path: '/api/telemetry/vitals' }),
@@ -326,6 +334,52 @@ export const fixtures: Record<string, Fixture> = {
   'PATCH /api/clients/:id': async (org, s, callerId) => ({
     path: `/api/clients/${(await chat(org, s, false, callerId ? [callerId] : [])).clientId}`,
     body: { name: 'Renamed Client' },
+  }),
+  // client profiles (issue 14): comments, statuses, companies, blacklist, merge
+  'POST /api/clients/:id/comments': async (org, s, callerId) => ({
+    path: `/api/clients/${(await chat(org, s, false, callerId ? [callerId] : [])).clientId}/comments`,
+    body: { text: 'Called back' },
+  }),
+  'POST /api/client-statuses': async () => ({
+    path: '/api/client-statuses',
+    body: { name: uniq('St').slice(0, 32), color: 'green' },
+  }),
+  'PATCH /api/client-statuses/:id': async (org) => ({
+    path: `/api/client-statuses/${await clientStatus(org)}`,
+    body: { name: uniq('St').slice(0, 32), color: 'blue' },
+  }),
+  'DELETE /api/client-statuses/:id': async (org) => ({
+    path: `/api/client-statuses/${await clientStatus(org)}`,
+  }),
+  'POST /api/companies': async () => ({ path: '/api/companies', body: { name: uniq('Company') } }),
+  'PATCH /api/companies/:id': async (org) => ({
+    path: `/api/companies/${await company(org)}`,
+    body: { name: uniq('Company') },
+  }),
+  'DELETE /api/companies/:id': async (org) => ({ path: `/api/companies/${await company(org)}` }),
+  'POST /api/blacklist': async (org, s, callerId) => ({
+    path: '/api/blacklist',
+    body: { clientId: (await chat(org, s, false, callerId ? [callerId] : [])).clientId },
+  }),
+  'DELETE /api/blacklist/:clientId': async (org, s, callerId) => {
+    const { clientId } = await chat(org, s, false, callerId ? [callerId] : []);
+    ok(await org.admin.api.post('/api/blacklist', { clientId }), 'block');
+    return { path: `/api/blacklist/${clientId}` };
+  },
+  'GET /api/clients/merge/suggestions': async () => ({ path: '/api/clients/merge/suggestions' }),
+  'POST /api/clients/merge/preview': async (org, s, callerId) => ({
+    path: '/api/clients/merge/preview',
+    body: {
+      targetId: (await chat(org, s, false, callerId ? [callerId] : [])).clientId,
+      sourceIds: [(await chat(org, s, false, callerId ? [callerId] : [])).clientId],
+    },
+  }),
+  'POST /api/clients/merge': async (org, s, callerId) => ({
+    path: '/api/clients/merge',
+    body: {
+      targetId: (await chat(org, s, false, callerId ? [callerId] : [])).clientId,
+      sourceIds: [(await chat(org, s, false, callerId ? [callerId] : [])).clientId],
+    },
   }),
 };
 

@@ -2,6 +2,7 @@ import { registerAutoReplies } from './auto-replies/register.ts';
 import { registerChannelOutbox } from './channels/register.ts';
 import { registerQueueStage } from './chats/queue-stage.ts';
 import { registerChatTimers } from './chats/timers.ts';
+import { registerBlacklistStage } from './clients/blacklist.ts';
 import { registerPresence } from './presence/register.ts';
 import { registerRatings } from './ratings/register.ts';
 import { registerRulesStage } from './routing-rules/stage.ts';
@@ -19,6 +20,7 @@ const setups: (() => void)[] = [
   registerRatings,
   registerAutoReplies,
   registerRulesStage,
+  registerBlacklistStage,
 ];
 
 let done = false;

@@ -1,6 +1,7 @@
 import { Badge, NavLink, Stack } from '@mantine/core';
 import {
   IconActivityHeartbeat,
+  IconAddressBook,
   IconChartBar,
   IconClockExclamation,
   IconLogout,
@@ -83,6 +84,8 @@ export function AdminNav({ onNavigate }: { onNavigate: () => void }) {
       </NavLink>
       {has('OPTION_EXTENDED_SEARCH') &&
         item('/admin/expanded-search', t('menu.search'), <IconSearch size={20} stroke={1.6} />)}
+      {has('OPTION_PROFILE') &&
+        item('/admin/clients', t('clientProfiles.clientsTitle'), <IconAddressBook size={20} stroke={1.6} />)}
       {item('/admin/reports/report', t('menu.reports'), <IconChartBar size={20} stroke={1.6} />)}
       {can('AUTHORITY_ALL_STAT') &&
         item('/admin/monitoring', t('menu.monitoring'), <IconActivityHeartbeat size={20} stroke={1.6} />)}

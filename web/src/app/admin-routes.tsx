@@ -119,6 +119,27 @@ export const adminRoutes: RouteObject = {
       ],
     },
     {
+      // Client profiles (issue 14): the clients list, a client's page, outer companies.
+      element: <Guard option="OPTION_PROFILE" />,
+      children: [
+        {
+          path: 'clients',
+          handle: { title: 'clientProfiles.clientsTitle' },
+          lazy: screen(() => import('../features/client-profiles/clients-page.tsx'), 'ClientsPage'),
+        },
+        {
+          path: 'clients/companies',
+          handle: { title: 'clientProfiles.companiesTitle' },
+          lazy: screen(() => import('../features/client-profiles/companies-page.tsx'), 'CompaniesPage'),
+        },
+        {
+          path: 'clients/:id',
+          handle: { title: 'clientProfiles.card' },
+          lazy: screen(() => import('../features/client-profiles/client-page.tsx'), 'ClientPage'),
+        },
+      ],
+    },
+    {
       path: 'teams',
       handle: { title: 'teams.title' },
       children: [
@@ -189,7 +210,13 @@ export const adminRoutes: RouteObject = {
         },
         {
           element: <Guard right="AUTHORITY_PROFILE_STATUS" option="OPTION_PROFILE_STATUS" />,
-          children: [soon('statuses', 'preferences.statuses')],
+          children: [
+            {
+              path: 'statuses',
+              handle: { title: 'preferences.statuses' },
+              lazy: screen(() => import('../features/client-profiles/statuses-page.tsx'), 'StatusesPage'),
+            },
+          ],
         },
         {
           element: <Guard right="AUTHORITY_TEAM_TEMPLATE" option="OPTION_TEMPLATE" />,
@@ -219,8 +246,16 @@ export const adminRoutes: RouteObject = {
           element: <Guard right="AUTHORITY_INTEGRATION" />,
           children: [soon('extensions', 'preferences.extensions')],
         },
-        soon('black-list', 'preferences.blackList'),
-        soon('merge-contacts', 'preferences.mergeContacts'),
+        {
+          path: 'black-list',
+          handle: { title: 'preferences.blackList' },
+          lazy: screen(() => import('../features/client-profiles/blacklist-page.tsx'), 'BlacklistPage'),
+        },
+        {
+          path: 'merge-contacts',
+          handle: { title: 'preferences.mergeContacts' },
+          lazy: screen(() => import('../features/client-profiles/merge-page.tsx'), 'MergeContactsPage'),
+        },
         {
           element: <Guard right="AUTHORITY_CHAT_SESSION_CATEGORY" option="OPTION_CATEGORY" />,
           children: [

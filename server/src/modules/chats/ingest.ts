@@ -138,7 +138,11 @@ function ingestStore(app: AppContext): BatchStore<Item, Stored, StoredEvent> {
   };
 }
 
-const LOCK_CYCLE = new Set(['40P01', '40001']);
+/**
+ * Lost races a new statement resolves: a lock cycle, and a client merged away (clients/merge.ts deleted the client
+ * the statement read; the next one finds the contact on the kept client).
+ */
+const LOCK_CYCLE = new Set(['40P01', '40001', '23503']);
 
 /**
  * One message in a statement of its own: after its batch failed, or when it lost a race there (a concurrent
@@ -217,7 +221,8 @@ async function appendBatch(app: AppContext, items: Item[]): Promise<BatchOutcome
     ];
     const chats = new Map((opened.length ? await Q.findChats(q, opened) : []).map((c) => [c.id, c]));
     for (const [i, row] of rows.entries()) {
-      if (!row.message_id || !row.chat_id || !row.chat_status || !row.team_id) continue;
+      // A blacklisted client's message is stored on their profile only: no operator hears of it.
+      if (row.blocked || !row.message_id || !row.chat_id || !row.chat_status || !row.team_id) continue;
       const orgId = items[i].channel.organisation_id;
       const chat = chats.get(row.chat_id);
       if (chat) {

@@ -162,6 +162,8 @@ export type BatchAppendRow = {
   chat_created: boolean | null;
   /** A pipeline job was enqueued with the message. */
   queued: boolean | null;
+  /** The client is blacklisted: the message was stored in their latest dialog, closed (no events, no job). */
+  blocked: boolean;
   chat_status: ChatStatus | null;
   operator_id: string | null;
   team_id: string | null;
@@ -214,8 +216,9 @@ export async function ingestBatch(q: Queryable, items: BatchAppendInput[]): Prom
               (array_agg(username order by username = '', ord desc))[1] as username
          from nx group by channel_id, ext_client
      ), ce as (
-       select p.channel_id, p.ext_client, ct.id as contact_id, ct.client_id
+       select p.channel_id, p.ext_client, ct.id as contact_id, ct.client_id, cb.blocked_at is not null as blocked
          from p join contacts ct on ct.channel_id = p.channel_id and ct.external_id = p.ext_client
+         join clients cb on cb.id = ct.client_id
      ), cn as (
        insert into contacts (organisation_id, channel_id, client_id, external_id, name, username)
        select p.org_id, p.channel_id, uuid_generate_v7(), p.ext_client, coalesce(nullif(p.name, ''), p.ext_client),
@@ -227,9 +230,9 @@ export async function ingestBatch(q: Queryable, items: BatchAppendInput[]): Prom
      ), cln as (
        insert into clients (id, organisation_id, name) select client_id, organisation_id, name from cn
      ), ct as (
-       select channel_id, ext_client, contact_id, client_id, false as new_contact from ce
+       select channel_id, ext_client, contact_id, client_id, false as new_contact, blocked from ce
        union all
-       select channel_id, external_id, id, client_id, true from cn
+       select channel_id, external_id, id, client_id, true, false from cn
      ), oc as (
        select c.id, c.contact_id from chats c join ce on ce.contact_id = c.contact_id where c.status <> 'closed'
      ), l as materialized (
@@ -237,24 +240,36 @@ export async function ingestBatch(q: Queryable, items: BatchAppendInput[]): Prom
        select c.id, c.contact_id from chats c
         where c.id in (select id from oc) and c.status <> 'closed'
         order by c.id for no key update
+     ), bc as (
+       -- A blacklisted client without an open dialog: their message is kept in their latest dialog (closed).
+       select distinct on (ce.contact_id) ce.contact_id, c.id from ce
+         join chats c on c.client_id = ce.client_id and c.contact_id = ce.contact_id
+        where ce.blocked and not exists (select 1 from oc where oc.contact_id = ce.contact_id)
+        order by ce.contact_id, c.created_at desc, c.id desc
      ), chn as (
        insert into chats (organisation_id, channel_id, client_id, contact_id, team_id, session_no, created_at,
-                          updated_at, last_client_message_at, unanswered_since, last_message_text, last_message_at)
+                          updated_at, last_client_message_at, unanswered_since, last_message_text, last_message_at,
+                          status, closed_at)
        select p.org_id, p.channel_id, ct.client_id, ct.contact_id, p.team_id,
               (select count(*) + 1 from chats h where h.client_id = ct.client_id),
-              p.first_at, p.last_at, p.last_at, p.first_at, p.last_text, p.last_at
+              p.first_at, p.last_at, p.last_at, case when ct.blocked then null else p.first_at end, p.last_text, p.last_at,
+              case when ct.blocked then 'closed' else 'waiting' end, case when ct.blocked then p.first_at end
          from p join ct on ct.channel_id = p.channel_id and ct.ext_client = p.ext_client
         where not exists (select 1 from oc where oc.contact_id = ct.contact_id)
+          and not exists (select 1 from bc where bc.contact_id = ct.contact_id)
        on conflict (channel_id, contact_id) where status <> 'closed' do nothing
        returning id, organisation_id, contact_id, team_id, session_no, created_at
      ), k as (
-       select nx.*, ct.contact_id, ct.client_id, ct.new_contact, coalesce(l.id, chn.id) as chat_id,
-              chn.id is not null as chat_created
+       select nx.*, ct.contact_id, ct.client_id, ct.new_contact, coalesce(l.id, bc.id, chn.id) as chat_id,
+              chn.id is not null and not ct.blocked as chat_created,
+              -- A blacklisted client's message outside an open dialog: stored only (no timers, job or events).
+              ct.blocked and l.id is null as blocked
          from nx
          join ct on ct.channel_id = nx.channel_id and ct.ext_client = nx.ext_client
          left join l on l.contact_id = ct.contact_id
+         left join bc on bc.contact_id = ct.contact_id
          left join chn on chn.contact_id = ct.contact_id
-        where coalesce(l.id, chn.id) is not null
+        where coalesce(l.id, bc.id, chn.id) is not null
      ), m as (
        insert into messages (organisation_id, chat_id, channel_id, direction, kind, internal, text, attachments,
                              external_message_id, created_at)
@@ -267,23 +282,27 @@ export async function ingestBatch(q: Queryable, items: BatchAppendInput[]): Prom
        select k.*, m.id as message_id
          from m join k on k.channel_id = m.channel_id and k.ext_id = m.external_message_id
      ), a as (
-       select chat_id, bool_or(chat_created) as created, (array_agg(org_id))[1] as org_id,
+       select chat_id, bool_or(chat_created) as created, bool_or(blocked) as blocked, (array_agg(org_id))[1] as org_id,
               (array_agg(team_id))[1] as team_id,
               (array_agg(now order by ord))[1] as first_at, (array_agg(now order by ord desc))[1] as last_at,
               (array_agg(text order by ord desc))[1] as last_text, min(half) as half, min(expired) as expired
          from s group by chat_id
      ), u as (
-       update chats c set last_client_message_at = a.last_at, unanswered_since = coalesce(c.unanswered_since, a.first_at),
+       update chats c set last_client_message_at = a.last_at,
+              unanswered_since = case when a.blocked then c.unanswered_since
+                                      else coalesce(c.unanswered_since, a.first_at) end,
               last_message_text = a.last_text, last_message_at = a.last_at, updated_at = a.last_at
          from a
         where c.id = a.chat_id and not a.created
         returning c.id, c.organisation_id, c.status, c.operator_id, c.team_id, c.unanswered_since = a.first_at as opens,
-                  a.first_at, a.last_at, a.half, a.expired
+                  a.first_at, a.last_at, a.half, a.expired, a.blocked
      ), w as (
        -- Every chat that received messages, as its timers see it.
        select u.id, u.organisation_id, u.team_id, u.opens, u.first_at, u.last_at, u.half, u.expired from u
+        where not u.blocked
        union all
-       select a.chat_id, a.org_id, a.team_id, true, a.first_at, a.last_at, a.half, a.expired from a where a.created
+       select a.chat_id, a.org_id, a.team_id, true, a.first_at, a.last_at, a.half, a.expired from a
+        where a.created and not a.blocked
      ), t as (
        insert into timers (organisation_id, kind, subject_id, due_at)
        select w.organisation_id, 'auto_close', w.id, w.last_at + make_interval(mins => tm.auto_close_minutes)
@@ -326,11 +345,11 @@ export async function ingestBatch(q: Queryable, items: BatchAppendInput[]): Prom
        insert into pipeline_jobs (organisation_id, message_id, chat_id, opened, message_at, due_at)
        select s.org_id, s.message_id, s.chat_id, s.chat_created, s.at,
               s.now + make_interval(secs => ${PIPELINE_HANDOVER_SECONDS})
-         from s where s.pipeline or s.chat_created
+         from s where (s.pipeline or s.chat_created) and not s.blocked
        on conflict (message_id, kind) do nothing
      )
      select x.ord::int as ord, x.duplicate_id, x.duplicate_chat_id, s.message_id, s.chat_id, s.chat_created,
-            s.pipeline or s.chat_created as queued,
+            (s.pipeline or s.chat_created) and not s.blocked as queued, coalesce(s.blocked, false) as blocked,
             case when s.chat_created then 'waiting' else u.status end as chat_status,
             case when s.chat_created then null else u.operator_id end as operator_id,
             case when s.chat_created then s.team_id else u.team_id end as team_id

@@ -3,7 +3,8 @@ import {
   CHAT_STATUSES,
   chatDto,
   chatListFiltersSchema,
-  clientLookupQuerySchema,
+  clientListPage,
+  clientListQuerySchema,
   createChatSchema,
   idParams,
   messageDto,
@@ -14,6 +15,7 @@ import {
 import { z } from 'zod';
 import type { ModuleRoutes } from '../../http/route.ts';
 import { defineRoute } from '../../http/route.ts';
+import { listClients } from '../clients/service.ts';
 import { clientChatMessages, clientChats, clientFiles, lookupClients } from './client-panel.ts';
 import { createChat } from './create-chat.ts';
 import { listChatsPage, listFilterOptions, markChatRead } from './list.ts';
@@ -197,13 +199,20 @@ export const workspaceRoutes: ModuleRoutes = (fastify, app) => {
       method: 'GET',
       url: '/api/clients',
       access: 'user',
-      response: page(clientLookupDto),
+      response: z.union([page(clientLookupDto), clientListPage]),
       summary:
-        'Clients the caller may see by name, channel id or handle, with their channels (create-chat page)',
+        'With `q`: clients the caller may see by name, channel id or handle, with their channels (create-chat page). Otherwise the clients list (OPTION_PROFILE): `search` by a name, phone, e-mail or tag, filters, keyset pages (`nextCursor`)',
       tags: ['clients'],
-      query: clientLookupQuerySchema,
+      query: clientListQuerySchema,
     },
-    async ({ auth, query }) => lookupClients(app, auth, query.q),
+    async ({ auth, query }) => {
+      if (query.q) return lookupClients(app, auth, query.q);
+      const { q: _q, blocked, ...filters } = query;
+      return listClients(app, auth, {
+        ...filters,
+        blocked: blocked === undefined ? undefined : blocked === 'true',
+      });
+    },
   );
   defineRoute(
     fastify,

@@ -24,7 +24,8 @@ export const findClient = (q: Queryable, orgId: string, id: string) =>
 
 /**
  * Whether the viewer handles (or handled) a chat of this client, or may see it waiting: in one of their teams, or
- * on a channel visible to one of their teams (chats policy.canSee).
+ * on a channel visible to one of their teams (chats policy.canSee); a dialog closed before any operator took it (a
+ * blacklisted client's) stays visible to those teams.
  */
 export const seesClient = async (q: Queryable, clientId: string, userId: string) =>
   !!(await maybe(
@@ -33,24 +34,11 @@ export const seesClient = async (q: Queryable, clientId: string, userId: string)
      select 1 from chats c join channels ch on ch.id = c.channel_id, mine
       where c.client_id = $1
         and (c.operator_id = $2
-             or (c.status = 'waiting' and (c.team_id = any(mine.ids) or ch.visible_team_ids && mine.ids)))
+             or ((c.status = 'waiting' or (c.status = 'closed' and c.operator_id is null))
+                 and (c.team_id = any(mine.ids) or ch.visible_team_ids && mine.ids)))
       limit 1`,
     [clientId, userId],
   ));
 
 export const userInOrg = async (q: Queryable, orgId: string, userId: string) =>
   !!(await maybe(q, 'select 1 from users where id = $1 and organisation_id = $2', [userId, orgId]));
-
-export async function updateClient(
-  q: Queryable,
-  orgId: string,
-  id: string,
-  patch: { name?: string; personalManagerId?: string | null },
-) {
-  await q.query(
-    `update clients set name = coalesce($3, name),
-            personal_manager_id = case when $4 then $5::uuid else personal_manager_id end, updated_at = now()
-      where id = $1 and organisation_id = $2`,
-    [id, orgId, patch.name ?? null, patch.personalManagerId !== undefined, patch.personalManagerId ?? null],
-  );
-}

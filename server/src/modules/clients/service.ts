@@ -1,7 +1,17 @@
-import type { ClientDto } from '@smartconnect/contracts';
+import {
+  CLIENT_STATUS_COLORS,
+  type ClientDto,
+  type ClientListPage,
+  type ClientProfileDto,
+  type ClientProfileUpdate,
+  type ClientStatusColor,
+  normaliseEmail,
+  normalisePhone,
+} from '@smartconnect/contracts';
 import type { AppContext } from '../../context.ts';
 import type { AuthContext } from '../../http/auth.ts';
 import { AppError } from '../../http/errors.ts';
+import * as P from './profile-queries.ts';
 import * as Q from './queries.ts';
 
 export const presentClient = (c: Q.ClientRow): ClientDto => ({
@@ -10,6 +20,10 @@ export const presentClient = (c: Q.ClientRow): ClientDto => ({
   personalManagerId: c.personal_manager_id,
   contacts: c.contacts,
 });
+
+const iso = (d: Date | string) => new Date(d).toISOString();
+export const presentStatusRef = (s: { id: string; name: string; color: ClientStatusColor } | null) =>
+  s && { id: s.id, name: s.name, color: s.color, hex: CLIENT_STATUS_COLORS[s.color] };
 
 /** A client the caller may see: with AUTHORITY_ALL_CHATS any of the organisation, else one of their chats'. */
 export async function getClient(app: AppContext, auth: AuthContext, id: string) {
@@ -20,18 +34,162 @@ export async function getClient(app: AppContext, auth: AuthContext, id: string) 
   return row;
 }
 
-/** Renames a client or sets their personal manager (a user of the same organisation, or null). */
-export async function updateClient(
+/** The whole profile (comments with OPTION_COMMENT) of a client the caller may see. */
+export async function getProfile(app: AppContext, auth: AuthContext, id: string): Promise<ClientProfileDto> {
+  return loadProfile(app, auth, await getClient(app, auth, id));
+}
+
+/** The profile of a client already checked (a change may end the caller's view of them: blocking closes their chats). */
+export async function loadProfile(
+  app: AppContext,
+  auth: AuthContext,
+  base: Q.ClientRow,
+): Promise<ClientProfileDto> {
+  const id = base.id;
+  const p = await P.findProfile(app.db, auth.organisationId, id, auth.options.has('OPTION_COMMENT'));
+  if (!p) throw new AppError('profileNotFoundException');
+  return {
+    ...presentClient(base),
+    tags: p.tags,
+    fields: p.fields,
+    status: presentStatusRef(p.status),
+    companies: p.companies,
+    manager: p.manager,
+    spam: p.spam,
+    sessionStatus: p.session_status,
+    details: p.details,
+    blocked: p.blocked_at !== null,
+    blockedAt: p.blocked_at && iso(p.blocked_at),
+    comments: p.comments.map((c) => ({
+      id: c.id,
+      text: c.text,
+      author: c.author,
+      createdAt: iso(c.created_at),
+    })),
+    history: p.history.map((h) => ({
+      id: h.id,
+      kind: h.kind,
+      actor: h.actor,
+      data: h.data,
+      createdAt: iso(h.created_at),
+    })),
+    createdAt: iso(p.created_at),
+  };
+}
+
+const dupe = (values: string[]) => {
+  const seen = new Set<string>();
+  for (const v of values) {
+    const k = v.toLowerCase();
+    if (seen.has(k)) return v;
+    seen.add(k);
+  }
+  return undefined;
+};
+
+/**
+ * Changes a client's profile in one transaction: name (§5), personal manager (a user of the organisation); with
+ * OPTION_PROFILE tags,
+ * extra fields, status (OPTION_PROFILE_STATUS), outer companies, spam mark, session status, phones and e-mails (a
+ * value another client owns: contactAlreadyExistsException). A list given replaces the client's list.
+ */
+export async function updateProfile(
   app: AppContext,
   auth: AuthContext,
   id: string,
-  input: { name?: string; personalManagerId?: string | null },
+  input: ClientProfileUpdate,
 ) {
   await getClient(app, auth, id);
-  await app.db.tx(async (q) => {
-    if (input.personalManagerId && !(await Q.userInOrg(q, auth.organisationId, input.personalManagerId)))
-      throw new AppError('validationException', { personalManagerId: 'Value specified incorrectly' });
-    await Q.updateClient(q, auth.organisationId, id, input);
+  const managerId = input.managerId !== undefined ? input.managerId : input.personalManagerId;
+  const { name: _n, personalManagerId: _p, managerId: _m, ...profile } = input;
+  if (Object.values(profile).some((v) => v !== undefined) && !auth.options.has('OPTION_PROFILE'))
+    throw new AppError('optionUnavailableException', undefined, { option: 'OPTION_PROFILE' });
+  if (input.statusId !== undefined && !auth.options.has('OPTION_PROFILE_STATUS'))
+    throw new AppError('optionUnavailableException', undefined, { option: 'OPTION_PROFILE_STATUS' });
+  const tag = input.tags && dupe(input.tags);
+  if (tag) throw new AppError('tagAlreadyExistsException', undefined, { value: tag });
+  const field = input.fields && dupe(input.fields.map((f) => f.name));
+  if (field) throw new AppError('fieldAlreadyExistsException', undefined, { value: field });
+  const contacts = input.contacts && [
+    ...new Map(input.contacts.map((c) => [`${c.kind}:${c.value}`, c])).values(),
+  ];
+  const org = auth.organisationId;
+  try {
+    await app.db.tx(async (q) => {
+      if (!(await P.lockClient(q, org, id))) throw new AppError('profileNotFoundException');
+      if (managerId && !(await Q.userInOrg(q, org, managerId)))
+        throw new AppError('validationException', { managerId: 'Value specified incorrectly' });
+      if (input.statusId && !(await P.countOwned(q, 'client_statuses', org, [input.statusId])))
+        throw new AppError('statusNotFoundException');
+      const companyIds = input.companyIds && [...new Set(input.companyIds)];
+      if (companyIds?.length && (await P.countOwned(q, 'companies', org, companyIds)) !== companyIds.length)
+        throw new AppError('companyNotFoundException');
+      if (contacts) {
+        const taken = await P.contactOwnedElsewhere(q, org, id, contacts);
+        if (taken) throw new AppError('contactAlreadyExistsException', undefined, { value: taken.value });
+        await P.replaceContacts(q, org, id, contacts);
+      }
+      if (companyIds) await P.replaceCompanies(q, org, id, companyIds);
+      await P.patchClient(q, org, id, {
+        name: input.name,
+        managerId,
+        tags: input.tags,
+        fields: input.fields,
+        statusId: input.statusId,
+        spam: input.spam,
+        sessionStatus: input.sessionStatus,
+      });
+    });
+  } catch (err) {
+    // A concurrent writer took the phone or e-mail between the check and the insert.
+    if ((err as { code?: string }).code === '23505') throw new AppError('contactAlreadyExistsException');
+    throw err;
+  }
+  return getProfile(app, auth, id);
+}
+
+/** Adds a comment (author: the caller) to a client they may see. */
+export async function addComment(app: AppContext, auth: AuthContext, id: string, text: string) {
+  await getClient(app, auth, id);
+  await P.insertComment(app.db, auth.organisationId, id, auth.userId, text);
+  return getProfile(app, auth, id);
+}
+
+/**
+ * The clients list (OPTION_PROFILE): newest first, a page of `limit` and the cursor of the next one. Without
+ * AUTHORITY_ALL_CHATS only the clients the caller handled or manages.
+ */
+export async function listClients(
+  app: AppContext,
+  auth: AuthContext,
+  f: P.ListFilters,
+): Promise<ClientListPage> {
+  if (!auth.options.has('OPTION_PROFILE'))
+    throw new AppError('optionUnavailableException', undefined, { option: 'OPTION_PROFILE' });
+  const search = f.search || undefined;
+  const phone = search && /^\+?[\d\s()-]{5,}$/.test(search) ? normalisePhone(search) : null;
+  const email = search?.includes('@') ? normaliseEmail(search) : null;
+  const rows = await P.listClients(app.db, auth.organisationId, {
+    ...f,
+    search,
+    phone,
+    email,
+    viewerId: auth.rights.has('AUTHORITY_ALL_CHATS') ? null : auth.userId,
   });
-  return getClient(app, auth, id);
+  const more = rows.length > f.limit;
+  const items = rows.slice(0, f.limit);
+  return {
+    items: items.map((r) => ({
+      id: r.id,
+      name: r.name,
+      tags: r.tags,
+      status: presentStatusRef(r.status),
+      manager: r.manager,
+      details: r.details,
+      spam: r.spam,
+      blocked: r.blocked_at !== null,
+      createdAt: iso(r.created_at),
+    })),
+    nextCursor: more ? items[items.length - 1].id : null,
+  };
 }

@@ -20,6 +20,7 @@ import { useAccess } from '../../../app/session.tsx';
 import { showServerErrors, zodValidate } from '../../../shared/form.ts';
 import { UserText } from '../../../shared/ui/user-text.tsx';
 import { pathText } from '../../categories/api.ts';
+import { ProfileCard } from '../../client-profiles/profile-card.tsx';
 import { renameClient, useClient, useClientChats } from '../list/list-api.ts';
 import { elapsed, useNow } from '../list/use-now.ts';
 import { ClientFiles } from './client-files.tsx';
@@ -87,8 +88,8 @@ function NameEditor({ clientId, name, onDone }: { clientId: string; name: string
 
 /**
  * The client side panel of the chat screen (§2.6): profile (name, contacts and channel identities; editable with
- * AUTHORITY_PROFILE_UPDATE), the current request, interaction history on every channel and attached files. The CRM
- * issue adds its fields (tags, comments, status, companies...) as more sections here.
+ * AUTHORITY_PROFILE_UPDATE) with the client card (client-profiles: status, tags, fields, companies, manager, comments,
+ * block, merge), the current request, interaction history on every channel and attached files.
  */
 export function ClientPanel({ chat }: { chat: ChatDto }) {
   const { t, i18n } = useTranslation();
@@ -159,6 +160,7 @@ export function ClientPanel({ chat }: { chat: ChatDto }) {
               )}
             </Stack>
           ))}
+          <ProfileCard clientId={chat.client.id} />
         </Section>
         <Divider />
         <Section title={t('workspace.currentRequest')}>

@@ -1,0 +1,34 @@
+import { Paper, Stack, Text } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { useParams } from 'react-router';
+import { ErrorState } from '../../shared/ui/error-state.tsx';
+import { SectionLoader } from '../../shared/ui/full-loader.tsx';
+import { PageHeader } from '../../shared/ui/page-header.tsx';
+import { UserText } from '../../shared/ui/user-text.tsx';
+import { useProfile } from './api.ts';
+import { ProfileCard } from './profile-card.tsx';
+
+/** A client's page (/admin/clients/:id): the client card with its channel identities. */
+export function ClientPage() {
+  const { t } = useTranslation();
+  const { id } = useParams();
+  const profile = useProfile(id);
+  if (profile.isLoading) return <SectionLoader />;
+  if (!profile.data)
+    return <ErrorState onRetry={() => void profile.refetch()} retrying={profile.isFetching} />;
+  return (
+    <>
+      <PageHeader title={profile.data.name} subtitle={t('clientProfiles.card')} />
+      <Paper p="md" maw={720}>
+        <Stack gap="sm">
+          {profile.data.contacts.map((c) => (
+            <Text key={`${c.channelId}:${c.externalId}`} size="sm">
+              <UserText>{c.username ? `@${c.username}` : `${c.name} (${c.externalId})`}</UserText>
+            </Text>
+          ))}
+          <ProfileCard clientId={profile.data.id} />
+        </Stack>
+      </Paper>
+    </>
+  );
+}
