@@ -58,6 +58,8 @@ const catalogue = {
   allLicencesTakenException: [409, 'all operator licences taken'],
   cannotTransferException: [409, 'cannot transfer'],
   deactivatedChannelException: [409, 'cannot send to deactivated channel'],
+  // §4 WhatsApp session: after 24 hours without a client message only registered templates may be sent.
+  sessionEndedException: [409, '24-hour session ended'],
   organizationDeactivatedException: [403, 'The organisation is deactivated'],
   channelCreationException: [502, 'Channel creation error'],
   providerUnavailableException: [503, 'The provider could not be reached, try again later'],

@@ -3,7 +3,7 @@ import { FIELD_MESSAGES as M } from '../messages.ts';
 import { siteChatCreateFields } from './widget.ts';
 
 /** Channel types with an adapter on the server; the messenger channels join in their own issues. */
-export const CHANNEL_TYPES = ['api', 'telegram', 'site_chat'] as const;
+export const CHANNEL_TYPES = ['api', 'telegram', 'site_chat', 'whatsapp'] as const;
 export type ChannelType = (typeof CHANNEL_TYPES)[number];
 export const CHANNEL_STATUSES = ['active', 'inactive'] as const;
 export type ChannelStatus = (typeof CHANNEL_STATUSES)[number];
@@ -105,6 +105,21 @@ export const CHANNEL_TYPE_FIELDS = {
   }),
   /** The site widget's settings (schemas/widget.ts); no secret the customer gives. */
   site_chat: siteChatCreateFields,
+  /**
+   * WhatsApp Business through Meta's Cloud API: the business phone number's id, its WhatsApp Business Account id,
+   * a (system user) access token, the Meta app's secret (webhook signatures) and the verify token we chose for the
+   * webhook's subscription check. Checked against the phone number endpoint when saved.
+   */
+  whatsapp: z.object({
+    phoneNumberId: z.string(M.tokenIncorrect).trim().regex(/^\d{5,30}$/, M.tokenIncorrect),
+    wabaId: z.string(M.tokenIncorrect).trim().regex(/^\d{5,30}$/, M.tokenIncorrect),
+    accessToken: z.string(M.tokenIncorrect).trim().min(20, M.tokenIncorrect).max(1024, M.tokenIncorrect),
+    appSecret: z
+      .string(M.tokenIncorrect)
+      .trim()
+      .regex(/^[A-Za-z0-9]{16,128}$/, M.tokenIncorrect),
+    verifyToken: z.string(M.valueIncorrect).trim().min(8, M.valueIncorrect).max(255, M.valueIncorrect),
+  }),
 } as const satisfies Record<ChannelType, z.ZodObject>;
 
 const thresholdsInOrder = (v: { halfExpiredMinutes?: number | null; expiredMinutes?: number | null }) =>
@@ -129,7 +144,7 @@ const createOf = <T extends ChannelType>(type: T) =>
 export const channelCreateSchema = z
   .discriminatedUnion(
     'type',
-    [createOf('api'), createOf('telegram'), createOf('site_chat')],
+    [createOf('api'), createOf('telegram'), createOf('site_chat'), createOf('whatsapp')],
     M.valueIncorrect,
   )
   .refine(thresholdsInOrder, { path: ['expiredMinutes'], message: M.timeIncorrect });

@@ -3,12 +3,14 @@ import { apiAdapter } from './api/index.ts';
 import { siteChatAdapter } from './site_chat/index.ts';
 import { telegramAdapter } from './telegram/index.ts';
 import type { ChannelAdapter } from './types.ts';
+import { whatsappAdapter } from './whatsapp/index.ts';
 
 /** Every channel type's adapter; a new provider adds one line here. */
 const adapters: Record<ChannelType, ChannelAdapter> = {
   api: apiAdapter,
   telegram: telegramAdapter,
   site_chat: siteChatAdapter,
+  whatsapp: whatsappAdapter,
 };
 
 export function adapterFor(type: string): ChannelAdapter {

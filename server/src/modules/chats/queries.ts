@@ -1,6 +1,7 @@
 import type {
   Attachment,
   ButtonRows,
+  ChannelType,
   ChatHistoryKind,
   ChatStatus,
   DeliveryStatus,
@@ -15,7 +16,7 @@ export type ChatRow = {
   organisation_id: string;
   channel_id: string;
   channel_name: string;
-  channel_type: 'api';
+  channel_type: ChannelType;
   channel_status: 'active' | 'inactive';
   channel_deleted: boolean;
   half_expired_minutes: number | null;
@@ -558,6 +559,26 @@ export const findOutboundMessage = (q: Queryable, orgId: string, channelId: stri
     `select ${messageColumns} from messages m
       where m.id = $1 and m.organisation_id = $2 and m.channel_id = $3 and m.direction = 'out' and not m.internal`,
     [id, orgId, channelId],
+  );
+
+/** One of our messages of the channel by the id the provider gave it when sent. */
+export const findOutboundByExternalId = (q: Queryable, orgId: string, channelId: string, externalId: string) =>
+  maybe<MessageRow>(
+    q,
+    `select ${messageColumns} from messages m
+      where m.channel_id = $1 and m.external_message_id = $2 and m.organisation_id = $3
+        and m.direction = 'out' and not m.internal`,
+    [channelId, externalId, orgId],
+  );
+
+/** A provider failed a message it had accepted: pending or sent becomes undelivered with the reason. */
+export const failSentMessage = (q: Queryable, id: string, reason: string | null) =>
+  maybe<MessageRow & { organisation_id: string }>(
+    q,
+    `update messages m set status = 'undelivered', status_reason = $2
+      where m.id = $1 and m.direction = 'out' and not m.internal and m.status in ('pending', 'sent')
+      returning ${messageColumns}, m.organisation_id`,
+    [id, reason],
   );
 
 // ---- state changes ----

@@ -1,4 +1,5 @@
 import type { Attachment, ButtonRows } from '@smartconnect/contracts';
+import { adapterFor } from '../../channels/registry.ts';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../http/errors.ts';
 import { kickOutbox } from '../../jobs/outbox.ts';
@@ -15,6 +16,21 @@ import * as Q from './queries.ts';
 function assertChannelWritable(chat: Q.ChatRow) {
   if (chat.channel_status !== 'active' || chat.channel_deleted)
     throw new AppError('deactivatedChannelException');
+}
+
+/**
+ * A channel type with a session window (WhatsApp: 24 hours, §4) takes free text only that long after the client's
+ * last message; later only registered templates may be sent (sessionEndedException, with when it closed).
+ */
+function assertSessionOpen(chat: Q.ChatRow, now: Date) {
+  const hours = adapterFor(chat.channel_type).capabilities.sessionWindowHours;
+  if (hours == null) return;
+  const last = chat.last_client_message_at ? new Date(chat.last_client_message_at).getTime() : null;
+  const closesAt = last === null ? null : last + hours * 3_600_000;
+  if (closesAt === null || closesAt <= now.getTime())
+    throw new AppError('sessionEndedException', undefined, {
+      closedAt: closesAt === null ? null : new Date(closesAt).toISOString(),
+    });
 }
 
 /**
@@ -92,7 +108,10 @@ async function writeMessage(
   }
   if (chat.status === 'closed') throw new AppError('chatClosedException');
   assertCanAct(view, chat);
-  if (!input.internal) assertChannelWritable(chat);
+  if (!input.internal) {
+    assertChannelWritable(chat);
+    assertSessionOpen(chat, now);
+  }
   const m = await Q.insertMessage(q, {
     orgId,
     chatId: chat.id,
