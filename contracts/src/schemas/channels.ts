@@ -111,8 +111,14 @@ export const CHANNEL_TYPE_FIELDS = {
    * webhook's subscription check. Checked against the phone number endpoint when saved.
    */
   whatsapp: z.object({
-    phoneNumberId: z.string(M.tokenIncorrect).trim().regex(/^\d{5,30}$/, M.tokenIncorrect),
-    wabaId: z.string(M.tokenIncorrect).trim().regex(/^\d{5,30}$/, M.tokenIncorrect),
+    phoneNumberId: z
+      .string(M.tokenIncorrect)
+      .trim()
+      .regex(/^\d{5,30}$/, M.tokenIncorrect),
+    wabaId: z
+      .string(M.tokenIncorrect)
+      .trim()
+      .regex(/^\d{5,30}$/, M.tokenIncorrect),
     accessToken: z.string(M.tokenIncorrect).trim().min(20, M.tokenIncorrect).max(1024, M.tokenIncorrect),
     appSecret: z
       .string(M.tokenIncorrect)

@@ -63,6 +63,9 @@ export type TemplateDto = z.infer<typeof templateDto>;
 export const whatsAppTemplateDto = z.object({
   id: z.string(),
   channelId: z.uuid(),
+  /** The provider's name and language code of the template (what a send names). */
+  name: z.string(),
+  languageCode: z.string(),
   type: z.string(),
   registeredAt: at.nullable(),
   header: z.string().nullable(),

@@ -1,4 +1,4 @@
-import type { Attachment, ButtonRows, ChannelType } from '@smartconnect/contracts';
+import type { Attachment, ButtonRows, ChannelType, WhatsAppTemplateDto } from '@smartconnect/contracts';
 import type { z } from 'zod';
 import type { Outbound } from '../lib/outbound.ts';
 
@@ -174,7 +174,15 @@ export type ChannelAdapter = {
   present(settings: Record<string, unknown>): Record<string, unknown>;
   /** Where the provider posts, when not the common `/api/webhooks/{type}/{channelId}`. */
   inboundPath?(channelId: string): string;
+  /** The templates registered at the provider (types with `capabilities.templates`); throws when unreadable. */
+  listTemplates?(ctx: AdapterContext, channel: AdapterChannel): Promise<ProviderTemplate[]>;
 };
+
+/**
+ * A template registered at the provider (§3 WhatsApp template), as the read-only list shows it; `name` and
+ * `languageCode` are the provider's, for sending it.
+ */
+export type ProviderTemplate = Omit<WhatsAppTemplateDto, 'channelId'>;
 
 /** A provider file that cannot be fetched: `retryable` when the provider may answer later (the webhook is then refused for a retry). */
 export class MediaError extends Error {

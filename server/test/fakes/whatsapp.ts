@@ -53,7 +53,11 @@ export type FakeWhatsApp = {
   /** Records that the client wrote to us now (opens their 24-hour window at the fake). */
   clientWrote(waId: string): void;
   /** A `messages` webhook payload for our phone number with these messages and/or statuses. */
-  payload(value: { messages?: unknown[]; statuses?: unknown[]; contacts?: unknown[] }): Record<string, unknown>;
+  payload(value: {
+    messages?: unknown[];
+    statuses?: unknown[];
+    contacts?: unknown[];
+  }): Record<string, unknown>;
   message(from: string, type: string, body: Record<string, unknown>, id?: string): Record<string, unknown>;
   status(wamid: string, status: string, errors?: unknown[]): Record<string, unknown>;
   /** POSTs a webhook as Meta does, signed with the app secret (or `signature` when given, null for none). */
@@ -147,7 +151,10 @@ export async function startFakeWhatsApp(opts: { now?: () => number } = {}): Prom
           : signature;
       const res = await fetch(url, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', ...(sig === null ? {} : { 'x-hub-signature-256': sig }) },
+        headers: {
+          'content-type': 'application/json',
+          ...(sig === null ? {} : { 'x-hub-signature-256': sig }),
+        },
         body: raw,
       });
       await res.arrayBuffer();

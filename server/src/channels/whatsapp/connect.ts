@@ -22,7 +22,8 @@ export async function connectWhatsApp(
   input: Record<string, unknown>,
   current?: AdapterChannel,
 ): Promise<Connected> {
-  const phoneNumberId = (input.phoneNumberId as string | undefined) ?? (current?.settings.phoneNumberId as string);
+  const phoneNumberId =
+    (input.phoneNumberId as string | undefined) ?? (current?.settings.phoneNumberId as string);
   const wabaId = (input.wabaId as string | undefined) ?? (current?.settings.wabaId as string);
   const secrets: Record<string, string> = {};
   for (const f of SECRET_FIELDS) {

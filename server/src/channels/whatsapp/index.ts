@@ -4,6 +4,7 @@ import { challengeWhatsApp, connectWhatsApp, verifyWhatsApp } from './connect.ts
 import { fetchWhatsAppMedia, WHATSAPP_MEDIA_MAX } from './media.ts';
 import { parseWhatsApp } from './parse.ts';
 import { sendWhatsApp, WHATSAPP_TEXT_LIMIT } from './send.ts';
+import { listWhatsAppTemplates } from './templates.ts';
 
 /** WhatsApp Business through Meta's Cloud API: one business phone number per channel. */
 export const whatsappAdapter: ChannelAdapter = {
@@ -28,6 +29,7 @@ export const whatsappAdapter: ChannelAdapter = {
   parse: parseWhatsApp,
   send: sendWhatsApp,
   fetchMedia: fetchWhatsAppMedia,
+  listTemplates: listWhatsAppTemplates,
   present: (settings) => ({
     phoneNumberId: settings.phoneNumberId ?? null,
     wabaId: settings.wabaId ?? null,

@@ -33,7 +33,11 @@ export async function fetchWhatsAppMedia(
   if (res.truncated) throw new MediaError('file too big', false);
   return {
     data: res.body,
-    contentType: ref.contentType ?? meta.result.mime_type ?? res.headers.get('content-type') ?? 'application/octet-stream',
+    contentType:
+      ref.contentType ??
+      meta.result.mime_type ??
+      res.headers.get('content-type') ??
+      'application/octet-stream',
     name: ref.name,
   };
 }

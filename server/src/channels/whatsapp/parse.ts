@@ -129,7 +129,8 @@ export function parseWhatsApp(channel: AdapterChannel, req: RawRequest): Inbound
     for (const change of entry?.changes ?? []) {
       const v = change?.value;
       if (change?.field !== 'messages' || !v) continue;
-      if (v.metadata?.phone_number_id && v.metadata.phone_number_id !== channel.settings.phoneNumberId) continue;
+      if (v.metadata?.phone_number_id && v.metadata.phone_number_id !== channel.settings.phoneNumberId)
+        continue;
       for (const m of v.messages ?? []) {
         if (!m || typeof m.id !== 'string' || typeof m.from !== 'string') continue;
         const profile = v.contacts?.find((c) => c.wa_id === m.from) ?? v.contacts?.[0];

@@ -1,6 +1,6 @@
 import { FormData } from 'undici';
-import type { AdapterChannel, AdapterContext, OutboundMessage, SendResult } from '../types.ts';
 import { splitText } from '../telegram/send.ts';
+import type { AdapterChannel, AdapterContext, OutboundMessage, SendResult } from '../types.ts';
 import { callGraph, type GraphAnswer, isRateLimit, retryable, WINDOW_CLOSED_CODE } from './cloud-api.ts';
 
 /** The Cloud API's longest text body. */
@@ -37,7 +37,8 @@ async function mediaObject(
   a: OutboundMessage['attachments'][number],
 ): Promise<{ ok: true; kind: ReturnType<typeof kindOf>; obj: Record<string, string> } | SendResult> {
   const stored = await ctx.readFile(channel.organisationId, a.url);
-  const type = (a.contentType ?? stored?.contentType ?? 'application/octet-stream').split(';')[0]?.trim() ?? '';
+  const type =
+    (a.contentType ?? stored?.contentType ?? 'application/octet-stream').split(';')[0]?.trim() ?? '';
   const kind = kindOf(type);
   if (!stored) return { ok: true, kind, obj: { link: a.url } };
   const form = new FormData();

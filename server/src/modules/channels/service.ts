@@ -8,7 +8,13 @@ import {
 } from '@smartconnect/contracts';
 import type { z } from 'zod';
 import { adapterFor } from '../../channels/registry.ts';
-import type { AdapterChannel, AdapterContext, ChannelAdapter, RawRequest } from '../../channels/types.ts';
+import type {
+  AdapterChannel,
+  AdapterContext,
+  ChannelAdapter,
+  ProviderTemplate,
+  RawRequest,
+} from '../../channels/types.ts';
 import type { AppContext } from '../../context.ts';
 import type { Queryable } from '../../db/index.ts';
 import type { AuthContext } from '../../http/auth.ts';
@@ -232,6 +238,25 @@ export async function deleteChannel(app: AppContext, auth: AuthContext, id: stri
   await Q.softDeleteChannel(app.db, auth.organisationId, id);
   cacheOf(app).delete(id);
   if (row.status === 'active') await undoConnect(app, adapterFor(row.type), adapterChannel(app, row));
+}
+
+/**
+ * The templates registered at the providers of the organisation's active channels whose type has them (the
+ * WhatsApp list), read from each provider now; a provider that cannot be read is left out (logged).
+ */
+export async function providerTemplates(app: AppContext, orgId: string) {
+  const out: (ProviderTemplate & { channelId: string })[] = [];
+  for (const row of await Q.listChannels(app.db, orgId)) {
+    const adapter = adapterFor(row.type);
+    if (row.status !== 'active' || !adapter.listTemplates) continue;
+    try {
+      const list = await adapter.listTemplates(adapterContext(app), adapterChannel(app, row));
+      out.push(...list.map((t) => ({ ...t, channelId: row.id })));
+    } catch (err) {
+      app.log.warn({ err, channel: row.id }, 'provider templates not read');
+    }
+  }
+  return out;
 }
 
 /** The channel as its adapter needs it, with secrets decrypted. */

@@ -16,7 +16,12 @@ import { recordDelivery } from './timers.ts';
 export async function recordProviderStatus(
   app: AppContext,
   channel: { id: string; organisation_id: string },
-  report: { messageId?: string; externalId?: string; status: 'delivered' | 'read' | 'undelivered'; reason?: string },
+  report: {
+    messageId?: string;
+    externalId?: string;
+    status: 'delivered' | 'read' | 'undelivered';
+    reason?: string;
+  },
 ): Promise<MessageDto | null> {
   return withEvents(app, async (q, emit) => {
     const found = report.messageId
@@ -35,7 +40,8 @@ export async function recordProviderStatus(
     const failed = await Q.failSentMessage(q, found.id, report.reason ?? null);
     if (!failed) return presentMessage(found);
     const chat = await Q.findChat(q, failed.organisation_id, failed.chat_id);
-    if (chat) await emit(failed.organisation_id, 'message.status', presentMessage(failed), chatAudience(chat));
+    if (chat)
+      await emit(failed.organisation_id, 'message.status', presentMessage(failed), chatAudience(chat));
     return presentMessage(failed);
   });
 }

@@ -562,7 +562,12 @@ export const findOutboundMessage = (q: Queryable, orgId: string, channelId: stri
   );
 
 /** One of our messages of the channel by the id the provider gave it when sent. */
-export const findOutboundByExternalId = (q: Queryable, orgId: string, channelId: string, externalId: string) =>
+export const findOutboundByExternalId = (
+  q: Queryable,
+  orgId: string,
+  channelId: string,
+  externalId: string,
+) =>
   maybe<MessageRow>(
     q,
     `select ${messageColumns} from messages m
