@@ -380,6 +380,9 @@ export const ruRU: Resources = {
       settings: 'Настройки',
       next: 'Далее',
       back: 'Назад',
+      whatsapp: {
+        intro: 'Подключите бизнес-номер WhatsApp через Cloud API от Meta.',
+      },
       api: {
         intro: 'Подключите свою систему (магазин, CRM, шлюз мессенджера) через наш HTTP API.',
         step1:
@@ -940,6 +943,42 @@ export const ruRU: Resources = {
         'Сохраните и вставьте показанный код на сайт: один тег script, больше ничего устанавливать не нужно',
       note: 'Посетителям не нужна учётная запись: виджет запоминает каждого в его браузере',
     },
+    messengers: {
+      whatsapp: {
+        phone: 'Номер телефона',
+        callbackUrl: 'URL обратного вызова',
+        phoneNumberId: 'ID номера телефона',
+        phoneNumberIdHint: 'WhatsApp → API Setup в вашем приложении Meta: ID бизнес-номера',
+        wabaId: 'ID бизнес-аккаунта WhatsApp',
+        wabaIdHint: 'Указан рядом с ID номера телефона в API Setup',
+        accessToken: 'Токен доступа',
+        accessTokenHint:
+          'Постоянный токен системного пользователя с правами whatsapp_business_messaging и whatsapp_business_management',
+        appSecret: 'Секрет приложения',
+        appSecretHint: 'Настройки приложения → Основное → Секрет приложения: им проверяется каждый вебхук',
+        verifyToken: 'Токен подтверждения',
+        verifyTokenHint:
+          'Любой текст не короче 8 символов: укажите его же в настройках вебхука приложения Meta',
+        keep: 'Оставьте пустым, чтобы сохранить прежнее значение',
+        webhookTitle: 'Подключите вебхук в Meta',
+        webhookText: 'Канал сохранён. Теперь укажите Meta, куда отправлять сообщения:',
+        webhookStep1:
+          'В приложении Meta откройте WhatsApp → Configuration → Webhook, вставьте URL выше и ваш токен подтверждения и подтвердите.',
+        webhookStep2: 'В разделе Webhook fields подпишитесь на «messages».',
+        done: 'Готово',
+      },
+      guide: {
+        whatsapp: {
+          step1: 'Создайте приложение Meta типа Business и добавьте в него продукт WhatsApp',
+          step2: 'В WhatsApp → API Setup скопируйте ID номера телефона и ID бизнес-аккаунта WhatsApp',
+          step3:
+            'Создайте системного пользователя в настройках компании и выпустите постоянный токен доступа для приложения',
+          step4:
+            'Скопируйте секрет приложения (Настройки → Основное) и придумайте токен подтверждения для вебхука',
+          note: 'После сохранения вставьте показанный URL в настройки вебхука приложения и подпишитесь на «messages»',
+        },
+      },
+    },
     fields: {
       title: 'Заголовок',
       subtitle: 'Подзаголовок',
@@ -1036,6 +1075,7 @@ export const ruRU: Resources = {
     roleInUseException: 'Роль назначена пользователям',
     allLicencesTakenException: 'Все лицензии операторов заняты',
     cannotTransferException: 'Невозможно передать чат',
+    sessionEndedException: '24-часовая сессия завершена: теперь можно отправить только шаблон WhatsApp',
     deactivatedChannelException: 'Нельзя писать в деактивированный канал',
     organizationDeactivatedException: 'Организация деактивирована',
     channelCreationException: 'Ошибка создания канала',

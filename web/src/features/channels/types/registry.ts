@@ -20,12 +20,14 @@ import { apiChannel } from './api/index.tsx';
 import { siteChatChannel } from './site_chat/index.tsx';
 import { telegramChannel } from './telegram/index.tsx';
 import type { ChannelTypeUi, TypeIcon } from './types.ts';
+import { whatsappChannel } from './whatsapp/index.tsx';
 
 /** Every channel type the web app can create and edit: one line per type (the server's registry has the same). */
 export const CHANNEL_UIS: Partial<Record<ChannelType, ChannelTypeUi>> = {
   api: apiChannel,
   telegram: telegramChannel,
   site_chat: siteChatChannel,
+  whatsapp: whatsappChannel,
 };
 
 export const channelUi = (type: string): ChannelTypeUi | undefined => CHANNEL_UIS[type as ChannelType];
