@@ -84,6 +84,11 @@ export type OutboundMessage = {
   editedAt: string | null;
   /** The provider's id of this message when it was first sent (edits need it). */
   externalId: string | null;
+  /**
+   * Send as this template registered at the provider (types with `capabilities.templates`): its name, language
+   * code and the values of its body's variables, in order; `text` is the filled-in body as the chat shows it.
+   */
+  template?: { name: string; languageCode: string; variables: string[] };
 };
 
 export type SendResult =

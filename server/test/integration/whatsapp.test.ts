@@ -413,4 +413,77 @@ describe('WhatsApp channel', () => {
     const other = await createOrganisation(s);
     assert.equal((await other.admin.api.get('/api/whatsapp-templates')).body.entity.total, 0);
   });
+
+  test('after the 24-hour session only a registered template can be sent, with its variables', async () => {
+    const { org, hook } = await connect();
+    wa.templates.length = 0;
+    wa.templates.push({
+      id: '7001',
+      name: 'order_update',
+      language: 'en_US',
+      status: 'APPROVED',
+      category: 'UTILITY',
+      components: [{ type: 'BODY', text: 'Hello {{1}}, your order {{2}} is ready' }],
+    });
+    const to = '79001112233';
+    assert.equal(
+      await wa.deliver(hook, wa.payload({ messages: [wa.message(to, 'text', { text: { body: 'Hi' } })] })),
+      200,
+    );
+    const chatId = (await chatsOf(org))[0].id;
+    assert.equal((await org.admin.api.post(`/api/chats/${chatId}/take`)).status, 200);
+    s.clock.advance(25 * 3600_000);
+    assert.equal(
+      (await org.admin.api.post(`/api/chats/${chatId}/messages`, { text: 'Hi?' })).body.code,
+      'sessionEndedException',
+    );
+
+    const listed = await org.admin.api.get(`/api/chats/${chatId}/provider-templates`);
+    assert.equal(listed.status, 200);
+    assert.deepEqual(
+      listed.body.entity.items.map((t: { id: string }) => t.id),
+      ['7001'],
+    );
+    const missing = await org.admin.api.post(`/api/chats/${chatId}/template-messages`, {
+      templateId: '7001',
+      variables: ['Ann'],
+    });
+    assert.equal(missing.status, 400);
+    assert.equal(missing.body.error.fields.variables, 'Please fill in all required fields');
+    const unknown = await org.admin.api.post(`/api/chats/${chatId}/template-messages`, {
+      templateId: '1',
+      variables: [],
+    });
+    assert.equal(unknown.body.code, 'templateNotFoundException');
+
+    const res = await org.admin.api.post(`/api/chats/${chatId}/template-messages`, {
+      templateId: '7001',
+      variables: ['Ann', 'A-42'],
+    });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    assert.equal(res.body.entity.text, 'Hello Ann, your order A-42 is ready');
+    await runOutbox(s.app);
+    const statusOf = async () =>
+      (await messagesOf(org, chatId)).find((m: { id: string }) => m.id === res.body.entity.id);
+    for (let i = 0; i < 100 && (await statusOf()).status === 'pending'; i++)
+      await new Promise((r) => setTimeout(r, 30));
+    const sent = wa.sent.at(-1)?.body;
+    assert.deepEqual(sent?.template, {
+      name: 'order_update',
+      language: { code: 'en_US' },
+      components: [
+        {
+          type: 'body',
+          parameters: [
+            { type: 'text', text: 'Ann' },
+            { type: 'text', text: 'A-42' },
+          ],
+        },
+      ],
+    });
+    assert.equal((await statusOf()).status, 'sent');
+    // Someone who does not see the chat sees none of its templates.
+    const other = await createOrganisation(s);
+    assert.equal((await other.admin.api.get(`/api/chats/${chatId}/provider-templates`)).status, 404);
+  });
 });

@@ -78,6 +78,25 @@ export async function sendWhatsApp(
       ...body,
     });
   try {
+    if (m.template) {
+      // A registered template (the only kind allowed after the 24-hour session): its body's values in order.
+      const res = await post({
+        type: 'template',
+        template: {
+          name: m.template.name,
+          language: { code: m.template.languageCode },
+          ...(m.template.variables.length
+            ? {
+                components: [
+                  { type: 'body', parameters: m.template.variables.map((text) => ({ type: 'text', text })) },
+                ],
+              }
+            : {}),
+        },
+      });
+      if (!res.ok) return failure(res);
+      return { ok: true, externalId: res.result.messages?.[0]?.id };
+    }
     let first: string | undefined;
     let text = m.text;
     for (const a of m.attachments) {

@@ -259,6 +259,22 @@ export async function providerTemplates(app: AppContext, orgId: string) {
   return out;
 }
 
+/**
+ * The templates registered at the provider of one channel of the organisation (none for a type without them);
+ * a provider that cannot be read now is providerUnavailableException.
+ */
+export async function channelTemplates(app: AppContext, orgId: string, channelId: string) {
+  const row = await Q.findChannel(app.db, orgId, channelId);
+  if (!row) throw new AppError('channelNotFoundException');
+  const adapter = adapterFor(row.type);
+  if (!adapter.listTemplates) return [];
+  const list = await adapter.listTemplates(adapterContext(app), adapterChannel(app, row)).catch((err) => {
+    app.log.warn({ err, channel: row.id }, 'provider templates not read');
+    throw new AppError('providerUnavailableException');
+  });
+  return list.map((t) => ({ ...t, channelId: row.id }));
+}
+
 /** The channel as its adapter needs it, with secrets decrypted. */
 export const adapterChannel = (app: AppContext, row: Q.ChannelRow): AdapterChannel => ({
   id: row.id,

@@ -21,6 +21,7 @@ export async function outboundMessage(app: AppContext, messageId: string): Promi
     createdAt: new Date(m.created_at).toISOString(),
     editedAt: m.edited_at ? new Date(m.edited_at).toISOString() : null,
     externalId: m.external_message_id,
+    ...(m.provider_template ? { template: m.provider_template } : {}),
   };
 }
 

@@ -445,6 +445,8 @@ export type MessageInsert = {
   externalMessageId: string | null;
   /** The author's idempotency key for this send (web composer); null for automation and inbound messages. */
   clientKey?: string | null;
+  /** Sent as a template registered at the provider (WhatsApp outside its session). */
+  providerTemplate?: ProviderTemplateRef | null;
   now: Date;
 };
 
@@ -458,11 +460,12 @@ export const insertMessage = (q: Queryable, m: MessageInsert) =>
   maybe<MessageRow>(
     q,
     `insert into messages as m (organisation_id, chat_id, channel_id, direction, kind, internal, text, attachments,
-                                status, author_id, external_message_id, created_at, buttons, client_key)
+                                status, author_id, external_message_id, created_at, buttons, client_key,
+                                provider_template)
      values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11,
              greatest($12::timestamptz, (select l.created_at + interval '1 microsecond' from messages l
                                           where l.chat_id = $2 order by l.created_at desc, l.id desc limit 1)),
-             $13, $14)
+             $13, $14, $15)
      on conflict (channel_id, external_message_id) do nothing
      returning ${messageColumns}`,
     [
@@ -480,6 +483,7 @@ export const insertMessage = (q: Queryable, m: MessageInsert) =>
       m.now,
       m.buttons?.length ? JSON.stringify(m.buttons) : null,
       m.clientKey ?? null,
+      m.providerTemplate ? JSON.stringify(m.providerTemplate) : null,
     ],
   );
 
@@ -756,13 +760,19 @@ export const chatScopes = (q: Queryable, orgId: string, chatIds: string[]) =>
     [orgId, chatIds],
   );
 
-export type OutboundRow = MessageRow & { client_external_id: string };
+/** A provider template a message was sent as: its name and language at the provider, and the body's values. */
+export type ProviderTemplateRef = { name: string; languageCode: string; variables: string[] };
+
+export type OutboundRow = MessageRow & {
+  client_external_id: string;
+  provider_template: ProviderTemplateRef | null;
+};
 
 /** One of our messages as the outbox delivers it: with the chat's contact at the provider. */
 export const findOutbound = (q: Queryable, id: string) =>
   maybe<OutboundRow>(
     q,
-    `select ${messageColumns}, ct.external_id as client_external_id
+    `select ${messageColumns}, ct.external_id as client_external_id, m.provider_template
        from messages m join chats c on c.id = m.chat_id join contacts ct on ct.id = c.contact_id
       where m.id = $1 and m.direction = 'out' and not m.internal`,
     [id],

@@ -57,6 +57,7 @@ export async function sendMessage(
     attachments: Attachment[];
     buttons?: ButtonRows;
     clientKey?: string;
+    template?: Q.ProviderTemplateRef;
   },
 ) {
   // Buttons are automation's (a bot's reply); the chat center has no such field.
@@ -84,7 +85,14 @@ export async function sendMessage(
   return message;
 }
 
-type MessageInput = { text: string; internal: boolean; attachments: Attachment[]; buttons?: ButtonRows };
+type MessageInput = {
+  text: string;
+  internal: boolean;
+  attachments: Attachment[];
+  buttons?: ButtonRows;
+  /** A registered template: allowed after the session window closed. */
+  template?: Q.ProviderTemplateRef;
+};
 
 /**
  * sendMessage's writing step, inside the caller's transaction: the chat locked, checked, the message and its outbox
@@ -110,7 +118,7 @@ async function writeMessage(
   assertCanAct(view, chat);
   if (!input.internal) {
     assertChannelWritable(chat);
-    assertSessionOpen(chat, now);
+    if (!input.template) assertSessionOpen(chat, now);
   }
   const m = await Q.insertMessage(q, {
     orgId,
@@ -126,6 +134,7 @@ async function writeMessage(
     authorId: actorUserId(actor),
     externalMessageId: null,
     clientKey,
+    providerTemplate: input.template ?? null,
     now,
   });
   if (!m) throw new Error('message insert returned nothing');
