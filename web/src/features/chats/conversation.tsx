@@ -17,6 +17,7 @@ import { Composer, type ComposerHandle } from './composer.tsx';
 import { useHistoryNames } from './conversation/system-event.tsx';
 import { loadedMessages, useMessagePages } from './conversation/use-messages.ts';
 import { MessageList } from './message-list.tsx';
+import { SessionWindow } from './session-window.tsx';
 import { useComposerFocusTarget } from './shortcuts/use-workspace-keys.ts';
 import { TypingLine } from './typing-line.tsx';
 
@@ -130,6 +131,7 @@ export function Conversation({
         loadOlder={() => void pages.fetchNextPage()}
       />
       <TypingLine chatId={c.id} />
+      <SessionWindow chat={c} canWrite={reason === null} />
       <Composer ref={composer} chatId={c.id} disabledReason={reason} files={files} />
       {dragging && (
         <Box

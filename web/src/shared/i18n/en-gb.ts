@@ -927,6 +927,16 @@ export const enGB = {
       note: 'Visitors need no account: the widget remembers each one in their browser',
     },
     messengers: {
+      session: {
+        closesAt: 'WhatsApp session closes {{time}}',
+        ended: '24-hour session ended: only WhatsApp templates can be sent until the client writes again',
+      },
+      templates: {
+        button: 'WhatsApp templates',
+        empty: 'No approved WhatsApp templates: register them in WhatsApp Manager',
+        pick: 'Template',
+        variable: 'Variable {{n}}',
+      },
       whatsapp: {
         phone: 'Phone number',
         callbackUrl: 'Callback URL',

@@ -944,6 +944,16 @@ export const ruRU: Resources = {
       note: 'Посетителям не нужна учётная запись: виджет запоминает каждого в его браузере',
     },
     messengers: {
+      session: {
+        closesAt: 'Сессия WhatsApp закроется {{time}}',
+        ended: '24-часовая сессия завершена: до ответа клиента можно отправить только шаблон WhatsApp',
+      },
+      templates: {
+        button: 'Шаблоны WhatsApp',
+        empty: 'Нет одобренных шаблонов WhatsApp: зарегистрируйте их в WhatsApp Manager',
+        pick: 'Шаблон',
+        variable: 'Переменная {{n}}',
+      },
       whatsapp: {
         phone: 'Номер телефона',
         callbackUrl: 'URL обратного вызова',

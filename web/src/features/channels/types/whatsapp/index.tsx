@@ -113,6 +113,7 @@ export const whatsappChannel: ChannelTypeUi = {
     verifyToken: '',
   }),
   Fields: WhatsAppFields,
+  session: { hours: 24, templatesLabel: 'messengers.templates.button' },
   summary: (c) => (typeof c.settings.displayPhoneNumber === 'string' ? c.settings.displayPhoneNumber : null),
   Created: WhatsAppCreated,
 };
