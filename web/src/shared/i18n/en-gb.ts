@@ -926,51 +926,6 @@ export const enGB = {
       step3: 'Save, then paste the code shown into your site: one script tag, nothing else to install',
       note: 'Visitors need no account: the widget remembers each one in their browser',
     },
-    messengers: {
-      session: {
-        closesAt: 'WhatsApp session closes {{time}}',
-        ended: '24-hour session ended: only WhatsApp templates can be sent until the client writes again',
-      },
-      templates: {
-        button: 'WhatsApp templates',
-        empty: 'No approved WhatsApp templates: register them in WhatsApp Manager',
-        pick: 'Template',
-        variable: 'Variable {{n}}',
-      },
-      whatsapp: {
-        phone: 'Phone number',
-        callbackUrl: 'Callback URL',
-        phoneNumberId: 'Phone number ID',
-        phoneNumberIdHint: 'WhatsApp → API Setup in your Meta app: the ID of the business phone number',
-        wabaId: 'WhatsApp Business Account ID',
-        wabaIdHint: 'Shown next to the phone number ID in API Setup',
-        accessToken: 'Access token',
-        accessTokenHint:
-          'A permanent token of a system user with whatsapp_business_messaging and whatsapp_business_management',
-        appSecret: 'App secret',
-        appSecretHint: 'App settings → Basic → App secret: every webhook is checked with it',
-        verifyToken: 'Verify token',
-        verifyTokenHint:
-          'Any text of at least 8 characters: enter the same in the Meta app’s webhook settings',
-        keep: 'Leave empty to keep the saved value',
-        webhookTitle: 'Connect the webhook in Meta',
-        webhookText: 'The channel is saved. Now tell Meta where to send the messages:',
-        webhookStep1:
-          'In your Meta app open WhatsApp → Configuration → Webhook, paste the callback URL above and your verify token, and verify.',
-        webhookStep2: 'Under Webhook fields subscribe to “messages”.',
-        done: 'Done',
-      },
-      guide: {
-        whatsapp: {
-          step1: 'Create a Meta app of the Business type and add the WhatsApp product to it',
-          step2: 'In WhatsApp → API Setup copy the phone number ID and the WhatsApp Business Account ID',
-          step3:
-            'Create a system user in Business Settings and generate a permanent access token for the app',
-          step4: 'Copy the app secret (App settings → Basic) and choose a verify token for the webhook',
-          note: 'After saving, paste the callback URL we show into the app’s webhook settings and subscribe to “messages”',
-        },
-      },
-    },
     fields: {
       title: 'Title',
       subtitle: 'Subtitle',
@@ -987,6 +942,49 @@ export const enGB = {
       unavailable: 'The support chat is not available now',
     },
     display: { closed: 'Closed', open: 'Open', initial: 'Initial (with teaser)' },
+  },
+  messengers: {
+    session: {
+      closesAt: 'WhatsApp session closes {{time}}',
+      ended: '24-hour session ended: only WhatsApp templates can be sent until the client writes again',
+    },
+    templates: {
+      button: 'WhatsApp templates',
+      empty: 'No approved WhatsApp templates: register them in WhatsApp Manager',
+      pick: 'Template',
+      variable: 'Variable {{n}}',
+    },
+    whatsapp: {
+      phone: 'Phone number',
+      callbackUrl: 'Callback URL',
+      phoneNumberId: 'Phone number ID',
+      phoneNumberIdHint: 'WhatsApp → API Setup in your Meta app: the ID of the business phone number',
+      wabaId: 'WhatsApp Business Account ID',
+      wabaIdHint: 'Shown next to the phone number ID in API Setup',
+      accessToken: 'Access token',
+      accessTokenHint:
+        'A permanent token of a system user with whatsapp_business_messaging and whatsapp_business_management',
+      appSecret: 'App secret',
+      appSecretHint: 'App settings → Basic → App secret: every webhook is checked with it',
+      verifyToken: 'Verify token',
+      verifyTokenHint: 'Any text of at least 8 characters: enter the same in the Meta app’s webhook settings',
+      keep: 'Leave empty to keep the saved value',
+      webhookTitle: 'Connect the webhook in Meta',
+      webhookText: 'The channel is saved. Now tell Meta where to send the messages:',
+      webhookStep1:
+        'In your Meta app open WhatsApp → Configuration → Webhook, paste the callback URL above and your verify token, and verify.',
+      webhookStep2: 'Under Webhook fields subscribe to “messages”.',
+      done: 'Done',
+    },
+    guide: {
+      whatsapp: {
+        step1: 'Create a Meta app of the Business type and add the WhatsApp product to it',
+        step2: 'In WhatsApp → API Setup copy the phone number ID and the WhatsApp Business Account ID',
+        step3: 'Create a system user in Business Settings and generate a permanent access token for the app',
+        step4: 'Copy the app secret (App settings → Basic) and choose a verify token for the webhook',
+        note: 'After saving, paste the callback URL we show into the app’s webhook settings and subscribe to “messages”',
+      },
+    },
   },
   fields: {
     invalidPasswordFormat: 'Invalid password format',

@@ -943,52 +943,6 @@ export const ruRU: Resources = {
         'Сохраните и вставьте показанный код на сайт: один тег script, больше ничего устанавливать не нужно',
       note: 'Посетителям не нужна учётная запись: виджет запоминает каждого в его браузере',
     },
-    messengers: {
-      session: {
-        closesAt: 'Сессия WhatsApp закроется {{time}}',
-        ended: '24-часовая сессия завершена: до ответа клиента можно отправить только шаблон WhatsApp',
-      },
-      templates: {
-        button: 'Шаблоны WhatsApp',
-        empty: 'Нет одобренных шаблонов WhatsApp: зарегистрируйте их в WhatsApp Manager',
-        pick: 'Шаблон',
-        variable: 'Переменная {{n}}',
-      },
-      whatsapp: {
-        phone: 'Номер телефона',
-        callbackUrl: 'URL обратного вызова',
-        phoneNumberId: 'ID номера телефона',
-        phoneNumberIdHint: 'WhatsApp → API Setup в вашем приложении Meta: ID бизнес-номера',
-        wabaId: 'ID бизнес-аккаунта WhatsApp',
-        wabaIdHint: 'Указан рядом с ID номера телефона в API Setup',
-        accessToken: 'Токен доступа',
-        accessTokenHint:
-          'Постоянный токен системного пользователя с правами whatsapp_business_messaging и whatsapp_business_management',
-        appSecret: 'Секрет приложения',
-        appSecretHint: 'Настройки приложения → Основное → Секрет приложения: им проверяется каждый вебхук',
-        verifyToken: 'Токен подтверждения',
-        verifyTokenHint:
-          'Любой текст не короче 8 символов: укажите его же в настройках вебхука приложения Meta',
-        keep: 'Оставьте пустым, чтобы сохранить прежнее значение',
-        webhookTitle: 'Подключите вебхук в Meta',
-        webhookText: 'Канал сохранён. Теперь укажите Meta, куда отправлять сообщения:',
-        webhookStep1:
-          'В приложении Meta откройте WhatsApp → Configuration → Webhook, вставьте URL выше и ваш токен подтверждения и подтвердите.',
-        webhookStep2: 'В разделе Webhook fields подпишитесь на «messages».',
-        done: 'Готово',
-      },
-      guide: {
-        whatsapp: {
-          step1: 'Создайте приложение Meta типа Business и добавьте в него продукт WhatsApp',
-          step2: 'В WhatsApp → API Setup скопируйте ID номера телефона и ID бизнес-аккаунта WhatsApp',
-          step3:
-            'Создайте системного пользователя в настройках компании и выпустите постоянный токен доступа для приложения',
-          step4:
-            'Скопируйте секрет приложения (Настройки → Основное) и придумайте токен подтверждения для вебхука',
-          note: 'После сохранения вставьте показанный URL в настройки вебхука приложения и подпишитесь на «messages»',
-        },
-      },
-    },
     fields: {
       title: 'Заголовок',
       subtitle: 'Подзаголовок',
@@ -1005,6 +959,52 @@ export const ruRU: Resources = {
       unavailable: 'Чат поддержки сейчас недоступен',
     },
     display: { closed: 'Закрыт', open: 'Открыт', initial: 'Начальный (с приглашением)' },
+  },
+  messengers: {
+    session: {
+      closesAt: 'Сессия WhatsApp закроется {{time}}',
+      ended: '24-часовая сессия завершена: до ответа клиента можно отправить только шаблон WhatsApp',
+    },
+    templates: {
+      button: 'Шаблоны WhatsApp',
+      empty: 'Нет одобренных шаблонов WhatsApp: зарегистрируйте их в WhatsApp Manager',
+      pick: 'Шаблон',
+      variable: 'Переменная {{n}}',
+    },
+    whatsapp: {
+      phone: 'Номер телефона',
+      callbackUrl: 'URL обратного вызова',
+      phoneNumberId: 'ID номера телефона',
+      phoneNumberIdHint: 'WhatsApp → API Setup в вашем приложении Meta: ID бизнес-номера',
+      wabaId: 'ID бизнес-аккаунта WhatsApp',
+      wabaIdHint: 'Указан рядом с ID номера телефона в API Setup',
+      accessToken: 'Токен доступа',
+      accessTokenHint:
+        'Постоянный токен системного пользователя с правами whatsapp_business_messaging и whatsapp_business_management',
+      appSecret: 'Секрет приложения',
+      appSecretHint: 'Настройки приложения → Основное → Секрет приложения: им проверяется каждый вебхук',
+      verifyToken: 'Токен подтверждения',
+      verifyTokenHint:
+        'Любой текст не короче 8 символов: укажите его же в настройках вебхука приложения Meta',
+      keep: 'Оставьте пустым, чтобы сохранить прежнее значение',
+      webhookTitle: 'Подключите вебхук в Meta',
+      webhookText: 'Канал сохранён. Теперь укажите Meta, куда отправлять сообщения:',
+      webhookStep1:
+        'В приложении Meta откройте WhatsApp → Configuration → Webhook, вставьте URL выше и ваш токен подтверждения и подтвердите.',
+      webhookStep2: 'В разделе Webhook fields подпишитесь на «messages».',
+      done: 'Готово',
+    },
+    guide: {
+      whatsapp: {
+        step1: 'Создайте приложение Meta типа Business и добавьте в него продукт WhatsApp',
+        step2: 'В WhatsApp → API Setup скопируйте ID номера телефона и ID бизнес-аккаунта WhatsApp',
+        step3:
+          'Создайте системного пользователя в настройках компании и выпустите постоянный токен доступа для приложения',
+        step4:
+          'Скопируйте секрет приложения (Настройки → Основное) и придумайте токен подтверждения для вебхука',
+        note: 'После сохранения вставьте показанный URL в настройки вебхука приложения и подпишитесь на «messages»',
+      },
+    },
   },
   fields: {
     invalidPasswordFormat: 'Неверный формат пароля',
