@@ -11,7 +11,7 @@
  * into the PostgreSQL server log),
  * DATABASE_URL (admin connection of the PostgreSQL server; default postgres://postgres@127.0.0.1:5432/test).
  */
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { Agent, createServer as createHttpServer, request } from 'node:http';
 import { cpus, tmpdir, totalmem } from 'node:os';
@@ -29,6 +29,7 @@ import { withEvents } from '../server/src/realtime/emit.ts';
 import { realtimeGateway } from '../server/src/realtime/routes.ts';
 import { createServer } from '../server/src/server.ts';
 import { startFakeTelegram } from '../server/test/fakes/telegram.ts';
+import { startFakeWhatsApp } from '../server/test/fakes/whatsapp.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 100);
@@ -188,8 +189,10 @@ async function runTarget(target: string): Promise<Result | undefined> {
   if (process.env.BENCH_TRACE) db = traced(db);
   const dataDir = mkdtempSync(join(tmpdir(), 'sc-bench-'));
   const tg = await startFakeTelegram();
+  const wa = await startFakeWhatsApp();
   const config = loadConfig({
     TELEGRAM_API_BASE_URL: tg.baseUrl,
+    WHATSAPP_API_BASE_URL: wa.baseUrl,
     DATA_DIR: dataDir,
     LOG_LEVEL: 'error',
     SEED_DEMO: 'false',
@@ -311,6 +314,56 @@ async function runTarget(target: string): Promise<Result | undefined> {
               'content-type': 'application/json',
               'content-length': data.length,
               'x-telegram-bot-api-secret-token': secret,
+            },
+          },
+          (r) => {
+            r.resume();
+            r.on('end', () => resolve(r.statusCode ?? 0));
+          },
+        );
+        req.on('error', reject);
+        req.end(data);
+      });
+      return res === 200;
+    };
+    // A WhatsApp channel (the fake Cloud API of server/test/fakes/whatsapp.ts): signed webhooks of real shape.
+    const whatsapp = await json(
+      base,
+      'POST',
+      '/api/channels',
+      {
+        type: 'whatsapp',
+        name: 'Bench WhatsApp',
+        teamId,
+        phoneNumberId: wa.phoneNumberId,
+        wabaId: wa.wabaId,
+        accessToken: wa.accessToken,
+        appSecret: wa.appSecret,
+        verifyToken: 'bench-verify-token',
+      },
+      adminToken,
+    );
+    const whatsappHook = `${base}/api/webhooks/whatsapp/${String(whatsapp.entity.id)}`;
+    const sendWhatsApp = async (client: number): Promise<boolean> => {
+      const n = seq++;
+      started.set(n, performance.now());
+      const from = String(79_000_000_000 + client);
+      const payload = wa.payload({
+        contacts: [{ profile: { name: `Wa ${client}` }, wa_id: from }],
+        messages: [wa.message(from, 'text', { text: { body: `bench:${n}: hello` } })],
+      });
+      const data = Buffer.from(JSON.stringify(payload));
+      const signature = `sha256=${createHmac('sha256', wa.appSecret).update(data).digest('hex')}`;
+      const res = await new Promise<number>((resolve, reject) => {
+        const req = request(
+          whatsappHook,
+          {
+            method: 'POST',
+            agent,
+            headers: {
+              'content-type': 'application/json',
+              'content-length': data.length,
+              'x-hub-signature-256': signature,
             },
           },
           (r) => {
@@ -670,6 +723,18 @@ async function runTarget(target: string): Promise<Result | undefined> {
     notes.push(
       `Telegram webhook: ${(tgPhase.committed / tgPhase.seconds).toFixed(0)} updates/s, p50 ${tgPhase.p50.toFixed(1)} ms, p99 ${tgPhase.p99.toFixed(1)} ms, failed ${tgPhase.failed}`,
     );
+    // WhatsApp webhooks the same way: signature (HMAC of the raw body), parse, ingest.
+    for (let client = 0; client < CONCURRENCY; client++) {
+      if (!(await sendWhatsApp(client))) throw new Error('the first WhatsApp webhook failed');
+    }
+    const waPhase = await measure(
+      `WhatsApp webhook updates (${CONCURRENCY} users)`,
+      SECONDS,
+      closedLoopOf(sendWhatsApp),
+    );
+    notes.push(
+      `WhatsApp webhook: ${(waPhase.committed / waPhase.seconds).toFixed(0)} updates/s, p50 ${waPhase.p50.toFixed(1)} ms, p99 ${waPhase.p99.toFixed(1)} ms, failed ${waPhase.failed}`,
+    );
     // The realtime path alone (what bench/ measures beyond the domain's ingest SQL): one event per
     // transaction through withEvents -> bus -> gateway -> the operator's socket, same concurrency.
     const eventsOnly = async (until: number): Promise<[number, number]> => {
@@ -724,6 +789,7 @@ async function runTarget(target: string): Promise<Result | undefined> {
   } finally {
     await server.close();
     await tg.close();
+    await wa.close();
     await drop();
     rmSync(dataDir, { recursive: true, force: true });
   }
