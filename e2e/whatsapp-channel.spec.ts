@@ -51,7 +51,9 @@ describe('WhatsApp channel pages', () => {
     await signIn(page, adminToken, '/admin/preferences/channels');
     await page.getByRole('button', { name: 'Connect WhatsApp' }).click();
     const dialog = page.getByRole('dialog');
-    await dialog.getByText('Create a Meta app of the Business type and add the WhatsApp product to it').waitFor();
+    await dialog
+      .getByText('Create a Meta app of the Business type and add the WhatsApp product to it')
+      .waitFor();
     await assertAccessible(page, 'WhatsApp guide');
     await screenshot(page, 'channel-guide-whatsapp');
     await dialog.getByRole('button', { name: 'Next' }).click();
@@ -87,7 +89,9 @@ describe('WhatsApp channel pages', () => {
     assert.ok(wa.subscribed.has(wa.wabaId));
 
     // Meta checks the URL with the verify token, then posts signed messages.
-    const check = await fetch(`${hook}?hub.mode=subscribe&hub.verify_token=shop-verify-2026&hub.challenge=4242`);
+    const check = await fetch(
+      `${hook}?hub.mode=subscribe&hub.verify_token=shop-verify-2026&hub.challenge=4242`,
+    );
     assert.equal(await check.text(), '4242');
     await page.goto('/admin/chats?filter=waiting');
     await page.getByText('Nobody is waiting').waitFor();
@@ -104,7 +108,10 @@ describe('WhatsApp channel pages', () => {
     await page.getByTestId('message').getByText('Do you deliver on Sunday?').waitFor();
     await page.getByRole('button', { name: 'Take' }).click();
     await page.getByTestId('chat-status').getByText('In progress').waitFor();
-    await page.getByTestId('session-open').getByText(/WhatsApp session closes/).waitFor();
+    await page
+      .getByTestId('session-open')
+      .getByText(/WhatsApp session closes/)
+      .waitFor();
     const box = page.getByRole('textbox', { name: 'Write a message' });
     await box.fill('Yes, from 10 to 18.');
     await box.press('Enter');
@@ -143,7 +150,10 @@ describe('WhatsApp channel pages', () => {
     await picker.getByRole('button', { name: 'Send' }).click();
     await fieldError(picker, 'Variable 2', 'Please fill in all required fields');
     await field(picker, 'Variable 2').fill('Sunday');
-    await picker.getByTestId('provider-template-preview').getByText('Hello Olga, your delivery is on Sunday').waitFor();
+    await picker
+      .getByTestId('provider-template-preview')
+      .getByText('Hello Olga, your delivery is on Sunday')
+      .waitFor();
     await assertAccessible(page, 'WhatsApp templates dialog');
     await screenshot(page, 'channel-whatsapp-templates');
     await picker.getByRole('button', { name: 'Send' }).click();
