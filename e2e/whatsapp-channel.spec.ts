@@ -126,6 +126,15 @@ describe('WhatsApp channel pages', () => {
       .filter({ hasText: 'Yes, from 10 to 18.' })
       .locator('[data-testid="delivery"][data-status="read"]')
       .waitFor();
+    // WhatsApp cannot change a sent message: no edit for it (a note stays editable).
+    assert.equal(
+      await page
+        .getByTestId('message')
+        .filter({ hasText: 'Yes, from 10 to 18.' })
+        .getByRole('button', { name: 'Edit message' })
+        .count(),
+      0,
+    );
     await screenshot(page, 'channel-whatsapp-chat');
 
     // A day later (the browser's clock): the session has ended; only a template can be sent.

@@ -3,7 +3,7 @@ import { FIELD_MESSAGES as M } from '../messages.ts';
 import { siteChatCreateFields } from './widget.ts';
 
 /** Channel types with an adapter on the server; the messenger channels join in their own issues. */
-export const CHANNEL_TYPES = ['api', 'telegram', 'site_chat', 'whatsapp'] as const;
+export const CHANNEL_TYPES = ['api', 'telegram', 'site_chat', 'whatsapp', 'viber_bot'] as const;
 export type ChannelType = (typeof CHANNEL_TYPES)[number];
 export const CHANNEL_STATUSES = ['active', 'inactive'] as const;
 export type ChannelStatus = (typeof CHANNEL_STATUSES)[number];
@@ -126,6 +126,13 @@ export const CHANNEL_TYPE_FIELDS = {
       .regex(/^[A-Za-z0-9]{16,128}$/, M.tokenIncorrect),
     verifyToken: z.string(M.valueIncorrect).trim().min(8, M.valueIncorrect).max(255, M.valueIncorrect),
   }),
+  /** A Viber bot's authentication token (Viber admin panel); checked with get_account_info when saved. */
+  viber_bot: z.object({
+    token: z
+      .string(M.tokenIncorrect)
+      .trim()
+      .regex(/^[A-Za-z0-9]{8,64}(-[A-Za-z0-9]{8,64}){1,4}$/, M.tokenIncorrect),
+  }),
 } as const satisfies Record<ChannelType, z.ZodObject>;
 
 const thresholdsInOrder = (v: { halfExpiredMinutes?: number | null; expiredMinutes?: number | null }) =>
@@ -150,7 +157,13 @@ const createOf = <T extends ChannelType>(type: T) =>
 export const channelCreateSchema = z
   .discriminatedUnion(
     'type',
-    [createOf('api'), createOf('telegram'), createOf('site_chat'), createOf('whatsapp')],
+    [
+      createOf('api'),
+      createOf('telegram'),
+      createOf('site_chat'),
+      createOf('whatsapp'),
+      createOf('viber_bot'),
+    ],
     M.valueIncorrect,
   )
   .refine(thresholdsInOrder, { path: ['expiredMinutes'], message: M.timeIncorrect });

@@ -158,6 +158,11 @@ export type ChannelAdapter = {
     input: Record<string, unknown>,
     current?: AdapterChannel,
   ): Promise<Connected>;
+  /**
+   * Registers our webhook once the channel is stored and active, for providers that call the webhook while
+   * registering it (Viber's set_webhook sends a 'webhook' event first); throws a field AppError when refused.
+   */
+  register?(ctx: AdapterContext, channel: AdapterChannel): Promise<void>;
   /** Unregisters our webhook at the provider (the channel is deactivated or deleted). */
   disconnect(ctx: AdapterContext, channel: AdapterChannel): Promise<void>;
   /** True when the request really comes from this channel's provider. */

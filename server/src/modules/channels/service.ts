@@ -136,6 +136,13 @@ export async function createChannel(
     await undoConnect(app, adapter, stored);
     throw err;
   }
+  if (adapter.register && input.status === 'active')
+    await adapter.register(adapterContext(app), stored).catch(async (err) => {
+      // The provider refused our webhook: the channel is not kept.
+      await Q.softDeleteChannel(app.db, auth.organisationId, id);
+      cacheOf(app).delete(id);
+      throw err;
+    });
   const channel = presentChannel(await getChannel(app, auth.organisationId, id));
   // An inactive channel is created connected, then let go like any deactivation.
   if (input.status === 'inactive') await undoConnect(app, adapter, stored);
@@ -229,7 +236,15 @@ export async function updateChannel(
   });
   if (input.status === 'inactive' && current.status === 'active') await undoConnect(app, adapter, channel);
   cacheOf(app).delete(id);
-  return getChannel(app, auth.organisationId, id);
+  const updated = await getChannel(app, auth.organisationId, id);
+  if (adapter.register && updated.status === 'active' && (activating || connected))
+    await adapter.register(ctx, adapterChannel(app, updated)).catch(async (err) => {
+      // The provider refused our webhook: the channel stays (or goes back to) inactive.
+      await Q.updateChannel(app.db, auth.organisationId, id, { status: 'inactive' });
+      cacheOf(app).delete(id);
+      throw err;
+    });
+  return updated;
 }
 
 /** Retires a channel: the provider's webhook is let go, chats and messages stay readable. */

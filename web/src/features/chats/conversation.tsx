@@ -9,6 +9,7 @@ import { get } from '../../shared/api/client.ts';
 import { isApiError } from '../../shared/api/errors.ts';
 import { isolate } from '../../shared/bidi.ts';
 import { SectionLoader } from '../../shared/ui/full-loader.tsx';
+import { channelUi } from '../channels/types/registry.ts';
 import { useChat } from './api.ts';
 import { ChatTopBar } from './chat-top-bar.tsx';
 import { useOutbox } from './composer/outbox.ts';
@@ -126,6 +127,7 @@ export function Conversation({
         pending={pending}
         meId={me.id}
         editable={c.status !== 'closed'}
+        clientEdits={channelUi(c.channel.type)?.clientEdits !== false}
         hasOlder={pages.hasNextPage}
         loadingOlder={pages.isFetchingNextPage}
         loadOlder={() => void pages.fetchNextPage()}

@@ -40,6 +40,8 @@ export type ChannelTypeUi = {
    * closes; after it only the provider's registered templates (`templatesLabel`, an i18n key) can be sent.
    */
   session?: { hours: number; templatesLabel: string };
+  /** False when the provider cannot change a message the client already has (WhatsApp): only notes are edited. */
+  clientEdits?: boolean;
   /** Shown after creation, e.g. the API channel's keys (once); none closes the guide with a toast. */
   Created?: ComponentType<{ channel: ChannelCreatedDto; onClose: () => void }>;
 };

@@ -114,6 +114,7 @@ export const whatsappChannel: ChannelTypeUi = {
   }),
   Fields: WhatsAppFields,
   session: { hours: 24, templatesLabel: 'messengers.templates.button' },
+  clientEdits: false,
   summary: (c) => (typeof c.settings.displayPhoneNumber === 'string' ? c.settings.displayPhoneNumber : null),
   Created: WhatsAppCreated,
 };
