@@ -378,6 +378,9 @@ export const enGB = {
       whatsapp: {
         intro: 'Connect a WhatsApp Business phone number through Meta’s Cloud API.',
       },
+      viber_bot: {
+        intro: 'Connect a Viber bot: its subscribers’ chats arrive in the chat center.',
+      },
       api: {
         intro: 'Connect your own system (a shop, a CRM, a messenger gateway) through our HTTP API.',
         step1:
@@ -944,6 +947,12 @@ export const enGB = {
     display: { closed: 'Closed', open: 'Open', initial: 'Initial (with teaser)' },
   },
   messengers: {
+    viber: {
+      bot: 'Bot',
+      token: 'Authentication token',
+      tokenHint: 'Shown in the Viber admin panel (partners.viber.com) under your bot’s info',
+      tokenKeep: 'Leave empty to keep the saved token',
+    },
     session: {
       closesAt: 'WhatsApp session closes {{time}}',
       ended: '24-hour session ended: only WhatsApp templates can be sent until the client writes again',
@@ -977,6 +986,12 @@ export const enGB = {
       done: 'Done',
     },
     guide: {
+      viber_bot: {
+        step1: 'Create a bot account at partners.viber.com (Create Bot Account) with a JPEG picture',
+        step2: 'Open the bot’s info and copy its authentication token',
+        step3: 'Paste the token here: we check it with Viber and connect the webhook ourselves',
+        note: 'Viber must reach this server over HTTPS at its public address',
+      },
       whatsapp: {
         step1: 'Create a Meta app of the Business type and add the WhatsApp product to it',
         step2: 'In WhatsApp → API Setup copy the phone number ID and the WhatsApp Business Account ID',

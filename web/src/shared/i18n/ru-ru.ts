@@ -383,6 +383,9 @@ export const ruRU: Resources = {
       whatsapp: {
         intro: 'Подключите бизнес-номер WhatsApp через Cloud API от Meta.',
       },
+      viber_bot: {
+        intro: 'Подключите бота Viber: чаты его подписчиков придут в чат-центр.',
+      },
       api: {
         intro: 'Подключите свою систему (магазин, CRM, шлюз мессенджера) через наш HTTP API.',
         step1:
@@ -961,6 +964,12 @@ export const ruRU: Resources = {
     display: { closed: 'Закрыт', open: 'Открыт', initial: 'Начальный (с приглашением)' },
   },
   messengers: {
+    viber: {
+      bot: 'Бот',
+      token: 'Токен аутентификации',
+      tokenHint: 'Указан в панели Viber (partners.viber.com) в сведениях о боте',
+      tokenKeep: 'Оставьте пустым, чтобы сохранить прежний токен',
+    },
     session: {
       closesAt: 'Сессия WhatsApp закроется {{time}}',
       ended: '24-часовая сессия завершена: до ответа клиента можно отправить только шаблон WhatsApp',
@@ -995,6 +1004,12 @@ export const ruRU: Resources = {
       done: 'Готово',
     },
     guide: {
+      viber_bot: {
+        step1: 'Создайте аккаунт бота на partners.viber.com (Create Bot Account) с картинкой в формате JPEG',
+        step2: 'Откройте сведения о боте и скопируйте токен аутентификации',
+        step3: 'Вставьте токен сюда: мы проверим его в Viber и сами подключим вебхук',
+        note: 'Viber должен достучаться до этого сервера по HTTPS по его публичному адресу',
+      },
       whatsapp: {
         step1: 'Создайте приложение Meta типа Business и добавьте в него продукт WhatsApp',
         step2: 'В WhatsApp → API Setup скопируйте ID номера телефона и ID бизнес-аккаунта WhatsApp',
