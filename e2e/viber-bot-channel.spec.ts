@@ -107,7 +107,6 @@ describe('Viber bot channel pages', () => {
       .filter({ hasText: 'Yes, until 21:00.' })
       .locator('[data-testid="delivery"][data-status="read"]')
       .waitFor();
-    await assertAccessible(page, 'Viber chat');
     await screenshot(page, 'channel-viber-bot-chat');
     assertNoErrors(errors, /status of 400/);
     await context.close();
