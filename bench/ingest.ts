@@ -29,6 +29,7 @@ import { withEvents } from '../server/src/realtime/emit.ts';
 import { realtimeGateway } from '../server/src/realtime/routes.ts';
 import { createServer } from '../server/src/server.ts';
 import { startFakeTelegram } from '../server/test/fakes/telegram.ts';
+import { startFakeViber } from '../server/test/fakes/viber.ts';
 import { startFakeWhatsApp } from '../server/test/fakes/whatsapp.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -190,7 +191,9 @@ async function runTarget(target: string): Promise<Result | undefined> {
   const dataDir = mkdtempSync(join(tmpdir(), 'sc-bench-'));
   const tg = await startFakeTelegram();
   const wa = await startFakeWhatsApp();
+  const vb = await startFakeViber();
   const config = loadConfig({
+    VIBER_API_BASE_URL: vb.baseUrl,
     TELEGRAM_API_BASE_URL: tg.baseUrl,
     WHATSAPP_API_BASE_URL: wa.baseUrl,
     DATA_DIR: dataDir,
@@ -364,6 +367,48 @@ async function runTarget(target: string): Promise<Result | undefined> {
               'content-type': 'application/json',
               'content-length': data.length,
               'x-hub-signature-256': signature,
+            },
+          },
+          (r) => {
+            r.resume();
+            r.on('end', () => resolve(r.statusCode ?? 0));
+          },
+        );
+        req.on('error', reject);
+        req.end(data);
+      });
+      return res === 200;
+    };
+    // A Viber bot (the fake REST Bot API of server/test/fakes/viber.ts): signed callbacks, message tokens past 2^53.
+    vb.reach = (url) => url.replace(config.publicUrl, base);
+    const viber = await json(
+      base,
+      'POST',
+      '/api/channels',
+      { type: 'viber_bot', name: 'Bench Viber', teamId, token: vb.token },
+      adminToken,
+    );
+    const viberHook = `${base}/api/webhooks/viber_bot/${String(viber.entity.id)}`;
+    const sendViber = async (client: number): Promise<boolean> => {
+      const n = seq++;
+      started.set(n, performance.now());
+      const event = vb.message(
+        { id: `vb-${client}=`, name: `Vb ${client}` },
+        { type: 'text', text: `bench:${n}: hello` },
+      );
+      // As Viber writes it: message_token a bare number; signed with the token.
+      const data = Buffer.from(JSON.stringify(event).replace(/("message_token":)"(\d+)"/g, '$1$2'));
+      const signature = createHmac('sha256', vb.token).update(data).digest('hex');
+      const res = await new Promise<number>((resolve, reject) => {
+        const req = request(
+          viberHook,
+          {
+            method: 'POST',
+            agent,
+            headers: {
+              'content-type': 'application/json',
+              'content-length': data.length,
+              'x-viber-content-signature': signature,
             },
           },
           (r) => {
@@ -735,6 +780,18 @@ async function runTarget(target: string): Promise<Result | undefined> {
     notes.push(
       `WhatsApp webhook: ${(waPhase.committed / waPhase.seconds).toFixed(0)} updates/s, p50 ${waPhase.p50.toFixed(1)} ms, p99 ${waPhase.p99.toFixed(1)} ms, failed ${waPhase.failed}`,
     );
+    // Viber callbacks the same way: signature, parse (tokens as strings), ingest.
+    for (let client = 0; client < CONCURRENCY; client++) {
+      if (!(await sendViber(client))) throw new Error('the first Viber callback failed');
+    }
+    const vbPhase = await measure(
+      `Viber bot callbacks (${CONCURRENCY} users)`,
+      SECONDS,
+      closedLoopOf(sendViber),
+    );
+    notes.push(
+      `Viber webhook: ${(vbPhase.committed / vbPhase.seconds).toFixed(0)} updates/s, p50 ${vbPhase.p50.toFixed(1)} ms, p99 ${vbPhase.p99.toFixed(1)} ms, failed ${vbPhase.failed}`,
+    );
     // The realtime path alone (what bench/ measures beyond the domain's ingest SQL): one event per
     // transaction through withEvents -> bus -> gateway -> the operator's socket, same concurrency.
     const eventsOnly = async (until: number): Promise<[number, number]> => {
@@ -790,6 +847,7 @@ async function runTarget(target: string): Promise<Result | undefined> {
     await server.close();
     await tg.close();
     await wa.close();
+    await vb.close();
     await drop();
     rmSync(dataDir, { recursive: true, force: true });
   }
