@@ -132,6 +132,8 @@ export const CHANNEL_TYPE_FIELDS = {
       .string(M.tokenIncorrect)
       .trim()
       .regex(/^[A-Za-z0-9]{8,64}(-[A-Za-z0-9]{8,64}){1,4}$/, M.tokenIncorrect),
+    /** Answered to a client who opens the bot's chat (conversation_started); empty or null for none. */
+    welcomeMessage: z.string(M.valueIncorrect).trim().max(7000, M.valueIncorrect).nullable().optional(),
   }),
 } as const satisfies Record<ChannelType, z.ZodObject>;
 

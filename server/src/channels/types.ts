@@ -176,6 +176,11 @@ export type ChannelAdapter = {
   parse(channel: AdapterChannel, req: RawRequest): InboundEvent[];
   /** Delivers one of our messages; says whether a failure is worth retrying. */
   send(ctx: AdapterContext, channel: AdapterChannel, message: OutboundMessage): Promise<SendResult>;
+  /**
+   * The body to answer the provider's request with instead of ours, where the provider reads it (Viber: the
+   * welcome message answering conversation_started); null for our usual answer.
+   */
+  answer?(channel: AdapterChannel, req: RawRequest): Record<string, unknown> | null;
   /** After the request's events are committed (best effort): e.g. telling the provider a button press was seen. */
   afterReceive?(ctx: AdapterContext, channel: AdapterChannel, events: InboundEvent[]): Promise<void>;
   /** A provider file named by a MediaRef; throws a MediaError when it cannot be had. */

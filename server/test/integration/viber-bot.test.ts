@@ -278,4 +278,50 @@ describe('Viber bot channel', () => {
     await waitStatus(later, 'undelivered');
     assert.equal((await byId(later)).statusReason, 'user device not supported');
   });
+
+  test('conversation_started is answered with the welcome message when the channel has one', async () => {
+    const { org, channelId, hook } = await connect();
+    const opened = {
+      event: 'conversation_started',
+      timestamp: 1,
+      message_token: vb.nextToken(),
+      type: 'open',
+      user: { id: 'new-user=', name: 'Oleg' },
+      subscribed: false,
+    };
+    const post = async () => {
+      const raw = JSON.stringify(opened).replace(/("message_token":)"(\d+)"/g, '$1$2');
+      const { createHmac } = await import('node:crypto');
+      const res = await fetch(hook, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'x-viber-content-signature': createHmac('sha256', vb.token).update(raw).digest('hex'),
+        },
+        body: raw,
+      });
+      return {
+        status: res.status,
+        body: (await res.json()) as { entity?: unknown; sender?: unknown; type?: unknown; text?: unknown },
+      };
+    };
+    const none = await post();
+    assert.equal(none.status, 200);
+    assert.deepEqual(none.body.entity, { events: [] }, 'no welcome message: our usual answer');
+    const set = await org.admin.api.patch(`/api/channels/${channelId}`, {
+      welcomeMessage: 'Hi! Ask us anything.',
+    });
+    assert.equal(set.status, 200, JSON.stringify(set.body));
+    assert.equal(set.body.entity.settings.welcomeMessage, 'Hi! Ask us anything.');
+    const welcome = await post();
+    assert.equal(welcome.status, 200);
+    assert.deepEqual(welcome.body, {
+      sender: { name: 'Shop Viber' },
+      type: 'text',
+      text: 'Hi! Ask us anything.',
+    });
+    assert.equal((await chatsOf(org)).length, 0, 'opening the chat is not a message');
+    const unsigned = await vb.deliver(hook, opened, null);
+    assert.equal(unsigned, 401, 'the welcome is answered only to Viber');
+  });
 });

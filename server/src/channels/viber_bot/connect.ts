@@ -31,11 +31,14 @@ export async function connectViberBot(
       throw new AppError('validationException', { token: M.tokenIncorrect });
     throw refusal('token', info.message);
   }
+  const welcome =
+    input.welcomeMessage !== undefined ? input.welcomeMessage : current?.settings.welcomeMessage;
   return {
     settings: {
       accountId: info.result.id ?? null,
       name: info.result.name ?? null,
       uri: info.result.uri ?? null,
+      welcomeMessage: typeof welcome === 'string' && welcome.trim() ? welcome.trim() : null,
     },
     secrets: { token },
   };

@@ -2,7 +2,7 @@ import { CHANNEL_TYPE_FIELDS } from '@smartconnect/contracts';
 import type { ChannelAdapter } from '../types.ts';
 import { connectViberBot, disconnectViberBot, registerViberBot, verifyViberBot } from './connect.ts';
 import { fetchViberMedia, VIBER_MEDIA_MAX } from './media.ts';
-import { parseViberBot } from './parse.ts';
+import { parseViberBot, welcomeAnswer } from './parse.ts';
 import { sendViberBot, VIBER_TEXT_LIMIT } from './send.ts';
 
 /** A Viber bot (REST Bot API): its subscribers' one-to-one chats are customer dialogs. */
@@ -25,11 +25,13 @@ export const viberBotAdapter: ChannelAdapter = {
   disconnect: disconnectViberBot,
   verify: verifyViberBot,
   parse: (_channel, req) => parseViberBot(req),
+  answer: welcomeAnswer,
   send: sendViberBot,
   fetchMedia: fetchViberMedia,
   present: (settings) => ({
     accountId: settings.accountId ?? null,
     name: settings.name ?? null,
     uri: settings.uri ?? null,
+    welcomeMessage: settings.welcomeMessage ?? null,
   }),
 };

@@ -1,6 +1,6 @@
 import { FIELD_MESSAGES as M } from '@smartconnect/contracts';
 import { AppError } from '../../http/errors.ts';
-import type { InboundEvent, InboundMessage, MediaRef, RawRequest } from '../types.ts';
+import type { AdapterChannel, InboundEvent, InboundMessage, MediaRef, RawRequest } from '../types.ts';
 import { parseViberJson } from './api.ts';
 
 // The callbacks we read (https://developers.viber.com/docs/api/rest-bot-api/#callbacks).
@@ -105,4 +105,20 @@ export function parseViberBot(req: RawRequest): InboundEvent[] {
     default:
       return [];
   }
+}
+
+/**
+ * The welcome message answering conversation_started (the client opened the bot's chat; Viber shows the answer
+ * body as the bot's message, the only way to write before they subscribe), when the channel has one.
+ */
+export function welcomeAnswer(channel: AdapterChannel, req: RawRequest): Record<string, unknown> | null {
+  const text = channel.settings.welcomeMessage;
+  if (typeof text !== 'string' || !text.trim()) return null;
+  const event = (req.body as { event?: unknown } | undefined)?.event;
+  if (event !== 'conversation_started') return null;
+  return {
+    sender: { name: String(channel.settings.name ?? 'SmartConnect').slice(0, 28) },
+    type: 'text',
+    text,
+  };
 }

@@ -362,6 +362,12 @@ export async function answerChallenge(app: AppContext, channelId: string, req: R
   return answer;
 }
 
+/** The body a provider wants as the answer to its (verified) request, when its adapter has one; else null. */
+export async function providerAnswer(app: AppContext, id: string, req: RawRequest, type: string) {
+  const { adapter, channel } = await inboundChannel(app, id, req, type);
+  return adapter.answer?.(channel, req) ?? null;
+}
+
 /**
  * Authenticates an inbound push with the channel adapter's own check (401 when it fails); an inactive channel
  * (409 deactivatedChannelException) or a deactivated organisation (403 organizationDeactivatedException) refuses it.

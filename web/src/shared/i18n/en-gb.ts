@@ -948,6 +948,8 @@ export const enGB = {
   },
   messengers: {
     viber: {
+      welcome: 'Welcome message',
+      welcomeHint: 'Shown to a client who opens the bot’s chat, before they write',
       bot: 'Bot',
       token: 'Authentication token',
       tokenHint: 'Shown in the Viber admin panel (partners.viber.com) under your bot’s info',

@@ -965,6 +965,8 @@ export const ruRU: Resources = {
   },
   messengers: {
     viber: {
+      welcome: 'Приветственное сообщение',
+      welcomeHint: 'Показывается клиенту, открывшему чат бота, до его первого сообщения',
       bot: 'Бот',
       token: 'Токен аутентификации',
       tokenHint: 'Указан в панели Viber (partners.viber.com) в сведениях о боте',

@@ -1,4 +1,4 @@
-import { PasswordInput, TextInput } from '@mantine/core';
+import { PasswordInput, Textarea, TextInput } from '@mantine/core';
 import { IconBrandViber } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import type { ChannelTypeUi, OwnFieldsProps } from '../types.ts';
@@ -22,6 +22,17 @@ function ViberBotFields({ values, errors, onChange, editing, disabled, channel }
         error={errors.token}
         onChange={(e) => onChange('token', e.currentTarget.value)}
       />
+      <Textarea
+        label={t('messengers.viber.welcome')}
+        description={t('messengers.viber.welcomeHint')}
+        disabled={disabled}
+        autosize
+        minRows={2}
+        maxLength={7000}
+        value={values.welcomeMessage ?? ''}
+        error={errors.welcomeMessage}
+        onChange={(e) => onChange('welcomeMessage', e.currentTarget.value)}
+      />
     </>
   );
 }
@@ -37,7 +48,10 @@ export const viberBotChannel: ChannelTypeUi = {
   ],
   guideNote: 'messengers.guide.viber_bot.note',
   required: ['token'],
-  initial: () => ({ token: '' }),
+  initial: (c) => ({
+    token: '',
+    welcomeMessage: typeof c?.settings.welcomeMessage === 'string' ? c.settings.welcomeMessage : '',
+  }),
   Fields: ViberBotFields,
   summary: (c) =>
     typeof c.settings.uri === 'string' && c.settings.uri ? `viber://pa?chatURI=${c.settings.uri}` : null,
