@@ -152,6 +152,11 @@ describe('WhatsApp channel pages', () => {
     await ended.getByText(/24-hour session ended/).waitFor();
     await assertAccessible(page, 'WhatsApp session ended');
     await screenshot(page, 'channel-whatsapp-session-ended');
+    // Usable at 390 px: the notice wraps, its button stays reachable.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await ended.getByRole('button', { name: 'WhatsApp templates' }).scrollIntoViewIfNeeded();
+    await screenshot(page, 'channel-whatsapp-session-ended-390');
+    await page.setViewportSize({ width: 1440, height: 900 });
     await ended.getByRole('button', { name: 'WhatsApp templates' }).click();
     const picker = page.getByRole('dialog', { name: 'WhatsApp templates' });
     await picker.getByRole('radio', { name: /delivery_update/ }).check();
