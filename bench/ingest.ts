@@ -11,7 +11,7 @@
  * into the PostgreSQL server log),
  * DATABASE_URL (admin connection of the PostgreSQL server; default postgres://postgres@127.0.0.1:5432/test).
  */
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { Agent, createServer as createHttpServer, request } from 'node:http';
 import { cpus, tmpdir, totalmem } from 'node:os';
@@ -29,6 +29,8 @@ import { withEvents } from '../server/src/realtime/emit.ts';
 import { realtimeGateway } from '../server/src/realtime/routes.ts';
 import { createServer } from '../server/src/server.ts';
 import { startFakeTelegram } from '../server/test/fakes/telegram.ts';
+import { startFakeViber } from '../server/test/fakes/viber.ts';
+import { startFakeWhatsApp } from '../server/test/fakes/whatsapp.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 100);
@@ -188,8 +190,12 @@ async function runTarget(target: string): Promise<Result | undefined> {
   if (process.env.BENCH_TRACE) db = traced(db);
   const dataDir = mkdtempSync(join(tmpdir(), 'sc-bench-'));
   const tg = await startFakeTelegram();
+  const wa = await startFakeWhatsApp();
+  const vb = await startFakeViber();
   const config = loadConfig({
+    VIBER_API_BASE_URL: vb.baseUrl,
     TELEGRAM_API_BASE_URL: tg.baseUrl,
+    WHATSAPP_API_BASE_URL: wa.baseUrl,
     DATA_DIR: dataDir,
     LOG_LEVEL: 'error',
     SEED_DEMO: 'false',
@@ -313,6 +319,98 @@ async function runTarget(target: string): Promise<Result | undefined> {
               'content-type': 'application/json',
               'content-length': data.length,
               'x-telegram-bot-api-secret-token': secret,
+            },
+          },
+          (r) => {
+            r.resume();
+            r.on('end', () => resolve(r.statusCode ?? 0));
+          },
+        );
+        req.on('error', reject);
+        req.end(data);
+      });
+      return res === 200;
+    };
+    // A WhatsApp channel (the fake Cloud API of server/test/fakes/whatsapp.ts): signed webhooks of real shape.
+    const whatsapp = await json(
+      base,
+      'POST',
+      '/api/channels',
+      {
+        type: 'whatsapp',
+        name: 'Bench WhatsApp',
+        teamId,
+        phoneNumberId: wa.phoneNumberId,
+        wabaId: wa.wabaId,
+        accessToken: wa.accessToken,
+        appSecret: wa.appSecret,
+        verifyToken: 'bench-verify-token',
+      },
+      adminToken,
+    );
+    const whatsappHook = `${base}/api/webhooks/whatsapp/${String(whatsapp.entity.id)}`;
+    const sendWhatsApp = async (client: number): Promise<boolean> => {
+      const n = seq++;
+      started.set(n, performance.now());
+      const from = String(79_000_000_000 + client);
+      const payload = wa.payload({
+        contacts: [{ profile: { name: `Wa ${client}` }, wa_id: from }],
+        messages: [wa.message(from, 'text', { text: { body: `bench:${n}: hello` } })],
+      });
+      const data = Buffer.from(JSON.stringify(payload));
+      const signature = `sha256=${createHmac('sha256', wa.appSecret).update(data).digest('hex')}`;
+      const res = await new Promise<number>((resolve, reject) => {
+        const req = request(
+          whatsappHook,
+          {
+            method: 'POST',
+            agent,
+            headers: {
+              'content-type': 'application/json',
+              'content-length': data.length,
+              'x-hub-signature-256': signature,
+            },
+          },
+          (r) => {
+            r.resume();
+            r.on('end', () => resolve(r.statusCode ?? 0));
+          },
+        );
+        req.on('error', reject);
+        req.end(data);
+      });
+      return res === 200;
+    };
+    // A Viber bot (the fake REST Bot API of server/test/fakes/viber.ts): signed callbacks, message tokens past 2^53.
+    vb.reach = (url) => url.replace(config.publicUrl, base);
+    const viber = await json(
+      base,
+      'POST',
+      '/api/channels',
+      { type: 'viber_bot', name: 'Bench Viber', teamId, token: vb.token },
+      adminToken,
+    );
+    const viberHook = `${base}/api/webhooks/viber_bot/${String(viber.entity.id)}`;
+    const sendViber = async (client: number): Promise<boolean> => {
+      const n = seq++;
+      started.set(n, performance.now());
+      const event = vb.message(
+        { id: `vb-${client}=`, name: `Vb ${client}` },
+        { type: 'text', text: `bench:${n}: hello` },
+      );
+      // As Viber writes it: message_token a bare number; signed with the token.
+      const data = Buffer.from(JSON.stringify(event).replace(/("message_token":)"(\d+)"/g, '$1$2'));
+      const signature = createHmac('sha256', vb.token).update(data).digest('hex');
+      const res = await new Promise<number>((resolve, reject) => {
+        const req = request(
+          viberHook,
+          {
+            method: 'POST',
+            agent,
+            headers: {
+              'content-type': 'application/json',
+              'content-length': data.length,
+              'x-viber-content-signature': signature,
             },
           },
           (r) => {
@@ -672,6 +770,30 @@ async function runTarget(target: string): Promise<Result | undefined> {
     notes.push(
       `Telegram webhook: ${(tgPhase.committed / tgPhase.seconds).toFixed(0)} updates/s, p50 ${tgPhase.p50.toFixed(1)} ms, p99 ${tgPhase.p99.toFixed(1)} ms, failed ${tgPhase.failed}`,
     );
+    // WhatsApp webhooks the same way: signature (HMAC of the raw body), parse, ingest.
+    for (let client = 0; client < CONCURRENCY; client++) {
+      if (!(await sendWhatsApp(client))) throw new Error('the first WhatsApp webhook failed');
+    }
+    const waPhase = await measure(
+      `WhatsApp webhook updates (${CONCURRENCY} users)`,
+      SECONDS,
+      closedLoopOf(sendWhatsApp),
+    );
+    notes.push(
+      `WhatsApp webhook: ${(waPhase.committed / waPhase.seconds).toFixed(0)} updates/s, p50 ${waPhase.p50.toFixed(1)} ms, p99 ${waPhase.p99.toFixed(1)} ms, failed ${waPhase.failed}`,
+    );
+    // Viber callbacks the same way: signature, parse (tokens as strings), ingest.
+    for (let client = 0; client < CONCURRENCY; client++) {
+      if (!(await sendViber(client))) throw new Error('the first Viber callback failed');
+    }
+    const vbPhase = await measure(
+      `Viber bot callbacks (${CONCURRENCY} users)`,
+      SECONDS,
+      closedLoopOf(sendViber),
+    );
+    notes.push(
+      `Viber webhook: ${(vbPhase.committed / vbPhase.seconds).toFixed(0)} updates/s, p50 ${vbPhase.p50.toFixed(1)} ms, p99 ${vbPhase.p99.toFixed(1)} ms, failed ${vbPhase.failed}`,
+    );
     // The realtime path alone (what bench/ measures beyond the domain's ingest SQL): one event per
     // transaction through withEvents -> bus -> gateway -> the operator's socket, same concurrency.
     const eventsOnly = async (until: number): Promise<[number, number]> => {
@@ -726,6 +848,8 @@ async function runTarget(target: string): Promise<Result | undefined> {
   } finally {
     await server.close();
     await tg.close();
+    await wa.close();
+    await vb.close();
     await drop();
     rmSync(dataDir, { recursive: true, force: true });
   }

@@ -71,8 +71,8 @@ describe('channel pages', () => {
     // Demo starts with its website chat, ready to try.
     await page.getByText('Website chat').first().waitFor();
     // A type without an adapter is a disabled card, not a form.
-    await page.getByTestId('channel-types').getByText('WhatsApp').waitFor();
-    assert.equal(await page.getByRole('button', { name: 'Connect WhatsApp' }).count(), 0);
+    await page.getByTestId('channel-types').getByText('Viber (business)').waitFor();
+    assert.equal(await page.getByRole('button', { name: 'Connect Viber (business)' }).count(), 0);
     assert.ok((await page.getByText('Coming soon').count()) >= 10);
     await screenshot(page, 'channels-available');
 

@@ -58,6 +58,8 @@ const catalogue = {
   allLicencesTakenException: [409, 'all operator licences taken'],
   cannotTransferException: [409, 'cannot transfer'],
   deactivatedChannelException: [409, 'cannot send to deactivated channel'],
+  // §4 WhatsApp session: after 24 hours without a client message only registered templates may be sent.
+  sessionEndedException: [409, '24-hour session ended'],
   organizationDeactivatedException: [403, 'The organisation is deactivated'],
   channelCreationException: [502, 'Channel creation error'],
   providerUnavailableException: [503, 'The provider could not be reached, try again later'],
@@ -73,6 +75,8 @@ const catalogue = {
   sessionCategoryNotAvailableException: [409, "The category is not available to the chat's team"],
   categoryModifyDeniedException: [403, 'Category modify denied'],
   messageEditDeniedException: [403, 'Only the author can edit this message'],
+  /** The channel's provider cannot change a message the client already has (WhatsApp, Viber, e-mail): notes only. */
+  messageEditUnsupportedException: [409, 'This channel cannot change a message already sent'],
   // templates (§8 'template modify denied')
   templateModifyDeniedException: [403, 'template modify denied'],
   // service rating (§8)

@@ -312,6 +312,14 @@ export const fixtures: Record<string, Fixture> = {
   }),
   'DELETE /api/templates/:id': async (org) => ({ path: `/api/templates/${await template(org)}` }),
   'GET /api/whatsapp-templates': async () => ({ path: '/api/whatsapp-templates' }),
+  // messengers (WhatsApp templates of a chat's channel; an API channel's chat has none)
+  'GET /api/chats/:id/provider-templates': async (org, s) => ({
+    path: `/api/chats/${(await chat(org, s)).chatId}/provider-templates`,
+  }),
+  'POST /api/chats/:id/template-messages': async (org, s) => ({
+    path: `/api/chats/${(await chat(org, s, true)).chatId}/template-messages`,
+    body: { templateId: '1', variables: [] },
+  }),
   // organisations (platform staff)
   'GET /api/organisations': async () => ({ path: '/api/organisations' }),
   'PATCH /api/organisations/:id': async (org) => ({

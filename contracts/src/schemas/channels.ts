@@ -4,7 +4,7 @@ import { emailCreateFields } from './email.ts';
 import { siteChatCreateFields } from './widget.ts';
 
 /** Channel types with an adapter on the server; the messenger channels join in their own issues. */
-export const CHANNEL_TYPES = ['api', 'telegram', 'site_chat', 'email'] as const;
+export const CHANNEL_TYPES = ['api', 'telegram', 'site_chat', 'email', 'whatsapp', 'viber_bot'] as const;
 export type ChannelType = (typeof CHANNEL_TYPES)[number];
 export const CHANNEL_STATUSES = ['active', 'inactive'] as const;
 export type ChannelStatus = (typeof CHANNEL_STATUSES)[number];
@@ -108,6 +108,36 @@ export const CHANNEL_TYPE_FIELDS = {
   site_chat: siteChatCreateFields,
   /** A mailbox: IMAP to receive, SMTP to send (schemas/email.ts); the passwords are write-only. */
   email: emailCreateFields,
+  /**
+   * WhatsApp Business through Meta's Cloud API: the business phone number's id, its WhatsApp Business Account id,
+   * a (system user) access token, the Meta app's secret (webhook signatures) and the verify token we chose for the
+   * webhook's subscription check. Checked against the phone number endpoint when saved.
+   */
+  whatsapp: z.object({
+    phoneNumberId: z
+      .string(M.tokenIncorrect)
+      .trim()
+      .regex(/^\d{5,30}$/, M.tokenIncorrect),
+    wabaId: z
+      .string(M.tokenIncorrect)
+      .trim()
+      .regex(/^\d{5,30}$/, M.tokenIncorrect),
+    accessToken: z.string(M.tokenIncorrect).trim().min(20, M.tokenIncorrect).max(1024, M.tokenIncorrect),
+    appSecret: z
+      .string(M.tokenIncorrect)
+      .trim()
+      .regex(/^[A-Za-z0-9]{16,128}$/, M.tokenIncorrect),
+    verifyToken: z.string(M.valueIncorrect).trim().min(8, M.valueIncorrect).max(255, M.valueIncorrect),
+  }),
+  /** A Viber bot's authentication token (Viber admin panel); checked with get_account_info when saved. */
+  viber_bot: z.object({
+    token: z
+      .string(M.tokenIncorrect)
+      .trim()
+      .regex(/^[A-Za-z0-9]{8,64}(-[A-Za-z0-9]{8,64}){1,4}$/, M.tokenIncorrect),
+    /** Answered to a client who opens the bot's chat (conversation_started); empty or null for none. */
+    welcomeMessage: z.string(M.valueIncorrect).trim().max(7000, M.valueIncorrect).nullable().optional(),
+  }),
 } as const satisfies Record<ChannelType, z.ZodObject>;
 
 const thresholdsInOrder = (v: { halfExpiredMinutes?: number | null; expiredMinutes?: number | null }) =>
@@ -132,7 +162,14 @@ const createOf = <T extends ChannelType>(type: T) =>
 export const channelCreateSchema = z
   .discriminatedUnion(
     'type',
-    [createOf('api'), createOf('telegram'), createOf('site_chat'), createOf('email')],
+    [
+      createOf('api'),
+      createOf('telegram'),
+      createOf('site_chat'),
+      createOf('email'),
+      createOf('whatsapp'),
+      createOf('viber_bot'),
+    ],
     M.valueIncorrect,
   )
   .refine(thresholdsInOrder, { path: ['expiredMinutes'], message: M.timeIncorrect });

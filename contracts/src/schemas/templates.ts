@@ -63,6 +63,9 @@ export type TemplateDto = z.infer<typeof templateDto>;
 export const whatsAppTemplateDto = z.object({
   id: z.string(),
   channelId: z.uuid(),
+  /** The provider's name and language code of the template (what a send names). */
+  name: z.string(),
+  languageCode: z.string(),
   type: z.string(),
   registeredAt: at.nullable(),
   header: z.string().nullable(),
@@ -72,3 +75,37 @@ export const whatsAppTemplateDto = z.object({
   language: z.enum(['rus', 'eng']),
 });
 export type WhatsAppTemplateDto = z.infer<typeof whatsAppTemplateDto>;
+
+export const PROVIDER_TEMPLATE_LIMITS = { variablesMax: 20, variableMax: 1024 } as const;
+
+/**
+ * `POST /api/chats/{id}/template-messages`: one of the chat channel's registered templates (its `id` from the
+ * list) with a value for each of its body's variables {{1}}, {{2}}..., in order.
+ */
+export const templateMessageSchema = z.object({
+  templateId: z.string(M.requiredFields).trim().min(1, M.requiredFields).max(255, M.valueIncorrect),
+  variables: z
+    .array(
+      z
+        .string(M.requiredFields)
+        .trim()
+        .min(1, M.requiredFields)
+        .max(PROVIDER_TEMPLATE_LIMITS.variableMax, M.valueIncorrect),
+      M.valueIncorrect,
+    )
+    .max(PROVIDER_TEMPLATE_LIMITS.variablesMax, M.valueIncorrect)
+    .default([]),
+});
+export type TemplateMessageInput = z.output<typeof templateMessageSchema>;
+
+/** The numbers of a template body's variables ({{1}}, {{2}}...), sorted, each once. */
+export function providerTemplateVariables(body: string): number[] {
+  return [...new Set([...body.matchAll(/\{\{\s*(\d+)\s*\}\}/g)].map((m) => Number(m[1])))].sort(
+    (a, b) => a - b,
+  );
+}
+
+/** A template body with its variables filled in ({{n}} -> values[n - 1]; a missing value leaves the placeholder). */
+export function fillProviderTemplate(body: string, values: readonly string[]): string {
+  return body.replace(/\{\{\s*(\d+)\s*\}\}/g, (all, n: string) => values[Number(n) - 1] ?? all);
+}

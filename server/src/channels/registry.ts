@@ -4,6 +4,8 @@ import { emailAdapter } from './email/index.ts';
 import { siteChatAdapter } from './site_chat/index.ts';
 import { telegramAdapter } from './telegram/index.ts';
 import type { ChannelAdapter } from './types.ts';
+import { viberBotAdapter } from './viber_bot/index.ts';
+import { whatsappAdapter } from './whatsapp/index.ts';
 
 /** Every channel type's adapter; a new provider adds one line here. */
 const adapters: Record<ChannelType, ChannelAdapter> = {
@@ -11,6 +13,8 @@ const adapters: Record<ChannelType, ChannelAdapter> = {
   telegram: telegramAdapter,
   site_chat: siteChatAdapter,
   email: emailAdapter,
+  whatsapp: whatsappAdapter,
+  viber_bot: viberBotAdapter,
 };
 
 export function adapterFor(type: string): ChannelAdapter {

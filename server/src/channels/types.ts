@@ -1,4 +1,4 @@
-import type { Attachment, ButtonRows, ChannelType } from '@smartconnect/contracts';
+import type { Attachment, ButtonRows, ChannelType, WhatsAppTemplateDto } from '@smartconnect/contracts';
 import type { z } from 'zod';
 import type { Queryable } from '../db/index.ts';
 import type { Outbound } from '../lib/outbound.ts';
@@ -89,6 +89,11 @@ export type OutboundMessage = {
   externalId: string | null;
   /** Sent by automation (a bot, a rule, an automatic reply), not by a person: e-mail marks it Auto-Submitted. */
   automatic?: boolean;
+  /**
+   * Send as this template registered at the provider (types with `capabilities.templates`): its name, language
+   * code and the values of its body's variables, in order; `text` is the filled-in body as the chat shows it.
+   */
+  template?: { name: string; languageCode: string; variables: string[] };
 };
 
 export type SendResult =
@@ -174,6 +179,11 @@ export type ChannelAdapter = {
     input: Record<string, unknown>,
     current?: AdapterChannel,
   ): Promise<Connected>;
+  /**
+   * Registers our webhook once the channel is stored and active, for providers that call the webhook while
+   * registering it (Viber's set_webhook sends a 'webhook' event first); throws a field AppError when refused.
+   */
+  register?(ctx: AdapterContext, channel: AdapterChannel): Promise<void>;
   /** Unregisters our webhook at the provider (the channel is deactivated or deleted). */
   disconnect(ctx: AdapterContext, channel: AdapterChannel): Promise<void>;
   /** True when the request really comes from this channel's provider. */
@@ -187,6 +197,11 @@ export type ChannelAdapter = {
   parse(channel: AdapterChannel, req: RawRequest): InboundEvent[];
   /** Delivers one of our messages; says whether a failure is worth retrying. */
   send(ctx: AdapterContext, channel: AdapterChannel, message: OutboundMessage): Promise<SendResult>;
+  /**
+   * The body to answer the provider's request with instead of ours, where the provider reads it (Viber: the
+   * welcome message answering conversation_started); null for our usual answer.
+   */
+  answer?(channel: AdapterChannel, req: RawRequest): Record<string, unknown> | null;
   /** After the request's events are committed (best effort): e.g. telling the provider a button press was seen. */
   afterReceive?(ctx: AdapterContext, channel: AdapterChannel, events: InboundEvent[]): Promise<void>;
   /** A provider file named by a MediaRef; throws a MediaError when it cannot be had. */
@@ -201,7 +216,15 @@ export type ChannelAdapter = {
    * one session per channel at a time across instances. Answers when to poll again (ms; 0 for at once).
    */
   poll?(ctx: AdapterContext, channel: AdapterChannel, session: PollSession): Promise<{ againInMs: number }>;
+  /** The templates registered at the provider (types with `capabilities.templates`); throws when unreadable. */
+  listTemplates?(ctx: AdapterContext, channel: AdapterChannel): Promise<ProviderTemplate[]>;
 };
+
+/**
+ * A template registered at the provider (§3 WhatsApp template), as the read-only list shows it; `name` and
+ * `languageCode` are the provider's, for sending it.
+ */
+export type ProviderTemplate = Omit<WhatsAppTemplateDto, 'channelId'>;
 
 /** A provider file that cannot be fetched: `retryable` when the provider may answer later (the webhook is then refused for a retry). */
 export class MediaError extends Error {

@@ -197,7 +197,8 @@ function register<B, Q, P>(
       const query = parse(spec.query, req.query, 'query');
       const body = recode(spec.fieldCodes, () => parse(spec.body, req.body, 'body'));
       const result = await handler({ req, reply, body, query, params, auth, app });
-      if (spec.raw) return result;
+      // A handler that answered itself (a provider's webhook that wants its own reply body) is left as it is.
+      if (spec.raw || reply.sent) return reply.sent ? reply : result;
       return { code: 'ok', entity: result ?? null, error: null };
     },
   });

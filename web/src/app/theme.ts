@@ -60,7 +60,18 @@ export const theme = createTheme({
     Card: { defaultProps: { withBorder: true, radius: 'lg' } },
     TextInput: { defaultProps: { size: 'sm' } },
     Drawer: { defaultProps: { position: 'right', size: 'lg', padding: 'xl' } },
-    Modal: { defaultProps: { centered: true, radius: 'lg' } },
+    Modal: {
+      defaultProps: {
+        centered: true,
+        radius: 'lg',
+        // A dialog's close button is named too (axe: button-name), like the toasts' below.
+        closeButtonProps: {
+          get 'aria-label'() {
+            return i18n.t('common.close');
+          },
+        },
+      },
+    },
     Tooltip: { defaultProps: { withArrow: true } },
     // Every toast's close button is named (axe: button-name), in the language of the moment it is drawn.
     Notification: {

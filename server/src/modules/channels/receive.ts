@@ -11,7 +11,7 @@ import {
 } from '../../channels/types.ts';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../http/errors.ts';
-import { recordChannelBounce, recordChannelDelivery } from '../chats/delivery-status.ts';
+import { recordProviderStatus } from '../chats/delivery-status.ts';
 import { editInbound, inboundKnown, optOut } from '../chats/inbound-events.ts';
 import { type IngestResult, ingestInbound } from '../chats/ingest.ts';
 import { saveFile } from '../files/service.ts';
@@ -96,17 +96,7 @@ async function act(t: Target, e: InboundEvent): Promise<Received> {
         result: await editInbound(app, row, e.message.externalMessageId, e.message.text),
       };
     case 'status':
-      if (e.messageId && e.status === 'undelivered')
-        return {
-          event: e.kind,
-          result: await recordChannelBounce(app, row, e.messageId, e.reason ?? 'undelivered'),
-        };
-      return e.messageId && e.status !== 'undelivered'
-        ? {
-            event: e.kind,
-            result: await recordChannelDelivery(app, row, { messageId: e.messageId, status: e.status }),
-          }
-        : { event: e.kind, result: null };
+      return { event: e.kind, result: await recordProviderStatus(app, row, e) };
     case 'opt_out':
       await optOut(app, row, e.client.externalId);
       return { event: e.kind, result: null };

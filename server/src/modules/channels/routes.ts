@@ -20,7 +20,14 @@ import { definePublicRoute, defineRoute } from '../../http/route.ts';
 import { presentChannel } from './presenter.ts';
 import { listChannels } from './queries.ts';
 import { receiveWebhook } from './receive.ts';
-import { answerChallenge, createChannel, deleteChannel, getChannel, updateChannel } from './service.ts';
+import {
+  answerChallenge,
+  createChannel,
+  deleteChannel,
+  getChannel,
+  providerAnswer,
+  updateChannel,
+} from './service.ts';
 
 const tags = ['channels'];
 
@@ -180,8 +187,12 @@ function webhookRoutes(fastify: FastifyInstance, app: AppContext) {
       tags,
       params: webhookParams,
     },
-    async ({ params, req }) => {
-      const received = await receiveWebhook(app, params.channelId, rawRequest(req), params.type);
+    async ({ params, req, reply }) => {
+      const raw = rawRequest(req);
+      const received = await receiveWebhook(app, params.channelId, raw, params.type);
+      // A provider that reads our answer (Viber's welcome message on conversation_started) gets its own body.
+      const answer = await providerAnswer(app, params.channelId, raw, params.type);
+      if (answer) return reply.type('application/json').send(answer);
       return { events: received.map((r) => r.event) };
     },
   );

@@ -8,7 +8,13 @@ import {
 } from '@smartconnect/contracts';
 import type { z } from 'zod';
 import { adapterFor } from '../../channels/registry.ts';
-import type { AdapterChannel, AdapterContext, ChannelAdapter, RawRequest } from '../../channels/types.ts';
+import type {
+  AdapterChannel,
+  AdapterContext,
+  ChannelAdapter,
+  ProviderTemplate,
+  RawRequest,
+} from '../../channels/types.ts';
 import type { AppContext } from '../../context.ts';
 import type { Queryable } from '../../db/index.ts';
 import type { AuthContext } from '../../http/auth.ts';
@@ -134,6 +140,13 @@ export async function createChannel(
     await undoConnect(app, adapter, stored);
     throw err;
   }
+  if (adapter.register && input.status === 'active')
+    await adapter.register(adapterContext(app), stored).catch(async (err) => {
+      // The provider refused our webhook: the channel is not kept.
+      await Q.softDeleteChannel(app.db, auth.organisationId, id);
+      cacheOf(app).delete(id);
+      throw err;
+    });
   const channel = presentChannel(await getChannel(app, auth.organisationId, id));
   // An inactive channel is created connected, then let go like any deactivation.
   if (input.status === 'inactive') await undoConnect(app, adapter, stored);
@@ -231,7 +244,15 @@ export async function updateChannel(
   });
   if (input.status === 'inactive' && current.status === 'active') await undoConnect(app, adapter, channel);
   cacheOf(app).delete(id);
-  return getChannel(app, auth.organisationId, id);
+  const updated = await getChannel(app, auth.organisationId, id);
+  if (adapter.register && updated.status === 'active' && (activating || connected))
+    await adapter.register(ctx, adapterChannel(app, updated)).catch(async (err) => {
+      // The provider refused our webhook: the channel stays (or goes back to) inactive.
+      await Q.updateChannel(app.db, auth.organisationId, id, { status: 'inactive' });
+      cacheOf(app).delete(id);
+      throw err;
+    });
+  return updated;
 }
 
 /** Retires a channel: the provider's webhook is let go, chats and messages stay readable. */
@@ -241,6 +262,41 @@ export async function deleteChannel(app: AppContext, auth: AuthContext, id: stri
   if (adapterFor(row.type).poll) await resetPoll(app.db, id, app.clock.now());
   cacheOf(app).delete(id);
   if (row.status === 'active') await undoConnect(app, adapterFor(row.type), adapterChannel(app, row));
+}
+
+/**
+ * The templates registered at the providers of the organisation's active channels whose type has them (the
+ * WhatsApp list), read from each provider now; a provider that cannot be read is left out (logged).
+ */
+export async function providerTemplates(app: AppContext, orgId: string) {
+  const out: (ProviderTemplate & { channelId: string })[] = [];
+  for (const row of await Q.listChannels(app.db, orgId)) {
+    const adapter = adapterFor(row.type);
+    if (row.status !== 'active' || !adapter.listTemplates) continue;
+    try {
+      const list = await adapter.listTemplates(adapterContext(app), adapterChannel(app, row));
+      out.push(...list.map((t) => ({ ...t, channelId: row.id })));
+    } catch (err) {
+      app.log.warn({ err, channel: row.id }, 'provider templates not read');
+    }
+  }
+  return out;
+}
+
+/**
+ * The templates registered at the provider of one channel of the organisation (none for a type without them);
+ * a provider that cannot be read now is providerUnavailableException.
+ */
+export async function channelTemplates(app: AppContext, orgId: string, channelId: string) {
+  const row = await Q.findChannel(app.db, orgId, channelId);
+  if (!row) throw new AppError('channelNotFoundException');
+  const adapter = adapterFor(row.type);
+  if (!adapter.listTemplates) return [];
+  const list = await adapter.listTemplates(adapterContext(app), adapterChannel(app, row)).catch((err) => {
+    app.log.warn({ err, channel: row.id }, 'provider templates not read');
+    throw new AppError('providerUnavailableException');
+  });
+  return list.map((t) => ({ ...t, channelId: row.id }));
 }
 
 /** The channel as its adapter needs it, with secrets decrypted. */
@@ -313,6 +369,12 @@ export async function answerChallenge(app: AppContext, channelId: string, req: R
   const answer = adapter.challenge(loaded.channel, req);
   if (answer === null) throw new AppError('accessDeniedException');
   return answer;
+}
+
+/** The body a provider wants as the answer to its (verified) request, when its adapter has one; else null. */
+export async function providerAnswer(app: AppContext, id: string, req: RawRequest, type: string) {
+  const { adapter, channel } = await inboundChannel(app, id, req, type);
+  return adapter.answer?.(channel, req) ?? null;
 }
 
 /**

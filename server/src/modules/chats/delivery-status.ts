@@ -1,4 +1,4 @@
-import type { DeliveryStatusUpdate, MessageDto } from '@smartconnect/contracts';
+import type { MessageDto } from '@smartconnect/contracts';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../http/errors.ts';
 import { withEvents } from '../../realtime/emit.ts';
@@ -8,42 +8,40 @@ import * as Q from './queries.ts';
 import { recordDelivery } from './timers.ts';
 
 /**
- * A channel's report that one of our outbound messages was delivered or read: the status moves forward only
- * (sent -> delivered -> read, never back; a repeated or late report changes nothing) and `message.status` goes to
- * whoever sees the chat. Only messages of this channel, hence of its organisation, are found
- * (messageNotFoundException otherwise). Answers the message as it is now.
+ * A provider's status report on one of our messages named by the provider's own id (a WhatsApp wamid) or ours:
+ * delivered and read move forward as above; 'undelivered' (the provider failed it after accepting it) moves a
+ * pending or sent message to Undelivered with the provider's reason. An unknown message or a late report changes
+ * nothing (null; by our id: messageNotFoundException): the provider does not retry a status, and it may name a message sent before the channel existed.
  */
-export async function recordChannelDelivery(
+export async function recordProviderStatus(
   app: AppContext,
   channel: { id: string; organisation_id: string },
-  update: DeliveryStatusUpdate,
-): Promise<MessageDto> {
-  return withEvents(app, async (q, emit) => {
-    const found = await Q.findOutboundMessage(q, channel.organisation_id, channel.id, update.messageId);
-    if (!found) throw new AppError('messageNotFoundException');
-    const moved = await recordDelivery({ q, emit, now: app.clock.now() }, found.id, update.status);
-    return presentMessage(moved ?? found);
-  });
-}
-
-/**
- * A channel's report that one of our messages it had accepted never reached the client (an e-mail bounce): the
- * message becomes Undelivered with the reason, even after Sent, and `message.status` goes to whoever sees the
- * chat. Only messages of this channel are found; a report on a delivered or read message changes nothing.
- */
-export async function recordChannelBounce(
-  app: AppContext,
-  channel: { id: string; organisation_id: string },
-  messageId: string,
-  reason: string,
+  report: {
+    messageId?: string;
+    externalId?: string;
+    status: 'delivered' | 'read' | 'undelivered';
+    reason?: string;
+  },
 ): Promise<MessageDto | null> {
   return withEvents(app, async (q, emit) => {
-    const found = await Q.findOutboundMessage(q, channel.organisation_id, channel.id, messageId);
+    const found = report.messageId
+      ? await Q.findOutboundMessage(q, channel.organisation_id, channel.id, report.messageId)
+      : report.externalId
+        ? await Q.findOutboundByExternalId(q, channel.organisation_id, channel.id, report.externalId)
+        : undefined;
+    // A report by our own id (the API channel's) names a message that must exist.
+    if (!found && report.messageId) throw new AppError('messageNotFoundException');
     if (!found) return null;
-    const m = await Q.bounceMessage(q, found.id, reason.slice(0, 500));
-    if (!m) return presentMessage(found);
-    const chat = await Q.findChat(q, m.organisation_id, m.chat_id);
-    if (chat) await emit(m.organisation_id, 'message.status', presentMessage(m), chatAudience(chat));
-    return presentMessage(m);
+    const tx = { q, emit, now: app.clock.now() };
+    if (report.status !== 'undelivered') {
+      const moved = await recordDelivery(tx, found.id, report.status);
+      return presentMessage(moved ?? found);
+    }
+    const failed = await Q.failSentMessage(q, found.id, report.reason?.slice(0, 500) ?? null);
+    if (!failed) return presentMessage(found);
+    const chat = await Q.findChat(q, failed.organisation_id, failed.chat_id);
+    if (chat)
+      await emit(failed.organisation_id, 'message.status', presentMessage(failed), chatAudience(chat));
+    return presentMessage(failed);
   });
 }

@@ -22,6 +22,7 @@ export async function outboundMessage(app: AppContext, messageId: string): Promi
     editedAt: m.edited_at ? new Date(m.edited_at).toISOString() : null,
     externalId: m.external_message_id,
     automatic: m.author_id === null,
+    ...(m.provider_template ? { template: m.provider_template } : {}),
   };
 }
 

@@ -1,6 +1,7 @@
 import type {
   Attachment,
   ButtonRows,
+  ChannelType,
   ChatHistoryKind,
   ChatStatus,
   DeliveryStatus,
@@ -15,7 +16,7 @@ export type ChatRow = {
   organisation_id: string;
   channel_id: string;
   channel_name: string;
-  channel_type: 'api';
+  channel_type: ChannelType;
   channel_status: 'active' | 'inactive';
   channel_deleted: boolean;
   half_expired_minutes: number | null;
@@ -463,6 +464,8 @@ export type MessageInsert = {
   externalMessageId: string | null;
   /** The author's idempotency key for this send (web composer); null for automation and inbound messages. */
   clientKey?: string | null;
+  /** Sent as a template registered at the provider (WhatsApp outside its session). */
+  providerTemplate?: ProviderTemplateRef | null;
   now: Date;
 };
 
@@ -476,11 +479,12 @@ export const insertMessage = (q: Queryable, m: MessageInsert) =>
   maybe<MessageRow>(
     q,
     `insert into messages as m (organisation_id, chat_id, channel_id, direction, kind, internal, text, attachments,
-                                status, author_id, external_message_id, created_at, buttons, client_key)
+                                status, author_id, external_message_id, created_at, buttons, client_key,
+                                provider_template)
      values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11,
              greatest($12::timestamptz, (select l.created_at + interval '1 microsecond' from messages l
                                           where l.chat_id = $2 order by l.created_at desc, l.id desc limit 1)),
-             $13, $14)
+             $13, $14, $15)
      on conflict (channel_id, external_message_id) do nothing
      returning ${messageColumns}`,
     [
@@ -498,6 +502,7 @@ export const insertMessage = (q: Queryable, m: MessageInsert) =>
       m.now,
       m.buttons?.length ? JSON.stringify(m.buttons) : null,
       m.clientKey ?? null,
+      m.providerTemplate ? JSON.stringify(m.providerTemplate) : null,
     ],
   );
 
@@ -574,15 +579,6 @@ export const advanceMessageStatus = (
  * A bounce: the provider accepted the message (Sent) and later reported it undeliverable. Moves a pending or sent
  * message to undelivered with the reason; delivered, read or already undelivered messages stay as they are.
  */
-export const bounceMessage = (q: Queryable, id: string, reason: string) =>
-  maybe<MessageRow & { organisation_id: string }>(
-    q,
-    `update messages m set status = 'undelivered', status_reason = $2
-      where m.id = $1 and m.direction = 'out' and not m.internal and m.status in ('pending', 'sent')
-      returning ${messageColumns}, m.organisation_id`,
-    [id, reason],
-  );
-
 /** An outbound message (not a note) of this channel and organisation. */
 export const findOutboundMessage = (q: Queryable, orgId: string, channelId: string, id: string) =>
   maybe<MessageRow>(
@@ -590,6 +586,31 @@ export const findOutboundMessage = (q: Queryable, orgId: string, channelId: stri
     `select ${messageColumns} from messages m
       where m.id = $1 and m.organisation_id = $2 and m.channel_id = $3 and m.direction = 'out' and not m.internal`,
     [id, orgId, channelId],
+  );
+
+/** One of our messages of the channel by the id the provider gave it when sent. */
+export const findOutboundByExternalId = (
+  q: Queryable,
+  orgId: string,
+  channelId: string,
+  externalId: string,
+) =>
+  maybe<MessageRow>(
+    q,
+    `select ${messageColumns} from messages m
+      where m.channel_id = $1 and m.external_message_id = $2 and m.organisation_id = $3
+        and m.direction = 'out' and not m.internal`,
+    [channelId, externalId, orgId],
+  );
+
+/** A provider failed a message it had accepted: pending or sent becomes undelivered with the reason. */
+export const failSentMessage = (q: Queryable, id: string, reason: string | null) =>
+  maybe<MessageRow & { organisation_id: string }>(
+    q,
+    `update messages m set status = 'undelivered', status_reason = $2
+      where m.id = $1 and m.direction = 'out' and not m.internal and m.status in ('pending', 'sent')
+      returning ${messageColumns}, m.organisation_id`,
+    [id, reason],
   );
 
 // ---- state changes ----
@@ -762,13 +783,19 @@ export const chatScopes = (q: Queryable, orgId: string, chatIds: string[]) =>
     [orgId, chatIds],
   );
 
-export type OutboundRow = MessageRow & { client_external_id: string };
+/** A provider template a message was sent as: its name and language at the provider, and the body's values. */
+export type ProviderTemplateRef = { name: string; languageCode: string; variables: string[] };
+
+export type OutboundRow = MessageRow & {
+  client_external_id: string;
+  provider_template: ProviderTemplateRef | null;
+};
 
 /** One of our messages as the outbox delivers it: with the chat's contact at the provider. */
 export const findOutbound = (q: Queryable, id: string) =>
   maybe<OutboundRow>(
     q,
-    `select ${messageColumns}, ct.external_id as client_external_id
+    `select ${messageColumns}, ct.external_id as client_external_id, m.provider_template
        from messages m join chats c on c.id = m.chat_id join contacts ct on ct.id = c.contact_id
       where m.id = $1 and m.direction = 'out' and not m.internal`,
     [id],

@@ -14,7 +14,9 @@ import {
   messageSendSchema,
   okDto,
   page,
+  templateMessageSchema,
   transferSchema,
+  whatsAppTemplateDto,
 } from '@smartconnect/contracts';
 import { z } from 'zod';
 import { AppError } from '../../http/errors.ts';
@@ -25,6 +27,7 @@ import { registerReplayPolicy } from '../../realtime/gateway.ts';
 import { closeChat } from './close-chat.ts';
 import { listChatsPage } from './list.ts';
 import { presentChat, presentHistory, presentMessage } from './presenter.ts';
+import { chatProviderTemplates, sendProviderTemplate } from './provider-templates.ts';
 import { chatReplayPolicy } from './replay-policy.ts';
 import { editMessage, sendMessage } from './send-message.ts';
 import { countChats, getChat, listHistory, listMessages } from './service.ts';
@@ -137,6 +140,40 @@ export const chatRoutes: ModuleRoutes = (fastify, app) => {
     },
     async ({ auth, params, body }) =>
       presentMessage(await sendMessage(app, userActor(auth), params.id, body)),
+  );
+  defineRoute(
+    fastify,
+    app,
+    {
+      method: 'GET',
+      url: '/api/chats/:id/provider-templates',
+      access: 'user',
+      response: page(whatsAppTemplateDto),
+      summary:
+        "Templates registered at the provider of the chat's channel (WhatsApp: the approved ones, read from Meta); empty for other types",
+      tags,
+      params: idParams,
+    },
+    async ({ auth, params }) => {
+      const items = await chatProviderTemplates(app, auth, params.id);
+      return { items, total: items.length };
+    },
+  );
+  defineRoute(
+    fastify,
+    app,
+    {
+      method: 'POST',
+      url: '/api/chats/:id/template-messages',
+      access: 'user',
+      response: messageDto,
+      summary:
+        "Send one of the channel's registered templates with its variables (allowed after WhatsApp's 24-hour session ended); the chat shows the filled-in text",
+      tags,
+      params: idParams,
+      body: templateMessageSchema,
+    },
+    async ({ auth, params, body }) => presentMessage(await sendProviderTemplate(app, auth, params.id, body)),
   );
   defineRoute(
     fastify,

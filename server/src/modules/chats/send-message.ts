@@ -1,4 +1,5 @@
 import type { Attachment, ButtonRows } from '@smartconnect/contracts';
+import { adapterFor } from '../../channels/registry.ts';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../http/errors.ts';
 import { kickOutbox } from '../../jobs/outbox.ts';
@@ -15,6 +16,21 @@ import * as Q from './queries.ts';
 function assertChannelWritable(chat: Q.ChatRow) {
   if (chat.channel_status !== 'active' || chat.channel_deleted)
     throw new AppError('deactivatedChannelException');
+}
+
+/**
+ * A channel type with a session window (WhatsApp: 24 hours, §4) takes free text only that long after the client's
+ * last message; later only registered templates may be sent (sessionEndedException, with when it closed).
+ */
+function assertSessionOpen(chat: Q.ChatRow, now: Date) {
+  const hours = adapterFor(chat.channel_type).capabilities.sessionWindowHours;
+  if (hours == null) return;
+  const last = chat.last_client_message_at ? new Date(chat.last_client_message_at).getTime() : null;
+  const closesAt = last === null ? null : last + hours * 3_600_000;
+  if (closesAt === null || closesAt <= now.getTime())
+    throw new AppError('sessionEndedException', undefined, {
+      closedAt: closesAt === null ? null : new Date(closesAt).toISOString(),
+    });
 }
 
 /**
@@ -41,6 +57,7 @@ export async function sendMessage(
     attachments: Attachment[];
     buttons?: ButtonRows;
     clientKey?: string;
+    template?: Q.ProviderTemplateRef;
   },
 ) {
   // Buttons are automation's (a bot's reply); the chat center has no such field.
@@ -68,7 +85,14 @@ export async function sendMessage(
   return message;
 }
 
-type MessageInput = { text: string; internal: boolean; attachments: Attachment[]; buttons?: ButtonRows };
+type MessageInput = {
+  text: string;
+  internal: boolean;
+  attachments: Attachment[];
+  buttons?: ButtonRows;
+  /** A registered template: allowed after the session window closed. */
+  template?: Q.ProviderTemplateRef;
+};
 
 /**
  * sendMessage's writing step, inside the caller's transaction: the chat locked, checked, the message and its outbox
@@ -92,7 +116,10 @@ async function writeMessage(
   }
   if (chat.status === 'closed') throw new AppError('chatClosedException');
   assertCanAct(view, chat);
-  if (!input.internal) assertChannelWritable(chat);
+  if (!input.internal) {
+    assertChannelWritable(chat);
+    if (!input.template) assertSessionOpen(chat, now);
+  }
   const m = await Q.insertMessage(q, {
     orgId,
     chatId: chat.id,
@@ -107,6 +134,7 @@ async function writeMessage(
     authorId: actorUserId(actor),
     externalMessageId: null,
     clientKey,
+    providerTemplate: input.template ?? null,
     now,
   });
   if (!m) throw new Error('message insert returned nothing');
@@ -164,7 +192,10 @@ export async function editMessage(
     if (current.direction !== 'out' || current.author_id !== actor.userId)
       throw new AppError('messageEditDeniedException');
     if (chat.status === 'closed') throw new AppError('chatClosedException');
-    if (!current.internal) assertChannelWritable(chat);
+    if (!current.internal) {
+      assertChannelWritable(chat);
+      if (!adapterFor(chat.channel_type).capabilities.edit) throw new AppError('messageEditUnsupportedException');
+    }
     const m = await Q.editMessageText(q, current.id, text, current.internal ? 'internal' : 'edited', now);
     await emit(actor.organisationId, 'message.updated', presentMessage(m), chatAudience(chat));
     if (!current.internal)

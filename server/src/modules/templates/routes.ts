@@ -13,6 +13,7 @@ import {
   whatsAppTemplateDto,
 } from '@smartconnect/contracts';
 import { defineRoute, type ModuleRoutes } from '../../http/route.ts';
+import { providerTemplates } from '../channels/service.ts';
 import { listScope } from './policy.ts';
 import { presentTemplate, presentTemplateCategory } from './presenter.ts';
 import { listCategories, listTemplates } from './queries.ts';
@@ -168,10 +169,13 @@ export const templateRoutes: ModuleRoutes = (fastify, app) => {
       access: manage,
       response: page(whatsAppTemplateDto),
       summary:
-        'WhatsApp templates registered at the provider (read-only; empty until the organisation has a WhatsApp channel)',
+        'WhatsApp templates registered at the provider (read-only; the approved Russian and English templates of the WABA of each active WhatsApp channel, read from the provider)',
       tags,
     },
-    // No channel type lists registered templates yet: the WhatsApp channel will fill this list.
-    async () => ({ items: [], total: 0 }),
+    // Read from the providers now (the channels' adapters), so the list is what the provider will accept.
+    async ({ auth }) => {
+      const items = await providerTemplates(app, auth.organisationId);
+      return { items, total: items.length };
+    },
   );
 };

@@ -15,7 +15,7 @@ import { IconCheck, IconCopy, IconKey } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { curlExample } from './api.ts';
 
-function Copyable({ label, value, testId }: { label: string; value: string; testId: string }) {
+export function Copyable({ label, value, testId }: { label: string; value: string; testId: string }) {
   const { t } = useTranslation();
   return (
     <div>

@@ -9,6 +9,7 @@ import { get } from '../../shared/api/client.ts';
 import { isApiError } from '../../shared/api/errors.ts';
 import { isolate } from '../../shared/bidi.ts';
 import { SectionLoader } from '../../shared/ui/full-loader.tsx';
+import { channelUi } from '../channels/types/registry.ts';
 import { useChat } from './api.ts';
 import { ChatTopBar } from './chat-top-bar.tsx';
 import { useOutbox } from './composer/outbox.ts';
@@ -17,6 +18,7 @@ import { Composer, type ComposerHandle } from './composer.tsx';
 import { useHistoryNames } from './conversation/system-event.tsx';
 import { loadedMessages, useMessagePages } from './conversation/use-messages.ts';
 import { MessageList } from './message-list.tsx';
+import { SessionWindow } from './session-window.tsx';
 import { useComposerFocusTarget } from './shortcuts/use-workspace-keys.ts';
 import { TypingLine } from './typing-line.tsx';
 
@@ -125,11 +127,13 @@ export function Conversation({
         pending={pending}
         meId={me.id}
         editable={c.status !== 'closed'}
+        clientEdits={channelUi(c.channel.type)?.clientEdits !== false}
         hasOlder={pages.hasNextPage}
         loadingOlder={pages.isFetchingNextPage}
         loadOlder={() => void pages.fetchNextPage()}
       />
       <TypingLine chatId={c.id} />
+      <SessionWindow chat={c} canWrite={reason === null} />
       <Composer ref={composer} chatId={c.id} disabledReason={reason} files={files} />
       {dragging && (
         <Box

@@ -114,6 +114,7 @@ export function MessageList({
   pending,
   meId,
   editable,
+  clientEdits = true,
   hasOlder,
   loadingOlder,
   loadOlder,
@@ -125,6 +126,8 @@ export function MessageList({
   pending: Outgoing[];
   meId: string;
   editable: boolean;
+  /** The channel can edit a message the client has (false: only internal notes are editable). */
+  clientEdits?: boolean;
   hasOlder: boolean;
   loadingOlder: boolean;
   loadOlder: () => void;
@@ -255,6 +258,7 @@ export function MessageList({
             message={e.message}
             mine={e.message.author?.id === meId}
             editable={editable}
+            clientEdits={clientEdits}
           />
         ),
       )}

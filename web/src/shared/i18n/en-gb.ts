@@ -375,6 +375,12 @@ export const enGB = {
       settings: 'Settings',
       next: 'Next',
       back: 'Back',
+      whatsapp: {
+        intro: 'Connect a WhatsApp Business phone number through Meta’s Cloud API.',
+      },
+      viber_bot: {
+        intro: 'Connect a Viber bot: its subscribers’ chats arrive in the chat center.',
+      },
       api: {
         intro: 'Connect your own system (a shop, a CRM, a messenger gateway) through our HTTP API.',
         step1:
@@ -1106,6 +1112,63 @@ export const enGB = {
     blacklistEmpty: 'The blacklist is empty',
     mergePageTitle: 'Contact merge',
   },
+  messengers: {
+    viber: {
+      welcome: 'Welcome message',
+      welcomeHint: 'Shown to a client who opens the bot’s chat, before they write',
+      bot: 'Bot',
+      token: 'Authentication token',
+      tokenHint: 'Shown in the Viber admin panel (partners.viber.com) under your bot’s info',
+      tokenKeep: 'Leave empty to keep the saved token',
+    },
+    session: {
+      closesAt: 'WhatsApp session closes {{time}}',
+      ended: '24-hour session ended: only WhatsApp templates can be sent until the client writes again',
+    },
+    templates: {
+      button: 'WhatsApp templates',
+      empty: 'No approved WhatsApp templates: register them in WhatsApp Manager',
+      pick: 'Template',
+      variable: 'Variable {{n}}',
+    },
+    whatsapp: {
+      phone: 'Phone number',
+      callbackUrl: 'Callback URL',
+      phoneNumberId: 'Phone number ID',
+      phoneNumberIdHint: 'WhatsApp → API Setup in your Meta app: the ID of the business phone number',
+      wabaId: 'WhatsApp Business Account ID',
+      wabaIdHint: 'Shown next to the phone number ID in API Setup',
+      accessToken: 'Access token',
+      accessTokenHint:
+        'A permanent token of a system user with whatsapp_business_messaging and whatsapp_business_management',
+      appSecret: 'App secret',
+      appSecretHint: 'App settings → Basic → App secret: every webhook is checked with it',
+      verifyToken: 'Verify token',
+      verifyTokenHint: 'Any text of at least 8 characters: enter the same in the Meta app’s webhook settings',
+      keep: 'Leave empty to keep the saved value',
+      webhookTitle: 'Connect the webhook in Meta',
+      webhookText: 'The channel is saved. Now tell Meta where to send the messages:',
+      webhookStep1:
+        'In your Meta app open WhatsApp → Configuration → Webhook, paste the callback URL above and your verify token, and verify.',
+      webhookStep2: 'Under Webhook fields subscribe to “messages”.',
+      done: 'Done',
+    },
+    guide: {
+      viber_bot: {
+        step1: 'Create a bot account at partners.viber.com (Create Bot Account) with a JPEG picture',
+        step2: 'Open the bot’s info and copy its authentication token',
+        step3: 'Paste the token here: we check it with Viber and connect the webhook ourselves',
+        note: 'Viber must reach this server over HTTPS at its public address',
+      },
+      whatsapp: {
+        step1: 'Create a Meta app of the Business type and add the WhatsApp product to it',
+        step2: 'In WhatsApp → API Setup copy the phone number ID and the WhatsApp Business Account ID',
+        step3: 'Create a system user in Business Settings and generate a permanent access token for the app',
+        step4: 'Copy the app secret (App settings → Basic) and choose a verify token for the webhook',
+        note: 'After saving, paste the callback URL we show into the app’s webhook settings and subscribe to “messages”',
+      },
+    },
+  },
   fields: {
     invalidPasswordFormat: 'Invalid password format',
     passwordIncorrect: 'Password specified incorrectly',
@@ -1194,6 +1257,7 @@ export const enGB = {
     roleInUseException: 'The role is assigned to users',
     allLicencesTakenException: 'All operator licences are taken',
     cannotTransferException: 'Cannot transfer the chat',
+    sessionEndedException: '24-hour session ended: only WhatsApp templates can be sent now',
     deactivatedChannelException: 'Cannot write in a deactivated channel',
     organizationDeactivatedException: 'The organisation is deactivated',
     channelCreationException: 'Channel creation error',
@@ -1209,6 +1273,7 @@ export const enGB = {
     sessionCategoryNotAvailableException: "This category is not available to the chat's team",
     categoryModifyDeniedException: 'You may not change this category: it is used by teams other than yours',
     messageEditDeniedException: 'Only the author can edit this message',
+    messageEditUnsupportedException: 'This channel cannot change a message already sent',
     qualityAssessmentNotFoundException: 'Quality assessment not found',
     ratingAlreadySentException: 'Rating already sent',
     ratingLimitExceededException: 'Message limit exceeded for bot rating',

@@ -380,6 +380,12 @@ export const ruRU: Resources = {
       settings: 'Настройки',
       next: 'Далее',
       back: 'Назад',
+      whatsapp: {
+        intro: 'Подключите бизнес-номер WhatsApp через Cloud API от Meta.',
+      },
+      viber_bot: {
+        intro: 'Подключите бота Viber: чаты его подписчиков придут в чат-центр.',
+      },
       api: {
         intro: 'Подключите свою систему (магазин, CRM, шлюз мессенджера) через наш HTTP API.',
         step1:
@@ -1125,6 +1131,66 @@ export const ruRU: Resources = {
     blacklistEmpty: 'Чёрный список пуст',
     mergePageTitle: 'Объединение контактов',
   },
+  messengers: {
+    viber: {
+      welcome: 'Приветственное сообщение',
+      welcomeHint: 'Показывается клиенту, открывшему чат бота, до его первого сообщения',
+      bot: 'Бот',
+      token: 'Токен аутентификации',
+      tokenHint: 'Указан в панели Viber (partners.viber.com) в сведениях о боте',
+      tokenKeep: 'Оставьте пустым, чтобы сохранить прежний токен',
+    },
+    session: {
+      closesAt: 'Сессия WhatsApp закроется {{time}}',
+      ended: '24-часовая сессия завершена: до ответа клиента можно отправить только шаблон WhatsApp',
+    },
+    templates: {
+      button: 'Шаблоны WhatsApp',
+      empty: 'Нет одобренных шаблонов WhatsApp: зарегистрируйте их в WhatsApp Manager',
+      pick: 'Шаблон',
+      variable: 'Переменная {{n}}',
+    },
+    whatsapp: {
+      phone: 'Номер телефона',
+      callbackUrl: 'URL обратного вызова',
+      phoneNumberId: 'ID номера телефона',
+      phoneNumberIdHint: 'WhatsApp → API Setup в вашем приложении Meta: ID бизнес-номера',
+      wabaId: 'ID бизнес-аккаунта WhatsApp',
+      wabaIdHint: 'Указан рядом с ID номера телефона в API Setup',
+      accessToken: 'Токен доступа',
+      accessTokenHint:
+        'Постоянный токен системного пользователя с правами whatsapp_business_messaging и whatsapp_business_management',
+      appSecret: 'Секрет приложения',
+      appSecretHint: 'Настройки приложения → Основное → Секрет приложения: им проверяется каждый вебхук',
+      verifyToken: 'Токен подтверждения',
+      verifyTokenHint:
+        'Любой текст не короче 8 символов: укажите его же в настройках вебхука приложения Meta',
+      keep: 'Оставьте пустым, чтобы сохранить прежнее значение',
+      webhookTitle: 'Подключите вебхук в Meta',
+      webhookText: 'Канал сохранён. Теперь укажите Meta, куда отправлять сообщения:',
+      webhookStep1:
+        'В приложении Meta откройте WhatsApp → Configuration → Webhook, вставьте URL выше и ваш токен подтверждения и подтвердите.',
+      webhookStep2: 'В разделе Webhook fields подпишитесь на «messages».',
+      done: 'Готово',
+    },
+    guide: {
+      viber_bot: {
+        step1: 'Создайте аккаунт бота на partners.viber.com (Create Bot Account) с картинкой в формате JPEG',
+        step2: 'Откройте сведения о боте и скопируйте токен аутентификации',
+        step3: 'Вставьте токен сюда: мы проверим его в Viber и сами подключим вебхук',
+        note: 'Viber должен достучаться до этого сервера по HTTPS по его публичному адресу',
+      },
+      whatsapp: {
+        step1: 'Создайте приложение Meta типа Business и добавьте в него продукт WhatsApp',
+        step2: 'В WhatsApp → API Setup скопируйте ID номера телефона и ID бизнес-аккаунта WhatsApp',
+        step3:
+          'Создайте системного пользователя в настройках компании и выпустите постоянный токен доступа для приложения',
+        step4:
+          'Скопируйте секрет приложения (Настройки → Основное) и придумайте токен подтверждения для вебхука',
+        note: 'После сохранения вставьте показанный URL в настройки вебхука приложения и подпишитесь на «messages»',
+      },
+    },
+  },
   fields: {
     invalidPasswordFormat: 'Неверный формат пароля',
     passwordIncorrect: 'Пароль указан некорректно',
@@ -1213,6 +1279,7 @@ export const ruRU: Resources = {
     roleInUseException: 'Роль назначена пользователям',
     allLicencesTakenException: 'Все лицензии операторов заняты',
     cannotTransferException: 'Невозможно передать чат',
+    sessionEndedException: '24-часовая сессия завершена: теперь можно отправить только шаблон WhatsApp',
     deactivatedChannelException: 'Нельзя писать в деактивированный канал',
     organizationDeactivatedException: 'Организация деактивирована',
     channelCreationException: 'Ошибка создания канала',
@@ -1228,6 +1295,7 @@ export const ruRU: Resources = {
     sessionCategoryNotAvailableException: 'Эта категория недоступна команде чата',
     categoryModifyDeniedException: 'Изменять эту категорию нельзя: ею пользуются не только ваши команды',
     messageEditDeniedException: 'Редактировать сообщение может только его автор',
+    messageEditUnsupportedException: 'В этом канале нельзя изменить уже отправленное сообщение',
     qualityAssessmentNotFoundException: 'Оценка качества не найдена',
     ratingAlreadySentException: 'Оценка уже отправлена',
     ratingLimitExceededException: 'Превышен лимит сообщений для оценки бота',

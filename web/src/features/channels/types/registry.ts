@@ -21,6 +21,8 @@ import { emailChannel } from './email/index.tsx';
 import { siteChatChannel } from './site_chat/index.tsx';
 import { telegramChannel } from './telegram/index.tsx';
 import type { ChannelTypeUi, TypeIcon } from './types.ts';
+import { viberBotChannel } from './viber_bot/index.tsx';
+import { whatsappChannel } from './whatsapp/index.tsx';
 
 /** Every channel type the web app can create and edit: one line per type (the server's registry has the same). */
 export const CHANNEL_UIS: Partial<Record<ChannelType, ChannelTypeUi>> = {
@@ -28,6 +30,8 @@ export const CHANNEL_UIS: Partial<Record<ChannelType, ChannelTypeUi>> = {
   telegram: telegramChannel,
   site_chat: siteChatChannel,
   email: emailChannel,
+  whatsapp: whatsappChannel,
+  viber_bot: viberBotChannel,
 };
 
 export const channelUi = (type: string): ChannelTypeUi | undefined => CHANNEL_UIS[type as ChannelType];

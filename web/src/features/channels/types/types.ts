@@ -36,6 +36,13 @@ export type ChannelTypeUi = {
   Fields: ComponentType<OwnFieldsProps>;
   /** A line under the channel's name in the list (its webhook URL, its bot's username...). */
   summary?: (channel: ChannelDto) => string | null;
+  /**
+   * The type's session window (WhatsApp: 24 hours after the client's last message, §4): the chat shows when it
+   * closes; after it only the provider's registered templates (`templatesLabel`, an i18n key) can be sent.
+   */
+  session?: { hours: number; templatesLabel: string };
+  /** False when the provider cannot change a message the client already has (WhatsApp): only notes are edited. */
+  clientEdits?: boolean;
   /** Shown after creation, e.g. the API channel's keys (once); none closes the guide with a toast. */
   Created?: ComponentType<{ channel: ChannelCreatedDto; onClose: () => void }>;
   /** The guide's intro text (i18n key); default `channels.guide.<type>.intro`. */

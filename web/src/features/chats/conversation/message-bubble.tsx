@@ -143,15 +143,19 @@ export function MessageBubble({
   message: m,
   mine,
   editable,
+  clientEdits = true,
 }: {
   message: MessageDto;
   mine: boolean;
   editable: boolean;
+  /** The channel can change a message the client already has (WhatsApp cannot): else only notes are editable. */
+  clientEdits?: boolean;
 }) {
   const { t, i18n } = useTranslation();
   const [editing, setEditing] = useState(false);
   const out = m.direction === 'out';
-  const canEdit = editable && mine && out && m.kind !== 'mailing' && m.text.trim() !== '';
+  const canEdit =
+    editable && mine && out && m.kind !== 'mailing' && m.text.trim() !== '' && (m.internal || clientEdits);
   return (
     <Box
       data-testid="message"

@@ -126,4 +126,5 @@ export const emailChannel: ChannelTypeUi = {
   toBody: emailBody,
   fieldOf: emailFieldOf,
   updateSchema: emailUpdateFields,
+  clientEdits: false,
 };

@@ -1,0 +1,193 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { Browser } from 'playwright-core';
+import { type FakeWhatsApp, startFakeWhatsApp } from '../server/test/fakes/whatsapp.ts';
+import {
+  ADMIN_PASSWORD,
+  apiCall,
+  apiLogin,
+  assertAccessible,
+  assertNoErrors,
+  field,
+  fieldError,
+  launchBrowser,
+  openPage,
+  screenshot,
+  signIn,
+  startServer,
+  type TestServer,
+} from './harness.ts';
+
+let server: TestServer;
+let browser: Browser;
+let adminToken: string;
+let wa: FakeWhatsApp;
+
+before(async () => {
+  wa = await startFakeWhatsApp();
+  server = await startServer({ env: { WHATSAPP_API_BASE_URL: wa.baseUrl } });
+  browser = await launchBrowser();
+  adminToken = await apiLogin(server.url, 'admin@demo.local', ADMIN_PASSWORD);
+});
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+  await wa?.close();
+});
+
+async function waitFor<T>(fn: () => T | undefined, timeoutMs = 10_000): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  while (Date.now() < end) {
+    const v = fn();
+    if (v !== undefined) return v;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error('timed out');
+}
+
+describe('WhatsApp channel pages', () => {
+  test('the admin connects WhatsApp through its guide, gets a message, answers it and sends a template after the session', async () => {
+    const { page, errors, context } = await openPage(browser, server.url);
+    await signIn(page, adminToken, '/admin/preferences/channels');
+    await page.getByRole('button', { name: 'Connect WhatsApp' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog
+      .getByText('Create a Meta app of the Business type and add the WhatsApp product to it')
+      .waitFor();
+    await assertAccessible(page, 'WhatsApp guide');
+    await screenshot(page, 'channel-guide-whatsapp');
+    await dialog.getByRole('button', { name: 'Next' }).click();
+    await field(dialog, 'Name').fill('Shop WhatsApp');
+    await field(dialog, 'Team').click();
+    await page.getByRole('option', { name: 'Sales' }).click();
+    await dialog.getByRole('button', { name: 'Create' }).click();
+    await fieldError(dialog, 'Phone number ID', 'Please fill in all required fields');
+    await field(dialog, 'Phone number ID').fill(wa.phoneNumberId);
+    await field(dialog, 'WhatsApp Business Account ID').fill(wa.wabaId);
+    await field(dialog, 'Access token').fill('EAAGwrongwrongwrongwrongwrongwrong');
+    await field(dialog, 'App secret').fill(wa.appSecret);
+    await field(dialog, 'Verify token').fill('shop-verify-2026');
+    await dialog.getByRole('button', { name: 'Create' }).click();
+    // Meta refuses the token (OAuthException 190): the field says so in our words.
+    await fieldError(dialog, 'Access token', 'Incorrect token/ID specified');
+    await field(dialog, 'Access token').fill(wa.accessToken);
+    await dialog.getByRole('button', { name: 'Create' }).click();
+
+    // After creation: the callback URL to paste in the Meta app.
+    const created = page.getByRole('dialog', { name: 'Connect the webhook in Meta' });
+    await created.waitFor();
+    const list = await apiCall(server.url, 'GET', '/api/channels', undefined, adminToken);
+    const id = list.body.entity.items.find((c: { name: string }) => c.name === 'Shop WhatsApp').id;
+    const hook = `${server.url}/api/webhooks/whatsapp/${id}`;
+    await created.getByTestId('whatsapp-callback-url').getByText(hook).waitFor();
+    // The guide's dialog closes (its closing transition is a dialog without a title) before the check.
+    await page.waitForFunction(() => document.querySelectorAll('[role=dialog]').length === 1);
+    await assertAccessible(page, 'WhatsApp webhook set-up');
+    await screenshot(page, 'channel-whatsapp-created', { toasts: false });
+    await created.getByRole('button', { name: 'Done' }).click();
+    await page.getByTestId('channel-Shop WhatsApp').getByText(wa.displayPhoneNumber).waitFor();
+    assert.ok(wa.subscribed.has(wa.wabaId));
+
+    // Meta checks the URL with the verify token, then posts signed messages.
+    const check = await fetch(
+      `${hook}?hub.mode=subscribe&hub.verify_token=shop-verify-2026&hub.challenge=4242`,
+    );
+    assert.equal(await check.text(), '4242');
+    await page.goto('/admin/chats?filter=waiting');
+    await page.getByText('Nobody is waiting').waitFor();
+    await page.waitForLoadState('networkidle');
+    const incoming = wa.message('79161234567', 'text', { text: { body: 'Do you deliver on Sunday?' } });
+    const payload = wa.payload({
+      contacts: [{ profile: { name: 'Olga Smirnova' }, wa_id: '79161234567' }],
+      messages: [incoming],
+    });
+    assert.equal(await wa.deliver(hook, payload), 200);
+    const row = page.getByTestId('chat-row').filter({ hasText: 'Olga Smirnova' });
+    await row.waitFor({ timeout: 10_000 });
+    await row.click();
+    await page.getByTestId('message').getByText('Do you deliver on Sunday?').waitFor();
+    await page.getByRole('button', { name: 'Take' }).click();
+    await page.getByTestId('chat-status').getByText('In progress').waitFor();
+    await page
+      .getByTestId('session-open')
+      .getByText(/WhatsApp session closes/)
+      .waitFor();
+    const box = page.getByRole('textbox', { name: 'Write a message' });
+    await box.fill('Yes, from 10 to 18.');
+    await box.press('Enter');
+    const sent = await waitFor(() =>
+      wa.sent.find((s) => (s.body.text as { body?: string } | undefined)?.body === 'Yes, from 10 to 18.'),
+    );
+    assert.equal(sent.body.to, '79161234567');
+    // Meta reports it read: the message shows it.
+    assert.equal(await wa.deliver(hook, wa.payload({ statuses: [wa.status(sent.wamid, 'read')] })), 200);
+    await page
+      .getByTestId('message')
+      .filter({ hasText: 'Yes, from 10 to 18.' })
+      .locator('[data-testid="delivery"][data-status="read"]')
+      .waitFor();
+    // WhatsApp cannot change a sent message: no edit for it (a note stays editable).
+    assert.equal(
+      await page
+        .getByTestId('message')
+        .filter({ hasText: 'Yes, from 10 to 18.' })
+        .getByRole('button', { name: 'Edit message' })
+        .count(),
+      0,
+    );
+    await screenshot(page, 'channel-whatsapp-chat');
+
+    // A day later (the browser's clock): the session has ended; only a template can be sent.
+    wa.templates.push({
+      id: '880001',
+      name: 'delivery_update',
+      language: 'en_US',
+      status: 'APPROVED',
+      category: 'UTILITY',
+      components: [{ type: 'BODY', text: 'Hello {{1}}, your delivery is on {{2}}' }],
+    });
+    await page.clock.setFixedTime(Date.now() + 25 * 3600_000);
+    await page.reload();
+    const ended = page.getByTestId('session-ended');
+    await ended.getByText(/24-hour session ended/).waitFor();
+    await assertAccessible(page, 'WhatsApp session ended');
+    await screenshot(page, 'channel-whatsapp-session-ended');
+    // Usable at 390 px: the notice wraps, its button stays reachable.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await ended.getByRole('button', { name: 'WhatsApp templates' }).scrollIntoViewIfNeeded();
+    await screenshot(page, 'channel-whatsapp-session-ended-390');
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await ended.getByRole('button', { name: 'WhatsApp templates' }).click();
+    const picker = page.getByRole('dialog', { name: 'WhatsApp templates' });
+    await picker.getByRole('radio', { name: /delivery_update/ }).check();
+    await field(picker, 'Variable 1').fill('Olga');
+    await picker.getByRole('button', { name: 'Send' }).click();
+    await fieldError(picker, 'Variable 2', 'Please fill in all required fields');
+    await field(picker, 'Variable 2').fill('Sunday');
+    await picker
+      .getByTestId('provider-template-preview')
+      .getByText('Hello Olga, your delivery is on Sunday')
+      .waitFor();
+    await assertAccessible(page, 'WhatsApp templates dialog');
+    await screenshot(page, 'channel-whatsapp-templates');
+    await picker.getByRole('button', { name: 'Send' }).click();
+    await picker.waitFor({ state: 'detached' });
+    const template = await waitFor(() => wa.sent.find((s) => s.body.type === 'template'));
+    assert.deepEqual(template.body.template, {
+      name: 'delivery_update',
+      language: { code: 'en_US' },
+      components: [
+        {
+          type: 'body',
+          parameters: [
+            { type: 'text', text: 'Olga' },
+            { type: 'text', text: 'Sunday' },
+          ],
+        },
+      ],
+    });
+    await page.getByTestId('message').getByText('Hello Olga, your delivery is on Sunday').waitFor();
+    assertNoErrors(errors, /status of 400/);
+    await context.close();
+  });
+});

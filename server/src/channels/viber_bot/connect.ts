@@ -1,0 +1,80 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { FIELD_MESSAGES as M } from '@smartconnect/contracts';
+import { AppError } from '../../http/errors.ts';
+import type { AdapterChannel, AdapterContext, Connected, RawRequest } from '../types.ts';
+import { callViber, VIBER_STATUS } from './api.ts';
+
+const refusal = (reason: 'unreachable' | 'token' | 'webhook', provider?: string) =>
+  new AppError('channelCreationException', undefined, { reason, ...(provider ? { provider } : {}) });
+
+/** The callbacks we act on (Viber always sends subscribed, unsubscribed, conversation_started, webhook and message). */
+const EVENT_TYPES = ['delivered', 'seen', 'failed', 'subscribed', 'unsubscribed', 'conversation_started'];
+
+/** Checks the token with get_account_info (a refused one is 'Incorrect token/ID specified'). */
+export async function connectViberBot(
+  ctx: AdapterContext,
+  _channel: { id: string },
+  input: Record<string, unknown>,
+  current?: AdapterChannel,
+): Promise<Connected> {
+  const token = (input.token as string | undefined) ?? current?.secrets.token;
+  if (!token) throw new AppError('validationException', { token: M.tokenIncorrect });
+  const info = await callViber<{ id?: string; name?: string; uri?: string }>(
+    ctx,
+    token,
+    'get_account_info',
+  ).catch(() => {
+    throw refusal('unreachable');
+  });
+  if (!info.ok) {
+    if (info.status === VIBER_STATUS.invalidAuthToken || info.httpStatus === 401)
+      throw new AppError('validationException', { token: M.tokenIncorrect });
+    throw refusal('token', info.message);
+  }
+  const welcome =
+    input.welcomeMessage !== undefined ? input.welcomeMessage : current?.settings.welcomeMessage;
+  return {
+    settings: {
+      accountId: info.result.id ?? null,
+      name: info.result.name ?? null,
+      uri: info.result.uri ?? null,
+      welcomeMessage: typeof welcome === 'string' && welcome.trim() ? welcome.trim() : null,
+    },
+    secrets: { token },
+  };
+}
+
+/**
+ * Sets our webhook (set_webhook) once the channel is stored: Viber calls it with event 'webhook' before it answers,
+ * so the channel must already answer.
+ */
+export async function registerViberBot(ctx: AdapterContext, channel: AdapterChannel): Promise<void> {
+  const hook = await callViber(ctx, channel.secrets.token ?? '', 'set_webhook', {
+    url: `${ctx.publicUrl}/api/webhooks/viber_bot/${channel.id}`,
+    event_types: EVENT_TYPES,
+    send_name: true,
+    send_photo: false,
+  }).catch(() => {
+    throw refusal('unreachable');
+  });
+  if (!hook.ok) throw refusal('webhook', hook.message);
+}
+
+/** Removes the webhook (set_webhook with an empty url). */
+export async function disconnectViberBot(ctx: AdapterContext, channel: AdapterChannel): Promise<void> {
+  const token = channel.secrets.token;
+  if (!token) return;
+  const res = await callViber(ctx, token, 'set_webhook', { url: '' });
+  if (!res.ok) throw new Error(`set_webhook: ${res.message}`);
+}
+
+/** Every callback carries X-Viber-Content-Signature: HMAC-SHA256 (hex) of the raw body with the token. */
+export function verifyViberBot(channel: AdapterChannel, req: RawRequest): boolean {
+  const given = req.headers['x-viber-content-signature'] ?? req.query.sig;
+  const token = channel.secrets.token;
+  if (typeof given !== 'string' || !token) return false;
+  const expected = createHmac('sha256', token).update(req.rawBody).digest('hex');
+  const a = Buffer.from(given.toLowerCase());
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}

@@ -1,0 +1,97 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { FIELD_MESSAGES as M } from '@smartconnect/contracts';
+import { AppError } from '../../http/errors.ts';
+import type { AdapterChannel, AdapterContext, Connected, RawRequest } from '../types.ts';
+import { callGraph } from './cloud-api.ts';
+
+const refusal = (reason: 'unreachable' | 'token' | 'webhook', provider?: string) =>
+  new AppError('channelCreationException', undefined, { reason, ...(provider ? { provider } : {}) });
+
+const SECRET_FIELDS = ['accessToken', 'appSecret', 'verifyToken'] as const;
+
+/**
+ * Checks the credentials with the phone number endpoint (GET /{phone-number-id}): an access token Meta refuses
+ * (OAuthException 190, HTTP 401) is the accessToken field's error, an unknown phone number id (code 100) the
+ * phoneNumberId field's. Then subscribes our Meta app to the WABA's webhooks (POST /{waba-id}/subscribed_apps;
+ * an unknown WABA is the wabaId field's error). The callback URL and verify token are entered in the Meta app
+ * (the guide says where); Meta checks them with GET /api/webhooks/whatsapp/{id}.
+ */
+export async function connectWhatsApp(
+  ctx: AdapterContext,
+  _channel: { id: string },
+  input: Record<string, unknown>,
+  current?: AdapterChannel,
+): Promise<Connected> {
+  const phoneNumberId =
+    (input.phoneNumberId as string | undefined) ?? (current?.settings.phoneNumberId as string);
+  const wabaId = (input.wabaId as string | undefined) ?? (current?.settings.wabaId as string);
+  const secrets: Record<string, string> = {};
+  for (const f of SECRET_FIELDS) {
+    const v = (input[f] as string | undefined) ?? current?.secrets[f];
+    if (!v) throw new AppError('validationException', { [f]: M.tokenIncorrect });
+    secrets[f] = v;
+  }
+  if (!phoneNumberId) throw new AppError('validationException', { phoneNumberId: M.tokenIncorrect });
+  if (!wabaId) throw new AppError('validationException', { wabaId: M.tokenIncorrect });
+  const token = secrets.accessToken as string;
+  const phone = await callGraph<{ id: string; display_phone_number?: string; verified_name?: string }>(
+    ctx,
+    token,
+    'GET',
+    `/${phoneNumberId}?fields=display_phone_number,verified_name`,
+  ).catch(() => {
+    throw refusal('unreachable');
+  });
+  if (!phone.ok) {
+    if (phone.status === 401 || phone.code === 190)
+      throw new AppError('validationException', { accessToken: M.tokenIncorrect });
+    if (phone.code === 100 || phone.status === 404)
+      throw new AppError('validationException', { phoneNumberId: M.tokenIncorrect });
+    throw refusal('token', phone.message);
+  }
+  const sub = await callGraph<{ success: boolean }>(ctx, token, 'POST', `/${wabaId}/subscribed_apps`).catch(
+    () => {
+      throw refusal('unreachable');
+    },
+  );
+  if (!sub.ok) {
+    if (sub.code === 100 || sub.status === 404)
+      throw new AppError('validationException', { wabaId: M.tokenIncorrect });
+    throw refusal('webhook', sub.message);
+  }
+  return {
+    settings: {
+      phoneNumberId,
+      wabaId,
+      displayPhoneNumber: phone.result.display_phone_number ?? null,
+      verifiedName: phone.result.verified_name ?? null,
+    },
+    secrets,
+  };
+}
+
+const same = (a: string, b: string) => {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+};
+
+/** Every POST carries `X-Hub-Signature-256: sha256=<HMAC-SHA256 of the raw body with the app secret>`. */
+export function verifyWhatsApp(channel: AdapterChannel, req: RawRequest): boolean {
+  const given = req.headers['x-hub-signature-256'];
+  const secret = channel.secrets.appSecret;
+  if (typeof given !== 'string' || !secret) return false;
+  const expected = `sha256=${createHmac('sha256', secret).update(req.rawBody).digest('hex')}`;
+  return same(given.toLowerCase(), expected);
+}
+
+/** Meta's subscription check: `hub.mode=subscribe` with our verify token is answered with `hub.challenge`. */
+export function challengeWhatsApp(channel: AdapterChannel, req: RawRequest): string | null {
+  const mode = req.query['hub.mode'];
+  const token = req.query['hub.verify_token'];
+  const challenge = req.query['hub.challenge'];
+  const expected = channel.secrets.verifyToken;
+  if (mode !== 'subscribe' || typeof token !== 'string' || typeof challenge !== 'string' || !expected)
+    return null;
+  return same(token, expected) ? challenge : null;
+}
