@@ -1,8 +1,9 @@
 import { Box, Button, Center, Divider, Group, Loader, Paper, Stack, Text } from '@mantine/core';
 import type { ChatHistoryDto, MessageDto } from '@smartconnect/contracts';
 import { IconAlertTriangle, IconClock, IconLock } from '@tabler/icons-react';
-import { useEffect, useLayoutEffect, useMemo, useRef } from 'react';
+import { memo, useEffect, useLayoutEffect, useMemo, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
+import { dateFormat } from '../../shared/intl.ts';
 import { UserText } from '../../shared/ui/user-text.tsx';
 import { discardOutgoing, type Outgoing, retryOutgoing } from './composer/outbox.ts';
 import { Attachments } from './conversation/attachments.tsx';
@@ -14,7 +15,7 @@ import { useUpsertMessage } from './use-chat-cache.ts';
 /** Scrolled this close to the top, the next older page loads; this close to the bottom, new messages follow. */
 const EDGE = 160;
 
-function DayLabel({ at }: { at: string }) {
+const DayLabel = memo(function DayLabel({ at }: { at: string }) {
   const { t, i18n } = useTranslation();
   const day = localDay(at);
   const now = new Date();
@@ -24,7 +25,7 @@ function DayLabel({ at }: { at: string }) {
       ? t('conversation.today')
       : day === localDay(yesterday.toISOString())
         ? t('conversation.yesterday')
-        : new Intl.DateTimeFormat(i18n.language, { dateStyle: 'long' }).format(new Date(at));
+        : dateFormat(i18n.language, { dateStyle: 'long' }).format(new Date(at));
   return (
     <Divider
       data-testid="day-separator"
@@ -37,7 +38,7 @@ function DayLabel({ at }: { at: string }) {
       }
     />
   );
-}
+});
 
 /** A message on its way, or refused: 'Sending…', or 'Not sent' with Retry and Discard. */
 function PendingBubble({ o }: { o: Outgoing }) {
