@@ -182,7 +182,10 @@ async function main() {
     // Scripting per incoming message: the long chat open, RATE client messages a second, every other one into it and
     // the rest into four other chats of the list.
     await page.goto(`/admin/chats?filter=assigned&chat=${long.id}`);
-    await page.getByTestId('message').filter({ hasText: `Long chat message ${LONG}` }).waitFor();
+    await page
+      .getByTestId('message')
+      .filter({ hasText: `Long chat message ${LONG}` })
+      .waitFor();
     await page.waitForLoadState('networkidle');
     const contacts = await s.db.query<{ chat_id: string; external_id: string }>(
       `select c.id as chat_id, ct.external_id from chats c join contacts ct on ct.id = c.contact_id
@@ -229,7 +232,10 @@ async function main() {
       }, 1000 / RATE);
     });
     const lastOpen = total - (total % 2 === 0 ? 2 : 1);
-    await page.getByTestId('message').filter({ hasText: `Rate message ${lastOpen}` }).waitFor();
+    await page
+      .getByTestId('message')
+      .filter({ hasText: `Rate message ${lastOpen}` })
+      .waitFor();
     await page.waitForTimeout(1000);
     const m1 = await metrics();
     const seconds = (performance.now() - tRate) / 1000;

@@ -155,13 +155,7 @@ export function ChatList({
       activeKey={selected}
       getKey={(chat) => chat.id}
       render={(chat) => (
-        <ChatRow
-          chat={chat}
-          active={chat.id === selected}
-          now={now}
-          onSelect={onSelect}
-          onPreview={onPreview}
-        />
+        <ChatRow chat={chat} active={chat.id === selected} now={now} onSelect={select} onPreview={preview} />
       )}
     />
   );
