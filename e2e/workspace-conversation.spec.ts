@@ -131,7 +131,8 @@ describe('operator workspace: the conversation', () => {
       el.scrollTop = 0;
     });
     await page.waitForFunction(
-      (n) => Number(document.querySelector('[data-testid="message-list"]')?.getAttribute('data-loaded')) === n,
+      (n) =>
+        Number(document.querySelector('[data-testid="message-list"]')?.getAttribute('data-loaded')) === n,
       HISTORY,
     );
     const stillThere = page.getByTestId('message').filter({ hasText: oldestText }).first();

@@ -58,7 +58,10 @@ before(async () => {
   chatId = ((await first.json()) as { entity: { chatId: string } }).entity.chatId;
   const chat = await apiCall(server.url, 'GET', `/api/chats/${chatId}`, undefined, adminToken);
   if (chat.body.entity.operator?.id === undefined)
-    assert.equal((await apiCall(server.url, 'POST', `/api/chats/${chatId}/take`, undefined, olegToken)).status, 200);
+    assert.equal(
+      (await apiCall(server.url, 'POST', `/api/chats/${chatId}/take`, undefined, olegToken)).status,
+      200,
+    );
   // One after another, so the conversation's order is the numbers'.
   for (let n = 2; n <= LONG; n++) assert.equal((await inbound(n)).status, 200);
 });
@@ -92,7 +95,8 @@ describe('operator workspace: a long conversation', () => {
         el.scrollTop = 0;
       });
       await page.waitForFunction(
-        (n) => Number(document.querySelector('[data-testid="message-list"]')?.getAttribute('data-loaded')) >= n,
+        (n) =>
+          Number(document.querySelector('[data-testid="message-list"]')?.getAttribute('data-loaded')) >= n,
         50 * (i + 1),
       );
       await page.waitForTimeout(150);
