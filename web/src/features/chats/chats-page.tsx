@@ -78,7 +78,11 @@ export function ChatsPage() {
     for (const [k, v] of Object.entries(next.filters ?? filters)) if (v) p[k] = v;
     setParams(p);
   };
-  const select = (chat: string | null) => go({ chat });
+  // The newest page's request starts with the click (or the arrow key), before the screen draws the switch.
+  const select = (chat: string | null) => {
+    if (chat) prefetchMessages(client, chat);
+    go({ chat });
+  };
   useReadMark(ready ? selected : null, openChat?.lastClientMessageAt ?? undefined);
   useScrollToMessage(selected, params.get('message'));
   // After Take the chat is in progress: the list follows it there.
