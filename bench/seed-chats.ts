@@ -33,5 +33,5 @@ export async function seedWorkspace(s: TestServer, chats: number) {
                from ct) ct`,
     [org.id, channelId, teamId, chats, op.id],
   );
-  return { org, teamId, op, channelId };
+  return { org, teamId, op, channelId, inboundKey: String(ch.body.entity.inboundKey) };
 }

@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
@@ -28,6 +29,18 @@ export default defineConfig({
       },
     }),
   ],
+  resolve: {
+    alias: [
+      // react-router's package exports resolve to its development build (warnings, invariant texts: more bytes on
+      // every page); the production build is the same API.
+      {
+        find: /^react-router$/,
+        replacement: fileURLToPath(
+          new URL('../node_modules/react-router/dist/production/index.mjs', import.meta.url),
+        ),
+      },
+    ],
+  },
   server: { proxy: { '/api': { target: 'http://localhost:3000', ws: true } } },
   // The manifest maps each source module to its chunk and CSS: scripts/page-weight.mjs sums what a page downloads.
   build: { outDir: 'dist', sourcemap: true, chunkSizeWarningLimit: 900, manifest: true },

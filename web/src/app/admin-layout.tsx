@@ -1,5 +1,9 @@
+import './admin-styles.ts';
+// Before any parse of the admin screens (they render inside this layout): shared/zod-csp.ts.
+import '../shared/zod-csp.ts';
 import { AppShell, Burger, Group, ScrollArea } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
+import { ModalsProvider } from '@mantine/modals';
 import { Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet } from 'react-router';
@@ -11,14 +15,19 @@ import { RealtimeProvider } from './realtime.tsx';
 import { SessionProvider } from './session.tsx';
 import { UserMenu } from './user-menu.tsx';
 
-/** /admin: the profile loads first (SessionProvider), then the shell with the menu the rights allow. */
+/**
+ * /admin: the profile loads first (SessionProvider), then the shell with the menu the rights allow. Its providers
+ * and styles live in this chunk, so the public pages never download them.
+ */
 export function AdminLayout() {
   return (
-    <SessionProvider>
-      <RealtimeProvider>
-        <Shell />
-      </RealtimeProvider>
-    </SessionProvider>
+    <ModalsProvider>
+      <SessionProvider>
+        <RealtimeProvider>
+          <Shell />
+        </RealtimeProvider>
+      </SessionProvider>
+    </ModalsProvider>
   );
 }
 

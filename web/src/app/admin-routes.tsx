@@ -1,8 +1,14 @@
+import { lazy } from 'react';
 import { Navigate, type RouteObject } from 'react-router';
-import { ComingSoon } from '../shared/ui/coming-soon.tsx';
-import { Guard } from './guards.tsx';
 import { screen } from './lazy.ts';
-import { SectionTabs } from './section-tabs.tsx';
+
+// The route table is in the entry (every page needs it); what its elements draw loads with the admin shell, so
+// the public pages do not download the guards, the section tabs or the session they read.
+const ComingSoon = lazy(() =>
+  import('../shared/ui/coming-soon.tsx').then((m) => ({ default: m.ComingSoon })),
+);
+const Guard = lazy(() => import('./guards.tsx').then((m) => ({ default: m.Guard })));
+const SectionTabs = lazy(() => import('./section-tabs.tsx').then((m) => ({ default: m.SectionTabs })));
 
 const soon = (path: string, titleKey: string): RouteObject => ({
   path,

@@ -1,8 +1,7 @@
-import type { UseFormReturnType } from '@mantine/form';
+// Before any parse by a form (shared/zod-csp.ts): the public pages' forms load zod through here.
+import './zod-csp.ts';
 import type { z } from 'zod';
-import { isApiError } from './api/errors.ts';
 import { translateField } from './i18n/index.ts';
-import { notifyError } from './notify.ts';
 
 /** Mantine form validation from a contracts zod schema: the spec's message under each field, translated. */
 export function zodValidate<S extends z.ZodType>(schema: S, map?: (values: never) => unknown) {
@@ -18,25 +17,5 @@ export function zodValidate<S extends z.ZodType>(schema: S, map?: (values: never
   };
 }
 
-/**
- * Shows a failed submit: the server's `error.fields` under the fields (same messages as the
- * client-side check), otherwise a toast from the error code. Network failures and a rejected session
- * are handled globally.
- */
-export function showServerErrors<T>(
-  form: UseFormReturnType<T>,
-  err: unknown,
-  fieldMap: Record<string, string> = {},
-): void {
-  if (!isApiError(err)) return;
-  if (err.code === 'networkError' || err.code === 'unauthorizedException') return;
-  // §7: a 500 of an identity call is ignored silently; elsewhere it is the 'Unknown error' toast below.
-  if (err.status >= 500 && err.identity) return;
-  // `_` is the body as a whole (malformed JSON, for one): no field to put it under, so the code's toast.
-  const fields = Object.entries(err.fields ?? {}).filter(([k]) => k !== '_');
-  if (fields.length) {
-    form.setErrors(Object.fromEntries(fields.map(([k, v]) => [fieldMap[k] ?? k, translateField(v) ?? ''])));
-    return;
-  }
-  notifyError(err.code);
-}
+// The login page takes it from server-errors.ts directly: it needs no zod.
+export { showServerErrors } from './server-errors.ts';

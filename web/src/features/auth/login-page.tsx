@@ -1,18 +1,24 @@
-import { Alert, Anchor, Button, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Loader, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { loginSchema } from '@smartconnect/contracts';
 import { IconAlertCircle } from '@tabler/icons-react';
 import { useMutation } from '@tanstack/react-query';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Trans, useTranslation } from 'react-i18next';
 import { Link, Navigate, useNavigate } from 'react-router';
 import { isApiError } from '../../shared/api/errors.ts';
-import { showServerErrors, zodValidate } from '../../shared/form.ts';
-import { translateError } from '../../shared/i18n/index.ts';
+import { translateError, translateField } from '../../shared/i18n/index.ts';
+import { showServerErrors } from '../../shared/server-errors.ts';
 import { getToken, setToken } from '../../shared/storage.ts';
 import { loginCall } from './api.ts';
 import { AuthLayout } from './auth-layout.tsx';
-import { TwoFactorStep } from './two-factor-step.tsx';
+import { checkLogin } from './login-check.ts';
+
+/** The second step loads when a login needs it (most do not): the login page downloads less. */
+const TwoFactorStep = lazy(() => import('./two-factor-step.tsx').then((m) => ({ default: m.TwoFactorStep })));
+
+/** The spec's message under each field, translated (as shared/form.ts zodValidate shows the schema's). */
+const validateLogin = (values: { email: string; password: string }) =>
+  Object.fromEntries(Object.entries(checkLogin(values)).map(([k, v]) => [k, translateField(v) ?? '']));
 
 /** `/`: login in two steps (§2.3); a stored token goes straight to the admin area. */
 export function LoginPage() {
@@ -23,7 +29,7 @@ export function LoginPage() {
   const form = useForm({
     mode: 'controlled',
     initialValues: { email: '', password: '' },
-    validate: zodValidate(loginSchema),
+    validate: validateLogin,
     validateInputOnBlur: true,
   });
   const login = useMutation({
@@ -51,14 +57,16 @@ export function LoginPage() {
   return (
     <AuthLayout>
       {ticket ? (
-        <TwoFactorStep
-          ticket={ticket}
-          onDone={(token) => {
-            setToken(token);
-            navigate('/admin', { replace: true });
-          }}
-          onRestart={restart}
-        />
+        <Suspense fallback={<Loader mx="auto" aria-label={t('common.loading')} />}>
+          <TwoFactorStep
+            ticket={ticket}
+            onDone={(token) => {
+              setToken(token);
+              navigate('/admin', { replace: true });
+            }}
+            onRestart={restart}
+          />
+        </Suspense>
       ) : (
         <form
           noValidate

@@ -41,14 +41,26 @@ export function useChatCounters(): Record<string, number> | undefined {
   return { assigned: counters.data.inProgress ?? 0, waiting: counters.data.waiting ?? 0 };
 }
 
-export function useChat(id: string) {
-  // A chat transferred away or closed by someone else may vanish: the screen says so itself.
-  return useQuery({
+/**
+ * One chat. `listed` is its row of the list (a ChatDto and its unread count): the conversation's top bar draws from
+ * it at once, and the chat is not asked for again while the row is fresh (realtime events replace the cached chat:
+ * cache.ts). A chat opened by its link, not in the list, is fetched.
+ */
+export function chatQuery(id: string, listed?: { chat: ChatDto; at: number }) {
+  return {
     queryKey: chatKeys.chat(id),
     queryFn: () => get<ChatDto>(`/api/chats/${id}`),
+    initialData: listed?.chat,
+    initialDataUpdatedAt: listed?.at,
+    staleTime: 15_000,
     meta: { silent: true },
     retry: false,
-  });
+  };
+}
+
+export function useChat(id: string) {
+  // A chat transferred away or closed by someone else may vanish: the screen says so itself.
+  return useQuery(chatQuery(id));
 }
 
 export const sendMessage = (chatId: string, text: string, internal: boolean) =>

@@ -21,6 +21,34 @@ function patchLists(client: QueryClient, chatId: string, fn: (c: ChatDto) => Cha
   );
 }
 
+/**
+ * The lists' refetches, at most one per THROTTLE ms: at 20 client messages a second every event would otherwise
+ * restart the lists' requests (a refetch cancels the one in flight) and draw them again. The rows are patched at
+ * once from the event; the server's order and counts follow within the throttle.
+ */
+const THROTTLE = 400;
+const due = new Map<QueryClient, { lists: boolean; chats: boolean; counters: boolean }>();
+function refetchSoon(client: QueryClient, what: 'lists' | 'chats' | 'counters'): void {
+  const pending = due.get(client);
+  if (pending) {
+    pending[what] = true;
+    return;
+  }
+  due.set(client, { lists: what === 'lists', chats: what === 'chats', counters: what === 'counters' });
+  setTimeout(() => {
+    const p = due.get(client);
+    due.delete(client);
+    if (!p) return;
+    if (p.chats)
+      void client.invalidateQueries({
+        queryKey: chatKeys.all,
+        predicate: (q) => q.queryKey[1] !== 'counters',
+      });
+    else if (p.lists) void client.invalidateQueries({ queryKey: ['chats', 'list'] });
+    if (p.counters) void client.invalidateQueries({ queryKey: chatKeys.counters });
+  }, THROTTLE);
+}
+
 /** A message into the open conversation's pages (conversation/use-messages.ts). */
 const upsertMessage = (client: QueryClient, m: MessageDto) => upsertMessageInPages(client, m);
 
@@ -34,7 +62,7 @@ export function applyChatEvent(client: QueryClient, event: RealtimeEvent): boole
     const chat = event.payload as ChatDto;
     client.setQueryData(chatKeys.chat(chat.id), chat);
     patchLists(client, chat.id, () => chat);
-    void client.invalidateQueries({ queryKey: chatKeys.all, predicate: (q) => q.queryKey[1] !== 'counters' });
+    refetchSoon(client, 'chats');
     return true;
   }
   if (
@@ -48,8 +76,7 @@ export function applyChatEvent(client: QueryClient, event: RealtimeEvent): boole
     if (event.type === 'message.created' && !m.internal)
       patchLists(client, m.chatId, (c) => ({ ...c, lastMessage: { text: m.text, at: m.createdAt } }));
     // A client message moves its chat up and counts as unread: the cursor lists refetch (server order and counts).
-    if (event.type === 'message.created' && m.direction === 'in')
-      void client.invalidateQueries({ queryKey: ['chats', 'list'] });
+    if (event.type === 'message.created' && m.direction === 'in') refetchSoon(client, 'lists');
     return true;
   }
   if (event.type === 'chat.typing') {
@@ -57,7 +84,7 @@ export function applyChatEvent(client: QueryClient, event: RealtimeEvent): boole
     return true;
   }
   if (event.type === 'counters.changed') {
-    void client.invalidateQueries({ queryKey: chatKeys.counters });
+    refetchSoon(client, 'counters');
     return true;
   }
   return false;

@@ -1,7 +1,9 @@
 import { Avatar, Badge, Group, Text, UnstyledButton } from '@mantine/core';
 import type { ChatListItemDto } from '@smartconnect/contracts';
+import { memo, useCallback, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { initialsOf } from '../../shared/bidi.ts';
+import { dateFormat } from '../../shared/intl.ts';
 import { UserText } from '../../shared/ui/user-text.tsx';
 import { elapsed, useNow } from './list/use-now.ts';
 import { VirtualList } from './list/virtual-list.tsx';
@@ -17,19 +19,21 @@ export function formatTime(iso: string | null | undefined, locale: string): stri
   if (!iso) return '';
   const d = new Date(iso);
   const today = new Date().toDateString() === d.toDateString();
-  return new Intl.DateTimeFormat(locale, today ? { timeStyle: 'short' } : { dateStyle: 'short' }).format(d);
+  return dateFormat(locale, today ? { timeStyle: 'short' } : { dateStyle: 'short' }).format(d);
 }
 
-function ChatRow({
+const ChatRow = memo(function ChatRow({
   chat,
   active,
   now,
   onSelect,
+  onPreview,
 }: {
   chat: ChatListItemDto;
   active: boolean;
   now: number;
   onSelect: (id: string) => void;
+  onPreview?: (id: string) => void;
 }) {
   const { t, i18n } = useTranslation();
   const name = chat.client.name || chat.client.externalId;
@@ -48,6 +52,8 @@ function ChatRow({
       data-unread={unread ? chat.unread : 0}
       aria-current={active ? 'true' : undefined}
       onClick={() => onSelect(chat.id)}
+      onPointerEnter={() => onPreview?.(chat.id)}
+      onFocus={() => onPreview?.(chat.id)}
       style={{
         display: 'block',
         background: active ? 'var(--mantine-color-indigo-0)' : overdue?.bg,
@@ -112,7 +118,7 @@ function ChatRow({
       </Group>
     </UnstyledButton>
   );
-}
+});
 
 /**
  * The chats of one tab, virtualised (only the rows in view are rendered): client, last message, unread count,
@@ -122,15 +128,23 @@ export function ChatList({
   items,
   selected,
   onSelect,
+  onPreview,
   onEnd,
 }: {
   items: ChatListItemDto[];
   selected: string | null;
   onSelect: (id: string) => void;
+  /** A row hovered or focused: its chat may be opened next (the page prefetches its newest messages). */
+  onPreview?: (id: string) => void;
   onEnd?: () => void;
 }) {
   const { t } = useTranslation();
   const now = useNow(1000);
+  // Stable handlers, so a row redraws only when its chat, its state or the clock changes (ChatRow is memoised).
+  const handlers = useRef({ onSelect, onPreview });
+  handlers.current = { onSelect, onPreview };
+  const select = useCallback((id: string) => handlers.current.onSelect(id), []);
+  const preview = useCallback((id: string) => handlers.current.onPreview?.(id), []);
   return (
     <VirtualList
       items={items}
@@ -140,7 +154,9 @@ export function ChatList({
       onEnd={onEnd}
       activeKey={selected}
       getKey={(chat) => chat.id}
-      render={(chat) => <ChatRow chat={chat} active={chat.id === selected} now={now} onSelect={onSelect} />}
+      render={(chat) => (
+        <ChatRow chat={chat} active={chat.id === selected} now={now} onSelect={select} onPreview={preview} />
+      )}
     />
   );
 }

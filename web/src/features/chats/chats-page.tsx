@@ -1,17 +1,16 @@
 import { Badge, Button, Drawer, Group, Paper, SegmentedControl, Stack, Text } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
-import type { ChatDto } from '@smartconnect/contracts';
 import { IconArrowLeft, IconId, IconInbox, IconMessageCircle, IconSearchOff } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { useCurrentUser } from '../../app/session.tsx';
-import { get } from '../../shared/api/client.ts';
 import { EmptyState } from '../../shared/ui/empty-state.tsx';
 import { SectionLoader } from '../../shared/ui/full-loader.tsx';
-import { CHAT_FILTERS, type ChatFilter, chatKeys, useChatCounters } from './api.ts';
+import { CHAT_FILTERS, type ChatFilter, chatQuery, useChatCounters } from './api.ts';
 import { ChatList } from './chat-list.tsx';
+import { prefetchMessages } from './conversation/use-messages.ts';
 import { Conversation } from './conversation.tsx';
 import { flatten, type ListFilters, markRead, setUnread, useChatPages } from './list/list-api.ts';
 import { ListFiltersBar } from './list/list-filters.tsx';
@@ -61,14 +60,17 @@ export function ChatsPage() {
   const chats = useChatPages(filter, filters);
   const counters = useChatCounters();
   const items = flatten(chats.data);
+  const client = useQueryClient();
+  const row = selected ? items.find((c) => c.id === selected) : undefined;
   const open = useQuery({
-    queryKey: chatKeys.chat(selected ?? ''),
-    queryFn: () => get<ChatDto>(`/api/chats/${selected}`),
+    ...chatQuery(selected ?? '', row && { chat: row, at: chats.dataUpdatedAt }),
     enabled: !!selected,
-    meta: { silent: true },
-    retry: false,
   });
   const openChat = selected ? open.data : undefined;
+  // The chat whose messages are on screen: the side panel and the read mark wait for it, so a switch's first
+  // requests are the messages (and, for a chat not in the list, the chat).
+  const [shown, setShown] = useState<string | null>(null);
+  const ready = !!selected && shown === selected;
   const go = (next: { filter?: ChatFilter; chat?: string | null; filters?: ListFilters }) => {
     const p: Record<string, string> = { filter: next.filter ?? filter };
     const chat = next.chat === undefined ? selected : next.chat;
@@ -76,8 +78,12 @@ export function ChatsPage() {
     for (const [k, v] of Object.entries(next.filters ?? filters)) if (v) p[k] = v;
     setParams(p);
   };
-  const select = (chat: string | null) => go({ chat });
-  useReadMark(selected, openChat?.lastClientMessageAt ?? undefined);
+  // The newest page's request starts with the click (or the arrow key), before the screen draws the switch.
+  const select = (chat: string | null) => {
+    if (chat) prefetchMessages(client, chat);
+    go({ chat });
+  };
+  useReadMark(ready ? selected : null, openChat?.lastClientMessageAt ?? undefined);
   useScrollToMessage(selected, params.get('message'));
   // After Take the chat is in progress: the list follows it there.
   useEffect(() => {
@@ -184,6 +190,7 @@ export function ChatsPage() {
             items={items}
             selected={selected}
             onSelect={select}
+            onPreview={(id) => prefetchMessages(client, id)}
             onEnd={() => {
               if (chats.hasNextPage && !chats.isFetchingNextPage) void chats.fetchNextPage();
             }}
@@ -234,6 +241,7 @@ export function ChatsPage() {
             chatId={selected}
             onLeave={() => leave(selected)}
             onClosed={() => closed(selected)}
+            onShown={setShown}
           />
         ) : (
           <Stack flex={1} justify="center">
@@ -252,11 +260,11 @@ export function ChatsPage() {
         closeButtonProps={{ 'aria-label': t('common.close') }}
         data-testid="client-panel-sheet"
       >
-        {openChat && <ClientPanel key={openChat.client.id} chat={openChat} />}
+        {openChat && ready && <ClientPanel key={openChat.client.id} chat={openChat} />}
       </Drawer>
       {wide && openChat && (
         <Paper w={320} p={0} style={{ flexShrink: 0, overflow: 'hidden', display: 'flex' }}>
-          <ClientPanel key={openChat.client.id} chat={openChat} />
+          {ready ? <ClientPanel key={openChat.client.id} chat={openChat} /> : <SectionLoader />}
         </Paper>
       )}
     </Group>

@@ -39,10 +39,13 @@ export function Conversation({
   chatId,
   onLeave,
   onClosed,
+  onShown,
 }: {
   chatId: string;
   onLeave: () => void;
   onClosed?: () => void;
+  /** The chat's messages are on screen (the page then loads the side panel and marks the chat read). */
+  onShown?: (chatId: string) => void;
 }) {
   const { t } = useTranslation();
   const me = useCurrentUser();
@@ -56,6 +59,10 @@ export function Conversation({
   const messages = useMemo(() => loadedMessages(pages.data), [pages.data]);
   const names = useHistoryNames(chat.data);
   useComposerFocusTarget(() => composer.current?.focus());
+  const loaded = !!pages.data;
+  useEffect(() => {
+    if (loaded) onShown?.(chatId);
+  }, [loaded, chatId, onShown]);
   // After Take the message box is the next place to be: focused once it is enabled.
   const [focusAfterTake, setFocusAfterTake] = useState(false);
   const mine = chat.data?.status === 'in_progress' && chat.data.operator?.id === me.id;
@@ -79,7 +86,8 @@ export function Conversation({
         {t('errors.unknownException')}
       </Alert>
     );
-  if (!chat.data || !pages.data) return <SectionLoader />;
+  // The top bar and the composer draw from the chat (the list's row) at once; the messages follow.
+  if (!chat.data) return <SectionLoader />;
   const c = chat.data;
   const reason =
     c.status === 'closed'
@@ -119,19 +127,25 @@ export function Conversation({
         onTaken={() => setFocusAfterTake(true)}
         onClosed={onClosed}
       />
-      <MessageList
-        chatId={c.id}
-        messages={messages}
-        history={history.data ?? []}
-        names={names}
-        pending={pending}
-        meId={me.id}
-        editable={c.status !== 'closed'}
-        clientEdits={channelUi(c.channel.type)?.clientEdits !== false}
-        hasOlder={pages.hasNextPage}
-        loadingOlder={pages.isFetchingNextPage}
-        loadOlder={() => void pages.fetchNextPage()}
-      />
+      {!pages.data ? (
+        <Stack flex={1} justify="center" data-testid="messages-loading">
+          <SectionLoader />
+        </Stack>
+      ) : (
+        <MessageList
+          chatId={c.id}
+          messages={messages}
+          history={history.data ?? []}
+          names={names}
+          pending={pending}
+          meId={me.id}
+          editable={c.status !== 'closed'}
+          clientEdits={channelUi(c.channel.type)?.clientEdits !== false}
+          hasOlder={pages.hasNextPage}
+          loadingOlder={pages.isFetchingNextPage}
+          loadOlder={() => void pages.fetchNextPage()}
+        />
+      )}
       <TypingLine chatId={c.id} />
       <SessionWindow chat={c} canWrite={reason === null} />
       <Composer ref={composer} chatId={c.id} disabledReason={reason} files={files} />

@@ -1,20 +1,23 @@
 import { Box, Button, Center, Divider, Group, Loader, Paper, Stack, Text } from '@mantine/core';
 import type { ChatHistoryDto, MessageDto } from '@smartconnect/contracts';
 import { IconAlertTriangle, IconClock, IconLock } from '@tabler/icons-react';
-import { useEffect, useLayoutEffect, useMemo, useRef } from 'react';
+import { memo, useEffect, useLayoutEffect, useMemo, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router';
+import { dateFormat } from '../../shared/intl.ts';
 import { UserText } from '../../shared/ui/user-text.tsx';
 import { discardOutgoing, type Outgoing, retryOutgoing } from './composer/outbox.ts';
 import { Attachments } from './conversation/attachments.tsx';
 import { formatClock, MessageBubble } from './conversation/message-bubble.tsx';
 import { type HistoryNames, SystemEvent } from './conversation/system-event.tsx';
 import { buildTimeline, localDay } from './conversation/timeline.ts';
+import { ROW_GAP, useWindow } from './conversation/use-window.ts';
 import { useUpsertMessage } from './use-chat-cache.ts';
 
 /** Scrolled this close to the top, the next older page loads; this close to the bottom, new messages follow. */
 const EDGE = 160;
 
-function DayLabel({ at }: { at: string }) {
+const DayLabel = memo(function DayLabel({ at }: { at: string }) {
   const { t, i18n } = useTranslation();
   const day = localDay(at);
   const now = new Date();
@@ -24,7 +27,7 @@ function DayLabel({ at }: { at: string }) {
       ? t('conversation.today')
       : day === localDay(yesterday.toISOString())
         ? t('conversation.yesterday')
-        : new Intl.DateTimeFormat(i18n.language, { dateStyle: 'long' }).format(new Date(at));
+        : dateFormat(i18n.language, { dateStyle: 'long' }).format(new Date(at));
   return (
     <Divider
       data-testid="day-separator"
@@ -37,7 +40,7 @@ function DayLabel({ at }: { at: string }) {
       }
     />
   );
-}
+});
 
 /** A message on its way, or refused: 'Sending…', or 'Not sent' with Retry and Discard. */
 function PendingBubble({ o }: { o: Outgoing }) {
@@ -155,6 +158,14 @@ export function MessageList({
         ),
     );
   }, [messages, pending, meId]);
+  // Only the rows in and around the view are drawn (conversation/use-window.ts); a search hit stays drawn.
+  const [params] = useSearchParams();
+  const w = useWindow(box, timeline, params.get('message'));
+  let floating: { at: string } | null = null;
+  for (let i = w.start - 1; i >= 0 && !floating; i--) {
+    const e = timeline[i];
+    if (e.type === 'day') floating = e;
+  }
   const firstId = messages[0]?.id;
   const lastKey = `${messages.at(-1)?.id}:${pending.length}:${history.length}`;
 
@@ -181,6 +192,13 @@ export function MessageList({
     if (el && atBottom.current) el.scrollTop = el.scrollHeight;
   }, [lastKey]);
 
+  // Rows measured at their real height: at the end of the conversation the view stays at the end.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when a drawn row's height became known
+  useLayoutEffect(() => {
+    const el = box.current;
+    if (el && atBottom.current) el.scrollTop = el.scrollHeight;
+  }, [w.version]);
+
   const older = () => {
     const el = box.current;
     if (!el || !hasOlder || loadingOlder) return;
@@ -198,14 +216,16 @@ export function MessageList({
   return (
     <Stack
       ref={box}
-      gap="sm"
+      gap={0}
       p="md"
       role="log"
       aria-label={t('conversation.messages')}
       aria-busy={loadingOlder}
       data-testid="message-list"
+      data-loaded={messages.length}
       tabIndex={0}
       onScroll={(e) => {
+        w.onScroll();
         const el = e.currentTarget;
         atBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < EDGE;
         if (el.scrollTop < EDGE) older();
@@ -216,10 +236,13 @@ export function MessageList({
         overflowY: 'auto',
         overflowX: 'hidden',
         background: 'var(--mantine-color-gray-0)',
+        // The window keeps the view in place itself (use-window.ts); the browser's own anchoring would do it twice.
+        overflowAnchor: 'none',
+        position: 'relative',
       }}
     >
       {hasOlder ? (
-        <Center>
+        <Center mb="sm">
           {loadingOlder ? (
             <Group gap="xs" data-testid="loading-older">
               <Loader size="xs" />
@@ -235,7 +258,7 @@ export function MessageList({
         </Center>
       ) : (
         messages.length > 0 && (
-          <Text size="xs" c="gray.7" ta="center" data-testid="conversation-start">
+          <Text size="xs" c="gray.7" ta="center" mb="sm" data-testid="conversation-start">
             {t('conversation.start')}
           </Text>
         )
@@ -247,24 +270,52 @@ export function MessageList({
           </Text>
         </Center>
       )}
-      {timeline.map((e) =>
-        e.type === 'day' ? (
-          <DayLabel key={e.key} at={e.at} />
-        ) : e.type === 'event' ? (
-          <SystemEvent key={e.key} event={e.event} names={names} />
-        ) : (
-          <MessageBubble
-            key={e.key}
-            message={e.message}
-            mine={e.message.author?.id === meId}
-            editable={editable}
-            clientEdits={clientEdits}
-          />
-        ),
+      {floating && (
+        // The day of the rows at the top of the view while its separator is above them, out of the DOM.
+        <div
+          style={{
+            position: 'sticky',
+            top: 'calc(-1 * var(--mantine-spacing-md))',
+            height: 0,
+            zIndex: 2,
+            flexShrink: 0,
+          }}
+        >
+          <Box bg="gray.0" pt={4} pb={4}>
+            <DayLabel at={floating.at} />
+          </Box>
+        </div>
       )}
-      {shownPending.map((o) => (
-        <PendingBubble key={o.localId} o={o} />
+      <div ref={w.spacer} style={{ height: w.before, flexShrink: 0 }} />
+      {timeline.slice(w.start, w.end).map((e) => (
+        <div
+          key={e.key}
+          data-row={e.key}
+          ref={w.measure}
+          style={{ display: 'flex', flexDirection: 'column', paddingBottom: ROW_GAP, flexShrink: 0 }}
+        >
+          {e.type === 'day' ? (
+            <DayLabel at={e.at} />
+          ) : e.type === 'event' ? (
+            <SystemEvent event={e.event} names={names} />
+          ) : (
+            <MessageBubble
+              message={e.message}
+              mine={e.message.author?.id === meId}
+              editable={editable}
+              clientEdits={clientEdits}
+            />
+          )}
+        </div>
       ))}
+      <div style={{ height: w.after, flexShrink: 0 }} />
+      {shownPending.length > 0 && (
+        <Stack gap="sm">
+          {shownPending.map((o) => (
+            <PendingBubble key={o.localId} o={o} />
+          ))}
+        </Stack>
+      )}
     </Stack>
   );
 }

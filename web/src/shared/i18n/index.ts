@@ -3,8 +3,6 @@ import { FIELD_MESSAGES } from '@smartconnect/contracts/constants';
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { LANG_KEY } from '../storage.ts';
-import { enGB } from './en-gb.ts';
-import { ruRU } from './ru-ru.ts';
 
 /** `sc-lang` values (§1, §9) and the locales they select. */
 export const LOCALES: Record<Language, string> = { eng: 'en-GB', rus: 'ru-RU' };
@@ -14,9 +12,25 @@ export function storedLanguage(): Language {
   return value === 'rus' ? 'rus' : 'eng';
 }
 
+/**
+ * Each locale is its own chunk, loaded when it is first used (both are complete, so only the language in use is
+ * downloaded): main.tsx renders once the stored language's texts are in; a switch loads the other one first.
+ */
+const loaders: Record<Language, () => Promise<Record<string, unknown>>> = {
+  eng: () => import('./en-gb.ts').then((m) => m.enGB),
+  rus: () => import('./ru-ru.ts').then((m) => m.ruRU),
+};
+
+export async function loadLocale(lang: Language): Promise<void> {
+  const lng = LOCALES[lang];
+  if (i18n.hasResourceBundle(lng, 'translation')) return;
+  i18n.addResourceBundle(lng, 'translation', await loaders[lang](), true, true);
+}
+
 export const i18n = i18next.createInstance();
 void i18n.use(initReactI18next).init({
-  resources: { 'en-GB': { translation: enGB }, 'ru-RU': { translation: ruRU } },
+  resources: {},
+  partialBundledLanguages: true,
   lng: LOCALES[storedLanguage()],
   fallbackLng: 'en-GB',
   interpolation: { escapeValue: false },
@@ -28,6 +42,7 @@ document.documentElement.lang = LOCALES[storedLanguage()];
 /** Switches the interface language and remembers it in `sc-lang`. */
 export async function setLanguage(lang: Language): Promise<void> {
   localStorage.setItem(LANG_KEY, lang);
+  await loadLocale(lang);
   document.documentElement.lang = LOCALES[lang];
   await i18n.changeLanguage(LOCALES[lang]);
 }

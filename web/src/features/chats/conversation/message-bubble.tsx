@@ -10,9 +10,10 @@ import {
   IconX,
 } from '@tabler/icons-react';
 import { useMutation } from '@tanstack/react-query';
-import { useState } from 'react';
+import { memo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { patch } from '../../../shared/api/client.ts';
+import { dateFormat } from '../../../shared/intl.ts';
 import { UserText } from '../../../shared/ui/user-text.tsx';
 import { useUpsertMessage } from '../use-chat-cache.ts';
 import { Attachments } from './attachments.tsx';
@@ -132,14 +133,14 @@ function EditBox({ message, onDone }: { message: MessageDto; onDone: () => void 
 }
 
 export function formatClock(iso: string, locale: string) {
-  return new Intl.DateTimeFormat(locale, { timeStyle: 'short' }).format(new Date(iso));
+  return dateFormat(locale, { timeStyle: 'short' }).format(new Date(iso));
 }
 
 /**
  * One message: the client's on the left, ours on the right, internal notes yellow with a lock and a dashed border;
  * texts are text (never HTML); 'edited' mark; the operator's own messages have an edit action.
  */
-export function MessageBubble({
+function Bubble({
   message: m,
   mine,
   editable,
@@ -233,3 +234,5 @@ export function MessageBubble({
     </Box>
   );
 }
+/** Memoised: a new message in a long conversation draws that message, not every other one again. */
+export const MessageBubble = memo(Bubble);

@@ -16,6 +16,7 @@ import { useTranslation } from 'react-i18next';
 import { useCurrentUser } from '../../../app/session.tsx';
 import { get } from '../../../shared/api/client.ts';
 import { isolate } from '../../../shared/bidi.ts';
+import { dateFormat } from '../../../shared/intl.ts';
 import { pathText } from '../../categories/api.ts';
 
 const ICONS = {
@@ -98,9 +99,7 @@ export function SystemEvent({ event, names }: { event: ChatHistoryDto; names: Hi
               category: isolate(names.category(event) ?? '—'),
               rule: isolate(event.ruleName ?? '—'),
             });
-  const time = new Intl.DateTimeFormat(i18n.language, { timeStyle: 'short' }).format(
-    new Date(event.createdAt),
-  );
+  const time = dateFormat(i18n.language, { timeStyle: 'short' }).format(new Date(event.createdAt));
   return (
     <Group
       gap={6}

@@ -1,5 +1,10 @@
 import type { MessageDto, MessagePage } from '@smartconnect/contracts';
-import { type InfiniteData, type QueryClient, useInfiniteQuery } from '@tanstack/react-query';
+import {
+  type InfiniteData,
+  infiniteQueryOptions,
+  type QueryClient,
+  useInfiniteQuery,
+} from '@tanstack/react-query';
 import { get } from '../../../shared/api/client.ts';
 import { chatKeys } from '../api.ts';
 
@@ -9,8 +14,12 @@ export const MESSAGE_PAGE = 50;
 /** The cached pages of a conversation: pages[0] is the newest, each page oldest first. */
 export type MessagePages = InfiniteData<MessagePage, string | null>;
 
-export function useMessagePages(chatId: string) {
-  return useInfiniteQuery({
+/**
+ * A conversation's pages. Realtime keeps cached pages current (cache.ts) and a reconnect refetches them (resync), so a
+ * chat opened again within the minute shows at once without asking; a hovered or focused row prefetches its newest page.
+ */
+export const messagesQuery = (chatId: string) =>
+  infiniteQueryOptions({
     queryKey: chatKeys.messages(chatId),
     queryFn: ({ pageParam, signal }) =>
       get<MessagePage>(
@@ -21,7 +30,16 @@ export function useMessagePages(chatId: string) {
     getNextPageParam: (last: MessagePage) => last.nextCursor,
     meta: { silent: true },
     retry: false,
+    staleTime: 60_000,
   });
+
+export function useMessagePages(chatId: string) {
+  return useInfiniteQuery(messagesQuery(chatId));
+}
+
+/** Starts loading a chat's newest page before it is opened (hover, focus): the switch then only draws. */
+export function prefetchMessages(client: QueryClient, chatId: string): void {
+  void client.prefetchInfiniteQuery(messagesQuery(chatId));
 }
 
 /** Every loaded message, oldest first. */

