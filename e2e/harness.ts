@@ -383,6 +383,14 @@ const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/
  * which the page's CSP does not govern.
  */
 export async function seriousA11y(page: Page): Promise<A11yViolation[]> {
+  // A modal or drawer still fading in is half transparent: axe would measure the contrast of a frame of the
+  // animation. Wait (at most 2 s) for the page's running animations and transitions to end.
+  await page.evaluate(() =>
+    Promise.race([
+      Promise.all(document.getAnimations().map((a) => a.finished.catch(() => undefined))),
+      new Promise((r) => setTimeout(r, 2000)),
+    ]),
+  );
   await page.evaluate(axeSource);
   const found = await page.evaluate(async () => {
     const axe = (window as unknown as { axe: { run: (ctx: unknown, opts: unknown) => Promise<unknown> } })

@@ -22,9 +22,11 @@ import {
  * The budget in KB (gzip) for the login page's JS and CSS, the support widget's script included. The issue's target
  * is 150 KB: NOT met. The split took the app's part from 304 KB to 204 KB (English; Russian 208 KB), 213 / 216 KB
  * with the widget; what is left is the framework every page needs: react-dom 63 KB, react-router's data router
- * 31 KB, the UI library's parts on the page ~30 KB, i18next 16 KB, the language's texts 13 KB. Lower it as it falls.
+ * 31 KB, the UI library's parts on the page ~30 KB, i18next 16 KB, the language's texts 13 KB. Web telemetry
+ * (issue 20: Faro and our transport, ~41 KB) is fetched after the page's `load` event and counted here too; the
+ * language's texts grew with the channels and client profiles (~+5 KB). Lower the budget as the weight falls.
  */
-const LOGIN_BUDGET_KB = 220;
+const LOGIN_BUDGET_KB = 268;
 /** Chunks of the signed-in app that a public page must never download. */
 const ADMIN_ONLY =
   /\/assets\/(admin-layout|chats-page|admin-styles|session|realtime|section-tabs|guards)[-.]/;
@@ -82,7 +84,14 @@ describe('public pages are split from the admin shell', () => {
         pageWeight: (m: string[]) => { sizes: { file: string }[]; total: number };
       };
       const locale = lang === 'eng' ? 'src/shared/i18n/en-gb.ts' : 'src/shared/i18n/ru-ru.ts';
-      const manifest = pageWeight(['src/features/support/login-with-support.tsx', locale]);
+      // Web telemetry (issue 20) is imported after the page's load event (a chunk named 'faro'): counted too.
+      const chunks = JSON.parse(readFileSync(join(dist, '.vite/manifest.json'), 'utf8')) as Record<
+        string,
+        { name?: string }
+      >;
+      const telemetry = Object.keys(chunks).filter((k) => chunks[k].name === 'faro');
+      assert.equal(telemetry.length, 1, 'the telemetry chunk is in the manifest');
+      const manifest = pageWeight(['src/features/support/login-with-support.tsx', locale, ...telemetry]);
       // The service worker's registration helper loads after the first render (app/service-worker.tsx).
       const missing = web.filter(
         (f) => !manifest.sizes.some((s) => `/${s.file}` === f) && !f.includes('/workbox-window.'),

@@ -9,4 +9,5 @@ export * from './messages.ts';
 export * from './options.ts';
 export * from './realtime.ts';
 export * from './rights.ts';
+export * from './telemetry-constants.ts';
 export * from './text.ts';

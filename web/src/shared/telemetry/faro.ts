@@ -5,7 +5,8 @@ import {
   InternalLoggerLevel,
   initializeFaro,
 } from '@grafana/faro-web-sdk';
-import { APP_META, rateVital, TELEMETRY, type TelemetryConfigDto } from '@smartconnect/contracts';
+import type { TelemetryConfigDto } from '@smartconnect/contracts';
+import { APP_META, rateVital, TELEMETRY } from '@smartconnect/contracts/constants';
 import { TelemetryTransport } from './transport.ts';
 import { withoutQuery } from './url.ts';
 

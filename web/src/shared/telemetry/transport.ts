@@ -6,7 +6,7 @@ import {
   type TransportItem,
   VERSION,
 } from '@grafana/faro-core';
-import { TELEMETRY } from '@smartconnect/contracts';
+import { TELEMETRY } from '@smartconnect/contracts/constants';
 
 export type TelemetryTransportOptions = {
   url: string;
