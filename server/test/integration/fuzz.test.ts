@@ -228,6 +228,9 @@ const extraFixtures: Record<string, (ctx: Ctx) => Promise<Target>> = {
   'GET /api/search/messages': async () => ({ path: '/api/search/messages?q=hello' }),
   'GET /api/search/clients': async () => ({ path: '/api/search/clients?q=client' }),
   'GET /api/clients': async () => ({ path: '/api/clients?q=client' }),
+  // client profiles (issue 14)
+  'GET /api/client-statuses': async () => ({ path: '/api/client-statuses' }),
+  'GET /api/companies': async () => ({ path: '/api/companies?search=a' }),
   'POST /api/chats': async (ctx) => {
     const { channelId } = await providerSetup(ctx);
     const found = await ok(ctx.org.admin.api.get('/api/clients?q=Fuzz%20Client'), 'clients');
