@@ -72,6 +72,23 @@ describe('VK community bot channel', () => {
     const shown = JSON.stringify((await org2.admin.api.get(`/api/channels/${channelId}`)).body);
     assert.ok(shown.includes('Shop VK') && shown.includes(vk.confirmation));
     assert.ok(!shown.includes(vk.token) && !shown.includes(vk.secret), 'secrets are never shown');
+    // Editing: a new confirmation string alone keeps the token and secret; a refused new token changes nothing.
+    const edited = await org2.admin.api.patch(`/api/channels/${channelId}`, { confirmation: 'ff00ff00' });
+    assert.equal(edited.status, 200, JSON.stringify(edited.body));
+    assert.equal(edited.body.entity.settings.confirmation, 'ff00ff00');
+    const badToken = await org2.admin.api.patch(`/api/channels/${channelId}`, {
+      token: `vk1.a.${'1'.repeat(80)}`,
+    });
+    assert.equal(badToken.status, 400);
+    assert.equal(badToken.body.error.fields.token, 'Incorrect token/ID specified');
+    const hook = `${s.url}/api/webhooks/vk_bot/${channelId}`;
+    assert.deepEqual(await vk.deliver(hook, { type: 'confirmation' }), { status: 200, text: 'ff00ff00' });
+    // Deactivated: VK's events are refused (it retries them later), nothing stored.
+    assert.equal(
+      (await org2.admin.api.patch(`/api/channels/${channelId}`, { status: 'inactive' })).status,
+      200,
+    );
+    assert.equal((await vk.deliver(hook, vk.messageNew(42, { text: 'x' }))).status, 409);
   });
 
   test('Callback API: confirmation answered with the string; secret and group id checked; ok after commit; duplicates', async () => {
@@ -178,6 +195,8 @@ describe('VK community bot channel', () => {
       (await vk.deliver(hook, { type: 'message_allow', object: { user_id: 777, key: '' } })).text,
       'ok',
     );
+    const inGroupChat = vk.messageNew(777, { text: 'in a group chat', peer_id: 2_000_000_001 });
+    assert.equal((await vk.deliver(hook, inGroupChat)).text, 'ok');
     const chats = await chatsOf(org);
     assert.equal(chats.length, 1);
     assert.equal(chats[0].client.name, 'id777');
@@ -244,6 +263,30 @@ describe('VK community bot channel', () => {
     // The same message sent again (a retry after a lost answer) uses the same random_id: VK shows it once.
     const { randomIdOf } = await import('../../src/channels/vk_bot/send.ts');
     assert.equal(sent?.params.random_id, String(randomIdOf(text, 0)));
+    // A delivery retried after a lost answer repeats the call: VK (the fake) answers the first id, shows nothing new.
+    const count = vk.sent.length;
+    const { deliveryChannel, adapterContext } = await import('../../src/modules/channels/service.ts');
+    const [{ channel_id: channelId }] = await s.db.query<{ channel_id: string }>(
+      'select channel_id from chats where id = $1',
+      [chatId],
+    );
+    const target = await deliveryChannel(s.app, channelId);
+    assert.ok(target);
+    const again = await target.adapter.send(adapterContext(s.app), target.channel, {
+      deliveryId: 'x',
+      event: 'message.created',
+      id: text,
+      chatId,
+      client: { externalId: '888' },
+      text: 'Hello from the shop',
+      attachments: [],
+      buttons: [],
+      createdAt: new Date().toISOString(),
+      editedAt: null,
+      externalId: null,
+    });
+    assert.deepEqual(again, { ok: true, externalId: String(sent?.id) });
+    assert.equal(vk.sent.length, count);
 
     const jpg = Buffer.from([0xff, 0xd8, 0xff, 1, 2]);
     const pdf = Buffer.from([0x25, 0x50, 0x44, 0x46, 9]);

@@ -101,6 +101,8 @@ export function parseVkBot(req: RawRequest): InboundEvent[] {
     case 'message_new': {
       const m = c.object?.message;
       if (!m || typeof m.from_id !== 'number' || m.from_id <= 0) return [];
+      // A conversation the community was added to (peer_id 2000000000+) is not a customer dialog.
+      if (typeof m.peer_id === 'number' && m.peer_id !== m.from_id) return [];
       // A community dialog's message has its own id; the event id names it otherwise (a retry has the same).
       const externalMessageId = m.id ? String(m.id) : `event:${c.event_id ?? ''}`;
       const client = { externalId: String(m.from_id), name: `id${m.from_id}` };
