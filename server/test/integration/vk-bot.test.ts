@@ -185,7 +185,7 @@ describe('VK community bot channel', () => {
       vk.messageNew(777, { text: 'Delivery', payload: JSON.stringify({ sc: 'menu:delivery' }) }),
     ];
     for (const e of events) assert.deepEqual(await vk.deliver(hook, e), { status: 200, text: 'ok' });
-    // Our own message's echo and a user allowing messages store nothing; a group chat message is not a dialog.
+    // An echo of a message we did not send and a user allowing messages store nothing; a group chat message is not a dialog.
     const echo = {
       type: 'message_reply',
       object: { id: 9999, from_id: -vk.groupId, peer_id: 777, text: 'x', out: 1 },
@@ -259,6 +259,16 @@ describe('VK community bot channel', () => {
     const sent = vk.sent.at(-1);
     assert.equal(sent?.params.peer_id, '888');
     assert.equal(sent?.params.message, 'Hello from the shop');
+    // VK's echo of our message (message_reply) puts it in the dialog: Delivered; message_read: Read.
+    const echo = {
+      type: 'message_reply',
+      object: { id: sent?.id, from_id: -vk.groupId, peer_id: 888, out: 1, text: 'Hello from the shop' },
+    };
+    assert.equal((await vk.deliver(hook, echo)).text, 'ok');
+    await waitStatus(text, 'delivered');
+    const read = { type: 'message_read', object: { from_id: 888, peer_id: 888, read_message_id: sent?.id } };
+    assert.equal((await vk.deliver(hook, read)).text, 'ok');
+    await waitStatus(text, 'read');
     assert.match(sent?.params.random_id ?? '', /^\d+$/);
     // The same message sent again (a retry after a lost answer) uses the same random_id: VK shows it once.
     const { randomIdOf } = await import('../../src/channels/vk_bot/send.ts');

@@ -24,7 +24,7 @@ type Callback = {
   type?: string;
   event_id?: string;
   group_id?: number;
-  object?: { message?: Message; user_id?: number } & Message;
+  object?: { message?: Message; user_id?: number; read_message_id?: number } & Message;
 };
 
 /** Our buttons' payloads ride in the keyboard as `{"sc": payload}`; a press comes back with it. */
@@ -89,9 +89,9 @@ function content(m: Message): { text: string; media: MediaRef[] } {
 }
 
 /**
- * One Callback API request as events: message_new (a press of our keyboard is a postback), message_deny (the
- * client forbade the community's messages: marked). confirmation, message_reply (our own messages' echo),
- * message_allow and other events store nothing.
+ * One Callback API request as events: message_new (a press of our keyboard is a postback), message_reply (the echo
+ * of a message we sent: Delivered), message_read (the client read our messages up to one: Read), message_deny (the
+ * client forbade the community's messages: marked). confirmation, message_allow and other events store nothing.
  */
 export function parseVkBot(req: RawRequest): InboundEvent[] {
   const c = req.body as Callback | undefined;
@@ -118,6 +118,19 @@ export function parseVkBot(req: RawRequest): InboundEvent[] {
       const { text, media } = content(m);
       const message: InboundMessage = { externalMessageId, client, text, attachments: [], media };
       return [{ kind: 'message', message }];
+    }
+    case 'message_reply': {
+      // Our own message's echo: it is in the dialog (an admin's reply written in VK is not ours: nothing found).
+      const id = c.object?.id;
+      return typeof id === 'number' && id > 0
+        ? [{ kind: 'status', externalId: String(id), status: 'delivered' }]
+        : [];
+    }
+    case 'message_read': {
+      const id = c.object?.read_message_id;
+      return typeof id === 'number' && id > 0
+        ? [{ kind: 'status', externalId: String(id), status: 'read' }]
+        : [];
     }
     case 'message_deny':
       return typeof c.object?.user_id === 'number'

@@ -1134,7 +1134,7 @@ export const enGB = {
       serverStep1:
         'In the community open Manage → API usage → Callback API, choose API version 5.199, paste the address above and press Confirm.',
       serverStep2:
-        'Under Event types turn on incoming messages, outgoing messages, message allowed and message denied; under Messages turn on the community’s messages and bot abilities.',
+        'Under Event types turn on incoming, outgoing and read messages, message allowed and message denied; under Messages turn on the community’s messages and bot abilities.',
       done: 'Done',
       guide: {
         step1:
