@@ -68,6 +68,12 @@ describe('VK community bot channel pages', () => {
     // VK refuses the token (error 5): the field says so in our words.
     await fieldError(dialog, 'Community access token', 'Incorrect token/ID specified');
     await field(dialog, 'Community access token').fill(vk.token);
+    // The form at 390 px: every field reachable, nothing cut off.
+    const wide = page.viewportSize();
+    await page.setViewportSize({ width: 390, height: 844 });
+    await field(dialog, 'Secret key').scrollIntoViewIfNeeded();
+    await screenshot(page, 'channel-vk-bot-form-390');
+    if (wide) await page.setViewportSize(wide);
     await dialog.getByRole('button', { name: 'Create' }).click();
 
     const created = page.getByRole('dialog', { name: 'Add the server in VK' });
