@@ -30,6 +30,7 @@ import { realtimeGateway } from '../server/src/realtime/routes.ts';
 import { createServer } from '../server/src/server.ts';
 import { startFakeTelegram } from '../server/test/fakes/telegram.ts';
 import { startFakeViber } from '../server/test/fakes/viber.ts';
+import { startFakeVk } from '../server/test/fakes/vk.ts';
 import { startFakeWhatsApp } from '../server/test/fakes/whatsapp.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -192,8 +193,10 @@ async function runTarget(target: string): Promise<Result | undefined> {
   const tg = await startFakeTelegram();
   const wa = await startFakeWhatsApp();
   const vb = await startFakeViber();
+  const vk = await startFakeVk();
   const config = loadConfig({
     VIBER_API_BASE_URL: vb.baseUrl,
+    VK_API_BASE_URL: vk.baseUrl,
     TELEGRAM_API_BASE_URL: tg.baseUrl,
     WHATSAPP_API_BASE_URL: wa.baseUrl,
     DATA_DIR: dataDir,
@@ -412,6 +415,52 @@ async function runTarget(target: string): Promise<Result | undefined> {
               'content-length': data.length,
               'x-viber-content-signature': signature,
             },
+          },
+          (r) => {
+            r.resume();
+            r.on('end', () => resolve(r.statusCode ?? 0));
+          },
+        );
+        req.on('error', reject);
+        req.end(data);
+      });
+      return res === 200;
+    };
+    // A VK community (the fake VK API of server/test/fakes/vk.ts): Callback API events with group_id and secret.
+    const vkChannel = await json(
+      base,
+      'POST',
+      '/api/channels',
+      {
+        type: 'vk_bot',
+        name: 'Bench VK',
+        teamId,
+        groupId: String(vk.groupId),
+        token: vk.token,
+        secret: vk.secret,
+        confirmation: vk.confirmation,
+      },
+      adminToken,
+    );
+    const vkHook = `${base}/api/webhooks/vk_bot/${String(vkChannel.entity.id)}`;
+    const sendVk = async (client: number): Promise<boolean> => {
+      const n = seq++;
+      started.set(n, performance.now());
+      const event = {
+        group_id: vk.groupId,
+        event_id: `bench${n}`,
+        v: '5.199',
+        secret: vk.secret,
+        ...vk.messageNew(1000 + client, { text: `bench:${n}: hello` }),
+      };
+      const data = Buffer.from(JSON.stringify(event));
+      const res = await new Promise<number>((resolve, reject) => {
+        const req = request(
+          vkHook,
+          {
+            method: 'POST',
+            agent,
+            headers: { 'content-type': 'application/json', 'content-length': data.length },
           },
           (r) => {
             r.resume();
@@ -794,6 +843,18 @@ async function runTarget(target: string): Promise<Result | undefined> {
     notes.push(
       `Viber webhook: ${(vbPhase.committed / vbPhase.seconds).toFixed(0)} updates/s, p50 ${vbPhase.p50.toFixed(1)} ms, p99 ${vbPhase.p99.toFixed(1)} ms, failed ${vbPhase.failed}`,
     );
+    // VK Callback API events the same way: secret and group id, parse, ingest (answered `ok`).
+    for (let client = 0; client < CONCURRENCY; client++) {
+      if (!(await sendVk(client))) throw new Error('the first VK event failed');
+    }
+    const vkPhase = await measure(
+      `VK community callbacks (${CONCURRENCY} users)`,
+      SECONDS,
+      closedLoopOf(sendVk),
+    );
+    notes.push(
+      `VK Callback API: ${(vkPhase.committed / vkPhase.seconds).toFixed(0)} updates/s, p50 ${vkPhase.p50.toFixed(1)} ms, p99 ${vkPhase.p99.toFixed(1)} ms, failed ${vkPhase.failed}`,
+    );
     // The realtime path alone (what bench/ measures beyond the domain's ingest SQL): one event per
     // transaction through withEvents -> bus -> gateway -> the operator's socket, same concurrency.
     const eventsOnly = async (until: number): Promise<[number, number]> => {
@@ -850,6 +911,7 @@ async function runTarget(target: string): Promise<Result | undefined> {
     await tg.close();
     await wa.close();
     await vb.close();
+    await vk.close();
     await drop();
     rmSync(dataDir, { recursive: true, force: true });
   }

@@ -4,7 +4,15 @@ import { emailCreateFields } from './email.ts';
 import { siteChatCreateFields } from './widget.ts';
 
 /** Channel types with an adapter on the server; the messenger channels join in their own issues. */
-export const CHANNEL_TYPES = ['api', 'telegram', 'site_chat', 'email', 'whatsapp', 'viber_bot'] as const;
+export const CHANNEL_TYPES = [
+  'api',
+  'telegram',
+  'site_chat',
+  'email',
+  'whatsapp',
+  'viber_bot',
+  'vk_bot',
+] as const;
 export type ChannelType = (typeof CHANNEL_TYPES)[number];
 export const CHANNEL_STATUSES = ['active', 'inactive'] as const;
 export type ChannelStatus = (typeof CHANNEL_STATUSES)[number];
@@ -138,6 +146,28 @@ export const CHANNEL_TYPE_FIELDS = {
     /** Answered to a client who opens the bot's chat (conversation_started); empty or null for none. */
     welcomeMessage: z.string(M.valueIncorrect).trim().max(7000, M.valueIncorrect).nullable().optional(),
   }),
+  /**
+   * A VK community bot (Callback API): the community's id, a community access token (checked with groups.getById
+   * when saved), the Callback API's secret key and the confirmation string VK shows for the server.
+   */
+  vk_bot: z.object({
+    groupId: z
+      .string(M.tokenIncorrect)
+      .trim()
+      .regex(/^\d{1,15}$/, M.tokenIncorrect),
+    token: z
+      .string(M.tokenIncorrect)
+      .trim()
+      .regex(/^[A-Za-z0-9._-]{20,512}$/, M.tokenIncorrect),
+    secret: z
+      .string(M.valueIncorrect)
+      .trim()
+      .regex(/^[A-Za-z0-9]{1,50}$/, M.valueIncorrect),
+    confirmation: z
+      .string(M.valueIncorrect)
+      .trim()
+      .regex(/^[A-Za-z0-9]{1,64}$/, M.valueIncorrect),
+  }),
 } as const satisfies Record<ChannelType, z.ZodObject>;
 
 const thresholdsInOrder = (v: { halfExpiredMinutes?: number | null; expiredMinutes?: number | null }) =>
@@ -169,6 +199,7 @@ export const channelCreateSchema = z
       createOf('email'),
       createOf('whatsapp'),
       createOf('viber_bot'),
+      createOf('vk_bot'),
     ],
     M.valueIncorrect,
   )

@@ -5,6 +5,7 @@ import { siteChatAdapter } from './site_chat/index.ts';
 import { telegramAdapter } from './telegram/index.ts';
 import type { ChannelAdapter } from './types.ts';
 import { viberBotAdapter } from './viber_bot/index.ts';
+import { vkBotAdapter } from './vk_bot/index.ts';
 import { whatsappAdapter } from './whatsapp/index.ts';
 
 /** Every channel type's adapter; a new provider adds one line here. */
@@ -15,6 +16,7 @@ const adapters: Record<ChannelType, ChannelAdapter> = {
   email: emailAdapter,
   whatsapp: whatsappAdapter,
   viber_bot: viberBotAdapter,
+  vk_bot: vkBotAdapter,
 };
 
 export function adapterFor(type: string): ChannelAdapter {

@@ -199,9 +199,10 @@ export type ChannelAdapter = {
   send(ctx: AdapterContext, channel: AdapterChannel, message: OutboundMessage): Promise<SendResult>;
   /**
    * The body to answer the provider's request with instead of ours, where the provider reads it (Viber: the
-   * welcome message answering conversation_started); null for our usual answer.
+   * welcome message answering conversation_started; a string is answered as plain text, e.g. VK's `ok`); null for
+   * our usual answer.
    */
-  answer?(channel: AdapterChannel, req: RawRequest): Record<string, unknown> | null;
+  answer?(channel: AdapterChannel, req: RawRequest): Record<string, unknown> | string | null;
   /** After the request's events are committed (best effort): e.g. telling the provider a button press was seen. */
   afterReceive?(ctx: AdapterContext, channel: AdapterChannel, events: InboundEvent[]): Promise<void>;
   /** A provider file named by a MediaRef; throws a MediaError when it cannot be had. */

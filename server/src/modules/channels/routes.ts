@@ -192,6 +192,7 @@ function webhookRoutes(fastify: FastifyInstance, app: AppContext) {
       const received = await receiveWebhook(app, params.channelId, raw, params.type);
       // A provider that reads our answer (Viber's welcome message on conversation_started) gets its own body.
       const answer = await providerAnswer(app, params.channelId, raw, params.type);
+      if (typeof answer === 'string') return reply.type('text/plain; charset=utf-8').send(answer);
       if (answer) return reply.type('application/json').send(answer);
       return { events: received.map((r) => r.event) };
     },

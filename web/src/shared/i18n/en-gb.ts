@@ -381,6 +381,9 @@ export const enGB = {
       viber_bot: {
         intro: 'Connect a Viber bot: its subscribers’ chats arrive in the chat center.',
       },
+      vk_bot: {
+        intro: 'Connect a VK community: its private messages arrive in the chat center.',
+      },
       api: {
         intro: 'Connect your own system (a shop, a CRM, a messenger gateway) through our HTTP API.',
         step1:
@@ -1113,6 +1116,37 @@ export const enGB = {
     mergePageTitle: 'Contact merge',
   },
   messengers: {
+    vk: {
+      community: 'Community',
+      callbackUrl: 'Callback API address',
+      token: 'Community access token',
+      tokenHint:
+        'Community → Manage → API usage → Access tokens: a token with messages, photos and docs rights',
+      groupId: 'Community ID',
+      groupIdHint: 'The number in the community’s address (club218123456) or in Manage → Settings',
+      confirmation: 'Confirmation string',
+      confirmationHint: 'API usage → Callback API: the string the server must return',
+      secret: 'Secret key',
+      secretHint: 'Callback API → Server settings: any letters and digits; every event is checked with it',
+      keep: 'Leave empty to keep the saved value',
+      serverTitle: 'Add the server in VK',
+      serverText: 'The channel is saved. Now tell VK where to send the events:',
+      serverStep1:
+        'In the community open Manage → API usage → Callback API, choose API version 5.199, paste the address above and press Confirm.',
+      serverStep2:
+        'Under Event types turn on incoming, outgoing and read messages, message allowed and message denied; under Messages turn on the community’s messages and bot abilities.',
+      done: 'Done',
+      guide: {
+        step1:
+          'Authorise: in your community open Manage → API usage → Access tokens, create a token with access to messages, photos and docs, and copy it',
+        step2: 'Choose the community: copy its ID (the number in club218123456)',
+        step3:
+          'On the Callback API tab copy the confirmation string and set a secret key (letters and digits)',
+        step4:
+          'Save here: we check the token and the community with VK, then show the address for the Callback API',
+        note: 'VK must reach this server over HTTPS at its public address',
+      },
+    },
     viber: {
       welcome: 'Welcome message',
       welcomeHint: 'Shown to a client who opens the bot’s chat, before they write',

@@ -22,6 +22,7 @@ import { siteChatChannel } from './site_chat/index.tsx';
 import { telegramChannel } from './telegram/index.tsx';
 import type { ChannelTypeUi, TypeIcon } from './types.ts';
 import { viberBotChannel } from './viber_bot/index.tsx';
+import { vkBotChannel } from './vk_bot/index.tsx';
 import { whatsappChannel } from './whatsapp/index.tsx';
 
 /** Every channel type the web app can create and edit: one line per type (the server's registry has the same). */
@@ -32,6 +33,7 @@ export const CHANNEL_UIS: Partial<Record<ChannelType, ChannelTypeUi>> = {
   email: emailChannel,
   whatsapp: whatsappChannel,
   viber_bot: viberBotChannel,
+  vk_bot: vkBotChannel,
 };
 
 export const channelUi = (type: string): ChannelTypeUi | undefined => CHANNEL_UIS[type as ChannelType];

@@ -1,0 +1,88 @@
+import { timingSafeEqual } from 'node:crypto';
+import { FIELD_MESSAGES as M } from '@smartconnect/contracts';
+import { AppError } from '../../http/errors.ts';
+import type { AdapterChannel, AdapterContext, Connected, RawRequest } from '../types.ts';
+import { callVk, VK_ERROR } from './api.ts';
+
+const refusal = (reason: 'unreachable' | 'token', provider?: string) =>
+  new AppError('channelCreationException', undefined, { reason, ...(provider ? { provider } : {}) });
+
+/** The community token's rights we need: messages (4096); photos (4) and docs (131072) for attachments. */
+const MESSAGES_RIGHT = 4096;
+
+type Group = { id: number; name?: string; screen_name?: string };
+
+/**
+ * Checks the community token with groups.getById (a refused token, or one of another community, is 'Incorrect
+ * token/ID specified') and that it may send messages (groups.getTokenPermissions). VK calls our Callback API
+ * once the admin adds our URL with the confirmation string given here; nothing is registered from our side.
+ */
+export async function connectVkBot(
+  ctx: AdapterContext,
+  _channel: { id: string },
+  input: Record<string, unknown>,
+  current?: AdapterChannel,
+): Promise<Connected> {
+  const token = (input.token as string | undefined) ?? current?.secrets.token;
+  const groupId = (input.groupId as string | undefined) ?? (current?.settings.groupId as string | undefined);
+  const secret = (input.secret as string | undefined) ?? current?.secrets.secret;
+  const confirmation =
+    (input.confirmation as string | undefined) ?? (current?.settings.confirmation as string | undefined);
+  if (!token) throw new AppError('validationException', { token: M.tokenIncorrect });
+  if (!groupId) throw new AppError('validationException', { groupId: M.tokenIncorrect });
+  const unreachable = () => {
+    throw refusal('unreachable');
+  };
+  const got = await callVk<{ groups?: Group[] } | Group[]>(ctx, token, 'groups.getById', {
+    group_id: groupId,
+  }).catch(unreachable);
+  if (!got.ok) {
+    if (got.code === VK_ERROR.authFailed || got.httpStatus === 401)
+      throw new AppError('validationException', { token: M.tokenIncorrect });
+    if (got.code === 100) throw new AppError('validationException', { groupId: M.tokenIncorrect });
+    throw refusal('token', `${got.code}: ${got.message}`);
+  }
+  const groups = Array.isArray(got.result) ? got.result : (got.result.groups ?? []);
+  const group = groups[0];
+  if (!group || String(group.id) !== groupId)
+    throw new AppError('validationException', { groupId: M.tokenIncorrect });
+  const rights = await callVk<{ mask?: number }>(ctx, token, 'groups.getTokenPermissions').catch(unreachable);
+  if (!rights.ok) {
+    if (rights.code === VK_ERROR.authFailed || rights.code === VK_ERROR.accessDenied)
+      throw new AppError('validationException', { token: M.tokenIncorrect });
+    throw refusal('token', `${rights.code}: ${rights.message}`);
+  }
+  if (((rights.result.mask ?? 0) & MESSAGES_RIGHT) === 0)
+    throw new AppError('validationException', { token: M.tokenIncorrect });
+  return {
+    settings: {
+      groupId,
+      name: group.name ?? null,
+      screenName: group.screen_name ?? null,
+      confirmation: confirmation ?? null,
+    },
+    secrets: { token, secret: secret ?? '' },
+  };
+}
+
+/** Nothing to undo: the Callback API server stays in the community's settings until the admin removes it. */
+export async function disconnectVkBot(): Promise<void> {}
+
+const same = (a: string, b: string) => {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+};
+
+/**
+ * A Callback API request is the channel's when it names the channel's community (group_id) and carries its
+ * secret key; the confirmation request needs only the community (VK sends it before the secret may be set).
+ */
+export function verifyVkBot(channel: AdapterChannel, req: RawRequest): boolean {
+  const body = req.body as { type?: unknown; group_id?: unknown; secret?: unknown } | undefined;
+  if (!body || typeof body !== 'object') return false;
+  if (String(body.group_id ?? '') !== String(channel.settings.groupId ?? '-')) return false;
+  const secret = channel.secrets.secret ?? '';
+  if (body.type === 'confirmation' && body.secret === undefined) return true;
+  return typeof body.secret === 'string' && secret !== '' && same(body.secret, secret);
+}

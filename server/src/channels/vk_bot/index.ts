@@ -1,0 +1,36 @@
+import { CHANNEL_TYPE_FIELDS } from '@smartconnect/contracts';
+import type { ChannelAdapter } from '../types.ts';
+import { connectVkBot, disconnectVkBot, verifyVkBot } from './connect.ts';
+import { fetchVkMedia, VK_MEDIA_MAX } from './media.ts';
+import { parseVkBot, vkAnswer } from './parse.ts';
+import { sendVkBot, VK_TEXT_LIMIT } from './send.ts';
+
+/** A VK community bot (Callback API + messages.send): the community's private messages are customer dialogs. */
+export const vkBotAdapter: ChannelAdapter = {
+  type: 'vk_bot',
+  createSchema: CHANNEL_TYPE_FIELDS.vk_bot,
+  updateSchema: CHANNEL_TYPE_FIELDS.vk_bot.partial(),
+  capabilities: {
+    // A community may write to a user who wrote to it (until they deny its messages).
+    startDialog: true,
+    edit: false,
+    buttons: true,
+    templates: false,
+    sessionWindowHours: null,
+    textLimit: VK_TEXT_LIMIT,
+    attachments: { kinds: ['image', 'document', 'audio', 'video'], maxBytes: VK_MEDIA_MAX },
+  },
+  connect: connectVkBot,
+  disconnect: disconnectVkBot,
+  verify: verifyVkBot,
+  parse: (_channel, req) => parseVkBot(req),
+  answer: vkAnswer,
+  send: sendVkBot,
+  fetchMedia: fetchVkMedia,
+  present: (settings) => ({
+    groupId: settings.groupId ?? null,
+    name: settings.name ?? null,
+    screenName: settings.screenName ?? null,
+    confirmation: settings.confirmation ?? null,
+  }),
+};

@@ -1,0 +1,293 @@
+import { randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/**
+ * A fake of the VK API for a community bot (https://dev.vk.com/ru/api/api-requests), following its documents:
+ * methods at POST /method/{name} with form parameters access_token and v; answers `{response}` or
+ * `{error: {error_code, error_msg, request_params}}` with HTTP 200. A wrong token is error 5 (User authorization
+ * failed); more than `perSecond` calls in one second error 6 (Too many requests per second); messages.send needs
+ * random_id (the same random_id to the same peer is not sent twice: the first message's id is answered) and a
+ * peer who allowed the community's messages (else 901). Uploads go through upload servers
+ * (photos.getMessagesUploadServer -> POST multipart `photo` -> photos.saveMessagesPhoto; docs.getMessagesUploadServer
+ * -> POST `file` -> docs.save). Callback API events are posted with the group id and secret as VK does.
+ */
+export type VkCall = { method: string; params: Record<string, string> };
+export type FakeVk = {
+  baseUrl: string;
+  token: string;
+  groupId: number;
+  secret: string;
+  confirmation: string;
+  calls: VkCall[];
+  /** Delivered messages.send calls with the message id answered. */
+  sent: { id: number; params: Record<string, string> }[];
+  /** Uploaded files by their attachment name (photo-1_5, doc-1_6). */
+  uploads: Map<string, { bytes: Buffer; name: string; type: string }>;
+  /** Users who allowed the community's messages (writing to it allows them). */
+  allowed: Set<number>;
+  /** The community token's rights mask (messages 4096, photos 4, docs 131072). */
+  mask: number;
+  perSecond: number;
+  failNext(method: string, code: number, message: string, times?: number): void;
+  addMedia(bytes: Uint8Array, contentType: string): string;
+  /** POSTs a Callback API event (group_id, secret and event_id filled in unless given); answers status and text. */
+  deliver(url: string, event: Record<string, unknown>): Promise<{ status: number; text: string }>;
+  /** A message_new event from a user (who thereby allows the community's messages). */
+  messageNew(fromId: number, message: Record<string, unknown>): Record<string, unknown>;
+  close(): Promise<void>;
+};
+
+export async function startFakeVk(): Promise<FakeVk> {
+  const token = `vk1.a.${randomBytes(40).toString('hex')}`;
+  const media = new Map<string, { bytes: Buffer; type: string }>();
+  const fails: { method: string; code: number; message: string; times: number }[] = [];
+  const byRandom = new Map<string, number>();
+  const pending = new Map<string, { kind: 'photo' | 'doc'; bytes: Buffer; name: string; type: string }>();
+  let nextId = 100;
+  let windowStart = 0;
+  let inWindow = 0;
+  const fake: FakeVk = {
+    baseUrl: '',
+    token,
+    groupId: 218_000_000 + Math.floor(Math.random() * 1000),
+    secret: `s${randomBytes(8).toString('hex')}`,
+    confirmation: randomBytes(4).toString('hex'),
+    calls: [],
+    sent: [],
+    uploads: new Map(),
+    allowed: new Set(),
+    mask: 4096 | 4 | 131072,
+    perSecond: 20,
+    failNext(method, code, message, times = 1) {
+      fails.push({ method, code, message, times });
+    },
+    addMedia(bytes, type) {
+      const id = randomBytes(8).toString('hex');
+      media.set(id, { bytes: Buffer.from(bytes), type });
+      return `${fake.baseUrl}/media/${id}`;
+    },
+    async deliver(url, event) {
+      const body = {
+        group_id: fake.groupId,
+        event_id: randomBytes(20).toString('hex'),
+        v: '5.199',
+        secret: fake.secret,
+        ...event,
+      };
+      const res = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      return { status: res.status, text: await res.text() };
+    },
+    messageNew(fromId, message) {
+      fake.allowed.add(fromId);
+      const id = nextId++;
+      return {
+        type: 'message_new',
+        object: {
+          message: {
+            date: Math.floor(Date.now() / 1000),
+            from_id: fromId,
+            id,
+            out: 0,
+            version: 10_000_000 + id,
+            attachments: [],
+            conversation_message_id: id,
+            fwd_messages: [],
+            important: false,
+            is_hidden: false,
+            peer_id: fromId,
+            random_id: 0,
+            text: '',
+            ...message,
+          },
+          client_info: {
+            button_actions: ['text', 'vkpay', 'open_app', 'location', 'open_link', 'callback'],
+            keyboard: true,
+            inline_keyboard: true,
+            carousel: true,
+            lang_id: 0,
+          },
+        },
+      };
+    },
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+
+  const json = (res: ServerResponse, body: unknown) => {
+    res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
+    res.end(JSON.stringify(body));
+  };
+  const error = (res: ServerResponse, code: number, msg: string, params: Record<string, string>) =>
+    json(res, {
+      error: {
+        error_code: code,
+        error_msg: msg,
+        request_params: Object.entries(params)
+          .filter(([k]) => k !== 'access_token')
+          .map(([key, value]) => ({ key, value })),
+      },
+    });
+
+  async function handle(req: IncomingMessage, res: ServerResponse) {
+    const url = new URL(req.url ?? '/', 'http://fake');
+    const m = url.pathname.match(/^\/media\/(\w+)$/);
+    if (req.method === 'GET' && m) {
+      const f = media.get(m[1] ?? '');
+      if (!f) {
+        res.writeHead(404);
+        return res.end();
+      }
+      res.writeHead(200, { 'content-type': f.type });
+      return res.end(f.bytes);
+    }
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    const raw = Buffer.concat(chunks);
+    const up = url.pathname.match(/^\/upload\/(photo|doc)$/);
+    if (req.method === 'POST' && up) {
+      const form = await new Request(`http://fake${url.pathname}`, {
+        method: 'POST',
+        headers: { 'content-type': String(req.headers['content-type'] ?? '') },
+        body: raw,
+      })
+        .formData()
+        .catch(() => null);
+      const file = form?.get(up[1] === 'photo' ? 'photo' : 'file');
+      if (!file || typeof file === 'string')
+        return json(res, { error: up[1] === 'photo' ? 'ERR_UPLOAD_NO_PHOTO' : 'no file' });
+      const key = randomBytes(6).toString('hex');
+      pending.set(key, {
+        kind: up[1] as 'photo' | 'doc',
+        bytes: Buffer.from(await file.arrayBuffer()),
+        name: file.name,
+        type: file.type,
+      });
+      return up[1] === 'photo'
+        ? json(res, { server: 812_345, photo: JSON.stringify([{ photo: key }]), hash: `h${key}` })
+        : json(res, { file: key });
+    }
+    const method = url.pathname.replace(/^\/method\//, '');
+    const params = Object.fromEntries(new URLSearchParams(raw.toString('utf8')));
+    for (const [k, v] of url.searchParams) params[k] ??= v;
+    fake.calls.push({ method, params });
+    if (req.method !== 'POST' || !url.pathname.startsWith('/method/'))
+      return error(res, 3, 'Unknown method passed', params);
+    if (params.access_token !== token)
+      return error(res, 5, 'User authorization failed: invalid access_token (4).', params);
+    if (!params.v) return error(res, 8, 'Invalid request: v (version) is required', params);
+    const now = Date.now();
+    if (now - windowStart >= 1000) {
+      windowStart = now;
+      inWindow = 0;
+    }
+    if (++inWindow > fake.perSecond) return error(res, 6, 'Too many requests per second', params);
+    const fail = fails.find((f) => f.method === method);
+    if (fail) {
+      if (--fail.times <= 0) fails.splice(fails.indexOf(fail), 1);
+      return error(res, fail.code, fail.message, params);
+    }
+    const group = { id: fake.groupId, name: 'Shop VK', screen_name: 'shopvk', is_closed: 0, type: 'group' };
+    switch (method) {
+      case 'groups.getById':
+        if (params.group_id && params.group_id !== String(fake.groupId) && params.group_id !== 'shopvk')
+          return error(
+            res,
+            100,
+            'One of the parameters specified was missing or invalid: group_id is undefined',
+            params,
+          );
+        return json(res, { response: { groups: [group], profiles: [] } });
+      case 'groups.getTokenPermissions':
+        return json(res, { response: { mask: fake.mask, permissions: [] } });
+      case 'messages.send': {
+        const peer = Number(params.peer_id ?? params.user_id);
+        if (!peer)
+          return error(res, 100, 'One of the parameters specified was missing or invalid: peer_id', params);
+        if (params.random_id === undefined)
+          return error(
+            res,
+            100,
+            'One of the parameters specified was missing or invalid: random_id is a required parameter',
+            params,
+          );
+        if (!params.message && !params.attachment)
+          return error(
+            res,
+            100,
+            'One of the parameters specified was missing or invalid: message is empty or invalid',
+            params,
+          );
+        if ((params.message ?? '').length > 4096) return error(res, 914, 'Message is too long', params);
+        if (!fake.allowed.has(peer))
+          return error(res, 901, "Can't send messages for users without permission", params);
+        for (const a of (params.attachment ?? '').split(',').filter(Boolean))
+          if (!fake.uploads.has(a))
+            return error(
+              res,
+              100,
+              `One of the parameters specified was missing or invalid: attachment ${a}`,
+              params,
+            );
+        const key = `${peer}:${params.random_id}`;
+        const known = byRandom.get(key);
+        if (known !== undefined) return json(res, { response: known });
+        const id = nextId++;
+        byRandom.set(key, id);
+        fake.sent.push({ id, params });
+        return json(res, { response: id });
+      }
+      case 'photos.getMessagesUploadServer':
+        return json(res, {
+          response: {
+            album_id: -64,
+            upload_url: `${fake.baseUrl}/upload/photo`,
+            user_id: 0,
+            group_id: fake.groupId,
+          },
+        });
+      case 'docs.getMessagesUploadServer':
+        return json(res, { response: { upload_url: `${fake.baseUrl}/upload/doc` } });
+      case 'photos.saveMessagesPhoto': {
+        let key = '';
+        try {
+          key = (JSON.parse(params.photo ?? '[]') as { photo: string }[])[0]?.photo ?? '';
+        } catch {}
+        const p = pending.get(key);
+        if (p?.kind !== 'photo' || params.hash !== `h${key}`) return error(res, 121, 'Invalid hash', params);
+        pending.delete(key);
+        const id = nextId++;
+        fake.uploads.set(`photo-${fake.groupId}_${id}`, p);
+        return json(res, { response: [{ id, album_id: -64, owner_id: -fake.groupId, sizes: [] }] });
+      }
+      case 'docs.save': {
+        const p = pending.get(params.file ?? '');
+        if (p?.kind !== 'doc') return error(res, 1152, 'Invalid document title', params);
+        pending.delete(params.file ?? '');
+        const id = nextId++;
+        fake.uploads.set(`doc-${fake.groupId}_${id}`, { ...p, name: params.title ?? p.name });
+        return json(res, {
+          response: {
+            type: 'doc',
+            doc: { id, owner_id: -fake.groupId, title: params.title ?? p.name, size: p.bytes.length },
+          },
+        });
+      }
+      default:
+        return error(res, 3, 'Unknown method passed', params);
+    }
+  }
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((err) => {
+      res.writeHead(500);
+      res.end(String(err));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  fake.baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return fake;
+}
