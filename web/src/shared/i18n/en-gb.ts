@@ -1179,6 +1179,7 @@ export const enGB = {
     nameTooLong: 'Name is too long',
     categoryNotSelected: 'Choose a request category',
     phoneIncorrect: 'Phone number specified incorrectly',
+    organisationNameIncorrect: 'Organisation name specified incorrectly',
     timeIncorrect: 'Time specified incorrectly',
     timeSetIncorrectly: 'Time set incorrectly',
     descriptionIncorrect: 'Description specified incorrectly',

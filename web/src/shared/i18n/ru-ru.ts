@@ -1201,6 +1201,7 @@ export const ruRU: Resources = {
     nameTooLong: 'Слишком длинное название',
     categoryNotSelected: 'Выберите категорию обращения',
     phoneIncorrect: 'Номер телефона указан некорректно',
+    organisationNameIncorrect: 'Название организации указано некорректно',
     timeIncorrect: 'Время указано некорректно',
     timeSetIncorrectly: 'Время задано некорректно',
     descriptionIncorrect: 'Описание указано некорректно',
