@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { isLandingPhone, LANDING_FORMS, LANDING_LIMITS, landingPhone } from '../landing-rules.ts';
 import { FIELD_MESSAGES as M } from '../messages.ts';
 import { queryInt } from './common.ts';
+import { LANGUAGES } from './users.ts';
 
 /** §3 Landing request (name, phone, company) and the §2.2 landing page's two forms that create one. */
 const optionalText = (max: number, message: string) =>
@@ -54,7 +55,7 @@ export const landingRequestDto = z.object({
   name: z.string().nullable(),
   company: z.string().nullable(),
   form: z.enum(LANDING_FORMS),
-  language: z.enum(['eng', 'ru']),
+  language: z.enum(LANGUAGES),
   createdAt: z.iso.datetime({ offset: true }),
 });
 export type LandingRequestDto = z.infer<typeof landingRequestDto>;

@@ -19,7 +19,7 @@ describe('landing requests', () => {
     s.api.call('POST', '/api/landing-requests', body, { 'x-forwarded-for': address });
 
   test('the short form stores the phone, cleaned; staff read it back with every field', async () => {
-    const res = await send({ phone: ' +7 (900) 123-45-67 ', form: 'short', language: 'ru' });
+    const res = await send({ phone: ' +7 (900) 123-45-67 ', form: 'short', language: 'rus' });
     assert.equal(res.status, 200, JSON.stringify(res.body));
     const id = res.body.entity.id;
     const staff = await createPlatformStaff(s);
@@ -34,7 +34,7 @@ describe('landing requests', () => {
         name: null,
         company: null,
         form: 'short',
-        language: 'ru',
+        language: 'rus',
         createdAt: undefined,
       },
     );

@@ -6,7 +6,7 @@ create table landing_requests (
   name text,
   company text,
   form text not null check (form in ('short', 'long', 'modal')),
-  language text not null check (language in ('eng', 'ru')),
+  language text not null check (language in ('eng', 'rus')),
   created_at timestamptz not null
 );
 create index landing_requests_created_idx on landing_requests (created_at desc, id desc);
