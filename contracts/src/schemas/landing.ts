@@ -33,7 +33,7 @@ export const landingRequestBodySchema = z
     ),
     form: z.enum(LANDING_FORMS, M.valueIncorrect).default('short').describe('Which form of the page sent it'),
     language: z
-      .enum(['eng', 'ru'], M.languageIncorrect)
+      .enum(LANGUAGES, M.languageIncorrect)
       .default('eng')
       .describe('The page language (sc-lang)'),
     website: z
