@@ -153,7 +153,13 @@ describe('landing page', () => {
     await fieldError(form, 'Phone number', 'Phone number specified incorrectly');
     await field(form, 'Phone number').fill('+7 (900) 555-01-01');
     await form.getByRole('button', { name: 'Submit request' }).click();
-    await form.getByText('Request successfully created! We will contact you shortly').waitFor();
+    // The modal's success state, then the focus back on the form's button.
+    const dialog = page.getByRole('dialog', { name: 'Try SmartConnect for free' });
+    await dialog.getByText('Request successfully created!', { exact: true }).waitFor();
+    await dialog.getByText('We will contact you shortly', { exact: true }).waitFor();
+    await page.keyboard.press('Enter');
+    await dialog.waitFor({ state: 'hidden' });
+    assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'Submit request');
     assert.equal(await field(form, 'Phone number').inputValue(), '');
     assert.equal(await field(form, 'Phone number').getAttribute('aria-invalid'), null);
     assertNoErrors(errors);

@@ -76,12 +76,12 @@ function field(form: string, name: FieldName, label = fieldLabel(name)): HTMLEle
 }
 
 /** The honeypot: off-screen, out of the tab order and hidden from assistive technology; people leave it empty. */
-const honeypot = () =>
+const honeypot = (form: string) =>
   h(
     'div',
     { class: 'hp', 'aria-hidden': 'true' },
-    h('label', { for: `hp-${Math.random().toString(36).slice(2)}` }, 'Website'),
-    h('input', { name: 'website', type: 'text', tabindex: '-1', autocomplete: 'off' }),
+    h('label', { for: `${form}-website` }, 'Website'),
+    h('input', { id: `${form}-website`, name: 'website', type: 'text', tabindex: '-1', autocomplete: 'off' }),
   );
 
 function setError(form: HTMLFormElement, name: string, message: string | null) {
@@ -267,13 +267,9 @@ function render() {
       field('short', 'phone', t.short.label),
       h('button', { type: 'submit', class: 'button' }, t.short.submit),
     ),
-    honeypot(),
+    honeypot('short'),
     h('p', { class: 'form-status', role: 'status' }),
   );
-  wire(shortForm, 'short', () => {
-    const status = shortForm.querySelector('.form-status');
-    if (status) status.textContent = t.short.sent;
-  });
 
   const p = t.hero.preview;
   const hero = h(
@@ -317,7 +313,7 @@ function render() {
     field('long', 'name'),
     field('long', 'phone'),
     field('long', 'company'),
-    honeypot(),
+    honeypot('long'),
     h('button', { type: 'submit', class: 'button big' }, t.long.submit),
     h('p', { class: 'form-status', role: 'status' }),
   );
@@ -399,7 +395,7 @@ function render() {
     field('modal', 'name'),
     field('modal', 'phone'),
     field('modal', 'company'),
-    honeypot(),
+    honeypot('modal'),
     h('button', { type: 'submit', class: 'button big' }, t.long.submit),
     h('p', { class: 'form-status', role: 'status' }),
   );
@@ -432,13 +428,18 @@ function render() {
     success.removeAttribute('hidden');
     doneButton.focus();
   });
-  wire(longForm, 'long', () => {
-    opener = longForm.querySelector('button');
-    modalForm.setAttribute('hidden', '');
-    success.removeAttribute('hidden');
-    dialog.showModal();
-    doneButton.focus();
-  });
+  // The short and the long form end in the modal's success state too (§4: a landing request goes to success).
+  for (const [form, kind] of [
+    [shortForm, 'short'],
+    [longForm, 'long'],
+  ] as const)
+    wire(form, kind, () => {
+      opener = form.querySelector('button[type=submit]');
+      modalForm.setAttribute('hidden', '');
+      success.removeAttribute('hidden');
+      dialog.showModal();
+      doneButton.focus();
+    });
 
   const skip = h('a', { class: 'skip', href: '#main' }, t.nav.skip);
   const root = document.getElementById('landing');

@@ -51,7 +51,6 @@ const en = {
     label: 'Phone number',
     placeholder: '+7 900 000-00-00',
     submit: 'Submit request',
-    sent: 'Request successfully created! We will contact you shortly',
   },
   about: {
     title: 'About SmartConnect',
@@ -245,7 +244,6 @@ const ru: LandingTexts = {
     label: 'Номер телефона',
     placeholder: '+7 900 000-00-00',
     submit: 'Отправить заявку',
-    sent: 'Заявка успешно создана! Мы скоро с вами свяжемся',
   },
   about: {
     title: 'О SmartConnect',
