@@ -32,10 +32,7 @@ export const landingRequestBodySchema = z
       'Organisation name (long form and modal)',
     ),
     form: z.enum(LANDING_FORMS, M.valueIncorrect).default('short').describe('Which form of the page sent it'),
-    language: z
-      .enum(LANGUAGES, M.languageIncorrect)
-      .default('eng')
-      .describe('The page language (sc-lang)'),
+    language: z.enum(LANGUAGES, M.languageIncorrect).default('eng').describe('The page language (sc-lang)'),
     website: z
       .string(M.incorrectValue)
       .max(500, M.incorrectValue)
