@@ -14,7 +14,7 @@ import { reserve } from '../../lib/rate-limit.ts';
 
 const tags = ['landing'];
 /** Trial requests one address may send: a visitor retrying is fine, a script filling the table is not. */
-export const LANDING_RATE = { max: 5, windowMs: 10 * 60_000 } as const;
+export const LANDING_RATE = { max: 10, windowMs: 10 * 60_000 } as const;
 
 type Row = {
   id: string;
