@@ -49,7 +49,7 @@ describe('login, two-factor, logout', () => {
     await page.getByText('New to SmartConnect? Try it free for 7 days', { exact: true }).waitFor();
     assert.equal(
       await page.getByRole('link', { name: 'Try it free for 7 days' }).getAttribute('href'),
-      '/signup',
+      '/landing',
     );
 
     // §2.3: the carousel holds five marketing texts, each reachable from its dot.

@@ -23,7 +23,7 @@ export default defineConfig({
       },
       workbox: {
         navigateFallback: '/index.html',
-        navigateFallbackDenylist: [/^\/api\//, /^\/widget/],
+        navigateFallbackDenylist: [/^\/api\//, /^\/widget/, /^\/landing/],
         globPatterns: ['**/*.{js,css,html,svg,png,woff2}'],
         cleanupOutdatedCaches: true,
       },
@@ -43,5 +43,17 @@ export default defineConfig({
   },
   server: { proxy: { '/api': { target: 'http://localhost:3000', ws: true } } },
   // The manifest maps each source module to its chunk and CSS: scripts/page-weight.mjs sums what a page downloads.
-  build: { outDir: 'dist', sourcemap: true, chunkSizeWarningLimit: 900, manifest: true },
+  // Two pages: the app (index.html) and the light landing page (landing.html, no React: issue 19's 50 KB budget).
+  build: {
+    outDir: 'dist',
+    sourcemap: true,
+    chunkSizeWarningLimit: 900,
+    manifest: true,
+    rollupOptions: {
+      input: {
+        main: fileURLToPath(new URL('index.html', import.meta.url)),
+        landing: fileURLToPath(new URL('landing.html', import.meta.url)),
+      },
+    },
+  },
 });

@@ -4,6 +4,7 @@
  * web app's first bundle: login, shell, realtime) does not download it: `@smartconnect/contracts/constants`.
  */
 export * from './errors.ts';
+export * from './landing-rules.ts';
 export * from './limits.ts';
 export * from './messages.ts';
 export * from './options.ts';

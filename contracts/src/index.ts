@@ -1,6 +1,7 @@
 import './zod-config.ts';
 
 export * from './errors.ts';
+export * from './landing-rules.ts';
 export * from './limits.ts';
 export * from './messages.ts';
 export * from './options.ts';
@@ -16,6 +17,7 @@ export * from './schemas/client-profiles.ts';
 export * from './schemas/clients.ts';
 export * from './schemas/common.ts';
 export * from './schemas/email.ts';
+export * from './schemas/landing.ts';
 export * from './schemas/organisations.ts';
 export * from './schemas/presence.ts';
 export * from './schemas/ratings.ts';

@@ -12,6 +12,7 @@ export const FIELD_MESSAGES = {
   nameTooLong: 'Name is too long',
   categoryNotSelected: 'Choose a request category',
   phoneIncorrect: 'Phone number specified incorrectly',
+  organisationNameIncorrect: 'Organisation name specified incorrectly',
   timeIncorrect: 'Time specified incorrectly',
   timeSetIncorrectly: 'Time set incorrectly',
   descriptionIncorrect: 'Description specified incorrectly',

@@ -114,6 +114,8 @@ const company = async (org: TestOrg) =>
 export const fixtures: Record<string, Fixture> = {
   // observability (issue 20)
   'GET /api/telemetry/vitals': async () => ({ path: '/api/telemetry/vitals' }),
+  // landing requests (issue 19)
+  'GET /api/landing-requests': async () => ({ path: '/api/landing-requests' }),
   // users
   'GET /api/users/:id': async (org) => ({ path: `/api/users/${await user(org)}` }),
   'POST /api/users': async (org) => ({

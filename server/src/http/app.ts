@@ -98,6 +98,13 @@ export async function buildHttp(app: AppContext, fastify: FastifyInstance): Prom
   for (const register of modules) await register(fastify, app);
   await realtimeRoutes(fastify, app);
   registerOpenApi(fastify);
+  // The public landing page (§2.2): its own light page of the web build, not the app (issue 19).
+  fastify.get('/landing', async (_req, reply) => {
+    if (!existsSync(join(webDist, 'landing.html'))) {
+      return reply.status(404).send(new AppError('notFoundException').body());
+    }
+    return reply.type('text/html').header('cache-control', 'no-cache').sendFile('landing.html', webDist);
+  });
   fastify.get('/widget.js', async (_req, reply) => {
     if (!existsSync(widgetBundle)) return reply.status(404).send(new AppError('notFoundException').body());
     return reply

@@ -8,6 +8,7 @@ import { chatRoutes } from './chats/routes.ts';
 import { clientRoutes } from './clients/routes.ts';
 import { fileRoutes } from './files/routes.ts';
 import { healthRoutes } from './health/routes.ts';
+import { landingRoutes } from './landing/routes.ts';
 import { metricsRoutes } from './observability/metrics-route.ts';
 import { telemetryRoutes } from './observability/routes.ts';
 import { organisationRoutes } from './organisations/routes.ts';
@@ -44,4 +45,5 @@ export const modules: ModuleRoutes[] = [
   supportRoutes,
   routingRuleRoutes,
   templateRoutes,
+  landingRoutes,
 ];

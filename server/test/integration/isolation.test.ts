@@ -87,10 +87,12 @@ describe('tenant isolation', () => {
         order by 1`,
     );
     // Not business data: the tenants themselves, pre-login rate limits (keyed by e-mail or address),
-    // the database-wide realtime state, the migration log, and the installation's anonymous web telemetry.
+    // the database-wide realtime state, the migration log, the installation's anonymous web telemetry, and the
+    // landing page's trial requests (a visitor has no organisation yet; platform staff read them).
     assert.deepEqual(
       rows.map((r) => r.table_name),
       [
+        'landing_requests',
         'organisations',
         'rate_limits',
         'realtime_state',

@@ -172,6 +172,14 @@ export const adminRoutes: RouteObject = {
               handle: { title: 'observability.title' },
               lazy: screen(() => import('../features/observability/vitals-page.tsx'), 'VitalsPage'),
             },
+            {
+              path: 'landing-requests',
+              handle: { title: 'landing.title' },
+              lazy: screen(
+                () => import('../features/landing/landing-requests-page.tsx'),
+                'LandingRequestsPage',
+              ),
+            },
           ],
         },
         {

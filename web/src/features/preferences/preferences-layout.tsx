@@ -6,7 +6,7 @@ import { useAccess } from '../../app/session.tsx';
 import { PageHeader } from '../../shared/ui/page-header.tsx';
 
 /** The settings menu of §2.6, in its order; each item shows only with its §6 right. */
-const ITEMS: { path: string; key: string; right?: Right }[] = [
+const ITEMS: { path: string; key: string; right?: Right; label?: string }[] = [
   { path: 'channels', key: 'channels', right: 'AUTHORITY_SERVICE_ACCOUNT' },
   { path: 'roles', key: 'roles', right: 'AUTHORITY_ROLE_MODIFY' },
   { path: 'companies', key: 'companies', right: 'RIGHT_OBSERVER' },
@@ -19,6 +19,7 @@ const ITEMS: { path: string; key: string; right?: Right }[] = [
   { path: 'categories', key: 'categories', right: 'AUTHORITY_CHAT_SESSION_CATEGORY' },
   { path: 'plans', key: 'plans', right: 'RIGHT_OBSERVER' },
   { path: 'web-vitals', key: 'webVitals', right: 'RIGHT_OBSERVER' },
+  { path: 'landing-requests', key: 'landingRequests', right: 'RIGHT_OBSERVER', label: 'landing.title' },
 ];
 
 function useItems() {
@@ -41,7 +42,7 @@ export function PreferencesLayout() {
                 key={i.path}
                 component={Link}
                 to={`/admin/preferences/${i.path}`}
-                label={t(`preferences.${i.key}`)}
+                label={t(i.label ?? `preferences.${i.key}`)}
                 active={pathname.startsWith(`/admin/preferences/${i.path}`)}
                 style={{ borderRadius: 8 }}
               />
