@@ -31,6 +31,8 @@ before(async () => {
     form: await import('../form.ts'),
     notifications: await import('@mantine/notifications'),
   };
+  // The locales load on demand (shared/i18n): the English texts first, as main.tsx does before rendering.
+  await (await import('../i18n/index.ts')).loadLocale('eng');
 });
 
 function answer(status: number, body: unknown) {
