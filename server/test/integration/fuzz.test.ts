@@ -228,6 +228,11 @@ const extraFixtures: Record<string, (ctx: Ctx) => Promise<Target>> = {
   'GET /api/search/messages': async () => ({ path: '/api/search/messages?q=hello' }),
   'GET /api/search/clients': async () => ({ path: '/api/search/clients?q=client' }),
   'GET /api/clients': async () => ({ path: '/api/clients?q=client' }),
+  // landing page (issue 19)
+  'POST /api/landing-requests': async () => ({
+    path: '/api/landing-requests',
+    body: { phone: '+79001234567', name: 'Fuzz', company: 'Fuzz LLC', form: 'long' },
+  }),
   // client profiles (issue 14)
   'GET /api/client-statuses': async () => ({ path: '/api/client-statuses' }),
   'GET /api/companies': async () => ({ path: '/api/companies?search=a' }),
