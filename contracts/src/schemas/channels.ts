@@ -4,7 +4,16 @@ import { emailCreateFields } from './email.ts';
 import { siteChatCreateFields } from './widget.ts';
 
 /** Channel types with an adapter on the server; the messenger channels join in their own issues. */
-export const CHANNEL_TYPES = ['api', 'telegram', 'site_chat', 'email', 'whatsapp', 'viber_bot'] as const;
+export const CHANNEL_TYPES = [
+  'api',
+  'telegram',
+  'site_chat',
+  'email',
+  'whatsapp',
+  'viber_bot',
+  'instagram',
+  'facebook',
+] as const;
 export type ChannelType = (typeof CHANNEL_TYPES)[number];
 export const CHANNEL_STATUSES = ['active', 'inactive'] as const;
 export type ChannelStatus = (typeof CHANNEL_STATUSES)[number];
@@ -95,6 +104,14 @@ export const CHANNEL_COMMON_FIELDS: readonly string[] = ['type', ...Object.keys(
  * Each type's own fields of the create and update bodies (DECISIONS.md: one flat body `{type, name, teamId, ...}`).
  * Secrets among them are write-only: never answered after saving. A type without an adapter has none here.
  */
+const metaLoginFields = z.object({
+  grant: z.string(M.tokenIncorrect).trim().min(1, M.tokenIncorrect).max(8192, M.tokenIncorrect),
+  pageId: z
+    .string(M.valueIncorrect)
+    .trim()
+    .regex(/^\d{1,30}$/, M.valueIncorrect),
+});
+
 export const CHANNEL_TYPE_FIELDS = {
   api: z.object({ webhookUrl: httpUrl }),
   /** A bot token from @BotFather: `<bot id>:<secret>`; checked with the Bot API (getMe) when saved. */
@@ -138,7 +155,25 @@ export const CHANNEL_TYPE_FIELDS = {
     /** Answered to a client who opens the bot's chat (conversation_started); empty or null for none. */
     welcomeMessage: z.string(M.valueIncorrect).trim().max(7000, M.valueIncorrect).nullable().optional(),
   }),
+  /**
+   * Instagram and Facebook Messenger, connected by logging in with Meta: `grant` is what our OAuth callback handed
+   * back (sealed; it names the organisation and expires), `pageId` the chosen page (GET oauth accounts).
+   */
+  instagram: metaLoginFields,
+  facebook: metaLoginFields,
 } as const satisfies Record<ChannelType, z.ZodObject>;
+
+/** A page offered after logging in with Meta (the Instagram business account linked to it, for Instagram). */
+export const oauthAccountDto = z.object({
+  id: z.string(),
+  name: z.string(),
+  username: z.string().nullable(),
+});
+export type OauthAccountDto = z.output<typeof oauthAccountDto>;
+export const oauthStartDto = z.object({ url: z.string() });
+export const oauthAccountsQuery = z.object({
+  grant: z.string(M.valueIncorrect).min(1, M.valueIncorrect).max(8192),
+});
 
 const thresholdsInOrder = (v: { halfExpiredMinutes?: number | null; expiredMinutes?: number | null }) =>
   v.halfExpiredMinutes == null || v.expiredMinutes == null || v.halfExpiredMinutes < v.expiredMinutes;
@@ -169,6 +204,8 @@ export const channelCreateSchema = z
       createOf('email'),
       createOf('whatsapp'),
       createOf('viber_bot'),
+      createOf('instagram'),
+      createOf('facebook'),
     ],
     M.valueIncorrect,
   )

@@ -1,0 +1,158 @@
+import {
+  CHANNEL_TYPES,
+  FIELD_MESSAGES as M,
+  oauthAccountDto,
+  oauthAccountsQuery,
+  oauthStartDto,
+  page,
+} from '@smartconnect/contracts';
+import { z } from 'zod';
+import { adapterFor } from '../../channels/registry.ts';
+import { type ChannelAdapter, OAuthRefusedError } from '../../channels/types.ts';
+import type { AppContext } from '../../context.ts';
+import type { AuthContext } from '../../http/auth.ts';
+import { AppError } from '../../http/errors.ts';
+import { definePublicRoute, defineRoute, type ModuleRoutes } from '../../http/route.ts';
+import { decryptSecret, encryptSecret } from '../../lib/crypto.ts';
+import { adapterContext } from './service.ts';
+
+/**
+ * Connecting a channel by logging in with its provider (types whose adapter has `oauth`): the start route names the
+ * provider's dialog with a `state` sealed for the admin's organisation and user (10 minutes); the provider sends
+ * the admin back to the callback, which makes the code a user token and hands it to the channels page as a sealed
+ * `grant` (1 hour, this organisation only), or `error=accessDenied` when the login was refused. The page lists the
+ * accounts of the grant and creates the channel with `{grant, pageId}`.
+ */
+const STATE_TTL_MS = 10 * 60_000;
+const GRANT_TTL_MS = 60 * 60_000;
+const CHANNELS_PAGE = '/admin/preferences/channels';
+
+type Sealed = { k: 'state' | 'grant'; t: string; o: string; u?: string; v?: string; e: number };
+
+const typeParams = z.object({ type: z.enum(CHANNEL_TYPES, 'Not found') });
+
+function oauthOf(type: string): NonNullable<ChannelAdapter['oauth']> {
+  const oauth = adapterFor(type).oauth;
+  if (!oauth) throw new AppError('notFoundException');
+  return oauth;
+}
+
+const seal = (app: AppContext, s: Sealed) =>
+  Buffer.from(encryptSecret(app.config.secretKey, JSON.stringify(s))).toString('base64url');
+
+function open(app: AppContext, sealed: string, k: Sealed['k'], type: string): Sealed | null {
+  try {
+    const s = JSON.parse(
+      decryptSecret(app.config.secretKey, Buffer.from(sealed, 'base64url').toString()),
+    ) as Sealed;
+    return s.k === k && s.t === type && s.e > app.clock.now().getTime() ? s : null;
+  } catch {
+    return null;
+  }
+}
+
+const redirectUri = (app: AppContext, type: string) =>
+  `${app.config.publicUrl.replace(/\/$/, '')}/api/channels/oauth/${type}/callback`;
+
+/** The provider's user token a grant carries, when it is this organisation's, of this type and not expired. */
+export function openGrant(app: AppContext, auth: AuthContext, type: string, own: Record<string, unknown>) {
+  if (typeof own.grant !== 'string') return own;
+  const s = open(app, own.grant, 'grant', type);
+  if (!s || s.o !== auth.organisationId || !s.v)
+    throw new AppError('validationException', { grant: M.tokenIncorrect });
+  return { ...own, grant: s.v };
+}
+
+export const oauthRoutes: ModuleRoutes = (fastify, app) => {
+  const tags = ['channels'];
+  defineRoute(
+    fastify,
+    app,
+    {
+      method: 'GET',
+      url: '/api/channels/oauth/:type/start',
+      access: { right: 'AUTHORITY_SERVICE_ACCOUNT' },
+      response: oauthStartDto,
+      summary:
+        "The provider's login dialog to send the admin to, for types connected by logging in (Instagram, Facebook)",
+      tags,
+      params: typeParams,
+    },
+    async ({ auth, params }) => {
+      const oauth = oauthOf(params.type);
+      const state = seal(app, {
+        k: 'state',
+        t: params.type,
+        o: auth.organisationId,
+        u: auth.userId,
+        e: app.clock.now().getTime() + STATE_TTL_MS,
+      });
+      return {
+        url: oauth.authorizeUrl(adapterContext(app), { redirectUri: redirectUri(app, params.type), state }),
+      };
+    },
+  );
+  definePublicRoute(
+    fastify,
+    app,
+    {
+      method: 'GET',
+      url: '/api/channels/oauth/:type/callback',
+      access: 'custom',
+      raw: true,
+      summary:
+        "Where the provider's login returns (code and state, or error): redirects to the channels page with a grant to choose an account, or with error=accessDenied",
+      tags,
+      params: typeParams,
+    },
+    async ({ params, req, reply }) => {
+      const oauth = oauthOf(params.type);
+      const query = (req.query ?? {}) as Record<string, unknown>;
+      const state = typeof query.state === 'string' ? open(app, query.state, 'state', params.type) : null;
+      if (!state) throw new AppError('accessDeniedException');
+      const back = (q: Record<string, string>) =>
+        reply.redirect(`${CHANNELS_PAGE}?${new URLSearchParams({ connect: params.type, ...q })}`, 302);
+      try {
+        const got = await oauth.exchange(adapterContext(app), {
+          query,
+          redirectUri: redirectUri(app, params.type),
+        });
+        const grant = seal(app, {
+          k: 'grant',
+          t: params.type,
+          o: state.o,
+          v: got.token,
+          e: app.clock.now().getTime() + GRANT_TTL_MS,
+        });
+        return back({ grant });
+      } catch (err) {
+        if (!(err instanceof OAuthRefusedError)) app.log.warn({ err }, 'provider login failed');
+        return back({ error: 'accessDenied' });
+      }
+    },
+  );
+  defineRoute(
+    fastify,
+    app,
+    {
+      method: 'GET',
+      url: '/api/channels/oauth/:type/accounts',
+      access: { right: 'AUTHORITY_SERVICE_ACCOUNT' },
+      response: page(oauthAccountDto),
+      summary: 'The accounts (pages) a provider login may connect',
+      tags,
+      params: typeParams,
+      query: oauthAccountsQuery,
+    },
+    async ({ auth, params, query }) => {
+      const oauth = oauthOf(params.type);
+      const { grant } = openGrant(app, auth, params.type, { grant: query.grant }) as { grant: string };
+      const items = await oauth.accounts(adapterContext(app), grant).catch((err) => {
+        if (err instanceof OAuthRefusedError)
+          throw new AppError('validationException', { grant: M.tokenIncorrect });
+        throw new AppError('channelCreationException', undefined, { reason: 'unreachable' });
+      });
+      return { items, total: items.length };
+    },
+  );
+};
