@@ -60,7 +60,7 @@ export type FakeMeta = {
 
 const WINDOW_MS = 24 * 3600_000;
 
-export async function startFakeMeta(opts: { now?: () => number } = {}): Promise<FakeMeta> {
+export async function startFakeMeta(opts: { now?: () => number; unref?: boolean } = {}): Promise<FakeMeta> {
   const version = 'v21.0';
   const fails: { pathEnd: string; fail: MetaFail; times: number }[] = [];
   const cdn = new Map<string, { bytes: Buffer; type: string }>();
@@ -295,6 +295,8 @@ export async function startFakeMeta(opts: { now?: () => number } = {}): Promise<
     handle(req, res).catch((err) => send(res, 500, { error: { message: String(err), code: 1 } }));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  // A fake shared by route fixtures lives as long as the test process, never keeping it alive.
+  if (opts.unref) server.unref();
   fake.baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return fake;
 }

@@ -30,6 +30,7 @@ const CHANNELS_PAGE = '/admin/preferences/channels';
 type Sealed = { k: 'state' | 'grant'; t: string; o: string; u?: string; v?: string; e: number };
 
 const typeParams = z.object({ type: z.enum(CHANNEL_TYPES, 'Not found') });
+const typeQuery = z.object({ type: z.enum(CHANNEL_TYPES, M.valueIncorrect) });
 
 function oauthOf(type: string): NonNullable<ChannelAdapter['oauth']> {
   const oauth = adapterFor(type).oauth;
@@ -70,15 +71,15 @@ export const oauthRoutes: ModuleRoutes = (fastify, app) => {
     app,
     {
       method: 'GET',
-      url: '/api/channels/oauth/:type/start',
+      url: '/api/channels/oauth/start',
       access: { right: 'AUTHORITY_SERVICE_ACCOUNT' },
       response: oauthStartDto,
       summary:
         "The provider's login dialog to send the admin to, for types connected by logging in (Instagram, Facebook)",
       tags,
-      params: typeParams,
+      query: typeQuery,
     },
-    async ({ auth, params }) => {
+    async ({ auth, query: params }) => {
       const oauth = oauthOf(params.type);
       const state = seal(app, {
         k: 'state',
@@ -100,6 +101,8 @@ export const oauthRoutes: ModuleRoutes = (fastify, app) => {
       url: '/api/channels/oauth/:type/callback',
       access: 'custom',
       raw: true,
+      // Answered with a 302 (no body) to the channels page.
+      rawText: true,
       summary:
         "Where the provider's login returns (code and state, or error): redirects to the channels page with a grant to choose an account, or with error=accessDenied",
       tags,
@@ -136,17 +139,19 @@ export const oauthRoutes: ModuleRoutes = (fastify, app) => {
     app,
     {
       method: 'GET',
-      url: '/api/channels/oauth/:type/accounts',
+      url: '/api/channels/oauth/accounts',
       access: { right: 'AUTHORITY_SERVICE_ACCOUNT' },
       response: page(oauthAccountDto),
       summary: 'The accounts (pages) a provider login may connect',
       tags,
-      params: typeParams,
-      query: oauthAccountsQuery,
+      query: oauthAccountsQuery.extend(typeQuery.shape),
     },
-    async ({ auth, params, query }) => {
-      const oauth = oauthOf(params.type);
-      const { grant } = openGrant(app, auth, params.type, { grant: query.grant }) as { grant: string };
+    async ({ auth, query }) => {
+      const oauth = oauthOf(query.type);
+      // A grant of another organisation (or type, or expired) names nothing here.
+      const opened = open(app, query.grant, 'grant', query.type);
+      if (!opened || opened.o !== auth.organisationId || !opened.v) throw new AppError('notFoundException');
+      const grant = opened.v;
       const items = await oauth.accounts(adapterContext(app), grant).catch((err) => {
         if (err instanceof OAuthRefusedError)
           throw new AppError('validationException', { grant: M.tokenIncorrect });
