@@ -35,6 +35,8 @@ export type FakeMeta = {
   /** The user token a code exchange hands out (short), and the long-lived one. */
   shortToken: string;
   userToken: string;
+  /** Every long-lived user token handed out (renewals included). */
+  userTokens: Set<string>;
   pageToken: string;
   /** The user declines the login dialog. */
   refuseLogin: boolean;
@@ -78,6 +80,7 @@ export async function startFakeMeta(opts: { now?: () => number; unref?: boolean 
     igUsername: 'shop.ig',
     shortToken: `EAAS${randomBytes(20).toString('hex')}`,
     userToken: `EAAL${randomBytes(20).toString('hex')}`,
+    userTokens: new Set(),
     pageToken: `EAAP${randomBytes(20).toString('hex')}`,
     refuseLogin: false,
     requests: [],
@@ -207,8 +210,18 @@ export async function startFakeMeta(opts: { now?: () => number; unref?: boolean 
       if (q.get('client_id') !== fake.appId || q.get('client_secret') !== fake.appSecret)
         return graphError(res, { status: 400, code: 1, message: 'Error validating client secret.' });
       if (q.get('grant_type') === 'fb_exchange_token') {
-        if (q.get('fb_exchange_token') !== fake.shortToken) return badToken(res);
-        return send(res, 200, { access_token: fake.userToken, token_type: 'bearer', expires_in: 5_183_944 });
+        const given = q.get('fb_exchange_token');
+        if (given === fake.shortToken)
+          return send(res, 200, {
+            access_token: fake.userToken,
+            token_type: 'bearer',
+            expires_in: 5_183_944,
+          });
+        if (!given || !fake.userTokens.has(given)) return badToken(res);
+        // A long-lived token exchanged again: a new one, valid for another 60 days.
+        const renewed = `EAAL${randomBytes(20).toString('hex')}`;
+        fake.userTokens.add(renewed);
+        return send(res, 200, { access_token: renewed, token_type: 'bearer', expires_in: 5_183_944 });
       }
       const key = `${q.get('code')} ${q.get('redirect_uri')}`;
       if (!codes.delete(key))
@@ -222,7 +235,7 @@ export async function startFakeMeta(opts: { now?: () => number; unref?: boolean 
     const token = r.auth?.replace(/^Bearer /, '') ?? q.get('access_token');
     const [, id, edge] = parts;
     if (r.method === 'GET' && id === 'me' && edge === 'accounts') {
-      if (token !== fake.userToken) return badToken(res);
+      if (!token || !fake.userTokens.has(token)) return badToken(res);
       return send(res, 200, {
         data: [
           {
@@ -297,6 +310,7 @@ export async function startFakeMeta(opts: { now?: () => number; unref?: boolean 
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   // A fake shared by route fixtures lives as long as the test process, never keeping it alive.
   if (opts.unref) server.unref();
+  fake.userTokens.add(fake.userToken);
   fake.baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return fake;
 }

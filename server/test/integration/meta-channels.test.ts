@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { runOutbox } from '../../src/jobs/outbox.ts';
 import { ManualClock } from '../../src/lib/clock.ts';
+import { decryptSecret } from '../../src/lib/crypto.ts';
+import { refreshProviderTokens } from '../../src/modules/channels/oauth.ts';
 import { saveFile } from '../../src/modules/files/service.ts';
 import { type FakeMeta, startFakeMeta } from '../fakes/meta.ts';
 import { createOrganisation, startTestServer, type TestOrg, type TestServer } from '../helpers.ts';
@@ -303,5 +305,36 @@ describe('Instagram and Facebook channels', () => {
     await runOutbox(s.app);
     await waitStatus(racing.body.entity.id, 'undelivered');
     assert.match((await byId(racing.body.entity.id)).statusReason, /^24-hour session ended \(10: /);
+  });
+
+  test('the long-lived token is renewed a week before it expires, with the page token', async () => {
+    const { channelId } = await connect('facebook');
+    const stored = async () => {
+      const [row] = await s.db.query<{ secrets: string; settings: { tokenExpiresAt: string } }>(
+        'select secrets, settings from channels where id = $1',
+        [channelId],
+      );
+      return {
+        secrets: JSON.parse(decryptSecret(s.app.config.secretKey, row?.secrets ?? '')),
+        expiresAt: Date.parse(row?.settings.tokenExpiresAt ?? ''),
+      };
+    };
+    const before = await stored();
+    assert.equal(before.expiresAt, s.clock.now().getTime() + 5_183_944_000, 'the login says when it expires');
+    const exchanges = () =>
+      meta.requests.filter((r) => r.query.get('grant_type') === 'fb_exchange_token').length;
+    const asked = exchanges();
+    await refreshProviderTokens(s.app, true);
+    assert.equal(exchanges(), asked, 'not due yet: nothing asked');
+    s.clock.advance(53 * 24 * 3600_000);
+    await refreshProviderTokens(s.app, true);
+    const after = await stored();
+    assert.notEqual(after.secrets.userAccessToken, before.secrets.userAccessToken, 'renewed at Meta');
+    assert.ok(meta.userTokens.has(after.secrets.userAccessToken));
+    assert.equal(after.secrets.pageAccessToken, meta.pageToken);
+    assert.equal(after.expiresAt, s.clock.now().getTime() + 5_183_944_000, '60 days from now');
+    // Renewed once: the next run finds nothing due for it.
+    await refreshProviderTokens(s.app, true);
+    assert.equal((await stored()).secrets.userAccessToken, after.secrets.userAccessToken);
   });
 });

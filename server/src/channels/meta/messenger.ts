@@ -88,6 +88,50 @@ async function pages(ctx: AdapterContext, token: string): Promise<GraphAnswer<{ 
   );
 }
 
+/** A token exchanged for a long-lived one (60 days): GET /oauth/access_token?grant_type=fb_exchange_token. */
+const longLived = (ctx: AdapterContext, token: string) =>
+  call<{ access_token?: string; expires_in?: number }>(
+    ctx,
+    '',
+    'GET',
+    `/oauth/access_token?${new URLSearchParams({
+      grant_type: 'fb_exchange_token',
+      client_id: env(ctx, 'META_APP_ID'),
+      client_secret: env(ctx, 'META_APP_SECRET'),
+      fb_exchange_token: token,
+    })}`,
+  );
+
+/** A long-lived login is renewed this long before it expires. */
+const RENEW_BEFORE_MS = 7 * 24 * 3600_000;
+
+/**
+ * Renews the login's long-lived user token a week before it expires, and with it the page token (from
+ * /me/accounts again), so the channel never stops on an expired token.
+ */
+async function refresh(ctx: AdapterContext, channel: AdapterChannel, now: Date) {
+  const expires = Date.parse(String(channel.settings.tokenExpiresAt ?? ''));
+  if (!Number.isFinite(expires) || expires - now.getTime() > RENEW_BEFORE_MS) return null;
+  const long = await longLived(ctx, channel.secrets.userAccessToken ?? '');
+  if (!long.ok || !long.result.access_token) throw new Error(long.ok ? 'no token' : long.message);
+  const list = await pages(ctx, long.result.access_token);
+  const page = list.ok ? list.result.data?.find((a) => a.id === channel.settings.pageId) : undefined;
+  if (!page?.access_token) throw new Error(list.ok ? 'the page is no longer managed' : list.message);
+  return {
+    settings: {
+      ...channel.settings,
+      tokenExpiresAt: long.result.expires_in
+        ? new Date(now.getTime() + long.result.expires_in * 1000).toISOString()
+        : null,
+    },
+    secrets: {
+      ...channel.secrets,
+      userAccessToken: long.result.access_token,
+      pageAccessToken: page.access_token,
+    },
+  };
+}
+
 function oauth(kind: MessengerKind): NonNullable<ChannelAdapter['oauth']> {
   return {
     authorizeUrl: (ctx, p) => {
@@ -105,28 +149,18 @@ function oauth(kind: MessengerKind): NonNullable<ChannelAdapter['oauth']> {
       const code = p.query.code;
       if (p.query.error || typeof code !== 'string' || !code)
         throw new OAuthRefusedError(String(p.query.error));
-      const id = env(ctx, 'META_APP_ID');
-      const secret = env(ctx, 'META_APP_SECRET');
       const short = await call<{ access_token?: string }>(
         ctx,
         '',
         'GET',
-        `/oauth/access_token?${new URLSearchParams({ client_id: id, client_secret: secret, redirect_uri: p.redirectUri, code })}`,
+        `/oauth/access_token?${new URLSearchParams({ client_id: env(ctx, 'META_APP_ID'), client_secret: env(ctx, 'META_APP_SECRET'), redirect_uri: p.redirectUri, code })}`,
       );
       if (!short.ok || !short.result.access_token)
         throw new OAuthRefusedError(short.ok ? 'no token' : short.message);
-      const long = await call<{ access_token?: string; expires_in?: number }>(
-        ctx,
-        '',
-        'GET',
-        `/oauth/access_token?${new URLSearchParams({ grant_type: 'fb_exchange_token', client_id: id, client_secret: secret, fb_exchange_token: short.result.access_token })}`,
-      );
+      const long = await longLived(ctx, short.result.access_token);
       if (!long.ok || !long.result.access_token)
         throw new OAuthRefusedError(long.ok ? 'no token' : long.message);
-      return {
-        token: long.result.access_token,
-        expiresAt: long.result.expires_in ? new Date(Date.now() + long.result.expires_in * 1000) : null,
-      };
+      return { token: long.result.access_token, expiresInSeconds: long.result.expires_in ?? null };
     },
     accounts: async (ctx, token) => {
       const res = await pages(ctx, token);
@@ -188,6 +222,7 @@ async function connect(
       pageName: page.name ?? null,
       accountId: account.id,
       username: page.instagram_business_account?.username ?? null,
+      tokenExpiresAt: typeof input.grantExpiresAt === 'string' ? input.grantExpiresAt : null,
     },
     // Meta signs webhooks with the app's secret; the verify token is the one entered in the app's webhook settings.
     secrets: {
@@ -389,6 +424,7 @@ export function messengerAdapter(kind: MessengerKind): ChannelAdapter {
     },
     connect: (ctx, _channel, input, current) => connect(kind, ctx, input, current),
     oauth: oauth(kind),
+    refresh,
     disconnect: async (ctx, channel) => {
       await call(
         ctx,

@@ -10,11 +10,12 @@ import { z } from 'zod';
 import { adapterFor } from '../../channels/registry.ts';
 import { type ChannelAdapter, OAuthRefusedError } from '../../channels/types.ts';
 import type { AppContext } from '../../context.ts';
-import type { AuthContext } from '../../http/auth.ts';
 import { AppError } from '../../http/errors.ts';
 import { definePublicRoute, defineRoute, type ModuleRoutes } from '../../http/route.ts';
-import { decryptSecret, encryptSecret } from '../../lib/crypto.ts';
-import { adapterContext } from './service.ts';
+import { encryptSecret } from '../../lib/crypto.ts';
+import { open, seal } from './grant.ts';
+import * as Q from './queries.ts';
+import { adapterChannel, adapterContext } from './service.ts';
 
 /**
  * Connecting a channel by logging in with its provider (types whose adapter has `oauth`): the start route names the
@@ -27,8 +28,6 @@ const STATE_TTL_MS = 10 * 60_000;
 const GRANT_TTL_MS = 60 * 60_000;
 const CHANNELS_PAGE = '/admin/preferences/channels';
 
-type Sealed = { k: 'state' | 'grant'; t: string; o: string; u?: string; v?: string; e: number };
-
 const typeParams = z.object({ type: z.enum(CHANNEL_TYPES, 'Not found') });
 const typeQuery = z.object({ type: z.enum(CHANNEL_TYPES, M.valueIncorrect) });
 
@@ -38,31 +37,8 @@ function oauthOf(type: string): NonNullable<ChannelAdapter['oauth']> {
   return oauth;
 }
 
-const seal = (app: AppContext, s: Sealed) =>
-  Buffer.from(encryptSecret(app.config.secretKey, JSON.stringify(s))).toString('base64url');
-
-function open(app: AppContext, sealed: string, k: Sealed['k'], type: string): Sealed | null {
-  try {
-    const s = JSON.parse(
-      decryptSecret(app.config.secretKey, Buffer.from(sealed, 'base64url').toString()),
-    ) as Sealed;
-    return s.k === k && s.t === type && s.e > app.clock.now().getTime() ? s : null;
-  } catch {
-    return null;
-  }
-}
-
 const redirectUri = (app: AppContext, type: string) =>
   `${app.config.publicUrl.replace(/\/$/, '')}/api/channels/oauth/${type}/callback`;
-
-/** The provider's user token a grant carries, when it is this organisation's, of this type and not expired. */
-export function openGrant(app: AppContext, auth: AuthContext, type: string, own: Record<string, unknown>) {
-  if (typeof own.grant !== 'string') return own;
-  const s = open(app, own.grant, 'grant', type);
-  if (!s || s.o !== auth.organisationId || !s.v)
-    throw new AppError('validationException', { grant: M.tokenIncorrect });
-  return { ...own, grant: s.v };
-}
 
 export const oauthRoutes: ModuleRoutes = (fastify, app) => {
   const tags = ['channels'];
@@ -125,6 +101,7 @@ export const oauthRoutes: ModuleRoutes = (fastify, app) => {
           t: params.type,
           o: state.o,
           v: got.token,
+          ...(got.expiresInSeconds ? { x: app.clock.now().getTime() + got.expiresInSeconds * 1000 } : {}),
           e: app.clock.now().getTime() + GRANT_TTL_MS,
         });
         return back({ grant });
@@ -161,3 +138,33 @@ export const oauthRoutes: ModuleRoutes = (fastify, app) => {
     },
   );
 };
+
+/** How often the job runner renews the provider tokens that are due. */
+const REFRESH_EVERY_MS = 3600_000;
+let lastRefresh = 0;
+
+/**
+ * Renews provider tokens about to expire (types whose adapter has `refresh`) on every active channel; a refusal is
+ * logged and asked again next time. `force`: now, whatever the last run (tests).
+ */
+export async function refreshProviderTokens(app: AppContext, force = false) {
+  const now = app.clock.now();
+  if (!force && now.getTime() - lastRefresh < REFRESH_EVERY_MS) return;
+  lastRefresh = now.getTime();
+  const types = CHANNEL_TYPES.filter((t) => adapterFor(t).refresh);
+  for (const row of await Q.activeChannelsOfTypes(app.db, types)) {
+    const adapter = adapterFor(row.type);
+    try {
+      const renewed = await adapter.refresh?.(adapterContext(app), adapterChannel(app, row), now);
+      if (!renewed) continue;
+      await Q.setChannelConfig(
+        app.db,
+        row.id,
+        renewed.settings,
+        encryptSecret(app.config.secretKey, JSON.stringify(renewed.secrets)),
+      );
+    } catch (err) {
+      app.log.warn({ err, channelId: row.id }, 'provider token not renewed');
+    }
+  }
+}

@@ -22,7 +22,7 @@ import { AppError, validationError } from '../../http/errors.ts';
 import { resetPoll, schedulePoll } from '../../jobs/polls.ts';
 import { decryptSecret, encryptSecret } from '../../lib/crypto.ts';
 import { readStoredFile } from '../files/service.ts';
-import { openGrant } from './oauth.ts';
+import { openGrant } from './grant.ts';
 import { presentChannel } from './presenter.ts';
 import * as Q from './queries.ts';
 
