@@ -55,6 +55,8 @@ async function waitFor<T>(fn: () => T | undefined, timeoutMs = 10_000): Promise<
 describe('Instagram channel pages', () => {
   test('a refused login is the toast; the admin logs in with Facebook, chooses the account, gets a message and answers it', async () => {
     const { page, errors, context } = await openPage(browser, server.url);
+    // Facebook's dialog and its redirects back to us are the browser's own navigations (not refetched by the harness).
+    await context.route(`${meta.baseUrl}/**`, (route) => route.continue());
     await signIn(page, adminToken, '/admin/preferences/channels');
     const open = async () => {
       await page.getByRole('button', { name: 'Connect Instagram' }).click();
