@@ -110,23 +110,7 @@ export async function startFakeMeta(opts: { now?: () => number; unref?: boolean 
         message: { mid: `m_${randomBytes(12).toString('base64url')}`, ...message },
       };
     },
-    async deliver(url, payload, signature) {
-      const raw = JSON.stringify(payload);
-      const sig =
-        signature === undefined
-          ? `sha256=${createHmac('sha256', fake.appSecret).update(raw).digest('hex')}`
-          : signature;
-      const res = await fetch(url, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          ...(sig === null ? {} : { 'x-hub-signature-256': sig }),
-        },
-        body: raw,
-      });
-      await res.arrayBuffer();
-      return res.status;
-    },
+    deliver: (url, payload, signature) => deliverSigned(url, payload, fake.appSecret, signature),
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
 
@@ -149,30 +133,7 @@ export async function startFakeMeta(opts: { now?: () => number; unref?: boolean 
 
   async function handle(req: IncomingMessage, res: ServerResponse) {
     const url = new URL(req.url ?? '/', 'http://fake');
-    const chunks: Buffer[] = [];
-    for await (const c of req) chunks.push(c as Buffer);
-    const raw = Buffer.concat(chunks);
-    const contentType = String(req.headers['content-type'] ?? '');
-    const r: MetaRequest = {
-      method: req.method ?? 'GET',
-      path: url.pathname,
-      query: url.searchParams,
-      auth: req.headers.authorization,
-    };
-    if (contentType.startsWith('application/json') && raw.length) r.json = JSON.parse(raw.toString('utf8'));
-    if (contentType.startsWith('multipart/form-data')) {
-      const form = await new Request('http://fake', {
-        method: 'POST',
-        headers: { 'content-type': contentType },
-        body: raw,
-      }).formData();
-      r.form = {};
-      r.files = {};
-      for (const [k, v] of form.entries()) {
-        if (typeof v === 'string') r.form[k] = v;
-        else r.files[k] = { name: v.name, type: v.type, bytes: Buffer.from(await v.arrayBuffer()) };
-      }
-    }
+    const r = await readGraphRequest(req, url);
     fake.requests.push(r);
     const q = url.searchParams;
     const cdnFile = url.pathname.match(/^\/cdn\/(\w+)$/);
@@ -318,4 +279,61 @@ export async function startFakeMeta(opts: { now?: () => number; unref?: boolean 
 function send(res: ServerResponse, status: number, body: unknown) {
   res.writeHead(status, { 'content-type': 'application/json' });
   res.end(JSON.stringify(body));
+}
+
+/**
+ * POSTs a webhook as Meta does (Messenger Platform, WhatsApp Cloud API): signed with the app secret in
+ * X-Hub-Signature-256, or with `signature` when given (null for none). Answers our status.
+ */
+export async function deliverSigned(
+  url: string,
+  payload: unknown,
+  appSecret: string,
+  signature?: string | null,
+): Promise<number> {
+  const raw = JSON.stringify(payload);
+  const sig =
+    signature === undefined
+      ? `sha256=${createHmac('sha256', appSecret).update(raw).digest('hex')}`
+      : signature;
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(sig === null ? {} : { 'x-hub-signature-256': sig }) },
+    body: raw,
+  });
+  await res.arrayBuffer();
+  return res.status;
+}
+
+/** A Graph API request as a fake records it: JSON body, or multipart fields and files. */
+export async function readGraphRequest(
+  req: IncomingMessage,
+  url: URL,
+): Promise<MetaRequest & { contentType: string }> {
+  const chunks: Buffer[] = [];
+  for await (const c of req) chunks.push(c as Buffer);
+  const raw = Buffer.concat(chunks);
+  const contentType = String(req.headers['content-type'] ?? '');
+  const r: MetaRequest & { contentType: string } = {
+    method: req.method ?? 'GET',
+    path: url.pathname,
+    query: url.searchParams,
+    auth: req.headers.authorization,
+    contentType,
+  };
+  if (contentType.startsWith('application/json') && raw.length) r.json = JSON.parse(raw.toString('utf8'));
+  if (contentType.startsWith('multipart/form-data')) {
+    const form = await new Request('http://fake', {
+      method: 'POST',
+      headers: { 'content-type': contentType },
+      body: raw,
+    }).formData();
+    r.form = {};
+    r.files = {};
+    for (const [k, v] of form.entries()) {
+      if (typeof v === 'string') r.form[k] = v;
+      else r.files[k] = { name: v.name, type: v.type, bytes: Buffer.from(await v.arrayBuffer()) };
+    }
+  }
+  return r;
 }
