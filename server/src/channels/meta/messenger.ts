@@ -425,14 +425,9 @@ export function messengerAdapter(kind: MessengerKind): ChannelAdapter {
     connect: (ctx, _channel, input, current) => connect(kind, ctx, input, current),
     oauth: oauth(kind),
     refresh,
-    disconnect: async (ctx, channel) => {
-      await call(
-        ctx,
-        channel.secrets.pageAccessToken ?? '',
-        'DELETE',
-        `/${channel.settings.pageId}/subscribed_apps`,
-      );
-    },
+    // The page's webhook subscription belongs to our app and the page (an Instagram and a Facebook channel of the
+    // same page share it): nothing to undo at Meta; calls for a deleted channel are answered 404.
+    disconnect: async () => {},
     verify: (channel, req) => hubSignatureValid(channel.secrets.appSecret, req),
     challenge: (channel, req) => hubChallenge(channel.secrets.verifyToken, req),
     parse: (channel, req) => parse(kind, channel, req),
