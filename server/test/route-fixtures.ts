@@ -1,3 +1,4 @@
+import { type FakeMeta, startFakeMeta } from './fakes/meta.ts';
 import type { Call, TestOrg, TestServer } from './helpers.ts';
 
 /**
@@ -110,6 +111,35 @@ const clientStatus = async (org: TestOrg) =>
   ).id as string;
 const company = async (org: TestOrg) =>
   ok(await org.admin.api.post('/api/companies', { name: uniq('Company') }), 'company').id as string;
+
+/** Points the server at a fake of Meta (once per server) for the routes of logging in with it. */
+const metaFakes = new WeakMap<TestServer, Promise<FakeMeta>>();
+function metaFake(s: TestServer): Promise<FakeMeta> {
+  let fake = metaFakes.get(s);
+  if (!fake) {
+    fake = startFakeMeta({ unref: true }).then((m) => {
+      Object.assign(s.app.config.env, {
+        META_GRAPH_BASE_URL: m.baseUrl,
+        META_OAUTH_BASE_URL: m.baseUrl,
+        META_APP_ID: m.appId,
+        META_APP_SECRET: m.appSecret,
+        META_VERIFY_TOKEN: 'fixture-verify-token',
+      });
+      return m;
+    });
+    metaFakes.set(s, fake);
+  }
+  return fake;
+}
+/** A grant of the organisation: the admin logs in with Meta (start, the fake's dialog, our callback). */
+async function metaGrant(org: TestOrg, s: TestServer): Promise<string> {
+  await metaFake(s);
+  const start = ok(await org.admin.api.get('/api/channels/oauth/start?type=facebook'), 'oauth start');
+  const atMeta = await fetch(start.url, { redirect: 'manual' });
+  const back = new URL(atMeta.headers.get('location') ?? '');
+  const ours = await fetch(`${s.url}${back.pathname}${back.search}`, { redirect: 'manual' });
+  return new URL(ours.headers.get('location') ?? '', 'http://x').searchParams.get('grant') ?? '';
+}
 
 export const fixtures: Record<string, Fixture> = {
   // observability (issue 20)
@@ -390,6 +420,14 @@ export const fixtures: Record<string, Fixture> = {
       targetId: (await chat(org, s, false, callerId ? [callerId] : [])).clientId,
       sourceIds: [(await chat(org, s, false, callerId ? [callerId] : [])).clientId],
     },
+  }),
+  // Instagram and Facebook: logging in with Meta (a fake of Facebook Login shared by the process).
+  'GET /api/channels/oauth/start': async (_org, s) => {
+    await metaFake(s);
+    return { path: '/api/channels/oauth/start?type=facebook' };
+  },
+  'GET /api/channels/oauth/accounts': async (org, s) => ({
+    path: `/api/channels/oauth/accounts?type=facebook&grant=${await metaGrant(org, s)}`,
   }),
 };
 

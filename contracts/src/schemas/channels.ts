@@ -12,6 +12,8 @@ export const CHANNEL_TYPES = [
   'whatsapp',
   'viber_bot',
   'vk_bot',
+  'instagram',
+  'facebook',
 ] as const;
 export type ChannelType = (typeof CHANNEL_TYPES)[number];
 export const CHANNEL_STATUSES = ['active', 'inactive'] as const;
@@ -103,6 +105,14 @@ export const CHANNEL_COMMON_FIELDS: readonly string[] = ['type', ...Object.keys(
  * Each type's own fields of the create and update bodies (DECISIONS.md: one flat body `{type, name, teamId, ...}`).
  * Secrets among them are write-only: never answered after saving. A type without an adapter has none here.
  */
+const metaLoginFields = z.object({
+  grant: z.string(M.tokenIncorrect).trim().min(1, M.tokenIncorrect).max(8192, M.tokenIncorrect),
+  pageId: z
+    .string(M.valueIncorrect)
+    .trim()
+    .regex(/^\d{1,30}$/, M.valueIncorrect),
+});
+
 export const CHANNEL_TYPE_FIELDS = {
   api: z.object({ webhookUrl: httpUrl }),
   /** A bot token from @BotFather: `<bot id>:<secret>`; checked with the Bot API (getMe) when saved. */
@@ -168,7 +178,25 @@ export const CHANNEL_TYPE_FIELDS = {
       .trim()
       .regex(/^[A-Za-z0-9]{1,64}$/, M.valueIncorrect),
   }),
+  /**
+   * Instagram and Facebook Messenger, connected by logging in with Meta: `grant` is what our OAuth callback handed
+   * back (sealed; it names the organisation and expires), `pageId` the chosen page (GET oauth accounts).
+   */
+  instagram: metaLoginFields,
+  facebook: metaLoginFields,
 } as const satisfies Record<ChannelType, z.ZodObject>;
+
+/** A page offered after logging in with Meta (the Instagram business account linked to it, for Instagram). */
+export const oauthAccountDto = z.object({
+  id: z.string(),
+  name: z.string(),
+  username: z.string().nullable(),
+});
+export type OauthAccountDto = z.output<typeof oauthAccountDto>;
+export const oauthStartDto = z.object({ url: z.string() });
+export const oauthAccountsQuery = z.object({
+  grant: z.string(M.valueIncorrect).min(1, M.valueIncorrect).max(8192),
+});
 
 const thresholdsInOrder = (v: { halfExpiredMinutes?: number | null; expiredMinutes?: number | null }) =>
   v.halfExpiredMinutes == null || v.expiredMinutes == null || v.halfExpiredMinutes < v.expiredMinutes;
@@ -200,6 +228,8 @@ export const channelCreateSchema = z
       createOf('whatsapp'),
       createOf('viber_bot'),
       createOf('vk_bot'),
+      createOf('instagram'),
+      createOf('facebook'),
     ],
     M.valueIncorrect,
   )

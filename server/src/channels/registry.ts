@@ -1,6 +1,8 @@
 import type { ChannelType } from '@smartconnect/contracts';
 import { apiAdapter } from './api/index.ts';
 import { emailAdapter } from './email/index.ts';
+import { facebookAdapter } from './facebook/index.ts';
+import { instagramAdapter } from './instagram/index.ts';
 import { siteChatAdapter } from './site_chat/index.ts';
 import { telegramAdapter } from './telegram/index.ts';
 import type { ChannelAdapter } from './types.ts';
@@ -17,6 +19,8 @@ const adapters: Record<ChannelType, ChannelAdapter> = {
   whatsapp: whatsappAdapter,
   viber_bot: viberBotAdapter,
   vk_bot: vkBotAdapter,
+  instagram: instagramAdapter,
+  facebook: facebookAdapter,
 };
 
 export function adapterFor(type: string): ChannelAdapter {

@@ -217,6 +217,30 @@ export type ChannelAdapter = {
    * one session per channel at a time across instances. Answers when to poll again (ms; 0 for at once).
    */
   poll?(ctx: AdapterContext, channel: AdapterChannel, session: PollSession): Promise<{ againInMs: number }>;
+  /**
+   * Connecting by logging in with the provider (OAuth 2 code flow): the dialog to send the admin to, the callback's
+   * query made a (long-lived) user token (throws OAuthRefusedError when the login or the exchange is refused), and
+   * the accounts that token may connect. `connect` then gets `{grant: <that token>, grantExpiresAt, pageId}`
+   * (grantExpiresAt: when the token expires, an ISO time, absent when it does not).
+   */
+  oauth?: {
+    authorizeUrl(ctx: AdapterContext, p: { redirectUri: string; state: string }): string;
+    exchange(
+      ctx: AdapterContext,
+      p: { query: Record<string, unknown>; redirectUri: string },
+    ): Promise<{ token: string; expiresInSeconds: number | null }>;
+    accounts(ctx: AdapterContext, token: string): Promise<OauthAccount[]>;
+  };
+  /**
+   * Renews the channel's provider token when it expires within a while of `now` (the job runner asks about every
+   * active channel of the type now and then): the settings and secrets to store, or null when nothing is due.
+   * Throws when the provider refuses (the channel keeps its token; asked again later).
+   */
+  refresh?(
+    ctx: AdapterContext,
+    channel: AdapterChannel,
+    now: Date,
+  ): Promise<{ settings: Record<string, unknown>; secrets: Record<string, string> } | null>;
   /** The templates registered at the provider (types with `capabilities.templates`); throws when unreadable. */
   listTemplates?(ctx: AdapterContext, channel: AdapterChannel): Promise<ProviderTemplate[]>;
 };
@@ -226,6 +250,12 @@ export type ChannelAdapter = {
  * `languageCode` are the provider's, for sending it.
  */
 export type ProviderTemplate = Omit<WhatsAppTemplateDto, 'channelId'>;
+
+/** An account a provider login may connect (a Facebook page, with its Instagram business account). */
+export type OauthAccount = { id: string; name: string; username: string | null };
+
+/** The provider refused the login (the admin declined, or the code exchange failed). */
+export class OAuthRefusedError extends Error {}
 
 /** A provider file that cannot be fetched: `retryable` when the provider may answer later (the webhook is then refused for a retry). */
 export class MediaError extends Error {

@@ -6,6 +6,12 @@ import { runDueTimers } from './timers.ts';
 
 export const POLL_INTERVAL_MS = 1_000;
 
+/** Work a module wants done on every poll (it keeps its own pace, e.g. hourly); registered by name (modules/setup.ts). */
+const periodic = new Map<string, (app: AppContext) => Promise<void>>();
+export function registerPeriodic(name: string, run: (app: AppContext) => Promise<void>): void {
+  periodic.set(name, run);
+}
+
 /** `lastPollAt`: when the last poll ended (or the runner started), for readiness; `stopped` once stopping. */
 export type JobRunnerStatus = { stopped: boolean; lastPollAt: number; polling: boolean };
 export type JobRunner = { stop(): Promise<void>; status(): JobRunnerStatus };
@@ -22,6 +28,7 @@ export function startJobs(app: AppContext, intervalMs = POLL_INTERVAL_MS): JobRu
       await runOutbox(app);
       // Pull channels' sessions run in the background under their leases (polls.ts).
       await runDuePolls(app);
+      for (const run of periodic.values()) await run(app);
     } catch (err) {
       if (!stopped) app.log.error({ err }, 'job poll failed');
     }

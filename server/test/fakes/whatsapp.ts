@@ -1,6 +1,7 @@
-import { createHash, createHmac, randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { deliverSigned, readGraphRequest } from './meta.ts';
 
 /**
  * A fake of Meta's WhatsApp Cloud API (Graph API `/{version}/...`), following its documents: Bearer access tokens
@@ -143,23 +144,7 @@ export async function startFakeWhatsApp(opts: { now?: () => number } = {}): Prom
         ...(errors ? { errors } : {}),
       };
     },
-    async deliver(url, payload, signature) {
-      const raw = JSON.stringify(payload);
-      const sig =
-        signature === undefined
-          ? `sha256=${createHmac('sha256', appSecret).update(raw).digest('hex')}`
-          : signature;
-      const res = await fetch(url, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          ...(sig === null ? {} : { 'x-hub-signature-256': sig }),
-        },
-        body: raw,
-      });
-      await res.arrayBuffer();
-      return res.status;
-    },
+    deliver: (url, payload, signature) => deliverSigned(url, payload, appSecret, signature),
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
 
@@ -178,31 +163,7 @@ export async function startFakeWhatsApp(opts: { now?: () => number } = {}): Prom
 
   async function handle(req: IncomingMessage, res: ServerResponse) {
     const url = new URL(req.url ?? '/', 'http://fake');
-    const chunks: Buffer[] = [];
-    for await (const c of req) chunks.push(c as Buffer);
-    const raw = Buffer.concat(chunks);
-    const contentType = String(req.headers['content-type'] ?? '');
-    const r: WaRequest = {
-      method: req.method ?? 'GET',
-      path: url.pathname,
-      query: url.searchParams,
-      auth: req.headers.authorization,
-      contentType,
-    };
-    if (contentType.startsWith('application/json') && raw.length) r.json = JSON.parse(raw.toString('utf8'));
-    if (contentType.startsWith('multipart/form-data')) {
-      const form = await new Request('http://fake', {
-        method: 'POST',
-        headers: { 'content-type': contentType },
-        body: raw,
-      }).formData();
-      r.form = {};
-      r.files = {};
-      for (const [k, v] of form.entries()) {
-        if (typeof v === 'string') r.form[k] = v;
-        else r.files[k] = { name: v.name, type: v.type, bytes: Buffer.from(await v.arrayBuffer()) };
-      }
-    }
+    const r: WaRequest = await readGraphRequest(req, url);
     fake.requests.push(r);
     if (r.auth !== `Bearer ${accessToken}`)
       return graphError(res, {

@@ -11,3 +11,8 @@ export function notifySuccess(message: string): void {
 export function notifyError(code: string): void {
   notifications.show({ id: `error-${code}`, color: 'red', message: translateError(code), autoClose: 5000 });
 }
+
+/** A red toast with a text of the app's own (already translated), e.g. a provider's refused login. */
+export function notifyMessage(message: string): void {
+  notifications.show({ color: 'red', message, autoClose: 5000 });
+}

@@ -1,6 +1,6 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
 import { FIELD_MESSAGES as M } from '@smartconnect/contracts';
 import { AppError } from '../../http/errors.ts';
+import { hubChallenge, hubSignatureValid } from '../meta/graph.ts';
 import type { AdapterChannel, AdapterContext, Connected, RawRequest } from '../types.ts';
 import { callGraph } from './cloud-api.ts';
 
@@ -70,28 +70,10 @@ export async function connectWhatsApp(
   };
 }
 
-const same = (a: string, b: string) => {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
-};
+/** Every POST carries Meta's X-Hub-Signature-256 made with the app secret. */
+export const verifyWhatsApp = (channel: AdapterChannel, req: RawRequest): boolean =>
+  hubSignatureValid(channel.secrets.appSecret, req);
 
-/** Every POST carries `X-Hub-Signature-256: sha256=<HMAC-SHA256 of the raw body with the app secret>`. */
-export function verifyWhatsApp(channel: AdapterChannel, req: RawRequest): boolean {
-  const given = req.headers['x-hub-signature-256'];
-  const secret = channel.secrets.appSecret;
-  if (typeof given !== 'string' || !secret) return false;
-  const expected = `sha256=${createHmac('sha256', secret).update(req.rawBody).digest('hex')}`;
-  return same(given.toLowerCase(), expected);
-}
-
-/** Meta's subscription check: `hub.mode=subscribe` with our verify token is answered with `hub.challenge`. */
-export function challengeWhatsApp(channel: AdapterChannel, req: RawRequest): string | null {
-  const mode = req.query['hub.mode'];
-  const token = req.query['hub.verify_token'];
-  const challenge = req.query['hub.challenge'];
-  const expected = channel.secrets.verifyToken;
-  if (mode !== 'subscribe' || typeof token !== 'string' || typeof challenge !== 'string' || !expected)
-    return null;
-  return same(token, expected) ? challenge : null;
-}
+/** Meta's subscription check with the verify token we chose. */
+export const challengeWhatsApp = (channel: AdapterChannel, req: RawRequest): string | null =>
+  hubChallenge(channel.secrets.verifyToken, req);

@@ -181,3 +181,7 @@ export const setChannelConfig = (
 /** A channel's id before it is stored: the provider's webhook URL (connect) names it. */
 export const newChannelId = async (q: Queryable) =>
   (await one<{ id: string }>(q, 'select uuid_generate_v7()::text as id')).id;
+
+/** The active channels of these types, of every organisation (jobs that ask each provider). */
+export const activeChannelsOfTypes = (q: Queryable, types: readonly string[]) =>
+  q.query<ChannelRow>(`${select} where c.status = 'active' and c.type = any($1::text[])`, [[...types]]);

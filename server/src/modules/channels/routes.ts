@@ -17,6 +17,7 @@ import type { RawRequest } from '../../channels/types.ts';
 import type { AppContext } from '../../context.ts';
 import type { ModuleRoutes } from '../../http/route.ts';
 import { definePublicRoute, defineRoute } from '../../http/route.ts';
+import { oauthRoutes } from './oauth.ts';
 import { presentChannel } from './presenter.ts';
 import { listChannels } from './queries.ts';
 import { receiveWebhook } from './receive.ts';
@@ -34,6 +35,7 @@ const tags = ['channels'];
 const manage = { right: 'AUTHORITY_SERVICE_ACCOUNT' } as const;
 
 export const channelRoutes: ModuleRoutes = (fastify, app) => {
+  oauthRoutes(fastify, app);
   defineRoute(
     fastify,
     app,

@@ -22,6 +22,7 @@ import { AppError, validationError } from '../../http/errors.ts';
 import { resetPoll, schedulePoll } from '../../jobs/polls.ts';
 import { decryptSecret, encryptSecret } from '../../lib/crypto.ts';
 import { readStoredFile } from '../files/service.ts';
+import { openGrant } from './grant.ts';
 import { presentChannel } from './presenter.ts';
 import * as Q from './queries.ts';
 
@@ -103,7 +104,8 @@ export async function createChannel(
   await checkVisibleTeams(app.db, auth.organisationId, input.visibleTeamIds);
   await checkName(app.db, auth.organisationId, input.name);
   const id = await Q.newChannelId(app.db);
-  const connected = await adapter.connect(adapterContext(app), { id }, ownFields(input));
+  const own = adapter.oauth ? openGrant(app, auth, input.type, ownFields(input)) : ownFields(input);
+  const connected = await adapter.connect(adapterContext(app), { id }, own);
   const stored: AdapterChannel = {
     id,
     organisationId: auth.organisationId,
@@ -216,7 +218,14 @@ export async function updateChannel(
   const ctx = adapterContext(app);
   const activating = input.status === 'active' && current.status !== 'active';
   const connected =
-    Object.keys(own.data).length || activating ? await adapter.connect(ctx, { id }, own.data, channel) : null;
+    Object.keys(own.data).length || activating
+      ? await adapter.connect(
+          ctx,
+          { id },
+          adapter.oauth ? openGrant(app, auth, current.type, own.data) : own.data,
+          channel,
+        )
+      : null;
   await app.db.tx(async (q) => {
     if (input.teamId) await checkTeam(q, auth.organisationId, input.teamId);
     if (input.name) await checkName(q, auth.organisationId, input.name, id);

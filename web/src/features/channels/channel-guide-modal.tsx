@@ -11,10 +11,16 @@ import { type ChannelFormValues, channelPayload, channelToForm, validateChannel 
 import { CommonFields } from './common-fields.tsx';
 import type { ChannelTypeUi } from './types/types.ts';
 
-type Props = { ui: ChannelTypeUi | null; onClose: () => void; onCreated: (c: ChannelCreatedDto) => void };
+type Props = {
+  ui: ChannelTypeUi | null;
+  onClose: () => void;
+  onCreated: (c: ChannelCreatedDto) => void;
+  /** Back from the provider's login: open at the settings step. */
+  resumeAtSettings?: boolean;
+};
 
 /** Creating a channel through its type's guide (§2.6): what to do at the provider, step by step, then the fields. */
-export function ChannelGuideModal({ ui, onClose, onCreated }: Props) {
+export function ChannelGuideModal({ ui, onClose, onCreated, resumeAtSettings }: Props) {
   const { t } = useTranslation();
   return (
     <Modal
@@ -25,14 +31,22 @@ export function ChannelGuideModal({ ui, onClose, onCreated }: Props) {
       closeOnClickOutside={false}
       closeButtonProps={{ 'aria-label': t('common.close') }}
     >
-      {ui && <Guide key={ui.type} ui={ui} onClose={onClose} onCreated={onCreated} />}
+      {ui && (
+        <Guide
+          key={ui.type}
+          ui={ui}
+          onClose={onClose}
+          onCreated={onCreated}
+          resumeAtSettings={resumeAtSettings}
+        />
+      )}
     </Modal>
   );
 }
 
-function Guide({ ui, onClose, onCreated }: Props & { ui: ChannelTypeUi }) {
+function Guide({ ui, onClose, onCreated, resumeAtSettings }: Props & { ui: ChannelTypeUi }) {
   const { t } = useTranslation();
-  const [step, setStep] = useState(0);
+  const [step, setStep] = useState(resumeAtSettings ? 1 : 0);
   const form = useForm<ChannelFormValues>({
     initialValues: channelToForm(ui),
     validate: validateChannel(ui, false),

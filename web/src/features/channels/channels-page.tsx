@@ -2,9 +2,10 @@ import { Paper, Title } from '@mantine/core';
 import type { ChannelCreatedDto } from '@smartconnect/contracts';
 import { IconPlugConnected } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { notifySuccess } from '../../shared/notify.ts';
+import { useSearchParams } from 'react-router';
+import { notifyMessage, notifySuccess } from '../../shared/notify.ts';
 import { EmptyState } from '../../shared/ui/empty-state.tsx';
 import { ErrorState } from '../../shared/ui/error-state.tsx';
 import { SectionLoader } from '../../shared/ui/full-loader.tsx';
@@ -21,6 +22,22 @@ export function ChannelsPage() {
   const client = useQueryClient();
   const channels = useChannels();
   const [guide, setGuide] = useState<ChannelTypeUi | null>(null);
+  // Back from a provider's login (`?connect=<type>&grant=...`): that type's guide opens at its settings; a refused
+  // login (`&error=accessDenied`) is the type's toast ('Instagram access denied (retry login later)').
+  const [search, setSearch] = useSearchParams();
+  const returning = search.get('connect');
+  useEffect(() => {
+    const ui = returning ? channelUi(returning) : undefined;
+    if (!ui) return;
+    if (search.get('error')) {
+      notifyMessage(t(`messengers.${ui.type}.accessDenied`));
+      setSearch({}, { replace: true });
+    } else if (search.get('grant')) setGuide(ui);
+  }, [returning, search, setSearch, t]);
+  const closeGuide = () => {
+    setGuide(null);
+    if (returning) setSearch({}, { replace: true });
+  };
   const [created, setCreated] = useState<ChannelCreatedDto | null>(null);
   const items = channels.data ?? [];
   const Created = created ? channelUi(created.type)?.Created : undefined;
@@ -47,9 +64,10 @@ export function ChannelsPage() {
       <AvailableTypes onConnect={setGuide} />
       <ChannelGuideModal
         ui={guide}
-        onClose={() => setGuide(null)}
+        onClose={closeGuide}
+        resumeAtSettings={!!returning && guide?.type === returning}
         onCreated={(c) => {
-          setGuide(null);
+          closeGuide();
           notifySuccess(t('channels.created'));
           if (channelUi(c.type)?.Created) setCreated(c);
           void client.invalidateQueries({ queryKey: channelKeys.all });

@@ -378,6 +378,12 @@ export const enGB = {
       whatsapp: {
         intro: 'Connect a WhatsApp Business phone number through Meta’s Cloud API.',
       },
+      instagram: {
+        intro: 'Connect Instagram Direct of a business account by logging in with Facebook.',
+      },
+      facebook: {
+        intro: 'Connect a Facebook page’s Messenger by logging in with Facebook.',
+      },
       viber_bot: {
         intro: 'Connect a Viber bot: its subscribers’ chats arrive in the chat center.',
       },
@@ -1146,6 +1152,33 @@ export const enGB = {
           'Save here: we check the token and the community with VK, then show the address for the Callback API',
         note: 'VK must reach this server over HTTPS at its public address',
       },
+    },
+    instagram: {
+      login: 'Log in with Facebook',
+      loginAgain: 'Log in again',
+      loggedIn: 'You are logged in: choose the account to connect',
+      account: 'Instagram account',
+      accountHint: 'A Facebook page of yours with its linked Instagram business account',
+      noAccounts: 'No Facebook page of this login has an Instagram business account',
+      accountsError: 'The login has expired: log in again',
+      accessDenied: 'Instagram access denied (retry login later)',
+      step1: 'Switch the Instagram account to a business account and link it to a Facebook page',
+      step2: 'Press “Log in with Facebook” on the next step and allow access to the page’s messages',
+      step3: 'Back here, choose the account and save: we subscribe to its messages ourselves',
+      note: 'Allow access to messages in the Instagram app (Settings → Privacy → Messages → Connected tools)',
+    },
+    facebook: {
+      login: 'Log in with Facebook',
+      loginAgain: 'Log in again',
+      loggedIn: 'You are logged in: choose the page to connect',
+      account: 'Facebook page',
+      accountHint: 'Messages to this page arrive in the chat center',
+      noAccounts: 'This login manages no Facebook page',
+      accountsError: 'The login has expired: log in again',
+      accessDenied: 'Facebook access denied (retry login later)',
+      step1: 'Make sure you are an administrator of the Facebook page',
+      step2: 'Press “Log in with Facebook” on the next step and allow access to the page’s messages',
+      step3: 'Back here, choose the page and save: we subscribe to its messages ourselves',
     },
     viber: {
       welcome: 'Welcome message',

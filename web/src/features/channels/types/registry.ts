@@ -18,6 +18,8 @@ import {
 } from '@tabler/icons-react';
 import { apiChannel } from './api/index.tsx';
 import { emailChannel } from './email/index.tsx';
+import { facebookChannel } from './facebook/index.tsx';
+import { instagramChannel } from './instagram/index.tsx';
 import { siteChatChannel } from './site_chat/index.tsx';
 import { telegramChannel } from './telegram/index.tsx';
 import type { ChannelTypeUi, TypeIcon } from './types.ts';
@@ -34,6 +36,8 @@ export const CHANNEL_UIS: Partial<Record<ChannelType, ChannelTypeUi>> = {
   whatsapp: whatsappChannel,
   viber_bot: viberBotChannel,
   vk_bot: vkBotChannel,
+  instagram: instagramChannel,
+  facebook: facebookChannel,
 };
 
 export const channelUi = (type: string): ChannelTypeUi | undefined => CHANNEL_UIS[type as ChannelType];
