@@ -1,5 +1,6 @@
 import type { AppContext } from '../context.ts';
 import { runOutbox, stopKicks } from './outbox.ts';
+import { runPeriodic } from './periodic.ts';
 import { runPipeline } from './pipeline.ts';
 import { runDuePolls, stopPolls } from './polls.ts';
 import { runDueTimers } from './timers.ts';
@@ -22,6 +23,8 @@ export function startJobs(app: AppContext, intervalMs = POLL_INTERVAL_MS): JobRu
       await runOutbox(app);
       // Pull channels' sessions run in the background under their leases (polls.ts).
       await runDuePolls(app);
+      // Modules' periodic work (report rollups).
+      await runPeriodic(app);
     } catch (err) {
       if (!stopped) app.log.error({ err }, 'job poll failed');
     }
