@@ -170,6 +170,7 @@ async function foldHistory(
   after: string,
   before: string,
   delta: Delta,
+  batch: number,
 ): Promise<string | null> {
   const rows = await q.query<HistoryRow>(
     `select h.id, h.organisation_id, h.kind, h.created_at, h.from_user_id, h.to_user_id, h.from_team_id,
@@ -182,8 +183,8 @@ async function foldHistory(
           order by p.created_at desc limit 1
        ) s on h.kind in ('close', 'auto_close')
       where h.id > $1 and h.id < $2
-      order by h.id limit ${BATCH}`,
-    [after, before],
+      order by h.id limit $3`,
+    [after, before, batch],
   );
   for (const h of rows) {
     const at = new Date(h.created_at);
@@ -245,6 +246,7 @@ async function foldMessages(
   after: string,
   before: string,
   delta: Delta,
+  batch: number,
 ): Promise<string | null> {
   const rows = await q.query<MessageRow>(
     `select m.id, m.organisation_id, m.channel_id, m.direction, m.kind, m.internal, m.author_id, m.created_at,
@@ -261,8 +263,8 @@ async function foldMessages(
           order by h.created_at desc limit 1
        ) s on m.direction = 'out' and m.author_id is not null
       where m.id > $1 and m.id < $2
-      order by m.id limit ${BATCH}`,
-    [after, before],
+      order by m.id limit $3`,
+    [after, before, batch],
   );
   for (const m of rows) {
     if (m.internal || m.kind === 'internal') continue;
@@ -272,9 +274,11 @@ async function foldMessages(
       delta.add({ ...base, operator: m.operator_id ?? NIL }, 'messages_in');
       continue;
     }
-    const key = { ...base, operator: m.author_id ?? NIL };
+    // Messages out are operators' replies: automatic texts (rating requests, auto-replies, bots) are not counted.
+    if (!m.author_id) continue;
+    const key = { ...base, operator: m.author_id };
     delta.add(key, 'messages_out');
-    if (m.author_id && m.kind !== 'mailing' && m.first_response && m.started_at)
+    if (m.kind !== 'mailing' && m.first_response && m.started_at)
       delta.duration(key, 'first_response', at.getTime() - ms(m.started_at));
   }
   return rows.length ? rows[rows.length - 1].id : null;
@@ -284,7 +288,10 @@ async function foldMessages(
  * Folds one batch of each source into the rollups, in one transaction with the cursors (locked FOR UPDATE, so
  * two instances never fold the same rows). Answers how many rows were folded (0 when caught up).
  */
-export async function advanceRollups(db: Db, opts: { lagMs?: number; now?: number } = {}): Promise<number> {
+export async function advanceRollups(
+  db: Db,
+  opts: { lagMs?: number; now?: number; batch?: number } = {},
+): Promise<number> {
   const before = uuidV7Floor((opts.now ?? Date.now()) - (opts.lagMs ?? DEFAULT_LAG_MS));
   return db.tx(async (q) => {
     const cursors = await q.query<{ source: string; last_id: string }>(
@@ -293,8 +300,14 @@ export async function advanceRollups(db: Db, opts: { lagMs?: number; now?: numbe
     const at = new Map(cursors.map((c) => [c.source, c.last_id]));
     const delta = new Delta();
     let folded = 0;
-    const lastHistory = await foldHistory(q, at.get('chat_history') ?? NIL, before, delta);
-    const lastMessage = await foldMessages(q, at.get('messages') ?? NIL, before, delta);
+    const lastHistory = await foldHistory(
+      q,
+      at.get('chat_history') ?? NIL,
+      before,
+      delta,
+      opts.batch ?? BATCH,
+    );
+    const lastMessage = await foldMessages(q, at.get('messages') ?? NIL, before, delta, opts.batch ?? BATCH);
     await delta.apply(q);
     for (const [source, last] of [
       ['chat_history', lastHistory],
@@ -325,14 +338,14 @@ export async function catchUpRollups(
 }
 
 /** Drops every rollup and resets the cursors, then folds all history again (the rollups are derived data). */
-export async function rebuildRollups(db: Db, opts: { lagMs?: number } = {}): Promise<number> {
+export async function rebuildRollups(db: Db, opts: { lagMs?: number; batch?: number } = {}): Promise<number> {
   await db.tx(async (q) => {
     await q.query(`select source from report_cursors for update`);
     await q.query(`delete from report_dialog_hourly`);
     await q.query(`delete from report_duration_hist`);
     await q.query(`update report_cursors set last_id = $1, updated_at = now()`, [NIL]);
   });
-  return catchUpRollups(db, { lagMs: opts.lagMs, maxBatches: Number.MAX_SAFE_INTEGER });
+  return catchUpRollups(db, { ...opts, maxBatches: Number.MAX_SAFE_INTEGER });
 }
 
 /** The job runner's step: one batch per poll keeps each poll short. */
