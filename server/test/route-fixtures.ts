@@ -389,6 +389,11 @@ export const fixtures: Record<string, Fixture> = {
       sourceIds: [(await chat(org, s, false, callerId ? [callerId] : [])).clientId],
     },
   }),
+  // Reports (rollups of the organisation's own traffic).
+  'GET /api/reports/dialogs': async () => ({
+    path: '/api/reports/dialogs?period=last7&timeZone=Europe/London',
+  }),
+  'GET /api/reports/own/dialogs': async () => ({ path: '/api/reports/own/dialogs?period=today' }),
 };
 
 /** Sends a fixture's call as the given user. */
