@@ -148,9 +148,17 @@ export async function dialogsReport(
       points.set(String(hourStart), { at: new Date(hourStart).toISOString(), label, s: emptySums() });
     }
   }
+  // Each hour's local date is formatted once (the rollup and histogram rows repeat hours).
+  const dayOfHour = new Map<number, string>();
   const pointOf = (hour: Date) => {
     const t = new Date(hour).getTime();
-    return points.get(query.groupBy === 'day' ? localDate(t, tz) : String(t));
+    if (query.groupBy === 'hour') return points.get(String(t));
+    let day = dayOfHour.get(t);
+    if (day === undefined) {
+      day = localDate(t, tz);
+      dayOfHour.set(t, day);
+    }
+    return points.get(day);
   };
   const totals = emptySums();
   for (const r of hours) {
