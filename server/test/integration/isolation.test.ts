@@ -87,13 +87,15 @@ describe('tenant isolation', () => {
         order by 1`,
     );
     // Not business data: the tenants themselves, pre-login rate limits (keyed by e-mail or address),
-    // the database-wide realtime state, the migration log, and the installation's anonymous web telemetry.
+    // the database-wide realtime state, the report rollups' fold cursors (one per source table, all organisations),
+    // the migration log, and the installation's anonymous web telemetry.
     assert.deepEqual(
       rows.map((r) => r.table_name),
       [
         'organisations',
         'rate_limits',
         'realtime_state',
+        'report_cursors',
         'schema_migrations',
         'telemetry_items',
         'web_vitals',
