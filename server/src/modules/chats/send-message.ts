@@ -194,7 +194,8 @@ export async function editMessage(
     if (chat.status === 'closed') throw new AppError('chatClosedException');
     if (!current.internal) {
       assertChannelWritable(chat);
-      if (!adapterFor(chat.channel_type).capabilities.edit) throw new AppError('messageEditUnsupportedException');
+      if (!adapterFor(chat.channel_type).capabilities.edit)
+        throw new AppError('messageEditUnsupportedException');
     }
     const m = await Q.editMessageText(q, current.id, text, current.internal ? 'internal' : 'edited', now);
     await emit(actor.organisationId, 'message.updated', presentMessage(m), chatAudience(chat));
