@@ -21,6 +21,7 @@ export * from './schemas/landing.ts';
 export * from './schemas/organisations.ts';
 export * from './schemas/presence.ts';
 export * from './schemas/ratings.ts';
+export * from './schemas/reports.ts';
 export * from './schemas/responses.ts';
 export * from './schemas/roles.ts';
 export * from './schemas/routing-rules.ts';

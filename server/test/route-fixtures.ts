@@ -429,6 +429,11 @@ export const fixtures: Record<string, Fixture> = {
   'GET /api/channels/oauth/accounts': async (org, s) => ({
     path: `/api/channels/oauth/accounts?type=facebook&grant=${await metaGrant(org, s)}`,
   }),
+  // Reports (rollups of the organisation's own traffic).
+  'GET /api/reports/dialogs': async () => ({
+    path: '/api/reports/dialogs?period=last7&timeZone=Europe/London',
+  }),
+  'GET /api/reports/own/dialogs': async () => ({ path: '/api/reports/own/dialogs?period=today' }),
 };
 
 /** Sends a fixture's call as the given user. */

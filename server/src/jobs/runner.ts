@@ -1,16 +1,11 @@
 import type { AppContext } from '../context.ts';
 import { runOutbox, stopKicks } from './outbox.ts';
+import { runPeriodic } from './periodic.ts';
 import { runPipeline } from './pipeline.ts';
 import { runDuePolls, stopPolls } from './polls.ts';
 import { runDueTimers } from './timers.ts';
 
 export const POLL_INTERVAL_MS = 1_000;
-
-/** Work a module wants done on every poll (it keeps its own pace, e.g. hourly); registered by name (modules/setup.ts). */
-const periodic = new Map<string, (app: AppContext) => Promise<void>>();
-export function registerPeriodic(name: string, run: (app: AppContext) => Promise<void>): void {
-  periodic.set(name, run);
-}
 
 /** `lastPollAt`: when the last poll ended (or the runner started), for readiness; `stopped` once stopping. */
 export type JobRunnerStatus = { stopped: boolean; lastPollAt: number; polling: boolean };
@@ -28,7 +23,8 @@ export function startJobs(app: AppContext, intervalMs = POLL_INTERVAL_MS): JobRu
       await runOutbox(app);
       // Pull channels' sessions run in the background under their leases (polls.ts).
       await runDuePolls(app);
-      for (const run of periodic.values()) await run(app);
+      // Modules' periodic work (report rollups, provider token renewal): jobs/periodic.ts.
+      await runPeriodic(app);
     } catch (err) {
       if (!stopped) app.log.error({ err }, 'job poll failed');
     }

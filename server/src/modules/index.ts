@@ -14,6 +14,7 @@ import { telemetryRoutes } from './observability/routes.ts';
 import { organisationRoutes } from './organisations/routes.ts';
 import { presenceRoutes } from './presence/routes.ts';
 import { ratingRoutes } from './ratings/routes.ts';
+import { reportRoutes } from './reports/routes.ts';
 import { roleRoutes } from './roles/routes.ts';
 import { routingRuleRoutes } from './routing-rules/routes.ts';
 import { supportRoutes } from './support/routes.ts';
@@ -46,4 +47,5 @@ export const modules: ModuleRoutes[] = [
   routingRuleRoutes,
   templateRoutes,
   landingRoutes,
+  reportRoutes,
 ];

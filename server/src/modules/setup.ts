@@ -5,6 +5,7 @@ import { registerChatTimers } from './chats/timers.ts';
 import { registerBlacklistStage } from './clients/blacklist.ts';
 import { registerPresence } from './presence/register.ts';
 import { registerRatings } from './ratings/register.ts';
+import { registerReports } from './reports/register.ts';
 import { registerRulesStage } from './routing-rules/stage.ts';
 
 /**
@@ -21,6 +22,7 @@ const setups: (() => void)[] = [
   registerAutoReplies,
   registerRulesStage,
   registerBlacklistStage,
+  registerReports,
 ];
 
 let done = false;

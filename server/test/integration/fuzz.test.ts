@@ -228,6 +228,10 @@ const extraFixtures: Record<string, (ctx: Ctx) => Promise<Target>> = {
   'GET /api/search/messages': async () => ({ path: '/api/search/messages?q=hello' }),
   'GET /api/search/clients': async () => ({ path: '/api/search/clients?q=client' }),
   'GET /api/clients': async () => ({ path: '/api/clients?q=client' }),
+  // Instagram / Facebook login (issue 15): the provider's redirect back, with a state we did not seal.
+  'GET /api/channels/oauth/:type/callback': async () => ({
+    path: '/api/channels/oauth/instagram/callback?code=fuzz&state=fuzz',
+  }),
   // landing page (issue 19)
   'POST /api/landing-requests': async () => ({
     path: '/api/landing-requests',

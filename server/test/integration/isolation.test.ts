@@ -87,8 +87,9 @@ describe('tenant isolation', () => {
         order by 1`,
     );
     // Not business data: the tenants themselves, pre-login rate limits (keyed by e-mail or address),
-    // the database-wide realtime state, the migration log, the installation's anonymous web telemetry, and the
-    // landing page's trial requests (a visitor has no organisation yet; platform staff read them).
+    // the database-wide realtime state, the report rollups' fold cursors (one per source table, all organisations),
+    // the migration log, the installation's anonymous web telemetry, and the landing page's trial requests (a
+    // visitor has no organisation yet; platform staff read them).
     assert.deepEqual(
       rows.map((r) => r.table_name),
       [
@@ -96,6 +97,7 @@ describe('tenant isolation', () => {
         'organisations',
         'rate_limits',
         'realtime_state',
+        'report_cursors',
         'schema_migrations',
         'telemetry_items',
         'web_vitals',

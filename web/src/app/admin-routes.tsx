@@ -96,10 +96,23 @@ export const adminRoutes: RouteObject = {
       ),
       children: [
         to('report'),
-        soon('report', 'reports.report'),
+        {
+          // The unguarded /report: the signed-in user's own statistics (DECISIONS.md).
+          path: 'report',
+          handle: { title: 'reports.report' },
+          lazy: screen(() => import('../features/reports/dialogs-report.tsx'), 'OwnReportTab'),
+        },
         {
           element: <Guard right="AUTHORITY_ALL_STAT" option="OPTION_STATISTIC" />,
-          children: statTabs.map((tab) => soon(tab, `reports.${tab}`)),
+          children: statTabs.map((tab) =>
+            tab === 'dialogs'
+              ? {
+                  path: tab,
+                  handle: { title: 'reports.dialogs' },
+                  lazy: screen(() => import('../features/reports/dialogs-report.tsx'), 'DialogsTab'),
+                }
+              : soon(tab, `reports.${tab}`),
+          ),
         },
       ],
     },

@@ -1,6 +1,6 @@
 import { registerOutboxHandler } from '../../jobs/outbox.ts';
+import { registerPeriodic } from '../../jobs/periodic.ts';
 import { registerPoller } from '../../jobs/polls.ts';
-import { registerPeriodic } from '../../jobs/runner.ts';
 import { channelOutbox } from './deliver.ts';
 import { refreshProviderTokens } from './oauth.ts';
 import { channelPoller } from './poll.ts';
