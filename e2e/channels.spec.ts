@@ -15,6 +15,7 @@ import {
   signIn,
   startServer,
   type TestServer,
+  waitFor,
 } from './harness.ts';
 
 let server: TestServer;
@@ -33,16 +34,6 @@ after(async () => {
   await server?.stop();
   await tg?.close();
 });
-
-async function waitFor<T>(fn: () => T | undefined, timeoutMs = 10_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  while (Date.now() < end) {
-    const v = fn();
-    if (v !== undefined) return v;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error('timed out');
-}
 
 /** Opens a type's guide from the available channels and goes on to its fields. */
 async function openGuide(page: Page, type: string) {

@@ -13,6 +13,7 @@ import {
   signIn,
   startServer,
   type TestServer,
+  waitFor,
 } from './harness.ts';
 
 let server: TestServer;
@@ -38,16 +39,6 @@ async function startWebhook(): Promise<void> {
   await new Promise<void>((r) => webhook.listen(0, '127.0.0.1', r));
   const address = webhook.address() as { port: number };
   webhookUrl = `http://127.0.0.1:${address.port}/hook`;
-}
-
-async function waitFor<T>(fn: () => T | undefined, timeoutMs = 10_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  while (Date.now() < end) {
-    const v = fn();
-    if (v !== undefined) return v;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error('timed out');
 }
 
 before(async () => {

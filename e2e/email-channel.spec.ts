@@ -22,6 +22,7 @@ import {
   signIn,
   startServer,
   type TestServer,
+  waitFor,
 } from './harness.ts';
 
 const ADDRESS = 'support@shop.test';
@@ -34,16 +35,6 @@ const fixture = (name: string, fill: Record<string, string> = {}) =>
     ),
     'latin1',
   );
-
-async function waitFor<T>(fn: () => T | undefined, timeoutMs = 15_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  while (Date.now() < end) {
-    const v = fn();
-    if (v !== undefined) return v;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error('timed out');
-}
 
 /** The e-mail channel in the browser, against a real Dovecot and a real SMTP server. */
 describe('e-mail channel', { skip: dovecotMissing() }, () => {

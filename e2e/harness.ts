@@ -425,3 +425,15 @@ export async function assertAccessible(page: Page, where: string): Promise<void>
         .join('\n')}`,
     );
 }
+
+/** Polls `fn` every 100 ms until it returns a value (not undefined), for what arrives outside the page (a fake
+ * provider's request, a mail in an SMTP sink); fails after `timeoutMs`. */
+export async function waitFor<T>(fn: () => T | undefined, timeoutMs = 15_000): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  while (Date.now() < end) {
+    const v = fn();
+    if (v !== undefined) return v;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error('timed out');
+}

@@ -15,6 +15,7 @@ import {
   signIn,
   startServer,
   type TestServer,
+  waitFor,
 } from './harness.ts';
 
 let server: TestServer;
@@ -41,16 +42,6 @@ after(async () => {
   await server?.stop();
   await meta?.close();
 });
-
-async function waitFor<T>(fn: () => T | undefined, timeoutMs = 10_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  while (Date.now() < end) {
-    const v = fn();
-    if (v !== undefined) return v;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error('timed out');
-}
 
 describe('Instagram channel pages', () => {
   test('a refused login is the toast; the admin logs in with Facebook, chooses the account, gets a message and answers it', async () => {

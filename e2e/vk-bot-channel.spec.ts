@@ -16,6 +16,7 @@ import {
   signIn,
   startServer,
   type TestServer,
+  waitFor,
 } from './harness.ts';
 
 let server: TestServer;
@@ -34,16 +35,6 @@ after(async () => {
   await server?.stop();
   await vk?.close();
 });
-
-async function waitFor<T>(fn: () => T | undefined, timeoutMs = 10_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  while (Date.now() < end) {
-    const v = fn();
-    if (v !== undefined) return v;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error('timed out');
-}
 
 describe('VK community bot channel pages', () => {
   test('the admin connects a VK community through its guide, VK confirms the server, a message is answered', async () => {
