@@ -33,5 +33,7 @@ export const FIELD_MESSAGES = {
   botUsernameIncorrect: 'Telegram bot username must end in bot',
   categoryMustBeChosen: 'A category must be chosen',
   portNumeric: 'The port must be a number from 1 to 65535',
+  /** §5 Report: a start and end date or a chosen period. */
+  reportPeriodRequired: 'A report requires a start and end date or a chosen period',
 } as const;
 export type FieldMessage = (typeof FIELD_MESSAGES)[keyof typeof FIELD_MESSAGES];

@@ -1,25 +1,26 @@
 import { z } from 'zod';
+import { FIELD_MESSAGES as M } from '../messages.ts';
 
 /** §9 report periods: today, yesterday, last 7 days, last 30 days, custom range ('custom') or one date ('date'). */
 export const reportPeriods = ['today', 'yesterday', 'last7', 'last30', 'custom', 'date'] as const;
 export type ReportPeriod = (typeof reportPeriods)[number];
 /** §5: a report needs a start and end date or a chosen period. */
-export const REPORT_PERIOD_REQUIRED = 'A report requires a start and end date or a chosen period';
+export const REPORT_PERIOD_REQUIRED = M.reportPeriodRequired;
 export const REPORT_MAX_DAYS = 366;
 
-const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'Invalid date');
+const isoDate = z.string(M.reportPeriodRequired).regex(/^\d{4}-\d{2}-\d{2}$/, M.reportPeriodRequired);
 
 export const reportQuerySchema = z
   .object({
-    period: z.enum(reportPeriods).optional(),
+    period: z.enum(reportPeriods, M.reportPeriodRequired).optional(),
     from: isoDate.optional(),
     to: isoDate.optional(),
-    groupBy: z.enum(['day', 'hour']).default('day'),
+    groupBy: z.enum(['day', 'hour'], M.valueIncorrect).default('day'),
     /** IANA zone the periods and days are counted in; UTC when absent. */
-    timeZone: z.string().max(64).default('UTC'),
-    channelId: z.uuid().optional(),
-    teamId: z.uuid().optional(),
-    operatorId: z.uuid().optional(),
+    timeZone: z.string(M.valueIncorrect).max(64, M.valueIncorrect).default('UTC'),
+    channelId: z.uuid(M.valueIncorrect).optional(),
+    teamId: z.uuid(M.valueIncorrect).optional(),
+    operatorId: z.uuid(M.valueIncorrect).optional(),
   })
   .superRefine((q, ctx) => {
     const period = q.period ?? (q.from && q.to ? 'custom' : undefined);

@@ -1,8 +1,8 @@
 import {
   type DialogFigures,
   type DialogsReport,
+  FIELD_MESSAGES,
   REPORT_MAX_DAYS,
-  REPORT_PERIOD_REQUIRED,
   type ReportQuery,
 } from '@smartconnect/contracts';
 import type { AppContext } from '../../context.ts';
@@ -98,12 +98,13 @@ export async function dialogsReport(
   only: { operatorId?: string } = {},
 ): Promise<DialogsReport> {
   if (!isTimeZone(query.timeZone))
-    throw new AppError('validationException', { timeZone: 'Invalid time zone' });
+    throw new AppError('validationException', { timeZone: FIELD_MESSAGES.valueIncorrect });
   const name = (query.period ?? 'custom') as PeriodName;
   const period = resolvePeriod(name, app.clock.now(), query.timeZone, query.from, query.to);
   if (dayCount(period.from, period.to) > REPORT_MAX_DAYS)
     throw new AppError('validationException', {
-      to: `${REPORT_PERIOD_REQUIRED} (at most ${REPORT_MAX_DAYS} days)`,
+      // At most REPORT_MAX_DAYS days in one report.
+      to: FIELD_MESSAGES.valueIncorrect,
     });
   const params: unknown[] = [orgId, period.start.toISOString(), period.end.toISOString()];
   const where = ['organisation_id = $1', 'hour >= $2', 'hour < $3'];

@@ -1323,6 +1323,7 @@ export const enGB = {
     botUsernameIncorrect: 'Telegram bot username must end in bot',
     categoryMustBeChosen: 'A category must be chosen',
     portNumeric: 'The port must be a number from 1 to 65535',
+    reportPeriodRequired: 'A report requires a start and end date or a chosen period',
   },
   errors: {
     networkError: 'No connection to the server.',

@@ -1346,6 +1346,7 @@ export const ruRU: Resources = {
     botUsernameIncorrect: 'Имя бота Telegram должно оканчиваться на bot',
     categoryMustBeChosen: 'Необходимо выбрать категорию',
     portNumeric: 'Порт должен быть числом от 1 до 65535',
+    reportPeriodRequired: 'Для отчёта нужны дата начала и окончания или выбранный период',
   },
   errors: {
     networkError: 'Нет соединения с сервером.',
