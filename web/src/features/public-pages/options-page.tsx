@@ -1,5 +1,5 @@
 import { Button, Paper, Stack, Text, ThemeIcon, Title } from '@mantine/core';
-import { PLAN_OPTIONS, type PlanOption } from '@smartconnect/contracts';
+import { PLAN_OPTIONS, type PlanOption } from '@smartconnect/contracts/constants';
 import { IconLockSquareRounded } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';

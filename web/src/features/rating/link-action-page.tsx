@@ -1,3 +1,5 @@
+// Before the contracts' schemas are used (shared/zod-csp.ts): this public page loads zod with RATING_VALUES.
+import '../../shared/zod-csp.ts';
 import { Button, Loader, SimpleGrid, Text, ThemeIcon, Title } from '@mantine/core';
 import { type LinkActionDto, RATING_VALUES } from '@smartconnect/contracts';
 import { IconStar } from '@tabler/icons-react';
