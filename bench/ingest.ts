@@ -807,54 +807,24 @@ async function runTarget(target: string): Promise<Result | undefined> {
       `with 10 routing rules and 4 auto-replies on: ${rulesRate.toFixed(0)} msg/s with its stages run (${((rulesRate / hot) * 100).toFixed(0)}% of the hot path, ${((rulesRate / (hotAgain.committed / hotAgain.seconds)) * 100).toFixed(0)}% of the hot path's ${(hotAgain.committed / hotAgain.seconds).toFixed(0)} measured just before it, ${((rulesRate / pipedRate) * 100).toFixed(0)}% of the plain pipeline; ${rulesPhase.left} jobs left when the load stopped, done ${(rulesPhase.drain * 1000).toFixed(0)} ms later), answers p50 ${rulesPhase.phase.p50.toFixed(1)} ms, p99 ${rulesPhase.phase.p99.toFixed(1)} ms, failed ${rulesPhase.phase.failed}; ` +
         `first messages ${rulesPhase.primeMs.toFixed(1)} ms each, ${rulesPhase.routed} chats routed by a rule (${rulesPhase.inRouted} in its team), ${rulesPhase.replies} automatic replies written (${rulesPhase.delivered} delivered to the webhook), ${rulesPhase.timers} holding timers armed`,
     );
-    // Telegram updates through the webhook route: secret check, parse, ingest (each client's first one opens its chat).
-    for (let client = 0; client < CONCURRENCY; client++) {
-      if (!(await sendTelegram(client))) throw new Error('the first Telegram update failed');
+    // Provider webhooks, one phase each: every client's first update opens its chat, then a closed loop through the
+    // provider's route (Telegram: secret header; WhatsApp: HMAC of the raw body; Viber: signature, tokens as strings;
+    // VK: secret and group id, answered `ok`), parse and ingest.
+    const webhooks: [string, string, (client: number) => Promise<boolean>][] = [
+      ['Telegram webhook updates', 'Telegram webhook', sendTelegram],
+      ['WhatsApp webhook updates', 'WhatsApp webhook', sendWhatsApp],
+      ['Viber bot callbacks', 'Viber webhook', sendViber],
+      ['VK community callbacks', 'VK Callback API', sendVk],
+    ];
+    for (const [phaseName, label, send] of webhooks) {
+      for (let client = 0; client < CONCURRENCY; client++) {
+        if (!(await send(client))) throw new Error(`the first ${label} update failed`);
+      }
+      const phase = await measure(`${phaseName} (${CONCURRENCY} users)`, SECONDS, closedLoopOf(send));
+      notes.push(
+        `${label}: ${(phase.committed / phase.seconds).toFixed(0)} updates/s, p50 ${phase.p50.toFixed(1)} ms, p99 ${phase.p99.toFixed(1)} ms, failed ${phase.failed}`,
+      );
     }
-    const tgPhase = await measure(
-      `Telegram webhook updates (${CONCURRENCY} users)`,
-      SECONDS,
-      closedLoopOf(sendTelegram),
-    );
-    notes.push(
-      `Telegram webhook: ${(tgPhase.committed / tgPhase.seconds).toFixed(0)} updates/s, p50 ${tgPhase.p50.toFixed(1)} ms, p99 ${tgPhase.p99.toFixed(1)} ms, failed ${tgPhase.failed}`,
-    );
-    // WhatsApp webhooks the same way: signature (HMAC of the raw body), parse, ingest.
-    for (let client = 0; client < CONCURRENCY; client++) {
-      if (!(await sendWhatsApp(client))) throw new Error('the first WhatsApp webhook failed');
-    }
-    const waPhase = await measure(
-      `WhatsApp webhook updates (${CONCURRENCY} users)`,
-      SECONDS,
-      closedLoopOf(sendWhatsApp),
-    );
-    notes.push(
-      `WhatsApp webhook: ${(waPhase.committed / waPhase.seconds).toFixed(0)} updates/s, p50 ${waPhase.p50.toFixed(1)} ms, p99 ${waPhase.p99.toFixed(1)} ms, failed ${waPhase.failed}`,
-    );
-    // Viber callbacks the same way: signature, parse (tokens as strings), ingest.
-    for (let client = 0; client < CONCURRENCY; client++) {
-      if (!(await sendViber(client))) throw new Error('the first Viber callback failed');
-    }
-    const vbPhase = await measure(
-      `Viber bot callbacks (${CONCURRENCY} users)`,
-      SECONDS,
-      closedLoopOf(sendViber),
-    );
-    notes.push(
-      `Viber webhook: ${(vbPhase.committed / vbPhase.seconds).toFixed(0)} updates/s, p50 ${vbPhase.p50.toFixed(1)} ms, p99 ${vbPhase.p99.toFixed(1)} ms, failed ${vbPhase.failed}`,
-    );
-    // VK Callback API events the same way: secret and group id, parse, ingest (answered `ok`).
-    for (let client = 0; client < CONCURRENCY; client++) {
-      if (!(await sendVk(client))) throw new Error('the first VK event failed');
-    }
-    const vkPhase = await measure(
-      `VK community callbacks (${CONCURRENCY} users)`,
-      SECONDS,
-      closedLoopOf(sendVk),
-    );
-    notes.push(
-      `VK Callback API: ${(vkPhase.committed / vkPhase.seconds).toFixed(0)} updates/s, p50 ${vkPhase.p50.toFixed(1)} ms, p99 ${vkPhase.p99.toFixed(1)} ms, failed ${vkPhase.failed}`,
-    );
     // The realtime path alone (what bench/ measures beyond the domain's ingest SQL): one event per
     // transaction through withEvents -> bus -> gateway -> the operator's socket, same concurrency.
     const eventsOnly = async (until: number): Promise<[number, number]> => {

@@ -5,13 +5,14 @@ import {
   Code,
   CopyButton,
   Group,
+  List,
   Modal,
   Stack,
   Text,
   Tooltip,
 } from '@mantine/core';
 import type { ChannelCreatedDto } from '@smartconnect/contracts';
-import { IconCheck, IconCopy, IconKey } from '@tabler/icons-react';
+import { IconCheck, IconCopy, IconKey, IconWebhook } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { curlExample } from './api.ts';
 
@@ -87,3 +88,45 @@ export function ChannelKeyModal({
     </Modal>
   );
 }
+
+/**
+ * After creating a webhook channel whose provider is set up by hand (WhatsApp in the Meta app, VK's Callback API):
+ * our callback address to paste there and the steps, texts under the type's i18n keys.
+ */
+export function CallbackCreatedModal({
+  channel,
+  onClose,
+  texts,
+  testId,
+}: {
+  channel: ChannelCreatedDto;
+  onClose: () => void;
+  texts: { title: string; text: string; url: string; steps: string[]; done: string };
+  testId: string;
+}) {
+  const { t } = useTranslation();
+  return (
+    <Modal opened onClose={onClose} title={t(texts.title)} size="lg">
+      <Stack>
+        <Alert color="blue" variant="light" icon={<IconWebhook size={18} />}>
+          {t(texts.text)}
+        </Alert>
+        <Copyable label={t(texts.url)} value={callbackUrl(channel)} testId={testId} />
+        <List type="ordered" spacing="xs">
+          {texts.steps.map((step) => (
+            <List.Item key={step}>
+              <Text size="sm">{t(step)}</Text>
+            </List.Item>
+          ))}
+        </List>
+        <Group justify="flex-end">
+          <Button onClick={onClose}>{t(texts.done)}</Button>
+        </Group>
+      </Stack>
+    </Modal>
+  );
+}
+
+/** The full address of a channel's webhook (`inboundUrl` is a path on this server). */
+export const callbackUrl = (c: Pick<ChannelCreatedDto, 'inboundUrl'>) =>
+  `${window.location.origin}${c.inboundUrl}`;

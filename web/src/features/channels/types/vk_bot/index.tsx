@@ -1,11 +1,9 @@
-import { Alert, Button, Group, List, Modal, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
-import type { ChannelCreatedDto, ChannelDto } from '@smartconnect/contracts';
-import { IconBrandVk, IconWebhook } from '@tabler/icons-react';
+import { PasswordInput, TextInput } from '@mantine/core';
+import type { ChannelCreatedDto } from '@smartconnect/contracts';
+import { IconBrandVk } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
-import { Copyable } from '../../channel-key-modal.tsx';
+import { CallbackCreatedModal, callbackUrl } from '../../channel-key-modal.tsx';
 import type { ChannelTypeUi, OwnFieldsProps } from '../types.ts';
-
-const callbackUrl = (c: Pick<ChannelDto, 'inboundUrl'>) => `${window.location.origin}${c.inboundUrl}`;
 
 /**
  * The community (its id) and the Callback API's confirmation string are settings (shown again); the community
@@ -64,31 +62,19 @@ function VkBotFields({ values, errors, onChange, editing, disabled, channel }: O
 
 /** After creation: the Callback API server to add in the community, which VK confirms with our answer. */
 function VkBotCreated({ channel, onClose }: { channel: ChannelCreatedDto; onClose: () => void }) {
-  const { t } = useTranslation();
   return (
-    <Modal opened onClose={onClose} title={t('messengers.vk.serverTitle')} size="lg">
-      <Stack>
-        <Alert color="blue" variant="light" icon={<IconWebhook size={18} />}>
-          {t('messengers.vk.serverText')}
-        </Alert>
-        <Copyable
-          label={t('messengers.vk.callbackUrl')}
-          value={callbackUrl(channel)}
-          testId="vk-callback-url"
-        />
-        <List type="ordered" spacing="xs">
-          <List.Item>
-            <Text size="sm">{t('messengers.vk.serverStep1')}</Text>
-          </List.Item>
-          <List.Item>
-            <Text size="sm">{t('messengers.vk.serverStep2')}</Text>
-          </List.Item>
-        </List>
-        <Group justify="flex-end">
-          <Button onClick={onClose}>{t('messengers.vk.done')}</Button>
-        </Group>
-      </Stack>
-    </Modal>
+    <CallbackCreatedModal
+      channel={channel}
+      onClose={onClose}
+      testId="vk-callback-url"
+      texts={{
+        title: 'messengers.vk.serverTitle',
+        text: 'messengers.vk.serverText',
+        url: 'messengers.vk.callbackUrl',
+        steps: ['messengers.vk.serverStep1', 'messengers.vk.serverStep2'],
+        done: 'messengers.vk.done',
+      }}
+    />
   );
 }
 

@@ -1,11 +1,9 @@
-import { Alert, Button, Group, List, Modal, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
-import type { ChannelCreatedDto, ChannelDto } from '@smartconnect/contracts';
-import { IconBrandWhatsapp, IconWebhook } from '@tabler/icons-react';
+import { PasswordInput, TextInput } from '@mantine/core';
+import type { ChannelCreatedDto } from '@smartconnect/contracts';
+import { IconBrandWhatsapp } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
-import { Copyable } from '../../channel-key-modal.tsx';
+import { CallbackCreatedModal, callbackUrl } from '../../channel-key-modal.tsx';
 import type { ChannelTypeUi, OwnFieldsProps } from '../types.ts';
-
-const callbackUrl = (c: Pick<ChannelDto, 'inboundUrl'>) => `${window.location.origin}${c.inboundUrl}`;
 
 /** The ids are settings (shown again), the token and secrets write-only (empty: unchanged when editing). */
 function WhatsAppFields({ values, errors, onChange, editing, disabled, channel }: OwnFieldsProps) {
@@ -62,31 +60,19 @@ function WhatsAppFields({ values, errors, onChange, editing, disabled, channel }
 
 /** After creation: where Meta must send the webhooks, and with which verify token. */
 function WhatsAppCreated({ channel, onClose }: { channel: ChannelCreatedDto; onClose: () => void }) {
-  const { t } = useTranslation();
   return (
-    <Modal opened onClose={onClose} title={t('messengers.whatsapp.webhookTitle')} size="lg">
-      <Stack>
-        <Alert color="blue" variant="light" icon={<IconWebhook size={18} />}>
-          {t('messengers.whatsapp.webhookText')}
-        </Alert>
-        <Copyable
-          label={t('messengers.whatsapp.callbackUrl')}
-          value={callbackUrl(channel)}
-          testId="whatsapp-callback-url"
-        />
-        <List type="ordered" spacing="xs">
-          <List.Item>
-            <Text size="sm">{t('messengers.whatsapp.webhookStep1')}</Text>
-          </List.Item>
-          <List.Item>
-            <Text size="sm">{t('messengers.whatsapp.webhookStep2')}</Text>
-          </List.Item>
-        </List>
-        <Group justify="flex-end">
-          <Button onClick={onClose}>{t('messengers.whatsapp.done')}</Button>
-        </Group>
-      </Stack>
-    </Modal>
+    <CallbackCreatedModal
+      channel={channel}
+      onClose={onClose}
+      testId="whatsapp-callback-url"
+      texts={{
+        title: 'messengers.whatsapp.webhookTitle',
+        text: 'messengers.whatsapp.webhookText',
+        url: 'messengers.whatsapp.callbackUrl',
+        steps: ['messengers.whatsapp.webhookStep1', 'messengers.whatsapp.webhookStep2'],
+        done: 'messengers.whatsapp.done',
+      }}
+    />
   );
 }
 
