@@ -386,6 +386,54 @@ describe('client profiles', () => {
     );
   });
 
+  test('merge suggestions: similar names across scripts, spellings and word order; different people apart', async () => {
+    // The same person's spellings (the pairs were written apart from the key's rules: common transliterations).
+    const same = [
+      ['Иван Петров', 'Ivan Petrov'],
+      ['Petrov Ivan', 'ivan  PETROV'],
+      ['Юлия Смирнова', 'Yulia Smirnova'],
+      ['Julia Smirnova', 'Yuliya Smirnova'],
+      ['Александр Ковалёв', 'Alexander Kovalev'],
+      ['Дмитрий Соколов', 'Dmitry Sokolov'],
+      ['Наталья Кузнецова', 'Natalia Kuznetsova'],
+      ['Hannah Ellis', 'hanna ellis'],
+      ['Фёдор Михайлов', 'Fedor Mikhailov'],
+    ];
+    const apart = [
+      ['Ivan Petrov', 'Ivan Sidorov'],
+      ['Anna Kim', 'Oleg Kim'],
+      ['Мария Волкова', 'Марина Волкова'],
+      ['123456789', '123456789'],
+      ['Al', 'al'],
+    ];
+    const key = async (n: string) =>
+      (await s.app.db.query<{ k: string | null }>('select client_name_key($1) as k', [n]))[0].k;
+    for (const [a, b] of same) {
+      const [ka, kb] = [await key(a), await key(b)];
+      assert.ok(ka, `${a} has a key`);
+      assert.equal(ka, kb, `${a} ~ ${b}`);
+    }
+    for (const [a, b] of apart) {
+      const [ka, kb] = [await key(a), await key(b)];
+      assert.ok(ka === null || ka !== kb, `${a} and ${b} stay apart (${ka} / ${kb})`);
+    }
+    // Through the API: one group with both spellings; the other client is not in it.
+    const org = await createOrganisation(s);
+    const teamId = await makeTeam(org);
+    const ch = await makeChannel(org, teamId);
+    const a = await clientOn(s, org, ch, 'sim-1', 'Иван Петров');
+    const b = await clientOn(s, org, ch, 'sim-2', 'Petrov Ivan');
+    const c = await clientOn(s, org, ch, 'sim-3', 'Ivan Sidorov');
+    const groups = (await org.admin.api.get('/api/clients/merge/suggestions')).body.entity.items as {
+      reason: string;
+      clients: { id: string }[];
+    }[];
+    const byName = groups.filter((g) => g.reason === 'name');
+    assert.equal(byName.length, 1, JSON.stringify(groups));
+    assert.deepEqual(byName[0].clients.map((x) => x.id).sort(), [a.clientId, b.clientId].sort());
+    assert.ok(!groups.some((g) => g.clients.some((x) => x.id === c.clientId)));
+  });
+
   test('merge: one transaction moving contacts, chats, messages, comments, tags, fields; sources 404', async () => {
     const org = await createOrganisation(s);
     const api = org.admin.api;

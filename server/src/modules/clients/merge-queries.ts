@@ -83,7 +83,7 @@ export async function moveAll(q: Queryable, targetId: string, sourceIds: string[
 
 /**
  * Groups of two or more clients that look like one person: the same phone or e-mail on their channel contacts
- * (the site chat's form), or the same name (any case). At most `limit` groups, largest first.
+ * (the site chat's form), or similar names (one spelling's skeleton key, migration 082). At most `limit` groups, largest first.
  */
 export const suggestions = (q: Queryable, orgId: string, limit: number) =>
   q.query<{ reason: 'phone' | 'email' | 'name'; value: string; clients: { id: string; name: string }[] }>(
@@ -96,9 +96,10 @@ export const suggestions = (q: Queryable, orgId: string, limit: number) =>
          from contacts ct where ct.organisation_id = $1 and ct.email is not null and ct.email <> ''
         group by lower(ct.email) having count(distinct ct.client_id) > 1
      ), byname as (
-       select 'name', lower(cl.name), array_agg(cl.id)
-         from clients cl where cl.organisation_id = $1
-        group by lower(cl.name) having count(*) > 1
+       -- Similar names: one skeleton key (client_name_key, migration 082); the value shown is the first name.
+       select 'name', (array_agg(cl.name order by cl.id))[1], array_agg(cl.id)
+         from clients cl where cl.organisation_id = $1 and client_name_key(cl.name) is not null
+        group by client_name_key(cl.name) having count(*) > 1
      ), g as (
        select * from byphone union all select * from byemail union all select * from byname
      )

@@ -1102,7 +1102,7 @@ export const enGB = {
     merged: 'Contacts merged',
     mergeSuggestions: 'Suggested duplicates',
     noSuggestions: 'No duplicates found',
-    reason: { phone: 'Same phone', email: 'Same e-mail', name: 'Same name' },
+    reason: { phone: 'Same phone', email: 'Same e-mail', name: 'Similar name' },
     keep: 'Keep',
     history: 'Profile history',
     historyKind: {

@@ -1121,7 +1121,7 @@ export const ruRU: Resources = {
     merged: 'Контакты объединены',
     mergeSuggestions: 'Возможные дубликаты',
     noSuggestions: 'Дубликаты не найдены',
-    reason: { phone: 'Один телефон', email: 'Одна эл. почта', name: 'Одно имя' },
+    reason: { phone: 'Один телефон', email: 'Одна эл. почта', name: 'Похожее имя' },
     keep: 'Оставить',
     history: 'История профиля',
     historyKind: {
