@@ -206,4 +206,61 @@ describe('client profiles', () => {
     assertNoErrors(errors);
     await context.close();
   });
+
+  test('an operator without AUTHORITY_PROFILE_UPDATE sees the client card read-only, and the server refuses a change', async () => {
+    const teams = await apiCall(server.url, 'GET', '/api/teams', undefined, adminToken);
+    const list = Array.isArray(teams.body.entity) ? teams.body.entity : teams.body.entity.items;
+    const sales = list.find((t: { name: string }) => t.name === 'Sales');
+    const role = await apiCall(
+      server.url,
+      'POST',
+      '/api/roles',
+      {
+        name: 'Reader',
+        description: 'Answers chats, cannot edit profiles',
+        rights: ['AUTHORITY_CHAT_DISTRIBUTION'],
+      },
+      adminToken,
+    );
+    assert.equal(role.status, 200, JSON.stringify(role.body));
+    const password = 'Reader#Pass1';
+    const user = await apiCall(
+      server.url,
+      'POST',
+      '/api/users',
+      {
+        name: 'Rita Reader',
+        email: 'rita@demo.local',
+        roleId: role.body.entity.id,
+        teamIds: [sales.id],
+        password,
+        repeatPassword: password,
+      },
+      adminToken,
+    );
+    assert.equal(user.status, 200, JSON.stringify(user.body));
+    const token = await apiLogin(server.url, 'rita@demo.local', password);
+    const chatId = await inbound('reader-1', 'Rosa Reader-Client', 'Can you check my order?');
+    const { page, errors, context } = await openPage(browser, server.url);
+    await signIn(page, token, `/admin/chats?filter=waiting&chat=${chatId}`);
+    const card = page.getByTestId('profile-card');
+    await card.waitFor();
+    await page.getByTestId('client-name').getByText('Rosa Reader-Client').waitFor();
+    for (const id of ['edit-profile', 'block-client', 'merge-client']) {
+      assert.equal(await card.getByTestId(id).count(), 0, `${id} is not offered`);
+    }
+    assert.equal(await card.getByRole('button', { name: 'Add comment' }).count(), 0, 'no comment form');
+    await assertAccessible(page, 'read-only client card');
+    await screenshot(page, 'client-profile-read-only', { toasts: false });
+    // The server agrees: a change by hand is refused.
+    const chat = await apiCall(server.url, 'GET', `/api/chats/${chatId}`, undefined, token);
+    assert.equal(chat.status, 200, JSON.stringify(chat.body));
+    const clientId = chat.body.entity.client.id;
+    const patch = await apiCall(server.url, 'PATCH', `/api/clients/${clientId}`, { name: 'Changed' }, token);
+    assert.equal(patch.status, 403, JSON.stringify(patch.body));
+    const block = await apiCall(server.url, 'POST', '/api/blacklist', { clientId }, token);
+    assert.equal(block.status, 403, JSON.stringify(block.body));
+    assertNoErrors(errors);
+    await context.close();
+  });
 });
