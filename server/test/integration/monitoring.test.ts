@@ -1,7 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { PLAN_OPTIONS } from '@smartconnect/contracts';
+import { loadConfig } from '../../src/config.ts';
+import { openPostgres } from '../../src/db/index.ts';
 import { ManualClock } from '../../src/lib/clock.ts';
+import { localBus } from '../../src/realtime/bus.ts';
+import { createServer } from '../../src/server.ts';
 import {
   createOrganisation,
   startTestServer,
@@ -287,6 +291,38 @@ describe('monitoring', () => {
     await chSocket.waitFor(() => pushes(chSocket).length >= 2);
     await new Promise((r) => setTimeout(r, 700));
     assert.equal(pushes(opsSocket).length, count);
+  });
+
+  test('scale-out: a monitor on another instance gets the rows of a chat taken on this one', {
+    skip: process.env.DATABASE_URL ? false : 'needs PostgreSQL: two servers on one database',
+  }, async () => {
+    assert.ok(s.databaseUrl);
+    // Instance B: same database, its own in-process bus (no Redis): it learns of A's events from the log.
+    const b = await createServer(
+      loadConfig({
+        DATA_DIR: s.dataDir,
+        LOG_LEVEL: 'warn',
+        SEED_DEMO: 'false',
+        SECRET_KEY: 'test-secret-key-test-secret-key-0123456789',
+      }),
+      { db: await openPostgres(s.databaseUrl, 3), bus: localBus(), clock: s.clock },
+    );
+    await b.fastify.listen({ port: 0, host: '127.0.0.1' });
+    const address = b.fastify.server.address();
+    const bUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+    try {
+      const onB = await RealtimeClient.connect(bUrl, sup.token);
+      sockets.push(onB);
+      subscribe(onB, 'abonents');
+      await onB.waitFor(() => pushes(onB).length >= 1);
+      const res = await inbound(s, chA, { client: 'dan', name: 'Dan' });
+      const dan = res.body.entity.chatId as string;
+      await onB.waitFor(() => pushes(onB).some((f) => f.payload.data.rows.some((r: Row) => r.id === dan)));
+      assert.equal((await olga.api.post(`/api/chats/${dan}/take`, {})).status, 200);
+      await onB.waitFor(() => pushes(onB).some((f) => f.payload.data.removed.includes(dan)));
+    } finally {
+      await b.close();
+    }
   });
 
   test('column settings: per user and view, order and visibility kept, bad keys refused', async () => {
