@@ -19,6 +19,7 @@ export * from './schemas/clients.ts';
 export * from './schemas/common.ts';
 export * from './schemas/email.ts';
 export * from './schemas/landing.ts';
+export * from './schemas/monitoring.ts';
 export * from './schemas/organisations.ts';
 export * from './schemas/presence.ts';
 export * from './schemas/ratings.ts';

@@ -68,7 +68,7 @@ export type Audience = { userIds?: string[]; teamIds?: string[]; rights?: string
  */
 export type RealtimeFrame<P = unknown> = {
   id: string;
-  type: RealtimeEventType | RealtimeSignalType | 'resync' | 'hello' | 'pong';
+  type: RealtimeEventType | RealtimeSignalType | 'resync' | 'hello' | 'pong' | 'topic';
   payload: P;
 };
 
@@ -85,3 +85,14 @@ export const REALTIME_CLOSE = {
   /** The user opened more sockets than allowed; this, their oldest, was closed. */
   tooManySockets: 4009,
 } as const;
+
+/**
+ * Topics a socket subscribes to by sending `{"type":"subscribe","topic":T,"params":{...}}` (and leaves with
+ * `{"type":"unsubscribe","topic":T}`); one subscription per topic and socket, a new one replaces it. The server
+ * answers `topic` frames (empty `id`, never replayed): `data` pushed by the topic, or `refused` with an error code
+ * (accessDeniedException, optionUnavailableException, validationException) and no further frames. Subscriptions
+ * do not survive a reconnect: the client subscribes again after each `hello`.
+ */
+export const REALTIME_TOPICS = ['monitoring'] as const;
+export type RealtimeTopic = (typeof REALTIME_TOPICS)[number];
+export type TopicFramePayload<D = unknown> = { topic: RealtimeTopic; data?: D; refused?: string };

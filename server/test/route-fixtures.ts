@@ -1,3 +1,4 @@
+import { MONITORING_COLUMNS, MONITORING_VIEWS } from '@smartconnect/contracts';
 import { type FakeMeta, startFakeMeta } from './fakes/meta.ts';
 import type { Call, TestOrg, TestServer } from './helpers.ts';
 
@@ -434,6 +435,20 @@ export const fixtures: Record<string, Fixture> = {
     path: '/api/reports/dialogs?period=last7&timeZone=Europe/London',
   }),
   'GET /api/reports/own/dialogs': async () => ({ path: '/api/reports/own/dialogs?period=today' }),
+  // Monitoring (issue 17): the caller's own live tables and column settings, one route per view.
+  ...Object.fromEntries(
+    MONITORING_VIEWS.flatMap((view): [string, Fixture][] => [
+      [`GET /api/monitoring/${view}`, async () => ({ path: `/api/monitoring/${view}` })],
+      [`GET /api/monitoring/settings/${view}`, async () => ({ path: `/api/monitoring/settings/${view}` })],
+      [
+        `PUT /api/monitoring/settings/${view}`,
+        async () => ({
+          path: `/api/monitoring/settings/${view}`,
+          body: { columns: [{ key: MONITORING_COLUMNS[view][0], visible: true }] },
+        }),
+      ],
+    ]),
+  ),
 };
 
 /** Sends a fixture's call as the given user. */

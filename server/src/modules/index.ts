@@ -9,6 +9,7 @@ import { clientRoutes } from './clients/routes.ts';
 import { fileRoutes } from './files/routes.ts';
 import { healthRoutes } from './health/routes.ts';
 import { landingRoutes } from './landing/routes.ts';
+import { monitoringRoutes } from './monitoring/routes.ts';
 import { metricsRoutes } from './observability/metrics-route.ts';
 import { telemetryRoutes } from './observability/routes.ts';
 import { organisationRoutes } from './organisations/routes.ts';
@@ -48,4 +49,5 @@ export const modules: ModuleRoutes[] = [
   templateRoutes,
   landingRoutes,
   reportRoutes,
+  monitoringRoutes,
 ];

@@ -3,6 +3,7 @@ import { registerChannelOutbox } from './channels/register.ts';
 import { registerQueueStage } from './chats/queue-stage.ts';
 import { registerChatTimers } from './chats/timers.ts';
 import { registerBlacklistStage } from './clients/blacklist.ts';
+import { registerMonitoring } from './monitoring/register.ts';
 import { registerPresence } from './presence/register.ts';
 import { registerRatings } from './ratings/register.ts';
 import { registerReports } from './reports/register.ts';
@@ -23,6 +24,7 @@ const setups: (() => void)[] = [
   registerRulesStage,
   registerBlacklistStage,
   registerReports,
+  registerMonitoring,
 ];
 
 let done = false;

@@ -12,6 +12,7 @@ import type { Signal, StoredEvent } from './bus.ts';
 import { PresenceTracker } from './presence.ts';
 import * as Q from './queries.ts';
 import { Sequencer } from './sequencer.ts';
+import { allTopics, type TopicSocket, topicOf } from './topics.ts';
 
 export type GatewayOptions = {
   /** Protocol-level ping; a socket that has not answered the previous ping by the next one is dropped. */
@@ -86,6 +87,8 @@ type Connection = {
   pending: { id: number; frame: string }[] | null;
   alive: boolean;
   openedAt: number;
+  /** The topics this socket subscribed to (realtime/topics.ts), with the handle each topic holds. */
+  topics: Map<string, TopicSocket>;
 };
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -189,6 +192,13 @@ export class Gateway {
   }
 
   #deliver(e: StoredEvent): void {
+    for (const topic of allTopics()) {
+      try {
+        topic.onEvent?.(this.app, e);
+      } catch (err) {
+        this.app.log.warn({ err, type: e.type }, 'realtime topic failed on an event');
+      }
+    }
     const conns = this.#byOrg.get(e.organisationId);
     if (!conns) return;
     if (e.type === 'access.changed') this.#applyAccess(conns, e.payload as AccessChangedPayload);
@@ -267,6 +277,7 @@ export class Gateway {
       pending: [],
       alive: true,
       openedAt: performance.now(),
+      topics: new Map(),
     };
     socket.on('pong', () => {
       c.alive = true;
@@ -276,6 +287,7 @@ export class Gateway {
       const text = data.toString();
       if (text === 'ping' || text.includes('"ping"'))
         this.#sendFrame(c, { id: '', type: 'pong', payload: null });
+      else if (text.startsWith('{')) void this.#topicMessage(c, text);
     });
     socket.on('close', () => this.#remove(c));
     socket.on('error', () => undefined);
@@ -360,7 +372,66 @@ export class Gateway {
     goLive(replayed);
   }
 
+  /** `{"type":"subscribe","topic","params"}` or `{"type":"unsubscribe","topic"}` (contracts/realtime.ts). */
+  async #topicMessage(c: Connection, text: string): Promise<void> {
+    let msg: { type?: unknown; topic?: unknown; params?: unknown };
+    try {
+      msg = JSON.parse(text) as typeof msg;
+    } catch {
+      return;
+    }
+    if (typeof msg.topic !== 'string') return;
+    const name = msg.topic;
+    const topic = topicOf(name);
+    const refuse = (code: string) =>
+      this.#sendFrame(c, { id: '', type: 'topic', payload: { topic: name, refused: code } });
+    if (!topic) return refuse('validationException');
+    const old = c.topics.get(name);
+    if (old) {
+      c.topics.delete(name);
+      topic.unsubscribe(this.app, old);
+    }
+    if (msg.type !== 'subscribe') return;
+    const handle: TopicSocket = {
+      id: c.id,
+      userId: c.userId,
+      organisationId: c.organisationId,
+      get rights() {
+        return c.rights;
+      },
+      get teams() {
+        return c.teams;
+      },
+      get open() {
+        return c.socket.readyState === c.socket.OPEN && c.topics.get(name) === handle;
+      },
+      push: (data) => {
+        if (c.topics.get(name) === handle)
+          this.#sendFrame(c, { id: '', type: 'topic', payload: { topic: name, data } });
+      },
+      refuse: (code) => {
+        if (c.topics.get(name) !== handle) return;
+        c.topics.delete(name);
+        refuse(code);
+      },
+    };
+    c.topics.set(name, handle);
+    try {
+      const refused = await topic.subscribe(this.app, handle, msg.params);
+      if (refused) {
+        topic.unsubscribe(this.app, handle);
+        handle.refuse(refused);
+      }
+    } catch (err) {
+      this.app.log.warn({ err, topic: name }, 'realtime topic subscribe failed');
+      topic.unsubscribe(this.app, handle);
+      handle.refuse('unknownException');
+    }
+  }
+
   #remove(c: Connection): void {
+    for (const [name, handle] of c.topics) topicOf(name)?.unsubscribe(this.app, handle);
+    c.topics.clear();
     const set = this.#byOrg.get(c.organisationId);
     if (!set?.delete(c)) return;
     if (!set.size) this.#byOrg.delete(c.organisationId);
@@ -415,6 +486,7 @@ export class Gateway {
   async stop(): Promise<void> {
     this.#closing = true;
     for (const t of this.#timers) clearInterval(t);
+    for (const topic of allTopics()) topic.stop?.(this.app);
     for (const u of this.#unsubscribe) u();
     this.#sequencer?.close();
     for (const set of this.#byOrg.values())

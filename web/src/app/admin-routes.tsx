@@ -313,7 +313,17 @@ export const adminRoutes: RouteObject = {
               titleKey="menu.monitoring"
             />
           ),
-          children: [to('channels'), ...monitoringTabs.map((tab) => soon(tab, `monitoring.${tab}`))],
+          children: [
+            to('channels'),
+            ...monitoringTabs.map((tab) => ({
+              path: tab,
+              handle: { title: `monitoring.${tab}` },
+              lazy: screen(
+                () => import('../features/monitoring/monitoring-tab.tsx'),
+                `${tab[0].toUpperCase()}${tab.slice(1)}Tab`,
+              ),
+            })),
+          ],
         },
       ],
     },

@@ -1,6 +1,12 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { backoffMs, RealtimeClient, type RealtimeEvent } from './client.ts';
+import {
+  backoffMs,
+  RealtimeClient,
+  type RealtimeEvent,
+  setActiveRealtime,
+  subscribeTopic,
+} from './client.ts';
 
 type FakeSocket = {
   url: string;
@@ -9,6 +15,7 @@ type FakeSocket = {
   onclose: ((ev: { code: number }) => void) | null;
   onerror: ((ev: unknown) => void) | null;
   closed: number | null;
+  sent: string[];
   close(code?: number): void;
   send(data: string): void;
 };
@@ -37,10 +44,13 @@ function setup(token: string | null = 't0k') {
         onclose: null,
         onerror: null,
         closed: null,
+        sent: [],
         close(code) {
           this.closed = code ?? 1000;
         },
-        send() {},
+        send(data) {
+          this.sent.push(data);
+        },
       };
       sockets.push(s);
       return s;
@@ -137,4 +147,28 @@ test('stop closes the socket, forgets the cursor and cancels reconnects', () => 
   assert.equal(s.closed, 1000);
   assert.equal(t.client.lastEventId, null);
   assert.equal(t.timers.length, 0);
+});
+
+test('topics: a subscription made before the socket is up is sent after hello, again after a reconnect', () => {
+  const { client, sockets, timers, frame } = setup();
+  setActiveRealtime(client);
+  const got: unknown[] = [];
+  const stop = subscribeTopic('monitoring', { view: 'teams' }, (p) => got.push(p.data));
+  client.start();
+  const sub = JSON.stringify({ type: 'subscribe', topic: 'monitoring', params: { view: 'teams' } });
+  assert.deepEqual(sockets[0].sent, []);
+  sockets[0].onopen?.({});
+  frame(sockets[0], { id: '5', type: 'hello', payload: { resumed: false } });
+  assert.deepEqual(sockets[0].sent, [sub]);
+  frame(sockets[0], { id: '', type: 'topic', payload: { topic: 'monitoring', data: { full: true } } });
+  assert.deepEqual(got, [{ full: true }]);
+  assert.equal(client.lastEventId, '5', 'topic frames do not move the cursor');
+  sockets[0].onclose?.({ code: 1006 });
+  timers.shift()?.();
+  sockets[1].onopen?.({});
+  frame(sockets[1], { id: '5', type: 'hello', payload: { resumed: true } });
+  assert.deepEqual(sockets[1].sent, [sub]);
+  stop();
+  assert.deepEqual(sockets[1].sent, [sub, JSON.stringify({ type: 'unsubscribe', topic: 'monitoring' })]);
+  setActiveRealtime(null);
 });

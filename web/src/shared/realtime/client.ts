@@ -3,6 +3,8 @@ import {
   type RealtimeEventType,
   type RealtimeFrame,
   type RealtimeSignalType,
+  type RealtimeTopic,
+  type TopicFramePayload,
 } from '@smartconnect/contracts/constants';
 
 /** A stored event (its id is the cursor), or a signal (typing: empty id, never replayed). */
@@ -55,6 +57,8 @@ export class RealtimeClient {
   #opened = false;
   /** True once a socket has been lost: the next hello without a cursor means data may have been missed. */
   #hadConnection = false;
+  /** The socket said hello: topic messages can be sent. */
+  #ready = false;
   lastEventId: string | null = null;
 
   constructor(private readonly o: RealtimeOptions) {}
@@ -82,6 +86,7 @@ export class RealtimeClient {
     }
     this.lastEventId = null;
     this.#opened = false;
+    this.#ready = false;
   }
 
   #url(token: string): string {
@@ -121,7 +126,15 @@ export class RealtimeClient {
       if (this.#hadConnection && !resumed) this.o.onResync();
       this.#hadConnection = true;
       if (frame.id) this.lastEventId = frame.id;
+      this.#ready = true;
+      // Subscriptions do not survive a reconnect: each new socket subscribes again (and gets full data).
+      for (const [topic, entry] of topics) this.sendSubscribe(topic, entry.params);
       this.o.onConnected?.();
+      return;
+    }
+    if (frame.type === 'topic') {
+      const p = frame.payload as TopicFramePayload;
+      topics.get(p.topic)?.onFrame(p);
       return;
     }
     if (frame.id) this.lastEventId = frame.id;
@@ -132,7 +145,17 @@ export class RealtimeClient {
     this.o.onEvent(frame as RealtimeEvent);
   }
 
+  /** Sends a topic subscription on the open socket (nothing when not connected: the next hello sends it). */
+  sendSubscribe(topic: RealtimeTopic, params: unknown): void {
+    if (this.#ready) this.#socket?.send(JSON.stringify({ type: 'subscribe', topic, params }));
+  }
+
+  sendUnsubscribe(topic: RealtimeTopic): void {
+    if (this.#ready) this.#socket?.send(JSON.stringify({ type: 'unsubscribe', topic }));
+  }
+
   #closed(code: number): void {
+    this.#ready = false;
     const opened = this.#opened;
     this.#socket = null;
     this.#opened = false;
@@ -169,6 +192,29 @@ export class RealtimeClient {
 }
 
 let active: RealtimeClient | null = null;
+
+type TopicEntry = { params: unknown; onFrame: (p: TopicFramePayload) => void };
+/** The tab's topic subscriptions, kept across sockets (a screen may subscribe before the socket is up). */
+const topics = new Map<RealtimeTopic, TopicEntry>();
+
+/**
+ * Subscribes the tab to a topic of the realtime socket (one subscription per topic: a new one replaces it), now and
+ * after every reconnect; answers the unsubscribe.
+ */
+export function subscribeTopic(
+  topic: RealtimeTopic,
+  params: unknown,
+  onFrame: (p: TopicFramePayload) => void,
+): () => void {
+  const entry: TopicEntry = { params, onFrame };
+  topics.set(topic, entry);
+  active?.sendSubscribe(topic, params);
+  return () => {
+    if (topics.get(topic) !== entry) return;
+    topics.delete(topic);
+    active?.sendUnsubscribe(topic);
+  };
+}
 
 /** Registers the tab's one client (a new one replaces and closes the previous). */
 export function setActiveRealtime(client: RealtimeClient | null): void {
