@@ -39,7 +39,7 @@ import {
   ReactFlowProvider,
   useReactFlow,
 } from '@xyflow/react';
-import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { type CSSProperties, lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { isApiError } from '../../shared/api/errors.ts';
@@ -332,15 +332,17 @@ function BotEditor({ bot }: { bot: ChatBotDto }) {
         </Alert>
       )}
       <Group gap="xs" wrap="wrap" role="toolbar" aria-label={t('chatBots.modes.label')}>
-        <SegmentedControl
-          value={mode}
-          onChange={(v) => setMode(v as Mode)}
-          aria-label={t('chatBots.modes.label')}
-          data={(['default', 'move', 'create', 'delete'] as const).map((m) => ({
-            value: m,
-            label: t(`chatBots.modes.${m}`),
-          }))}
-        />
+        <div style={{ maxWidth: '100%', overflowX: 'auto' }}>
+          <SegmentedControl
+            value={mode}
+            onChange={(v) => setMode(v as Mode)}
+            aria-label={t('chatBots.modes.label')}
+            data={(['default', 'move', 'create', 'delete'] as const).map((m) => ({
+              value: m,
+              label: t(`chatBots.modes.${m}`),
+            }))}
+          />
+        </div>
         <Button variant="light" leftSection={<IconPlus size={16} />} onClick={() => addNode()}>
           {t('chatBots.addNode')}
         </Button>
@@ -506,7 +508,12 @@ function NodePanel(props: {
     onChange((n) => ({ ...n, [key]: (n[key] as { id: string }[]).filter((x) => x.id !== id) }));
 
   return (
-    <Stack gap="sm" data-testid="node-editor">
+    // Small field errors need the darker red to keep their contrast (WCAG AA).
+    <Stack
+      gap="sm"
+      data-testid="node-editor"
+      style={{ '--mantine-color-error': 'var(--mantine-color-red-8)' } as CSSProperties}
+    >
       <Group justify="space-between">
         <Text fw={600}>{t('chatBots.panel.title')}</Text>
         <Checkbox

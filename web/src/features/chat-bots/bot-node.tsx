@@ -50,12 +50,12 @@ export function BotNodeCard({ data }: NodeProps & { data: BotNodeData }) {
       <Handle type="target" position={Position.Left} style={handleStyle} />
       <Group gap={4} mb={4}>
         {node.root && (
-          <Badge size="xs" color="blue">
+          <Badge size="xs" color="blue" variant="light">
             {t('chatBots.node.root')}
           </Badge>
         )}
         {data.unconnected && (
-          <Badge size="xs" color="orange" data-testid="unconnected">
+          <Badge size="xs" color="orange" variant="light" data-testid="unconnected">
             {t('chatBots.node.unconnected')}
           </Badge>
         )}
