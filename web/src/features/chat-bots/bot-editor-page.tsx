@@ -54,6 +54,7 @@ const BotSimulator = lazy(() => import('./simulator.tsx').then((m) => ({ default
 const nodeTypes = { bot: BotNodeCard };
 type Mode = 'default' | 'move' | 'create' | 'delete';
 type SaveState = 'saved' | 'unsaved' | 'saving';
+const FIT = { maxZoom: 1, padding: 0.15 };
 /** The autosave waits this long after the last change. */
 const AUTOSAVE_MS = 800;
 
@@ -216,6 +217,8 @@ function BotEditor({ bot }: { bot: ChatBotDto }) {
     );
     change((g) => ({ nodes: [...g.nodes, node] }));
     setSelected({ nodeId: node.id });
+    // A node added from the toolbar may land outside the view: show them all.
+    if (x === undefined) setTimeout(() => void flow.fitView(FIT), 50);
   };
   /** §8 toasts: delete needs a selected element; the root cannot go while other nodes exist. */
   const deleteElement = (target = selected) => {
@@ -402,6 +405,7 @@ function BotEditor({ bot }: { bot: ChatBotDto }) {
               } else setSelected(null);
             }}
             fitView
+            fitViewOptions={FIT}
             minZoom={0.2}
             proOptions={{ hideAttribution: true }}
           >
