@@ -11,10 +11,11 @@ import { del, get, patch, post } from '../../shared/api/client.ts';
 
 export const botKeys = { all: ['chat-bots'] as const, one: (id: string) => ['chat-bots', id] as const };
 
-export function useChatBots() {
+export function useChatBots(enabled = true) {
   return useQuery({
     queryKey: botKeys.all,
     queryFn: async () => (await get<Page<ChatBotSummaryDto>>('/api/chat-bots')).items,
+    enabled,
   });
 }
 
