@@ -100,6 +100,13 @@ const catalogue = {
     409,
     'An active status cannot be deleted until it is removed from all clients',
   ],
+  // chat bots (§8 not found 'chatBot', 'chatbot name already exists', Chatbot structure, 'chatbot used by rules')
+  chatBotNotFoundException: [404, 'Chat bot not found'],
+  chatBotNameExistsException: [409, 'Chatbot name already exists'],
+  /** details: { issues: BotStructureIssue[] } — every structure error, each naming its node. */
+  chatBotStructureException: [400, 'Chatbot structure error'],
+  /** details: { rules: string[] } — the names of the routing rules that route to the bot. */
+  chatBotUsedByRulesException: [409, 'Chatbot used by rules'],
 } as const satisfies Record<string, readonly [number, string]>;
 
 export type ErrorCode = keyof typeof catalogue;

@@ -1,5 +1,6 @@
 import './zod-config.ts';
 
+export * from './chat-bot-structure.ts';
 export * from './errors.ts';
 export * from './landing-rules.ts';
 export * from './limits.ts';

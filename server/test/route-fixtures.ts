@@ -61,6 +61,17 @@ const routingRule = async (org: TestOrg) => {
   };
   return ok(await org.admin.api.post('/api/routing-rules', body), 'routing rule').id as string;
 };
+/** A chat bot whose draft can be published: one root node that replies and closes the chat. */
+const chatBot = async (org: TestOrg) => {
+  const bot = ok(
+    await org.admin.api.post('/api/chat-bots', { name: uniq('Bot'), defaultMessage: 'Sorry?' }),
+    'chat bot',
+  );
+  const node = { id: 'start', root: true, position: { x: 0, y: 0 }, reply: { text: 'Hello' } };
+  const draft = { nodes: [{ ...node, actions: [{ id: 'end', kind: 'final', type: 'close' }] }] };
+  ok(await org.admin.api.patch(`/api/chat-bots/${bot.id}`, { draft }), 'chat bot draft');
+  return bot.id as string;
+};
 /**
  * A request category; with `callerId`, available to a team of theirs only, so a holder of just
  * AUTHORITY_CHAT_SESSION_CATEGORY may change it (not 'category modify denied').
@@ -449,6 +460,21 @@ export const fixtures: Record<string, Fixture> = {
       ],
     ]),
   ),
+  // Chat bots (the editor's API).
+  'GET /api/chat-bots': async () => ({ path: '/api/chat-bots' }),
+  'POST /api/chat-bots': async () => ({
+    path: '/api/chat-bots',
+    body: { name: uniq('Bot'), defaultMessage: 'Sorry, I did not understand' },
+  }),
+  'GET /api/chat-bots/:id': async (org) => ({ path: `/api/chat-bots/${await chatBot(org)}` }),
+  'PATCH /api/chat-bots/:id': async (org) => ({
+    path: `/api/chat-bots/${await chatBot(org)}`,
+    body: { name: uniq('Bot'), description: 'Changed' },
+  }),
+  'POST /api/chat-bots/:id/publish': async (org) => ({
+    path: `/api/chat-bots/${await chatBot(org)}/publish`,
+  }),
+  'DELETE /api/chat-bots/:id': async (org) => ({ path: `/api/chat-bots/${await chatBot(org)}` }),
 };
 
 /** Sends a fixture's call as the given user. */

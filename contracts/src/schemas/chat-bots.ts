@@ -201,3 +201,19 @@ export type ChatBotDto = ChatBotSummaryDto & {
   draft: BotGraph;
   published: BotGraph | null;
 };
+
+/** Response schemas (OpenAPI). */
+const at = z.iso.datetime();
+export const chatBotSummaryDto = z.object({
+  id: z.uuid(),
+  name: z.string(),
+  description: z.string(),
+  publishedVersion: z.number().int().nullable(),
+  hasUnpublishedChanges: z.boolean(),
+  updatedAt: at,
+});
+export const chatBotDto = chatBotSummaryDto.extend({
+  defaultMessage: z.string(),
+  draft: botGraphSchema,
+  published: botGraphSchema.nullable(),
+});

@@ -4,6 +4,7 @@ import { authRoutes } from './auth/routes.ts';
 import { autoReplyRoutes } from './auto-replies/routes.ts';
 import { categoryRoutes } from './categories/routes.ts';
 import { channelRoutes } from './channels/routes.ts';
+import { chatBotRoutes } from './chat-bots/routes.ts';
 import { chatRoutes } from './chats/routes.ts';
 import { clientRoutes } from './clients/routes.ts';
 import { fileRoutes } from './files/routes.ts';
@@ -50,4 +51,5 @@ export const modules: ModuleRoutes[] = [
   landingRoutes,
   reportRoutes,
   monitoringRoutes,
+  chatBotRoutes,
 ];

@@ -98,7 +98,7 @@ describe('routing rules: the API', () => {
         },
         'conditions.channelIds',
       ],
-      // No chat bot exists yet: every botId names none.
+      // A botId that names no bot of the organisation.
       [
         { conditions: { clients: 'any' }, action: { type: 'chat_bot', botId: crypto.randomUUID() } },
         'action.botId',

@@ -221,8 +221,22 @@ export const adminRoutes: RouteObject = {
                 },
               ],
             },
-            soon('chat-bots', 'preferences.chatBots'),
-            soon('chat-bots/bot', 'preferences.chatBots'),
+            {
+              element: <Guard option="OPTION_CHAT_BOT" />,
+              children: [
+                {
+                  path: 'chat-bots',
+                  handle: { title: 'chatBots.title' },
+                  lazy: screen(() => import('../features/chat-bots/chat-bots-page.tsx'), 'ChatBotsPage'),
+                },
+                {
+                  // The editor (React Flow) is its own chunk, loaded when a bot is opened.
+                  path: 'chat-bots/bot',
+                  handle: { title: 'chatBots.title' },
+                  lazy: screen(() => import('../features/chat-bots/bot-editor-page.tsx'), 'BotEditorPage'),
+                },
+              ],
+            },
           ],
         },
         {

@@ -11,6 +11,7 @@ import type { Queryable } from '../../db/index.ts';
 import type { AuthContext } from '../../http/auth.ts';
 import { AppError } from '../../http/errors.ts';
 import { forgetInboundChannels } from '../channels/service.ts';
+import { botExists } from '../chat-bots/service.ts';
 import { setAutomationNeed } from '../organisations/automation.ts';
 import { conditionsKey, normaliseConditions, type StoredConditions } from './conditions.ts';
 import { presentRules } from './presenter.ts';
@@ -32,8 +33,8 @@ async function presentOne(q: Queryable, orgId: string, id: string) {
 }
 
 /**
- * The values a rule names must exist in the organisation: its channels, the action's team, the action's chat bot.
- * Chat bots do not exist yet, so any botId is an invalid value (§8 'invalid action or condition value').
+ * The values a rule names must exist in the organisation: its channels, the action's team, the action's chat bot
+ * (§8 'invalid action or condition value'). The bot is locked in share mode so it cannot be deleted meanwhile.
  */
 async function checkValues(q: Queryable, orgId: string, c: StoredConditions, a: RuleAction) {
   const fields: Record<string, string> = {};
@@ -41,7 +42,8 @@ async function checkValues(q: Queryable, orgId: string, c: StoredConditions, a: 
     fields['conditions.channelIds'] = M.valueIncorrect;
   if (a.type === 'team' && (!a.teamId || (await Q.countTeamsInOrg(q, orgId, [a.teamId]))) !== 1)
     fields['action.teamId'] = M.teamIncorrect;
-  if (a.type === 'chat_bot') fields['action.botId'] = M.valueIncorrect;
+  if (a.type === 'chat_bot' && (!a.botId || !(await botExists(q, orgId, a.botId))))
+    fields['action.botId'] = M.valueIncorrect;
   if (Object.keys(fields).length) throw new AppError('invalidRuleValueException', fields);
 }
 

@@ -12,10 +12,12 @@ import {
 import { IconLock } from '@tabler/icons-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
+import { useAccess } from '../../app/session.tsx';
 import { showServerErrors, zodValidate } from '../../shared/form.ts';
 import { notifySuccess } from '../../shared/notify.ts';
 import { FormActions } from '../../shared/ui/form-actions.tsx';
 import { useChannels } from '../channels/api.ts';
+import { useChatBots } from '../chat-bots/api.ts';
 import { useTeams } from '../teams/api.ts';
 import { createRule, type RuleInput, ruleKeys, updateRule } from './api.ts';
 
@@ -43,7 +45,7 @@ export function RuleDrawer({ rule, opened, onClose }: Props) {
 type Values = Omit<RuleInput, 'conditions' | 'action'> & {
   enabled: boolean;
   conditions: Omit<RuleInput['conditions'], 'marketingType'> & { marketingType: string | null };
-  action: { type: RuleInput['action']['type']; teamId: string | null };
+  action: { type: RuleInput['action']['type']; teamId: string | null; botId: string | null };
 };
 
 /** The body the API takes: 'any' marketing type is no marketing type; only a team action names a team. */
@@ -57,6 +59,7 @@ const toBody = (v: Values): RuleInput & { enabled: boolean } => ({
   action: {
     type: v.action.type,
     ...(v.action.type === 'team' ? { teamId: v.action.teamId ?? undefined } : {}),
+    ...(v.action.type === 'chat_bot' ? { botId: v.action.botId ?? undefined } : {}),
   },
 });
 
@@ -73,6 +76,8 @@ function RuleEditor({
   const client = useQueryClient();
   const teams = useTeams();
   const channels = useChannels();
+  const botsOn = useAccess().has('OPTION_CHAT_BOT');
+  const bots = useChatBots(botsOn);
   const form = useForm<Values>({
     initialValues: {
       name: rule?.isDefault ? t('routingRules.defaultName') : (rule?.name ?? ''),
@@ -85,7 +90,11 @@ function RuleEditor({
         intentsInclude: rule?.conditions.intentsInclude ?? [],
         intentsExclude: rule?.conditions.intentsExclude ?? [],
       },
-      action: { type: rule?.action.type ?? 'team', teamId: rule?.action.teamId ?? null },
+      action: {
+        type: rule?.action.type ?? 'team',
+        teamId: rule?.action.teamId ?? null,
+        botId: rule?.action.botId ?? null,
+      },
     },
     validate: zodValidate(routingRuleCreateSchema, toBody),
   });
@@ -102,14 +111,11 @@ function RuleEditor({
   const options = <T extends string>(values: readonly T[], ns: string) =>
     values.map((value) => ({ value, label: t(`routingRules.${ns}.${value}`) }));
   const intents = options(BOT_INTENTS, 'intents');
+  // Chat bots need the plan's OPTION_CHAT_BOT: without it the choice is shown but cannot be made.
   const actions = RULE_ACTIONS.map((value) => ({
     value,
-    // No chat bot exists yet (a later release): the choice is shown but cannot be made.
-    label:
-      value === 'chat_bot'
-        ? `${t('routingRules.actions.chat_bot')} (${t('routingRules.soon')})`
-        : t(`routingRules.actions.${value}`),
-    disabled: value === 'chat_bot',
+    label: t(`routingRules.actions.${value}`),
+    disabled: value === 'chat_bot' && !botsOn,
   }));
   const disabled = readOnly;
   if (readOnly)
@@ -189,6 +195,15 @@ function RuleEditor({
             nothingFoundMessage={t('channels.noTeams')}
             data={(teams.data ?? []).map((x) => ({ value: x.id, label: x.name }))}
             {...form.getInputProps('action.teamId')}
+          />
+        )}
+        {form.values.action.type === 'chat_bot' && !readOnly && (
+          <Select
+            label={t('chatBots.title')}
+            withAsterisk
+            searchable
+            data={(bots.data ?? []).map((x) => ({ value: x.id, label: x.name }))}
+            {...form.getInputProps('action.botId')}
           />
         )}
         {!readOnly && (
