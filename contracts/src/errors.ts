@@ -100,6 +100,14 @@ const catalogue = {
     409,
     'An active status cannot be deleted until it is removed from all clients',
   ],
+  // sign-up (issue 19, §8 Registration): word for word; the e-mail code's own error words it like §8's login code
+  invalidCaptchaException: [400, 'invalid captcha'],
+  invalidPhoneException: [400, 'invalid phone'],
+  invalidPhoneCodeException: [400, 'invalid phone code'],
+  invalidEmailCodeException: [400, 'The code entered is incorrect'],
+  registrationException: [400, 'registration error'],
+  wrongStageException: [409, 'wrong stage'],
+  tooManyRegistrationRequestsException: [429, 'too many registration requests'],
 } as const satisfies Record<string, readonly [number, string]>;
 
 export type ErrorCode = keyof typeof catalogue;
