@@ -289,6 +289,11 @@ function render() {
           tryButton(t.hero.cta, 'button big'),
           h('span', { class: 'note' }, t.hero.note),
         ),
+        h(
+          'p',
+          { class: 'text' },
+          h('a', { href: '/signup', 'data-testid': 'landing-signup' }, t.hero.signup),
+        ),
         shortForm,
       ),
       h(
@@ -391,6 +396,7 @@ function render() {
   }) as HTMLFormElement;
   modalForm.append(
     h('p', { id: 'trial-lead', class: 'text' }, t.modal.lead),
+    h('p', { class: 'text' }, h('a', { href: '/signup' }, t.modal.signup)),
     h('p', { class: 'hint' }, t.long.required),
     field('modal', 'name'),
     field('modal', 'phone'),

@@ -57,7 +57,7 @@ export function altchaProvider(hmacKey: string, maxNumber: number): CaptchaProvi
     },
     async verify(q, payload, now) {
       const p = decode(payload);
-      if (!p || p.algorithm !== 'SHA-256') return false;
+      if (p?.algorithm !== 'SHA-256') return false;
       const expires = Number(extractParams(p).expires);
       if (!Number.isFinite(expires) || expires * 1000 <= now.getTime()) return false;
       if (!(await verifySolution(p, hmacKey, false))) return false;
