@@ -40,6 +40,7 @@ export function AltchaWidget({ onStarted, onChange }: CaptchaWidgetProps) {
   const { t } = useTranslation();
   const [state, setState] = useState<'working' | 'done' | 'failed'>('working');
   const [attempt, setAttempt] = useState(0);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new attempt (Retry) fetches a new challenge
   useEffect(() => {
     const abort = new AbortController();
     setState('working');
