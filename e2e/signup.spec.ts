@@ -98,7 +98,11 @@ async function signUp(
   await page.getByRole('button', { name: w.confirm }).click();
   const smsCode = await server.waitForLog(/SMS to \+\d+: SmartConnect: [^\d"]*(\d{6})/, smsMark);
   await page.locator('[data-stage=phone]').waitFor();
-  assert.match(new URL(page.url()).search, /token=/);
+  // The link of §2.1 resumes the registration at the phone step.
+  const token = new URL(page.url()).searchParams.get('token') ?? '';
+  assert.ok(token);
+  await page.goto(`/registration/phone-confirmation/${token}`);
+  await page.locator('[data-stage=phone]').waitFor();
   await screenshot(page, `${shots}-phone-code`);
   await field(page, w.phoneCode).fill(smsCode);
   await page.getByRole('button', { name: w.finish }).click();
@@ -138,7 +142,21 @@ describe('sign-up', () => {
     await context.close();
   });
 
-  test('Russian at 390 px: the whole sign-up, resumed by its link at the phone step', async () => {
+  test('§8/§9: a captcha widget that does not start within 2000 ms (10 polls) shows the captcha warning', async () => {
+    const { page, context } = await open('eng');
+    // The challenge never answers: the widget cannot start.
+    await page.route('**/api/signup/challenge', () => undefined);
+    await page.goto('/signup');
+    const shown = Date.now();
+    await page.getByTestId('captcha-warning').waitFor({ timeout: 5000 });
+    assert.ok(Date.now() - shown >= 1000, 'the warning waits for the 10 polls');
+    await page.getByText('The captcha did not start. Check the connection and load it again.').waitFor();
+    await screenshot(page, 'signup-captcha-warning');
+    await assertAccessible(page, 'captcha warning');
+    await context.close();
+  });
+
+  test('Russian at 390 px: the whole sign-up', async () => {
     const { page, errors, context } = await open('rus', 390);
     await page.goto('/signup');
     await page.getByRole('heading', { name: 'Регистрация' }).waitFor();

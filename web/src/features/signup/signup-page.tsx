@@ -37,7 +37,7 @@ export function SignupPage() {
         <Group gap="lg" mt="xs">
           <Text size="sm" c="dimmed">
             {t('signup.haveAccount')}{' '}
-            <Anchor component={Link} to="/" size="sm">
+            <Anchor component={Link} to="/" size="sm" underline="always">
               {t('restore.signIn')}
             </Anchor>
           </Text>

@@ -1,3 +1,6 @@
+// The public entry loads only the styles its pages use (app/public-styles.ts): the checkbox's come with this step.
+import '@mantine/core/styles/Checkbox.layer.css';
+import '@mantine/core/styles/InlineInput.layer.css';
 import { Alert, Button, Checkbox, Stack, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { signupStartSchema } from '@smartconnect/contracts';
