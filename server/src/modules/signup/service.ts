@@ -6,7 +6,7 @@ import { hashToken, randomToken } from '../../lib/crypto.ts';
 import { hashPassword } from '../../lib/password.ts';
 import { hit, type Limit } from '../../lib/rate-limit.ts';
 import { openSession } from '../auth/service.ts';
-import { insertOrganisation } from '../organisations/queries.ts';
+import { provisionOrganisation } from '../organisations/provision.ts';
 import { addUser } from '../users/service.ts';
 import { altchaProvider, type CaptchaProvider } from './captcha.ts';
 import { firstFree, loginFromCompany } from './login.ts';
@@ -36,7 +36,7 @@ const services = new WeakMap<AppContext, { captcha: CaptchaProvider; sms: SmsGat
 export function signupServices(app: AppContext) {
   let s = services.get(app);
   if (!s) {
-    const maxNumber = Number(app.config.env.CAPTCHA_MAX_NUMBER) || 100_000;
+    const maxNumber = Number(app.config.env.CAPTCHA_MAX_NUMBER) || 50_000;
     s = {
       captcha: altchaProvider(`${app.config.secretKey}:captcha`, maxNumber),
       sms: smsGatewayFromEnv(app.config.env, app.log),
@@ -188,7 +188,7 @@ export async function confirmPhone(app: AppContext, token: string, code: string)
     const login = firstFree(base, await Q.loginsLike(q, base));
     const finished = await Q.finishSignup(q, row.id, login);
     if (!finished) throw new AppError('wrongStageException');
-    const org = await insertOrganisation(q, {
+    const org = await provisionOrganisation(q, {
       login,
       name: row.company,
       adminEmail: row.email,
