@@ -288,10 +288,6 @@ function render() {
           { class: 'cta' },
           tryButton(t.hero.cta, 'button big'),
           h('span', { class: 'note' }, t.hero.note),
-        ),
-        h(
-          'p',
-          { class: 'text' },
           h('a', { href: '/signup', 'data-testid': 'landing-signup' }, t.hero.signup),
         ),
         shortForm,
