@@ -46,9 +46,15 @@ describe('login, two-factor, logout', () => {
     assert.equal(await titleOf(page, 'Sign in · SmartConnect'), 'Sign in · SmartConnect');
     await screenshot(page, 'login');
     // One translated sentence with its link (no text glued in code).
-    await page.getByText('New to SmartConnect? Try it free for 7 days', { exact: true }).waitFor();
+    await page
+      .getByText('New to SmartConnect? Try it free for 7 days · About SmartConnect', { exact: true })
+      .waitFor();
     assert.equal(
       await page.getByRole('link', { name: 'Try it free for 7 days' }).getAttribute('href'),
+      '/signup',
+    );
+    assert.equal(
+      await page.getByRole('link', { name: 'About SmartConnect' }).getAttribute('href'),
       '/landing',
     );
 

@@ -292,12 +292,13 @@ describe('landing page', () => {
     await context.close();
   });
 
-  test("the login page's 'Try it free' opens the landing page", async () => {
+  test("the login page's 'About SmartConnect' opens the landing page ('Try it free' opens sign-up)", async () => {
     const { page, errors, context } = await openPage(browser, server.url);
     await page.goto('/');
-    await page.getByRole('link', { name: 'Try it free for 7 days' }).click();
+    await page.getByRole('link', { name: 'About SmartConnect' }).click();
     await page.waitForURL('**/landing');
     await page.getByRole('button', { name: 'Try for Free' }).waitFor();
+    assert.equal(await page.getByTestId('landing-signup').getAttribute('href'), '/signup');
     assertNoErrors(errors);
     await context.close();
   });

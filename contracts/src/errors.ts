@@ -107,6 +107,14 @@ const catalogue = {
   chatBotStructureException: [400, 'Chatbot structure error'],
   /** details: { rules: string[] } — the names of the routing rules that route to the bot. */
   chatBotUsedByRulesException: [409, 'Chatbot used by rules'],
+  // sign-up (issue 19, §8 Registration): word for word; the e-mail code's own error words it like §8's login code
+  invalidCaptchaException: [400, 'invalid captcha'],
+  invalidPhoneException: [400, 'invalid phone'],
+  invalidPhoneCodeException: [400, 'invalid phone code'],
+  invalidEmailCodeException: [400, 'The code entered is incorrect'],
+  registrationException: [400, 'registration error'],
+  wrongStageException: [409, 'wrong stage'],
+  tooManyRegistrationRequestsException: [429, 'too many registration requests'],
 } as const satisfies Record<string, readonly [number, string]>;
 
 export type ErrorCode = keyof typeof catalogue;

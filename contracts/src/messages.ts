@@ -35,5 +35,8 @@ export const FIELD_MESSAGES = {
   portNumeric: 'The port must be a number from 1 to 65535',
   /** §5 Report: a start and end date or a chosen period. */
   reportPeriodRequired: 'A report requires a start and end date or a chosen period',
+  // sign-up (issue 19): §5 'consent required'; the captcha must be solved before sending
+  consentRequired: 'Consent to personal data processing is required',
+  captchaRequired: 'Confirm that you are not a robot',
 } as const;
 export type FieldMessage = (typeof FIELD_MESSAGES)[keyof typeof FIELD_MESSAGES];

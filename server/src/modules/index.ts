@@ -19,6 +19,7 @@ import { ratingRoutes } from './ratings/routes.ts';
 import { reportRoutes } from './reports/routes.ts';
 import { roleRoutes } from './roles/routes.ts';
 import { routingRuleRoutes } from './routing-rules/routes.ts';
+import { signupRoutes } from './signup/routes.ts';
 import { supportRoutes } from './support/routes.ts';
 import { teamRoutes } from './teams/routes.ts';
 import { templateRoutes } from './templates/routes.ts';
@@ -49,6 +50,7 @@ export const modules: ModuleRoutes[] = [
   routingRuleRoutes,
   templateRoutes,
   landingRoutes,
+  signupRoutes,
   reportRoutes,
   monitoringRoutes,
   chatBotRoutes,

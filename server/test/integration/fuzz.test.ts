@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { connect } from 'node:net';
 import { Writable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
+import { solveChallenge } from 'altcha-lib/v1';
 import { z } from 'zod';
 import { type RegisteredRoute, routeRegistry } from '../../src/http/route.ts';
 import {
@@ -404,7 +405,46 @@ const extraFixtures: Record<string, (ctx: Ctx) => Promise<Target>> = {
       body: { messageId: p.messageId, status: 'delivered' },
     };
   },
+  // sign-up (issue 19): one registration made before the start route is fuzzed (which spends the address's limit)
+  'GET /api/signup/challenge': async () => ({ path: '/api/signup/challenge' }),
+  'POST /api/signup': async (ctx) => {
+    await signupToken(ctx);
+    return { path: '/api/signup', body: await signupBody(ctx) };
+  },
+  'GET /api/signup/:token': async (ctx) => ({ path: `/api/signup/${await signupToken(ctx)}` }),
+  'POST /api/signup/:token/email-code': async (ctx) => ({
+    path: `/api/signup/${await signupToken(ctx)}/email-code`,
+    body: { code: '123456' },
+  }),
+  'POST /api/signup/:token/phone-code': async (ctx) => ({
+    path: `/api/signup/${await signupToken(ctx)}/phone-code`,
+    body: { code: '123456' },
+  }),
+  'POST /api/signup/:token/resend': async (ctx) => ({ path: `/api/signup/${await signupToken(ctx)}/resend` }),
 };
+
+/** A sign-up's first step with a solved captcha (ALTCHA) and a new e-mail. */
+async function signupBody(ctx: Ctx) {
+  const c = (await ok(ctx.s.api.get('/api/signup/challenge'), 'challenge')) as Record<string, string>;
+  const found = await solveChallenge(c.challenge, c.salt, c.algorithm, Number(c.maxnumber)).promise;
+  const payload = { ...c, number: found?.number, provider: undefined, maxnumber: undefined };
+  const captcha = Buffer.from(JSON.stringify(payload)).toString('base64');
+  return {
+    company: 'Fuzz LLC',
+    email: `${uniq('fuzz')}@signup.test`,
+    phone: '+79001234567',
+    consent: true,
+    captcha,
+  };
+}
+let signupTokenOnce: Promise<string> | undefined;
+function signupToken(ctx: Ctx): Promise<string> {
+  signupTokenOnce ??= (async () => {
+    const started = await ok(ctx.s.api.post('/api/signup', await signupBody(ctx)), 'signup');
+    return (started as { token: string }).token;
+  })();
+  return signupTokenOnce;
+}
 
 /** The base call of a route, with the caller its access needs. */
 async function baseCall(ctx: Ctx, r: RegisteredRoute): Promise<Target | undefined> {

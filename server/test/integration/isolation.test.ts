@@ -89,16 +89,19 @@ describe('tenant isolation', () => {
     // Not business data: the tenants themselves, pre-login rate limits (keyed by e-mail or address),
     // the database-wide realtime state, the report rollups' fold cursors (one per source table, all organisations),
     // the migration log, the installation's anonymous web telemetry, and the landing page's trial requests (a
-    // visitor has no organisation yet; platform staff read them).
+    // visitor has no organisation yet; platform staff read them), and sign-ups in progress with the captcha
+    // solutions they spent (issue 19: the organisation exists only once a sign-up is done).
     assert.deepEqual(
       rows.map((r) => r.table_name),
       [
+        'captcha_uses',
         'landing_requests',
         'organisations',
         'rate_limits',
         'realtime_state',
         'report_cursors',
         'schema_migrations',
+        'signups',
         'telemetry_items',
         'web_vitals',
       ],

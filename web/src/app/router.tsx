@@ -35,7 +35,7 @@ const routes: RouteObject[] = [
       {
         path: '/signup',
         handle: { title: 'titles.signup' },
-        lazy: screen(() => import('../features/public-pages/signup-page.tsx'), 'SignupPage'),
+        lazy: screen(() => import('../features/signup/signup-page.tsx'), 'SignupPage'),
       },
       { path: '/registration/phone-confirmation/:token', element: <PhoneConfirmationRedirect /> },
       status('not-found', 'titles.notFound', ERROR_ICON),

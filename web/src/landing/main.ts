@@ -288,6 +288,7 @@ function render() {
           { class: 'cta' },
           tryButton(t.hero.cta, 'button big'),
           h('span', { class: 'note' }, t.hero.note),
+          h('a', { href: '/signup', 'data-testid': 'landing-signup' }, t.hero.signup),
         ),
         shortForm,
       ),
@@ -391,6 +392,7 @@ function render() {
   }) as HTMLFormElement;
   modalForm.append(
     h('p', { id: 'trial-lead', class: 'text' }, t.modal.lead),
+    h('p', { class: 'text' }, h('a', { href: '/signup' }, t.modal.signup)),
     h('p', { class: 'hint' }, t.long.required),
     field('modal', 'name'),
     field('modal', 'phone'),

@@ -28,6 +28,7 @@ const en = {
     lead: 'Viber, WhatsApp, Telegram, VK, Odnoklassniki, Instagram, site chat, e-mail and voice: your operators answer them all from SmartConnect, and nothing gets lost.',
     cta: 'Try for Free',
     note: '7-day trial period',
+    signup: 'or sign up yourself and start now',
     channels: [
       'Telegram',
       'WhatsApp',
@@ -177,6 +178,7 @@ const en = {
     close: 'Close',
     successTitle: 'Request successfully created!',
     successText: 'We will contact you shortly',
+    signup: 'Prefer to start at once? Sign up yourself',
   },
   footer: {
     address: 'SmartConnect LLC, 12 Presnenskaya Embankment, Moscow, 123112, Russia',
@@ -221,6 +223,7 @@ const ru: LandingTexts = {
     lead: 'Viber, WhatsApp, Telegram, ВКонтакте, Одноклассники, Instagram, чат на сайте, почта и телефония: операторы отвечают всем из SmartConnect, и ничего не теряется.',
     cta: 'Попробовать бесплатно',
     note: 'Пробный период 7 дней',
+    signup: 'или зарегистрируйтесь сами и начните сразу',
     channels: [
       'Telegram',
       'WhatsApp',
@@ -373,6 +376,7 @@ const ru: LandingTexts = {
     close: 'Закрыть',
     successTitle: 'Заявка успешно создана!',
     successText: 'Мы скоро с вами свяжемся',
+    signup: 'Хотите начать сразу? Зарегистрируйтесь сами',
   },
   footer: {
     address: 'ООО «СмартКоннект», 123112, Россия, Москва, Пресненская набережная, 12',

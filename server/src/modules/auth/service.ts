@@ -32,7 +32,8 @@ const RECOVERY_IP_LIMIT: Limit = { max: 50, windowMs: 15 * MINUTE };
 // A real hash to compare against when the e-mail is unknown, so timing does not reveal which e-mails exist.
 const dummyHash = hashPassword('not-a-real-password-Aa1!');
 
-async function openSession(app: AppContext, user: { id: string; organisation_id: string }) {
+/** A new session (bearer token) of a user: what login hands out, also for a sign-up that has just finished. */
+export async function openSession(app: AppContext, user: { id: string; organisation_id: string }) {
   const token = randomToken();
   await app.db.tx((q) =>
     Q.insertSession(q, {

@@ -116,7 +116,14 @@ export function LoginPage() {
               {t('login.submit')}
             </Button>
             <Text size="sm" c="dimmed" ta="center">
-              <Trans t={t} i18nKey="login.noAccount" components={{ trial: <Anchor href="/landing" /> }} />
+              <Trans
+                t={t}
+                i18nKey="login.noAccount"
+                components={{
+                  trial: <Anchor component={Link} to="/signup" />,
+                  landing: <Anchor href="/landing" />,
+                }}
+              />
             </Text>
           </Stack>
         </form>

@@ -60,7 +60,8 @@ export const enGB = {
     confirm: 'Confirm',
     wrongCode: 'The code entered is incorrect. <again>Enter again?</again>',
     otherAccount: 'Sign in with another account',
-    noAccount: 'New to SmartConnect? <trial>Try it free for 7 days</trial>',
+    noAccount:
+      'New to SmartConnect? <trial>Try it free for 7 days</trial> · <landing>About SmartConnect</landing>',
   },
   carousel: {
     s1title: 'Every channel in one window',
@@ -1448,6 +1449,37 @@ export const enGB = {
     simulator: {
       title: 'Try the bot',
       soon: 'The simulator is coming soon.',
+  signup: {
+    title: 'Sign up',
+    hint: 'Create your organisation and try SmartConnect free for 7 days. We will send a code to your e-mail and an SMS code to your phone.',
+    company: 'Company name',
+    email: 'Email',
+    phone: 'Phone number',
+    consent: 'I consent to the processing of my personal data',
+    submit: 'Continue',
+    haveAccount: 'Already have an account?',
+    emailStep: 'We sent a code to {{email}}',
+    phoneStep: 'E-mail confirmed. We sent an SMS code to {{phone}}',
+    emailCode: 'Code from the e-mail',
+    phoneCode: 'Code from the SMS',
+    confirmEmail: 'Confirm e-mail',
+    finish: 'Confirm phone and start',
+    resend: 'Send a new code',
+    resendIn: 'A new code in {{seconds}} s',
+    resent: 'A new code is on its way',
+    codeExpired: 'The code has expired: ask for a new one',
+    codeSpent: 'Too many wrong codes: ask for a new one',
+    attemptsLeft_one: '{{count}} try left',
+    attemptsLeft_other: '{{count}} tries left',
+    expired: 'This registration is no longer valid. Start again.',
+    startAgain: 'Start again',
+    done: 'Your organisation is ready. Opening it…',
+    captcha: {
+      label: 'Not a robot',
+      working: 'Checking that you are not a robot…',
+      done: 'Checked: you are not a robot',
+      failed: 'The check could not be finished',
+      warning: 'The captcha did not start. Check the connection and load it again.',
     },
   },
   fields: {
@@ -1482,6 +1514,8 @@ export const enGB = {
     categoryMustBeChosen: 'A category must be chosen',
     portNumeric: 'The port must be a number from 1 to 65535',
     reportPeriodRequired: 'A report requires a start and end date or a chosen period',
+    consentRequired: 'Consent to personal data processing is required',
+    captchaRequired: 'Confirm that you are not a robot',
   },
   errors: {
     networkError: 'No connection to the server.',
@@ -1568,6 +1602,14 @@ export const enGB = {
     chatBotNameExistsException: 'A chat bot with this name already exists',
     chatBotStructureException: 'The bot cannot be published: fix the errors shown on its nodes',
     chatBotUsedByRulesException: 'The chat bot is used by rules: {{rules}}',
+    // sign-up (issue 19)
+    invalidCaptchaException: 'Invalid captcha: the check has been run again, try once more',
+    invalidPhoneException: 'Invalid phone',
+    invalidPhoneCodeException: 'Invalid phone code',
+    invalidEmailCodeException: 'The code entered is incorrect',
+    registrationException: 'Registration error',
+    wrongStageException: 'Wrong stage of the registration',
+    tooManyRegistrationRequestsException: 'Too many registration requests, please try again later',
   },
 };
 

@@ -1,0 +1,48 @@
+import { Anchor, Group, Stack, Text, Title } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import { setToken } from '../../shared/storage.ts';
+import { AuthLayout } from '../auth/auth-layout.tsx';
+import { CodeStep } from './code-step.tsx';
+import { StartStep } from './start-step.tsx';
+
+/**
+ * /signup (§2.5): company, e-mail, phone, consent and the captcha; then the e-mail code and the SMS code. With
+ * ?token= (also /registration/phone-confirmation/{token}) it resumes where the registration stands. When done,
+ * the new administrator's session is stored like login's and the admin area opens.
+ */
+export function SignupPage() {
+  const { t } = useTranslation();
+  const [params, setParams] = useSearchParams();
+  const navigate = useNavigate();
+  const token = params.get('token');
+  return (
+    <AuthLayout>
+      <Stack gap="lg">
+        <Title order={1} fz={30}>
+          {t('signup.title')}
+        </Title>
+        {token ? (
+          <CodeStep
+            key={token}
+            token={token}
+            onDone={(session) => {
+              setToken(session);
+              navigate('/admin', { replace: true });
+            }}
+          />
+        ) : (
+          <StartStep onStarted={(next) => setParams({ token: next }, { replace: true })} />
+        )}
+        <Group gap="lg" mt="xs">
+          <Text size="sm" c="dimmed">
+            {t('signup.haveAccount')}{' '}
+            <Anchor component={Link} to="/" size="sm" underline="always">
+              {t('restore.signIn')}
+            </Anchor>
+          </Text>
+        </Group>
+      </Stack>
+    </AuthLayout>
+  );
+}
