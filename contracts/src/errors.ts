@@ -100,6 +100,8 @@ const catalogue = {
     409,
     'An active status cannot be deleted until it is removed from all clients',
   ],
+  // reports (§9: statistics need OPTION_STATISTIC)
+  statisticsUnavailableException: [403, 'Statistics only in the extended tariff'],
 } as const satisfies Record<string, readonly [number, string]>;
 
 export type ErrorCode = keyof typeof catalogue;
@@ -109,6 +111,11 @@ export const ERRORS: Record<ErrorCode, { status: number; message: string }> = Ob
 ) as Record<ErrorCode, { status: number; message: string }>;
 
 export const ERROR_CODES = Object.keys(catalogue) as ErrorCode[];
+
+/** Plan options whose refusal has its own §9 wording; every other option is optionUnavailableException. */
+export const OPTION_REFUSALS: Partial<Record<string, ErrorCode>> = {
+  OPTION_STATISTIC: 'statisticsUnavailableException',
+};
 
 export type ErrorBody = {
   code: ErrorCode;

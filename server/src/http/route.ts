@@ -1,4 +1,5 @@
 import {
+  OPTION_REFUSALS,
   type ErrorCode,
   FIELD_MESSAGES,
   type PlanOption,
@@ -190,7 +191,9 @@ function register<B, Q, P>(
           if ('right' in spec.access && !auth.rights.has(spec.access.right))
             throw new AppError('accessDeniedException');
           if (spec.access.option && !auth.options.has(spec.access.option))
-            throw new AppError('optionUnavailableException', undefined, { option: spec.access.option });
+            throw new AppError(OPTION_REFUSALS[spec.access.option] ?? 'optionUnavailableException', undefined, {
+              option: spec.access.option,
+            });
         }
       }
       const params = parse(spec.params, req.params, 'params');

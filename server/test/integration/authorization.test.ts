@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { ASSIGNABLE_RIGHTS, type Right } from '@smartconnect/contracts';
+import { ASSIGNABLE_RIGHTS, OPTION_REFUSALS, type Right } from '@smartconnect/contracts';
 import { collectedRoutes } from '../../src/http/app.ts';
 import { type RegisteredRoute, routeRegistry } from '../../src/http/route.ts';
 import { insertRole } from '../../src/modules/roles/queries.ts';
@@ -132,7 +132,8 @@ describe('authorization', () => {
         r.method === 'GET' ? undefined : {},
       );
       assert.equal(res.status, 403, `${r.method} ${r.url}`);
-      assert.equal(res.body.code, 'optionUnavailableException');
+      const access = r.access as { option: string };
+      assert.equal(res.body.code, OPTION_REFUSALS[access.option] ?? 'optionUnavailableException');
     }
   });
 
