@@ -11,17 +11,17 @@ export const REPORT_MAX_DAYS = 366;
 const isoDate = z.string(M.reportPeriodRequired).regex(/^\d{4}-\d{2}-\d{2}$/, M.reportPeriodRequired);
 
 const reportQueryBase = z.object({
-    period: z.enum(reportPeriods, M.reportPeriodRequired).optional(),
-    from: isoDate.optional(),
-    to: isoDate.optional(),
-    groupBy: z.enum(['day', 'hour'], M.valueIncorrect).default('day'),
-    /** IANA zone the periods and days are counted in; the organisation's zone when absent. */
-    timeZone: z.string(M.valueIncorrect).max(64, M.valueIncorrect).optional(),
-    /** Categories report: also count requests closed without a category. */
-    includeWithoutCategory: z.enum(['true', 'false'], M.valueIncorrect).optional(),
-    channelId: z.uuid(M.valueIncorrect).optional(),
-    teamId: z.uuid(M.valueIncorrect).optional(),
-    operatorId: z.uuid(M.valueIncorrect).optional(),
+  period: z.enum(reportPeriods, M.reportPeriodRequired).optional(),
+  from: isoDate.optional(),
+  to: isoDate.optional(),
+  groupBy: z.enum(['day', 'hour'], M.valueIncorrect).default('day'),
+  /** IANA zone the periods and days are counted in; the organisation's zone when absent. */
+  timeZone: z.string(M.valueIncorrect).max(64, M.valueIncorrect).optional(),
+  /** Categories report: also count requests closed without a category. */
+  includeWithoutCategory: z.enum(['true', 'false'], M.valueIncorrect).optional(),
+  channelId: z.uuid(M.valueIncorrect).optional(),
+  teamId: z.uuid(M.valueIncorrect).optional(),
+  operatorId: z.uuid(M.valueIncorrect).optional(),
 });
 type PeriodFields = { period?: ReportPeriod; from?: string; to?: string };
 function refinePeriod(q: PeriodFields, ctx: z.RefinementCtx) {
@@ -74,7 +74,15 @@ export type DialogsReport = z.infer<typeof dialogsReportDto>;
 export const reportRebuildDto = z.object({ batches: z.number().int() });
 
 /** The report kinds of `GET /api/reports/{kind}`. */
-export const reportKinds = ['summary', 'dialogs', 'channels', 'employees', 'teams', 'time', 'categories'] as const;
+export const reportKinds = [
+  'summary',
+  'dialogs',
+  'channels',
+  'employees',
+  'teams',
+  'time',
+  'categories',
+] as const;
 export type ReportKind = (typeof reportKinds)[number];
 
 /**

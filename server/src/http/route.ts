@@ -1,7 +1,7 @@
 import {
-  OPTION_REFUSALS,
   type ErrorCode,
   FIELD_MESSAGES,
+  OPTION_REFUSALS,
   type PlanOption,
   type Right,
   unstorableStrings,
@@ -191,9 +191,13 @@ function register<B, Q, P>(
           if ('right' in spec.access && !auth.rights.has(spec.access.right))
             throw new AppError('accessDeniedException');
           if (spec.access.option && !auth.options.has(spec.access.option))
-            throw new AppError(OPTION_REFUSALS[spec.access.option] ?? 'optionUnavailableException', undefined, {
-              option: spec.access.option,
-            });
+            throw new AppError(
+              OPTION_REFUSALS[spec.access.option] ?? 'optionUnavailableException',
+              undefined,
+              {
+                option: spec.access.option,
+              },
+            );
         }
       }
       const params = parse(spec.params, req.params, 'params');

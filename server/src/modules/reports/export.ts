@@ -46,7 +46,9 @@ const csvCell = (v: Cell) => {
 };
 
 export function summaryCsv(report: SummaryReport): string {
-  const lines = [SUMMARY_HEADERS as readonly Cell[], ...summaryTable(report)].map((r) => r.map(csvCell).join(','));
+  const lines = [SUMMARY_HEADERS as readonly Cell[], ...summaryTable(report)].map((r) =>
+    r.map(csvCell).join(','),
+  );
   return `\uFEFF${lines.join('\r\n')}\r\n`;
 }
 

@@ -117,7 +117,11 @@ const overlap = (a: number, b: number, start: number, end: number) =>
  * Summary: a row per channel (dialogs, accepted and missed messages) and per operator (online and break time from
  * the presence rollup plus the current open interval, dialogs closed, accepted and missed messages).
  */
-export async function summaryReport(app: AppContext, orgId: string, query: ReportQuery): Promise<SummaryReport> {
+export async function summaryReport(
+  app: AppContext,
+  orgId: string,
+  query: ReportQuery,
+): Promise<SummaryReport> {
   const period = await resolveReportPeriod(app, orgId, query);
   const params = [orgId, period.start.toISOString(), period.end.toISOString()];
   const [channels, byChannel, byOperator, presence, ops] = await Promise.all([
@@ -186,7 +190,10 @@ export async function summaryReport(app: AppContext, orgId: string, query: Repor
 
 /** Whether a summary has anything to show (§8 'No data for period' otherwise). */
 export const summaryHasData = (r: SummaryReport) =>
-  r.rows.some((x) => x.dialogs + x.acceptedMessages + x.missedMessages + (x.onlineSeconds ?? 0) + (x.breakSeconds ?? 0) > 0);
+  r.rows.some(
+    (x) =>
+      x.dialogs + x.acceptedMessages + x.missedMessages + (x.onlineSeconds ?? 0) + (x.breakSeconds ?? 0) > 0,
+  );
 
 type PresenceState = 'online' | 'break' | 'offline';
 

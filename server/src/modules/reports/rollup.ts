@@ -302,7 +302,6 @@ type MessageRow = {
   first_response: boolean;
 };
 
-
 async function foldMessages(
   q: Queryable,
   after: string,

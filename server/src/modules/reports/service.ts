@@ -107,7 +107,8 @@ export async function resolveReportPeriod(
     (await maybe<{ time_zone: string }>(app.db, 'select time_zone from organisations where id = $1', [orgId]))
       ?.time_zone ??
     'UTC';
-  if (!isTimeZone(timeZone)) throw new AppError('validationException', { timeZone: FIELD_MESSAGES.valueIncorrect });
+  if (!isTimeZone(timeZone))
+    throw new AppError('validationException', { timeZone: FIELD_MESSAGES.valueIncorrect });
   const name = (query.period ?? 'custom') as PeriodName;
   const period = resolvePeriod(name, app.clock.now(), timeZone, query.from, query.to);
   if (dayCount(period.from, period.to) > REPORT_MAX_DAYS)
