@@ -42,6 +42,8 @@ export type RouteSpec<B, Q, P> = {
   raw?: boolean;
   /** A raw answer that is plain text (a provider's webhook verification), described so in the OpenAPI. */
   rawText?: boolean;
+  /** A raw answer that is a downloaded file: its content types, described so in the OpenAPI. */
+  rawFile?: string[];
   /** Named response schema for the OpenAPI description. */
   response?: Schema;
   bodyLimit?: number;

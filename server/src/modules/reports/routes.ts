@@ -71,6 +71,7 @@ export const reportRoutes: ModuleRoutes = (fastify, app) => {
       url: '/api/reports/summary/export',
       access: STAT,
       raw: true,
+      rawFile: ['text/csv', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'],
       summary: `The summary report's rows as a file: format=csv (default, UTF-8 with BOM) or xlsx; the same columns as the web table. ${REFUSALS}`,
       tags,
       query: summaryExportQuerySchema,
