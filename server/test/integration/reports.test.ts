@@ -214,7 +214,8 @@ describe('reports: dialogs', () => {
     });
     const refused = await report(poor.admin, 'period=last30');
     assert.equal(refused.status, 403);
-    assert.equal(refused.body.code, 'optionUnavailableException');
+    assert.equal(refused.body.code, 'statisticsUnavailableException');
+    assert.equal(refused.body.error.message, 'Statistics only in the extended tariff');
     // The own report is not a plan feature.
     assert.equal((await poor.admin.api.get('/api/reports/own/dialogs?period=last30')).status, 200);
     const other = await createOrganisation(s);
