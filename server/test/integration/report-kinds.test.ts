@@ -5,6 +5,7 @@ import { ManualClock } from '../../src/lib/clock.ts';
 import { catchUpRollups, rebuildRollups } from '../../src/modules/reports/rollup.ts';
 import {
   createOrganisation,
+  createPlatformStaff,
   startTestServer,
   type TestOrg,
   type TestServer,
@@ -291,6 +292,20 @@ describe('reports: summary, channels, employees, teams, time, categories', () =>
       strip((await entity('categories', `${qs}&includeWithoutCategory=true&channelId=${beta.id}`)).rows),
       [['Beta', null, 1]],
     );
+  });
+
+  test("the organisation's time zone, set by platform staff, is the reports' default", async () => {
+    const staff = await createPlatformStaff(s);
+    const bad = await staff.patch(`/api/organisations/${org.id}`, { timeZone: 'Mars/Base' });
+    assert.equal(bad.status, 400);
+    const set = await staff.patch(`/api/organisations/${org.id}`, { timeZone: 'Europe/London' });
+    assert.equal(set.status, 200, JSON.stringify(set.body));
+    assert.equal(set.body.entity.timeZone, 'Europe/London');
+    assert.equal((await org.admin.api.get('/api/organisation')).body.entity.timeZone, 'Europe/London');
+    const r = await entity('summary', 'period=date&from=2026-03-28');
+    assert.equal(r.period.timeZone, 'Europe/London');
+    assert.equal(named(r.rows, 'operator', 'Olga').onlineSeconds, H);
+    await staff.patch(`/api/organisations/${org.id}`, { timeZone: 'Europe/Moscow' });
   });
 
   test('a rebuild from history gives the same figures for every kind', async () => {
