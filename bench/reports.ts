@@ -100,10 +100,22 @@ async function main() {
     const today = new Date().toISOString().slice(0, 10);
     const yearAgo = new Date(Date.now() - 365 * 86_400_000).toISOString().slice(0, 10);
     const results: [string, number[]][] = [];
-    const kinds = ['dialogs', 'summary', 'summary/export', 'channels', 'employees', 'teams', 'time', 'categories'];
+    const kinds = [
+      'dialogs',
+      'summary',
+      'summary/export',
+      'channels',
+      'employees',
+      'teams',
+      'time',
+      'categories',
+    ];
     const only = process.env.BENCH_KINDS?.split(',');
     const paths: [string, string][] = [
-      ['dialogs, last 30 days by hour', '/api/reports/dialogs?period=last30&groupBy=hour&timeZone=Europe/Moscow'],
+      [
+        'dialogs, last 30 days by hour',
+        '/api/reports/dialogs?period=last30&groupBy=hour&timeZone=Europe/Moscow',
+      ],
     ];
     for (const kind of kinds.filter((k) => !only || only.includes(k))) {
       const extra = kind === 'categories' ? '&includeWithoutCategory=true' : '';

@@ -155,15 +155,26 @@ describe('reports', () => {
 
     // The download is exactly the rows of the table.
     const tableRows = await page.getByTestId('summary-table').locator('tbody tr').count();
-    const [csv] = await Promise.all([page.waitForEvent('download'), page.getByTestId('download-csv').click()]);
+    const [csv] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByTestId('download-csv').click(),
+    ]);
     assert.match(csv.suggestedFilename(), /^summary-\d{4}-\d{2}-\d{2}_\d{4}-\d{2}-\d{2}\.csv$/);
     const text = readFileSync(await csv.path(), 'utf8').replace(/^\uFEFF/, '');
     const lines = text.trimEnd().split('\r\n');
     assert.equal(lines[0], 'Type,Name,Online time,Break time,Dialogs,Accepted messages,Missed messages');
     assert.equal(lines.length - 1, tableRows);
-    const [xlsx] = await Promise.all([page.waitForEvent('download'), page.getByTestId('download-xlsx').click()]);
+    const [xlsx] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByTestId('download-xlsx').click(),
+    ]);
     assert.match(xlsx.suggestedFilename(), /\.xlsx$/);
-    assert.equal(readFileSync(await xlsx.path()).subarray(0, 2).toString(), 'PK');
+    assert.equal(
+      readFileSync(await xlsx.path())
+        .subarray(0, 2)
+        .toString(),
+      'PK',
+    );
 
     // An arbitrary date with nothing in it: 'No data for period', kept when moving to another tab.
     await period.click();

@@ -26,7 +26,9 @@ function describeAccess(access: unknown): string {
 function successContent(r: (typeof routeRegistry)[number]) {
   if (r.raw && r.rawText) return { 'text/plain': { schema: { type: 'string' } } };
   if (r.raw && r.rawFile)
-    return Object.fromEntries(r.rawFile.map((type) => [type, { schema: { type: 'string', format: 'binary' } }]));
+    return Object.fromEntries(
+      r.rawFile.map((type) => [type, { schema: { type: 'string', format: 'binary' } }]),
+    );
   if (r.raw) {
     return r.response
       ? { 'application/json': { schema: toSchema(r.response, 'output') } }
