@@ -188,13 +188,6 @@ export async function summaryReport(
   return { period: periodDto(period), rows };
 }
 
-/** Whether a summary has anything to show (§8 'No data for period' otherwise). */
-export const summaryHasData = (r: SummaryReport) =>
-  r.rows.some(
-    (x) =>
-      x.dialogs + x.acceptedMessages + x.missedMessages + (x.onlineSeconds ?? 0) + (x.breakSeconds ?? 0) > 0,
-  );
-
 type PresenceState = 'online' | 'break' | 'offline';
 
 /**
