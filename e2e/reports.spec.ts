@@ -207,6 +207,7 @@ describe('reports', () => {
       if (testId) await page.getByTestId(testId).waitFor();
       else await page.getByText('No data for period').waitFor();
       await assertAccessible(page, `report ${tab}`);
+      await screenshot(page, `reports-${tab.toLowerCase().replaceAll(' ', '-')}`);
     }
     await page.getByTestId('include-without-category').click();
     await page.getByRole('tab', { name: 'Working time' }).click();
