@@ -3,9 +3,12 @@
  * a 'created' history row, half closed (a 'close' row), and BENCH_MESSAGES messages (900,000; in and operators'
  * replies alternating), seeded in SQL; then
  * - the rollup fold of all of it from scratch (`rebuildRollups`, the same code the job runner runs), rows per second;
- * - `GET /api/reports/dialogs` for last 30 days by day and by hour, and an arbitrary 366-day period, p50/p95.
+ * - every report kind (`GET /api/reports/{kind}`: dialogs, summary, channels, employees, teams, time, categories, and
+ *   the summary's CSV) for last 30 days and an arbitrary 366-day period, p50/p95. Half the closed chats get a
+ *   request category; the operator changes presence 6 times a day over the year (the working-time log).
  *
- * Env: BENCH_CHATS, BENCH_MESSAGES, BENCH_RUNS (30), DATABASE_URL (PostgreSQL; unset: embedded PGlite).
+ * Env: BENCH_CHATS, BENCH_MESSAGES, BENCH_RUNS (30), DATABASE_URL (PostgreSQL; unset: embedded PGlite). The issue's
+ * full size is BENCH_CHATS=1000000 BENCH_MESSAGES=10000000 (slow on a shared two-core machine: hours of folding).
  */
 import { performance } from 'node:perf_hooks';
 import { rebuildRollups } from '../server/src/modules/reports/rollup.ts';
@@ -47,6 +50,24 @@ async function main() {
          from chats where organisation_id = $1 and status = 'closed'`,
       [org.id],
     );
+    const category = await org.admin.api.post('/api/categories', { name: 'Bench category' });
+    await s.db.query(
+      `insert into chat_history (organisation_id, chat_id, kind, category_id, created_at)
+       select organisation_id, id, 'category_set', $2, created_at + interval '30 seconds'
+         from chats where organisation_id = $1 and status = 'closed' and random() < 0.5`,
+      [org.id, category.body.entity.id],
+    );
+    // The operator's presence over the year: In work at 09:00, Break 13:00-14:00, offline at 18:00 (UTC).
+    await s.db.query(
+      `insert into presence_history (organisation_id, user_id, presence, previous, previous_at, created_at)
+       select $1, $2, x.presence, x.previous, d + x.prev_h * interval '1 hour' - case when x.prev_h > x.h
+                then interval '1 day' else interval '0' end, d + x.h * interval '1 hour'
+         from generate_series(date_trunc('day', now()) - interval '365 days', date_trunc('day', now()) - interval '1 day',
+                              interval '1 day') d
+        cross join (values ('online', 'offline', 9, 18), ('break', 'online', 13, 9), ('online', 'break', 14, 13),
+                           ('offline', 'online', 18, 14)) x(presence, previous, h, prev_h)`,
+      [org.id, op.id],
+    );
     for (let done = 0; done < MESSAGES; done += 100_000) {
       await s.db.query(
         `with c as (select id, channel_id, created_at, row_number() over (order by id) - 1 as k
@@ -71,18 +92,37 @@ async function main() {
 
     const time = async (path: string) => {
       const t0 = performance.now();
-      const res = await org.admin.api.get(path);
-      if (res.status !== 200) throw new Error(`${path}: ${res.status} ${JSON.stringify(res.body)}`);
+      const res = await fetch(`${s.url}${path}`, { headers: { authorization: `Bearer ${org.admin.token}` } });
+      const body = await res.text();
+      if (res.status !== 200) throw new Error(`${path}: ${res.status} ${body.slice(0, 300)}`);
       return performance.now() - t0;
     };
     const today = new Date().toISOString().slice(0, 10);
     const yearAgo = new Date(Date.now() - 365 * 86_400_000).toISOString().slice(0, 10);
     const results: [string, number[]][] = [];
-    for (const [name, path] of [
-      ['last 30 days by day', '/api/reports/dialogs?period=last30&timeZone=Europe/Moscow'],
-      ['last 30 days by hour', '/api/reports/dialogs?period=last30&groupBy=hour&timeZone=Europe/Moscow'],
-      ['arbitrary year by day', `/api/reports/dialogs?from=${yearAgo}&to=${today}&timeZone=Europe/Moscow`],
-    ]) {
+    const kinds = [
+      'dialogs',
+      'summary',
+      'summary/export',
+      'channels',
+      'employees',
+      'teams',
+      'time',
+      'categories',
+    ];
+    const only = process.env.BENCH_KINDS?.split(',');
+    const paths: [string, string][] = [
+      [
+        'dialogs, last 30 days by hour',
+        '/api/reports/dialogs?period=last30&groupBy=hour&timeZone=Europe/Moscow',
+      ],
+    ];
+    for (const kind of kinds.filter((k) => !only || only.includes(k))) {
+      const extra = kind === 'categories' ? '&includeWithoutCategory=true' : '';
+      paths.push([`${kind}, last 30 days`, `/api/reports/${kind}?period=last30${extra}`]);
+      paths.push([`${kind}, arbitrary year`, `/api/reports/${kind}?from=${yearAgo}&to=${today}${extra}`]);
+    }
+    for (const [name, path] of paths) {
       await time(path);
       const xs: number[] = [];
       for (let i = 0; i < RUNS; i++) xs.push(await time(path));

@@ -115,6 +115,8 @@ const catalogue = {
   registrationException: [400, 'registration error'],
   wrongStageException: [409, 'wrong stage'],
   tooManyRegistrationRequestsException: [429, 'too many registration requests'],
+  // reports (§9: statistics need OPTION_STATISTIC)
+  statisticsUnavailableException: [403, 'Statistics only in the extended tariff'],
 } as const satisfies Record<string, readonly [number, string]>;
 
 export type ErrorCode = keyof typeof catalogue;
@@ -124,6 +126,11 @@ export const ERRORS: Record<ErrorCode, { status: number; message: string }> = Ob
 ) as Record<ErrorCode, { status: number; message: string }>;
 
 export const ERROR_CODES = Object.keys(catalogue) as ErrorCode[];
+
+/** Plan options whose refusal has its own §9 wording; every other option is optionUnavailableException. */
+export const OPTION_REFUSALS: Partial<Record<string, ErrorCode>> = {
+  OPTION_STATISTIC: 'statisticsUnavailableException',
+};
 
 export type ErrorBody = {
   code: ErrorCode;

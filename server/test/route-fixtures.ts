@@ -475,6 +475,18 @@ export const fixtures: Record<string, Fixture> = {
     path: `/api/chat-bots/${await chatBot(org)}/publish`,
   }),
   'DELETE /api/chat-bots/:id': async (org) => ({ path: `/api/chat-bots/${await chatBot(org)}` }),
+  // Reports, the remaining kinds (issue 17).
+  'GET /api/reports/summary': async () => ({ path: '/api/reports/summary?period=last7' }),
+  'GET /api/reports/summary/export': async () => ({
+    path: '/api/reports/summary/export?period=today&format=csv',
+  }),
+  'GET /api/reports/channels': async () => ({ path: '/api/reports/channels?period=last30' }),
+  'GET /api/reports/employees': async () => ({ path: '/api/reports/employees?period=yesterday' }),
+  'GET /api/reports/teams': async () => ({ path: '/api/reports/teams?period=today&timeZone=Asia/Tokyo' }),
+  'GET /api/reports/time': async () => ({ path: '/api/reports/time?period=today' }),
+  'GET /api/reports/categories': async () => ({
+    path: '/api/reports/categories?period=last7&includeWithoutCategory=true',
+  }),
 };
 
 /** Sends a fixture's call as the given user. */

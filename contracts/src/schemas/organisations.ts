@@ -36,6 +36,18 @@ export const organisationUpdateSchema = z
      * `["CATEGORY"]` the request categories (both stay usable in chats).
      */
     modifyDenied: z.array(z.enum(MODIFY_DENIALS, M.valueIncorrect), M.valueIncorrect),
+    /** The IANA zone reports count days in (issue 17; Europe/Moscow by default). */
+    timeZone: z
+      .string(M.valueIncorrect)
+      .max(64, M.valueIncorrect)
+      .refine((tz) => {
+        try {
+          new Intl.DateTimeFormat('en-GB', { timeZone: tz });
+          return true;
+        } catch {
+          return false;
+        }
+      }, M.valueIncorrect),
   })
   .partial();
 
@@ -51,6 +63,8 @@ export const organisationDto = z.object({
   operatorLicences: z.number().int(),
   onlineOperators: z.number().int(),
   modifyDenied: z.array(z.enum(MODIFY_DENIALS)),
+  /** The zone reports count days in. */
+  timeZone: z.string(),
   createdAt: z.iso.datetime({ offset: true }),
 });
 export type OrganisationDto = z.infer<typeof organisationDto>;

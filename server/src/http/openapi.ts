@@ -25,6 +25,10 @@ function describeAccess(access: unknown): string {
 /** The 200 answer: the `{code, entity, error}` envelope around the route's entity, or a raw body (files, health). */
 function successContent(r: (typeof routeRegistry)[number]) {
   if (r.raw && r.rawText) return { 'text/plain': { schema: { type: 'string' } } };
+  if (r.raw && r.rawFile)
+    return Object.fromEntries(
+      r.rawFile.map((type) => [type, { schema: { type: 'string', format: 'binary' } }]),
+    );
   if (r.raw) {
     return r.response
       ? { 'application/json': { schema: toSchema(r.response, 'output') } }

@@ -1,6 +1,7 @@
 import {
   type ErrorCode,
   FIELD_MESSAGES,
+  OPTION_REFUSALS,
   type PlanOption,
   type Right,
   unstorableStrings,
@@ -41,6 +42,8 @@ export type RouteSpec<B, Q, P> = {
   raw?: boolean;
   /** A raw answer that is plain text (a provider's webhook verification), described so in the OpenAPI. */
   rawText?: boolean;
+  /** A raw answer that is a downloaded file: its content types, described so in the OpenAPI. */
+  rawFile?: string[];
   /** Named response schema for the OpenAPI description. */
   response?: Schema;
   bodyLimit?: number;
@@ -190,7 +193,13 @@ function register<B, Q, P>(
           if ('right' in spec.access && !auth.rights.has(spec.access.right))
             throw new AppError('accessDeniedException');
           if (spec.access.option && !auth.options.has(spec.access.option))
-            throw new AppError('optionUnavailableException', undefined, { option: spec.access.option });
+            throw new AppError(
+              OPTION_REFUSALS[spec.access.option] ?? 'optionUnavailableException',
+              undefined,
+              {
+                option: spec.access.option,
+              },
+            );
         }
       }
       const params = parse(spec.params, req.params, 'params');

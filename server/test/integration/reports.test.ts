@@ -134,8 +134,13 @@ describe('reports: dialogs', () => {
   });
 
   test('the same traffic by UTC days, and by hour on the 23-hour London day', async () => {
-    const utc = (await report(org.admin, 'period=custom&from=2026-03-28&to=2026-03-30')).body.entity;
+    const utc = (await report(org.admin, 'period=custom&from=2026-03-28&to=2026-03-30&timeZone=UTC')).body
+      .entity;
     assert.deepEqual(days(utc), { '2026-03-28': 1, '2026-03-29': 2, '2026-03-30': 0 });
+    // Without a zone the days are the organisation's (Europe/Moscow, UTC+3, by default).
+    const org3 = (await report(org.admin, 'period=custom&from=2026-03-28&to=2026-03-30')).body.entity;
+    assert.equal(org3.period.timeZone, 'Europe/Moscow');
+    assert.deepEqual(days(org3), { '2026-03-28': 0, '2026-03-29': 2, '2026-03-30': 1 });
     const hours = (await report(org.admin, 'period=date&from=2026-03-29&timeZone=Europe/London&groupBy=hour'))
       .body.entity;
     assert.equal(hours.series.length, 23);
@@ -214,7 +219,8 @@ describe('reports: dialogs', () => {
     });
     const refused = await report(poor.admin, 'period=last30');
     assert.equal(refused.status, 403);
-    assert.equal(refused.body.code, 'optionUnavailableException');
+    assert.equal(refused.body.code, 'statisticsUnavailableException');
+    assert.equal(refused.body.error.message, 'Statistics only in the extended tariff');
     // The own report is not a plan feature.
     assert.equal((await poor.admin.api.get('/api/reports/own/dialogs?period=last30')).status, 200);
     const other = await createOrganisation(s);

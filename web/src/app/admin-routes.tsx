@@ -17,9 +17,18 @@ const soon = (path: string, titleKey: string): RouteObject => ({
 });
 const to = (path: string): RouteObject => ({ index: true, element: <Navigate to={path} replace /> });
 
-const reportTabs = ['report', 'common', 'dialogs', 'channels', 'employees', 'teams', 'time', 'categories'];
+/** 'report' is the Summary report (an operator's own figures without AUTHORITY_ALL_STAT); 'common' leads to it. */
+const reportTabs = ['report', 'dialogs', 'channels', 'employees', 'teams', 'time', 'categories'];
 /** Every report but the consolidated one needs AUTHORITY_ALL_STAT (§6). */
 const statTabs = reportTabs.slice(1);
+const reportScreens: Record<string, [() => Promise<Record<string, unknown>>, string]> = {
+  dialogs: [() => import('../features/reports/dialogs-report.tsx'), 'DialogsTab'],
+  channels: [() => import('../features/reports/report-tabs.tsx'), 'ChannelsTab'],
+  employees: [() => import('../features/reports/report-tabs.tsx'), 'EmployeesTab'],
+  teams: [() => import('../features/reports/report-tabs.tsx'), 'TeamsTab'],
+  time: [() => import('../features/reports/time-report.tsx'), 'TimeTab'],
+  categories: [() => import('../features/reports/report-tabs.tsx'), 'CategoriesTab'],
+};
 const statRights = Object.fromEntries(statTabs.map((tab) => [tab, 'AUTHORITY_ALL_STAT' as const]));
 const monitoringTabs = ['channels', 'teams', 'operators', 'abonents'];
 const financeTabs = ['balance', 'payments', 'billing'];
@@ -100,16 +109,17 @@ export const adminRoutes: RouteObject = {
           // The unguarded /report: the signed-in user's own statistics (DECISIONS.md).
           path: 'report',
           handle: { title: 'reports.report' },
-          lazy: screen(() => import('../features/reports/dialogs-report.tsx'), 'OwnReportTab'),
+          lazy: screen(() => import('../features/reports/report-tabs.tsx'), 'ReportTab'),
         },
+        { path: 'common', element: <Navigate to="../report" replace /> },
         {
           element: <Guard right="AUTHORITY_ALL_STAT" option="OPTION_STATISTIC" />,
           children: statTabs.map((tab) =>
-            tab === 'dialogs'
+            reportScreens[tab]
               ? {
                   path: tab,
-                  handle: { title: 'reports.dialogs' },
-                  lazy: screen(() => import('../features/reports/dialogs-report.tsx'), 'DialogsTab'),
+                  handle: { title: `reports.${tab}` },
+                  lazy: screen(reportScreens[tab][0], reportScreens[tab][1]),
                 }
               : soon(tab, `reports.${tab}`),
           ),

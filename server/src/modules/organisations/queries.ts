@@ -63,12 +63,13 @@ export type OrganisationRow = {
   operator_licences: number;
   online_operators: number;
   modify_denied: ModifyDenial[];
+  time_zone: string;
   created_at: Date;
 };
 
 // Online operators: users receiving chats (AUTHORITY_CHAT_DISTRIBUTION) who are In work, as the licence check counts them.
 const select = `
-  select o.id, o.login, o.name, o.language, o.status, o.tariff_name, o.options, o.operator_licences, o.modify_denied, o.created_at,
+  select o.id, o.login, o.name, o.language, o.status, o.tariff_name, o.options, o.operator_licences, o.modify_denied, o.time_zone, o.created_at,
          (select count(*)::int from users u join roles r on r.id = u.role_id
            where u.organisation_id = o.id and u.presence = 'online'
              and 'AUTHORITY_CHAT_DISTRIBUTION' = any(r.rights)) as online_operators
@@ -88,6 +89,7 @@ const columns = {
   options: 'options',
   operatorLicences: 'operator_licences',
   modifyDenied: 'modify_denied',
+  timeZone: 'time_zone',
 } as const;
 export type OrganisationPatch = Partial<Record<keyof typeof columns, unknown>>;
 

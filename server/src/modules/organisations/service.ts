@@ -17,6 +17,7 @@ export function presentOrganisation(row: Q.OrganisationRow): OrganisationDto {
     operatorLicences: row.operator_licences,
     onlineOperators: row.online_operators,
     modifyDenied: row.modify_denied,
+    timeZone: row.time_zone,
     createdAt: new Date(row.created_at).toISOString(),
   };
 }

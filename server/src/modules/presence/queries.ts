@@ -53,6 +53,22 @@ export const setPresenceRow = (q: Queryable, userId: string, status: Presence, n
     now,
   ]);
 
+/** One presence change in the durable log: the state left (held since `previousAt`) and the one entered. */
+export const logPresence = (
+  q: Queryable,
+  orgId: string,
+  userId: string,
+  status: Presence,
+  previous: Presence,
+  previousAt: Date | null,
+  now: Date,
+) =>
+  q.query(
+    `insert into presence_history (organisation_id, user_id, presence, previous, previous_at, created_at)
+     values ($1, $2, $3, $4, $5, $6)`,
+    [orgId, userId, status, previous, previousAt, now],
+  );
+
 export async function presenceOf(q: Queryable, userId: string): Promise<Presence | undefined> {
   return (await maybe<{ presence: Presence }>(q, 'select presence from users where id = $1', [userId]))
     ?.presence;

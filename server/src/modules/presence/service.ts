@@ -46,6 +46,16 @@ export async function applyPresence(
     if (use.online >= use.licences) throw new AppError('allLicencesTakenException');
   }
   await Q.setPresenceRow(tx.q, user.id, status, tx.now);
+  // The durable log the reports fold online and break time from (reports/rollup.ts).
+  await Q.logPresence(
+    tx.q,
+    ref.organisationId,
+    user.id,
+    status,
+    user.presence,
+    user.presence_changed_at,
+    tx.now,
+  );
   await tx.emit(ref.organisationId, 'presence.changed', dto, audienceOf(user));
   if (status === 'online') {
     const due = breakDue({ ...user, presence_changed_at: tx.now }, tx.now);

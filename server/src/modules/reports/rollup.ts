@@ -62,6 +62,7 @@ type Counters = {
   rating_5: number;
   messages_in: number;
   messages_out: number;
+  messages_missed: number;
 };
 const COLUMNS = [
   'dialogs_new',
@@ -78,11 +79,36 @@ const COLUMNS = [
   'rating_5',
   'messages_in',
   'messages_out',
+  'messages_missed',
 ] as const satisfies readonly (keyof Counters)[];
 
 class Delta {
   rows = new Map<string, { key: Key; c: Counters }>();
   hist = new Map<string, { key: Key; metric: string; bucket: number; count: number }>();
+  presence = new Map<string, { org: string; hour: string; user: string; online: number; break: number }>();
+  categories = new Map<string, { org: string; hour: string; channel: string; category: string; n: number }>();
+
+  /** Adds the presence interval [from, to) in `state` to each UTC hour it covers. */
+  presenceInterval(org: string, user: string, state: string, from: number, to: number) {
+    if (state !== 'online' && state !== 'break') return;
+    for (let t = from; t < to; ) {
+      const hourStart = t - (t % 3_600_000);
+      const next = Math.min(to, hourStart + 3_600_000);
+      const hour = new Date(hourStart).toISOString();
+      const k = `${org}|${hour}|${user}`;
+      const r = this.presence.get(k) ?? { org, hour, user, online: 0, break: 0 };
+      if (state === 'online') r.online += next - t;
+      else r.break += next - t;
+      this.presence.set(k, r);
+      t = next;
+    }
+  }
+  category(org: string, hour: string, channel: string, category: string) {
+    const k = `${org}|${hour}|${channel}|${category}`;
+    const r = this.categories.get(k) ?? { org, hour, channel, category, n: 0 };
+    r.n++;
+    this.categories.set(k, r);
+  }
 
   #row(key: Key) {
     const k = `${key.org}|${key.hour}|${key.channel}|${key.team}|${key.operator}`;
@@ -124,6 +150,23 @@ class Delta {
         [key.org, key.hour, key.channel, key.team, key.operator, ...vals],
       );
     }
+    for (const p of this.presence.values())
+      await q.query(
+        `insert into report_presence_hourly (organisation_id, hour, user_id, online_ms, break_ms)
+         values ($1, $2, $3, $4, $5)
+         on conflict (organisation_id, hour, user_id) do update set
+           online_ms = report_presence_hourly.online_ms + excluded.online_ms,
+           break_ms = report_presence_hourly.break_ms + excluded.break_ms`,
+        [p.org, p.hour, p.user, p.online, p.break],
+      );
+    for (const c of this.categories.values())
+      await q.query(
+        `insert into report_category_hourly (organisation_id, hour, channel_id, category_id, requests)
+         values ($1, $2, $3, $4, $5)
+         on conflict (organisation_id, hour, channel_id, category_id) do update set
+           requests = report_category_hourly.requests + excluded.requests`,
+        [c.org, c.hour, c.channel, c.category, c.n],
+      );
     for (const h of this.hist.values()) {
       await q.query(
         `insert into report_duration_hist (organisation_id, hour, channel_id, team_id, operator_id, metric, bucket, count)
@@ -149,6 +192,9 @@ export function uuidV7Floor(t: number): string {
   return `${hex.slice(0, 8)}-${hex.slice(8)}-0000-0000-000000000000`;
 }
 
+/** An operator's reply: outgoing, by a user, not internal, not a mailing. */
+const REPLY = `p.direction = 'out' and p.author_id is not null and not p.internal and p.kind not in ('internal', 'mailing')`;
+
 type HistoryRow = {
   id: string;
   organisation_id: string;
@@ -163,6 +209,8 @@ type HistoryRow = {
   team_id: string;
   operator_id: string | null;
   started_at: Date | null;
+  category_id: string | null;
+  missed: number | null;
 };
 
 async function foldHistory(
@@ -174,7 +222,14 @@ async function foldHistory(
 ): Promise<string | null> {
   const rows = await q.query<HistoryRow>(
     `select h.id, h.organisation_id, h.kind, h.created_at, h.from_user_id, h.to_user_id, h.from_team_id,
-            h.to_team_id, h.score, c.channel_id, c.team_id, c.operator_id, s.started_at
+            h.to_team_id, h.score, c.channel_id, c.team_id, c.operator_id, s.started_at, k.category_id,
+            case when s.started_at is null or exists (
+                   select 1 from messages p
+                    where p.chat_id = h.chat_id and ${REPLY} and p.created_at >= s.started_at
+                      and p.created_at <= h.created_at) then 0
+                 else (select count(*)::int from messages i
+                        where i.chat_id = h.chat_id and i.direction = 'in' and not i.internal
+                          and i.created_at >= s.started_at and i.created_at <= h.created_at) end as missed
        from chat_history h
        join chats c on c.id = h.chat_id
        left join lateral (
@@ -182,6 +237,13 @@ async function foldHistory(
           where p.chat_id = h.chat_id and p.kind in ('created', 'reopen') and p.created_at <= h.created_at
           order by p.created_at desc limit 1
        ) s on h.kind in ('close', 'auto_close')
+       -- The request's category at the close: the latest set or removal up to it.
+       left join lateral (
+         select p.category_id from chat_history p
+          where p.chat_id = h.chat_id and p.kind in ('category_set', 'category_removed')
+            and p.created_at <= h.created_at
+          order by p.created_at desc, p.id desc limit 1
+       ) k on h.kind in ('close', 'auto_close')
       where h.id > $1 and h.id < $2
       order by h.id limit $3`,
     [after, before, batch],
@@ -202,6 +264,8 @@ async function foldHistory(
           operator: h.from_user_id ?? h.operator_id ?? NIL,
         };
         delta.add(key, 'dialogs_closed');
+        if (h.missed) delta.add(key, 'messages_missed', h.missed);
+        delta.category(h.organisation_id, base.hour, h.channel_id, h.category_id ?? NIL);
         if (h.started_at) delta.duration(key, 'handling', at.getTime() - ms(h.started_at));
         break;
       }
@@ -237,9 +301,6 @@ type MessageRow = {
   started_at: Date | null;
   first_response: boolean;
 };
-
-/** An operator's reply: outgoing, by a user, not internal, not a mailing. */
-const REPLY = `p.direction = 'out' and p.author_id is not null and not p.internal and p.kind not in ('internal', 'mailing')`;
 
 async function foldMessages(
   q: Queryable,
@@ -284,6 +345,34 @@ async function foldMessages(
   return rows.length ? rows[rows.length - 1].id : null;
 }
 
+type PresenceRow = {
+  id: string;
+  organisation_id: string;
+  user_id: string;
+  previous: string;
+  previous_at: Date | null;
+  created_at: Date;
+};
+
+/** Each presence change closes the interval of the state it leaves: its time goes to the hours it covered. */
+async function foldPresence(
+  q: Queryable,
+  after: string,
+  before: string,
+  delta: Delta,
+  batch: number,
+): Promise<string | null> {
+  const rows = await q.query<PresenceRow>(
+    `select id, organisation_id, user_id, previous, previous_at, created_at from presence_history
+      where id > $1 and id < $2 order by id limit $3`,
+    [after, before, batch],
+  );
+  for (const r of rows)
+    if (r.previous_at)
+      delta.presenceInterval(r.organisation_id, r.user_id, r.previous, ms(r.previous_at), ms(r.created_at));
+  return rows.length ? rows[rows.length - 1].id : null;
+}
+
 /**
  * Folds one batch of each source into the rollups, in one transaction with the cursors (locked FOR UPDATE, so
  * two instances never fold the same rows). Answers how many rows were folded (0 when caught up).
@@ -308,10 +397,18 @@ export async function advanceRollups(
       opts.batch ?? BATCH,
     );
     const lastMessage = await foldMessages(q, at.get('messages') ?? NIL, before, delta, opts.batch ?? BATCH);
+    const lastPresence = await foldPresence(
+      q,
+      at.get('presence_history') ?? NIL,
+      before,
+      delta,
+      opts.batch ?? BATCH,
+    );
     await delta.apply(q);
     for (const [source, last] of [
       ['chat_history', lastHistory],
       ['messages', lastMessage],
+      ['presence_history', lastPresence],
     ] as const) {
       if (!last) continue;
       folded++;
@@ -320,7 +417,7 @@ export async function advanceRollups(
         last,
       ]);
     }
-    return folded === 0 ? 0 : delta.rows.size + folded;
+    return folded === 0 ? 0 : delta.rows.size + delta.presence.size + folded;
   });
 }
 
@@ -343,6 +440,8 @@ export async function rebuildRollups(db: Db, opts: { lagMs?: number; batch?: num
     await q.query(`select source from report_cursors for update`);
     await q.query(`delete from report_dialog_hourly`);
     await q.query(`delete from report_duration_hist`);
+    await q.query(`delete from report_presence_hourly`);
+    await q.query(`delete from report_category_hourly`);
     await q.query(`update report_cursors set last_id = $1, updated_at = now()`, [NIL]);
   });
   return catchUpRollups(db, { ...opts, maxBatches: Number.MAX_SAFE_INTEGER });

@@ -6,6 +6,7 @@ import {
   type ReportQuery,
 } from '@smartconnect/contracts';
 import type { AppContext } from '../../context.ts';
+import { maybe } from '../../db/index.ts';
 import { AppError } from '../../http/errors.ts';
 import {
   addDays,
@@ -33,7 +34,7 @@ type Sums = {
   frBuckets: Map<number, number>;
   hBuckets: Map<number, number>;
 };
-const emptySums = (): Sums => ({
+export const emptySums = (): Sums => ({
   dialogsNew: 0,
   dialogsClosed: 0,
   dialogsTransferred: 0,
@@ -49,7 +50,7 @@ const emptySums = (): Sums => ({
 });
 
 const round1 = (n: number) => Math.round(n * 10) / 10;
-function figures(s: Sums): DialogFigures {
+export function figures(s: Sums): DialogFigures {
   const rated = s.ratings.reduce((a, b) => a + b, 0);
   const duration = (count: number, sum: number, buckets: Map<number, number>) => ({
     count,
@@ -90,6 +91,34 @@ type HourRow = {
   messages_out: number;
 };
 
+export type ResolvedPeriod = { start: Date; end: Date; from: string; to: string; timeZone: string };
+
+/**
+ * The period of a report query in its zone: the query's `timeZone`, else the organisation's (organisations.time_zone).
+ * 400 for an unknown zone or more than REPORT_MAX_DAYS days.
+ */
+export async function resolveReportPeriod(
+  app: AppContext,
+  orgId: string,
+  query: ReportQuery,
+): Promise<ResolvedPeriod> {
+  const timeZone =
+    query.timeZone ??
+    (await maybe<{ time_zone: string }>(app.db, 'select time_zone from organisations where id = $1', [orgId]))
+      ?.time_zone ??
+    'UTC';
+  if (!isTimeZone(timeZone))
+    throw new AppError('validationException', { timeZone: FIELD_MESSAGES.valueIncorrect });
+  const name = (query.period ?? 'custom') as PeriodName;
+  const period = resolvePeriod(name, app.clock.now(), timeZone, query.from, query.to);
+  if (dayCount(period.from, period.to) > REPORT_MAX_DAYS)
+    throw new AppError('validationException', {
+      // At most REPORT_MAX_DAYS days in one report.
+      to: FIELD_MESSAGES.valueIncorrect,
+    });
+  return { ...period, timeZone };
+}
+
 /** The dialogs report of an organisation (optionally one operator, channel or team) from the hourly rollups. */
 export async function dialogsReport(
   app: AppContext,
@@ -97,15 +126,7 @@ export async function dialogsReport(
   query: ReportQuery,
   only: { operatorId?: string } = {},
 ): Promise<DialogsReport> {
-  if (!isTimeZone(query.timeZone))
-    throw new AppError('validationException', { timeZone: FIELD_MESSAGES.valueIncorrect });
-  const name = (query.period ?? 'custom') as PeriodName;
-  const period = resolvePeriod(name, app.clock.now(), query.timeZone, query.from, query.to);
-  if (dayCount(period.from, period.to) > REPORT_MAX_DAYS)
-    throw new AppError('validationException', {
-      // At most REPORT_MAX_DAYS days in one report.
-      to: FIELD_MESSAGES.valueIncorrect,
-    });
+  const period = await resolveReportPeriod(app, orgId, query);
   const params: unknown[] = [orgId, period.start.toISOString(), period.end.toISOString()];
   const where = ['organisation_id = $1', 'hour >= $2', 'hour < $3'];
   const operatorId = only.operatorId ?? query.operatorId;
@@ -136,7 +157,7 @@ export async function dialogsReport(
     params,
   );
 
-  const tz = query.timeZone;
+  const tz = period.timeZone;
   const points = new Map<string, { at: string; label: string; s: Sums }>();
   if (query.groupBy === 'day') {
     for (let d = period.from; d <= period.to; d = addDays(d, 1))

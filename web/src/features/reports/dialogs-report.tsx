@@ -4,16 +4,13 @@ import {
   Paper,
   ScrollArea,
   SegmentedControl,
-  Select,
   SimpleGrid,
   Stack,
   Table,
   Text,
-  TextInput,
   Title,
 } from '@mantine/core';
-import type { DialogFigures, DialogsReport, ReportPeriod } from '@smartconnect/contracts';
-import { reportPeriods } from '@smartconnect/contracts';
+import type { DialogFigures, DialogsReport } from '@smartconnect/contracts';
 import { IconChartBar } from '@tabler/icons-react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -22,25 +19,20 @@ import { get } from '../../shared/api/client.ts';
 import { EmptyState } from '../../shared/ui/empty-state.tsx';
 import { ErrorState } from '../../shared/ui/error-state.tsx';
 import { SectionLoader } from '../../shared/ui/full-loader.tsx';
+import { PeriodPicker, useDuration } from './report-frame.tsx';
+import { periodParams, usePeriod } from './use-period.ts';
 
-const browserZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
-
-const hasData = (f: DialogFigures) =>
+export const hasData = (f: DialogFigures) =>
   f.dialogsNew + f.dialogsClosed + f.dialogsTransferred + f.messagesIn + f.messagesOut > 0 ||
   f.ratings.some((n) => n > 0);
 
 /** Reports -> Dialogs (the organisation's, `own` false) and /report (the signed-in user's own figures). */
 export function DialogsReportView({ own = false }: { own?: boolean }) {
   const { t } = useTranslation();
-  const [period, setPeriod] = useState<ReportPeriod>('last7');
-  const [from, setFrom] = useState('');
-  const [to, setTo] = useState('');
+  const chosen = usePeriod();
+  const { complete } = chosen;
   const [groupBy, setGroupBy] = useState<'day' | 'hour'>('day');
-  const timeZone = browserZone();
-  const complete = period === 'custom' ? !!from && !!to && from <= to : period === 'date' ? !!from : true;
-  const params = new URLSearchParams({ period, groupBy, timeZone });
-  if (period === 'custom' || period === 'date') params.set('from', from);
-  if (period === 'custom') params.set('to', to);
+  const params = periodParams(chosen, { groupBy });
   const path = `/api/reports/${own ? 'own/' : ''}dialogs?${params}`;
   const report = useQuery({
     queryKey: ['reports', 'dialogs', own, path],
@@ -49,13 +41,7 @@ export function DialogsReportView({ own = false }: { own?: boolean }) {
     placeholderData: keepPreviousData,
   });
 
-  const duration = (s: number | null) => {
-    if (s === null) return t('reports.none');
-    if (s < 60) return t('reports.seconds', { n: Math.round(s) });
-    if (s < 3600) return t('reports.minutes', { n: Math.round((s / 60) * 10) / 10 });
-    if (s < 86_400) return t('reports.hours', { n: Math.round((s / 3600) * 10) / 10 });
-    return t('reports.days', { n: Math.round((s / 86_400) * 10) / 10 });
-  };
+  const duration = useDuration();
   const data = report.data;
   const totals = data?.totals;
 
@@ -67,35 +53,7 @@ export function DialogsReportView({ own = false }: { own?: boolean }) {
             {t(own ? 'reports.own' : 'reports.dialogs')}
           </Title>
           <Group gap="sm" wrap="wrap" align="flex-end">
-            <Select
-              label={t('reports.period')}
-              value={period}
-              allowDeselect={false}
-              onChange={(v) => v && setPeriod(v as ReportPeriod)}
-              data={reportPeriods.map((p) => ({ value: p, label: t(`reports.periods.${p}`) }))}
-              w={200}
-              data-testid="report-period"
-            />
-            {(period === 'custom' || period === 'date') && (
-              <TextInput
-                type="date"
-                label={t(period === 'date' ? 'reports.date' : 'reports.from')}
-                value={from}
-                onChange={(e) => setFrom(e.currentTarget.value)}
-                error={!complete && !from ? t('reports.periodRequired') : undefined}
-                data-testid="report-from"
-              />
-            )}
-            {period === 'custom' && (
-              <TextInput
-                type="date"
-                label={t('reports.to')}
-                value={to}
-                onChange={(e) => setTo(e.currentTarget.value)}
-                error={!complete && from && (!to || to < from) ? t('reports.periodRequired') : undefined}
-                data-testid="report-to"
-              />
-            )}
+            <PeriodPicker />
             <SegmentedControl
               aria-label={t('reports.groupBy')}
               value={groupBy}
@@ -107,9 +65,11 @@ export function DialogsReportView({ own = false }: { own?: boolean }) {
             />
           </Group>
         </Group>
-        <Text size="xs" c="dimmed">
-          {t('reports.timeZone', { zone: timeZone })}
-        </Text>
+        {data && (
+          <Text size="xs" c="dimmed">
+            {t('reports.timeZone', { zone: data.period.timeZone })}
+          </Text>
+        )}
         {!complete ? (
           <Text size="sm" c="dimmed" data-testid="report-needs-period">
             {t('reports.periodRequired')}
