@@ -1470,6 +1470,8 @@ export const enGB = {
     simulator: {
       title: 'Try the bot',
       soon: 'The simulator is coming soon.',
+    },
+  },
   signup: {
     title: 'Sign up',
     hint: 'Create your organisation and try SmartConnect free for 7 days. We will send a code to your e-mail and an SMS code to your phone.',

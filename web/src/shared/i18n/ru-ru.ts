@@ -1494,6 +1494,8 @@ export const ruRU: Resources = {
     simulator: {
       title: 'Попробовать бота',
       soon: 'Симулятор скоро появится.',
+    },
+  },
   signup: {
     title: 'Регистрация',
     hint: 'Создайте организацию и попробуйте SmartConnect бесплатно 7 дней. Мы пришлём код на e-mail и SMS-код на телефон.',
