@@ -160,6 +160,11 @@ export const CHANNEL_TYPE_FIELDS = {
       .regex(/^[A-Za-z0-9]{8,64}(-[A-Za-z0-9]{8,64}){1,4}$/, M.tokenIncorrect),
     /** Answered to a client who opens the bot's chat (conversation_started); empty or null for none. */
     welcomeMessage: z.string(M.valueIncorrect).trim().max(7000, M.valueIncorrect).nullable().optional(),
+    /**
+     * The bot's photo beside its messages (§3 'Viber: photo (jpg)'): an uploaded file of the organisation
+     * (`/api/files/{key}`, POST /api/files), a JPEG by its content ('JPEG only'); empty or null removes it.
+     */
+    photo: z.string(M.valueIncorrect).trim().max(CHANNEL_LIMITS.urlMax, M.valueIncorrect).nullable().optional(),
   }),
   /**
    * A VK community bot (Callback API): the community's id, a community access token (checked with groups.getById

@@ -175,7 +175,8 @@ export type ChannelAdapter = {
   /** Checks the credentials with the provider and registers our webhook; throws a field AppError when refused. */
   connect(
     ctx: AdapterContext,
-    channel: { id: string },
+    /** The channel's id (new when creating) and its organisation (to read the organisation's files). */
+    channel: { id: string; organisationId: string },
     input: Record<string, unknown>,
     current?: AdapterChannel,
   ): Promise<Connected>;

@@ -84,7 +84,7 @@ describe('Viber business channel (regional delivery provider)', () => {
     assert.equal((await org2.admin.api.patch(`/api/channels/${channelId}`, { status: 'inactive' })).status, 200);
     assert.equal(vb.callback, null);
     assert.equal((await org2.admin.api.patch(`/api/channels/${channelId}`, { status: 'active' })).status, 200);
-    assert.equal(vb.callback?.secret, secret);
+    assert.equal((vb.callback as FakeViberBusiness['callback'])?.secret, secret);
     // Editing without the password keeps it.
     const renamed = await org2.admin.api.patch(`/api/channels/${channelId}`, { phone: '+74950000000' });
     assert.equal(renamed.status, 200, JSON.stringify(renamed.body));
