@@ -1242,6 +1242,8 @@ export const enGB = {
       phoneHint: 'The business phone number of the Viber account',
     },
     viber: {
+      photo: 'Photo',
+      photoHint: 'Shown beside the bot’s messages: a JPEG of at most 200 KB',
       welcome: 'Welcome message',
       welcomeHint: 'Shown to a client who opens the bot’s chat, before they write',
       bot: 'Bot',
