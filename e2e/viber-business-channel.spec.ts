@@ -67,7 +67,9 @@ describe('Viber business channel pages', () => {
     await page.getByText('Nobody is waiting').waitFor();
     await page.waitForLoadState('networkidle');
     assert.equal(
-      await vb.deliver(vb.message('+375 29 123-45-67', { text: 'Добрый день, доставка есть?' }, 'Olga Ivanova')),
+      await vb.deliver(
+        vb.message('+375 29 123-45-67', { text: 'Добрый день, доставка есть?' }, 'Olga Ivanova'),
+      ),
       200,
     );
     const row = page.getByTestId('chat-row').filter({ hasText: 'Olga Ivanova' });

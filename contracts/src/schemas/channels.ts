@@ -164,7 +164,12 @@ export const CHANNEL_TYPE_FIELDS = {
      * The bot's photo beside its messages (§3 'Viber: photo (jpg)'): an uploaded file of the organisation
      * (`/api/files/{key}`, POST /api/files), a JPEG by its content ('JPEG only'); empty or null removes it.
      */
-    photo: z.string(M.valueIncorrect).trim().max(CHANNEL_LIMITS.urlMax, M.valueIncorrect).nullable().optional(),
+    photo: z
+      .string(M.valueIncorrect)
+      .trim()
+      .max(CHANNEL_LIMITS.urlMax, M.valueIncorrect)
+      .nullable()
+      .optional(),
   }),
   /**
    * A VK community bot (Callback API): the community's id, a community access token (checked with groups.getById

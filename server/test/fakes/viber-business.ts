@@ -63,7 +63,10 @@ export async function startFakeViberBusiness(): Promise<FakeViberBusiness> {
           : signature;
       const res = await fetch(fake.reach(fake.callback.url), {
         method: 'POST',
-        headers: { 'content-type': 'application/json', ...(sig === null ? {} : { 'x-callback-signature': sig }) },
+        headers: {
+          'content-type': 'application/json',
+          ...(sig === null ? {} : { 'x-callback-signature': sig }),
+        },
         body: raw,
       });
       await res.arrayBuffer();
@@ -81,7 +84,13 @@ export async function startFakeViberBusiness(): Promise<FakeViberBusiness> {
       };
     },
     status(messageId, status, reason) {
-      return { event: 'status', messageId, status, ...(reason ? { reason } : {}), at: new Date().toISOString() };
+      return {
+        event: 'status',
+        messageId,
+        status,
+        ...(reason ? { reason } : {}),
+        at: new Date().toISOString(),
+      };
     },
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };

@@ -340,7 +340,10 @@ describe('Viber bot channel', () => {
       return json.entity.url;
     };
     const png = await upload(
-      [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, 0, 0, 0, 1, 0, 0, 0, 1],
+      [
+        0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, 0, 0, 0, 1, 0, 0,
+        0, 1,
+      ],
       'image/png',
       'photo.jpg',
     );
@@ -355,19 +358,31 @@ describe('Viber bot channel', () => {
     const otherKey = await s.db.tx((q) =>
       saveFile(s.app, q, other.id, Buffer.from([0xff, 0xd8, 0xff, 0xe0, 1]), 'image/jpeg'),
     );
-    const notOurs = await org.admin.api.patch(`/api/channels/${channelId}`, { photo: `/api/files/${otherKey}` });
+    const notOurs = await org.admin.api.patch(`/api/channels/${channelId}`, {
+      photo: `/api/files/${otherKey}`,
+    });
     assert.equal(notOurs.status, 400, "another organisation's file is not ours to use");
-    const jpeg = await upload([0xff, 0xd8, 0xff, 0xe0, 0, 0x10, 0x4a, 0x46, 0x49, 0x46, 0], 'image/jpeg', 'bot.jpg');
+    const jpeg = await upload(
+      [0xff, 0xd8, 0xff, 0xe0, 0, 0x10, 0x4a, 0x46, 0x49, 0x46, 0],
+      'image/jpeg',
+      'bot.jpg',
+    );
     const saved = await org.admin.api.patch(`/api/channels/${channelId}`, { photo: jpeg });
     assert.equal(saved.status, 200, JSON.stringify(saved.body));
     assert.equal(saved.body.entity.settings.photo, new URL(jpeg, 'http://x').pathname);
 
     const op = await org.user({ role: 'OPERATOR' });
     await goOnline(op);
-    assert.equal(await vb.deliver(hook, vb.message({ id: 'ph-1=', name: 'Ivan' }, { type: 'text', text: 'Hi' })), 200);
+    assert.equal(
+      await vb.deliver(hook, vb.message({ id: 'ph-1=', name: 'Ivan' }, { type: 'text', text: 'Hi' })),
+      200,
+    );
     const chatId = (await chatsOf(org))[0].id;
     assert.equal((await org.admin.api.post(`/api/chats/${chatId}/take`)).status, 200);
-    assert.equal((await org.admin.api.post(`/api/chats/${chatId}/messages`, { text: 'Hello Ivan' })).status, 200);
+    assert.equal(
+      (await org.admin.api.post(`/api/chats/${chatId}/messages`, { text: 'Hello Ivan' })).status,
+      200,
+    );
     await runOutbox(s.app);
     for (let i = 0; i < 100 && vb.sent.at(-1)?.body.text !== 'Hello Ivan'; i++)
       await new Promise((r) => setTimeout(r, 30));

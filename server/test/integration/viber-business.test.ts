@@ -81,9 +81,15 @@ describe('Viber business channel (regional delivery provider)', () => {
     assert.ok(!JSON.stringify(shown).includes(vb.callback?.secret ?? '-'), 'the callback secret too');
     // Deactivating removes the callback; activating sets it again with the same secret.
     const secret = vb.callback?.secret;
-    assert.equal((await org2.admin.api.patch(`/api/channels/${channelId}`, { status: 'inactive' })).status, 200);
+    assert.equal(
+      (await org2.admin.api.patch(`/api/channels/${channelId}`, { status: 'inactive' })).status,
+      200,
+    );
     assert.equal(vb.callback, null);
-    assert.equal((await org2.admin.api.patch(`/api/channels/${channelId}`, { status: 'active' })).status, 200);
+    assert.equal(
+      (await org2.admin.api.patch(`/api/channels/${channelId}`, { status: 'active' })).status,
+      200,
+    );
     assert.equal((vb.callback as FakeViberBusiness['callback'])?.secret, secret);
     // Editing without the password keeps it.
     const renamed = await org2.admin.api.patch(`/api/channels/${channelId}`, { phone: '+74950000000' });
@@ -169,7 +175,9 @@ describe('Viber business channel (regional delivery provider)', () => {
     );
     const pic = await send({
       text: 'Ваш чек',
-      attachments: [{ url: `http://localhost:3000/api/files/${key}`, name: 'r.jpg', contentType: 'image/jpeg' }],
+      attachments: [
+        { url: `http://localhost:3000/api/files/${key}`, name: 'r.jpg', contentType: 'image/jpeg' },
+      ],
     });
     await waitStatus(pic, 'sent');
     assert.deepEqual(
@@ -198,10 +206,7 @@ describe('Viber business channel (regional delivery provider)', () => {
     vb.noViber.delete('375291234567');
     const later = await send({ text: 'Later' });
     await waitStatus(later, 'sent');
-    assert.equal(
-      await vb.deliver(vb.status(vb.sent.at(-1)?.messageId ?? '', 'expired', 'TTL expired')),
-      200,
-    );
+    assert.equal(await vb.deliver(vb.status(vb.sent.at(-1)?.messageId ?? '', 'expired', 'TTL expired')), 200);
     await waitStatus(later, 'undelivered');
     assert.equal((await byId(later)).statusReason, 'TTL expired');
     // Editing a sent message is refused: the provider cannot change it.

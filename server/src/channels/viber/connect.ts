@@ -21,7 +21,8 @@ export async function connectViberBusiness(
   input: Record<string, unknown>,
   current?: AdapterChannel,
 ): Promise<Connected> {
-  const pick = (f: string) => (input[f] as string | undefined) ?? (current?.settings[f] as string | undefined);
+  const pick = (f: string) =>
+    (input[f] as string | undefined) ?? (current?.settings[f] as string | undefined);
   const region = pick('region');
   const login = pick('login');
   const serviceId = pick('serviceId');
@@ -29,8 +30,15 @@ export async function connectViberBusiness(
   const password = (input.password as string | undefined) ?? current?.secrets.password;
   const missing = Object.entries({ region, login, password, serviceId, phone }).filter(([, v]) => !v);
   if (missing.length)
-    throw new AppError('validationException', Object.fromEntries(missing.map(([k]) => [k, M.requiredFields])));
-  const creds: Credentials = { region: region as string, login: login as string, password: password as string };
+    throw new AppError(
+      'validationException',
+      Object.fromEntries(missing.map(([k]) => [k, M.requiredFields])),
+    );
+  const creds: Credentials = {
+    region: region as string,
+    login: login as string,
+    password: password as string,
+  };
   if (!regionBaseUrl(ctx, creds.region)) throw refusal('unreachable');
   const account = await callProvider<Account>(ctx, creds, 'GET', '/v1/account').catch(() => {
     throw refusal('unreachable');
@@ -50,7 +58,10 @@ export async function connectViberBusiness(
       phone,
       serviceName: typeof service.name === 'string' ? service.name : null,
     },
-    secrets: { password: password as string, callbackSecret: current?.secrets.callbackSecret ?? randomToken() },
+    secrets: {
+      password: password as string,
+      callbackSecret: current?.secrets.callbackSecret ?? randomToken(),
+    },
   };
 }
 

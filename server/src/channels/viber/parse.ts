@@ -60,7 +60,13 @@ export function parseViberBusiness(req: RawRequest): InboundEvent[] {
     return [
       {
         kind: 'message',
-        message: { externalMessageId: c.id, client: { externalId: phone, name }, text, attachments: [], media },
+        message: {
+          externalMessageId: c.id,
+          client: { externalId: phone, name },
+          text,
+          attachments: [],
+          media,
+        },
       },
     ];
   }

@@ -40,12 +40,18 @@ export async function sendViberBusiness(
   let first: string | undefined;
   try {
     for (const [i, call] of calls.entries()) {
-      const res = await callProvider<{ messageId?: unknown }>(ctx, credentialsOf(channel), 'POST', '/v1/messages', {
-        serviceId: channel.settings.serviceId,
-        phone: m.client.externalId,
-        ...call,
-        externalId: i ? `${m.deliveryId}:${i}` : m.deliveryId,
-      });
+      const res = await callProvider<{ messageId?: unknown }>(
+        ctx,
+        credentialsOf(channel),
+        'POST',
+        '/v1/messages',
+        {
+          serviceId: channel.settings.serviceId,
+          phone: m.client.externalId,
+          ...call,
+          externalId: i ? `${m.deliveryId}:${i}` : m.deliveryId,
+        },
+      );
       if (!res.ok) {
         const error = `${res.code}: ${res.message}`;
         if (res.status === 429)

@@ -54,7 +54,11 @@ export async function connectViberBot(
  * The bot's photo: one of the organisation's stored files, a JPEG by its content (§5 'Viber photo must be jpg'),
  * kept as its path; empty or null removes it.
  */
-async function checkedPhoto(ctx: AdapterContext, organisationId: string, value: unknown): Promise<string | null> {
+async function checkedPhoto(
+  ctx: AdapterContext,
+  organisationId: string,
+  value: unknown,
+): Promise<string | null> {
   if (value === null || value === '') return null;
   const url = String(value);
   const path = url.startsWith(`${ctx.publicUrl}/`) ? url.slice(ctx.publicUrl.length) : url;
