@@ -1252,6 +1252,10 @@ export const enGB = {
       tokenKeep: 'Leave empty to keep the saved token',
     },
     session: {
+      instagramClosesAt: 'Instagram messaging window closes {{time}}',
+      instagramEnded: '24-hour session ended: you can write again once the client writes',
+      facebookClosesAt: 'Messenger messaging window closes {{time}}',
+      facebookEnded: '24-hour session ended: you can write again once the client writes',
       closesAt: 'WhatsApp session closes {{time}}',
       ended: '24-hour session ended: only WhatsApp templates can be sent until the client writes again',
     },

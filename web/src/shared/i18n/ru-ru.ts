@@ -1270,6 +1270,10 @@ export const ruRU: Resources = {
       tokenKeep: 'Оставьте пустым, чтобы сохранить прежний токен',
     },
     session: {
+      instagramClosesAt: 'Окно сообщений Instagram закроется {{time}}',
+      instagramEnded: '24-часовая сессия завершена: написать можно, когда клиент напишет снова',
+      facebookClosesAt: 'Окно сообщений Messenger закроется {{time}}',
+      facebookEnded: '24-часовая сессия завершена: написать можно, когда клиент напишет снова',
       closesAt: 'Сессия WhatsApp закроется {{time}}',
       ended: '24-часовая сессия завершена: до ответа клиента можно отправить только шаблон WhatsApp',
     },
