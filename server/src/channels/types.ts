@@ -220,7 +220,11 @@ export type ChannelAdapter = {
    * the provider tells (VK users.get, Meta's user profile). Answers what it found; throws when the provider is out
    * of reach (the stand-in names are kept; the caller caches answers).
    */
-  clientNames?(ctx: AdapterContext, channel: AdapterChannel, externalIds: string[]): Promise<Record<string, string>>;
+  clientNames?(
+    ctx: AdapterContext,
+    channel: AdapterChannel,
+    externalIds: string[],
+  ): Promise<Record<string, string>>;
   /** A provider file named by a MediaRef; throws a MediaError when it cannot be had. */
   fetchMedia?(ctx: AdapterContext, channel: AdapterChannel, ref: MediaRef): Promise<Media>;
   /** The settings shown in the API (never secrets). */

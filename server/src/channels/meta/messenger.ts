@@ -421,13 +421,12 @@ async function clientNames(
   const fields = kind.type === 'instagram' ? 'name,username' : 'first_name,last_name';
   const out: Record<string, string> = {};
   for (const id of ids) {
-    const res = await graphCall<{ name?: string; username?: string; first_name?: string; last_name?: string }>(
-      ctx,
-      base(ctx),
-      token,
-      'GET',
-      `/${encodeURIComponent(id)}?fields=${fields}`,
-    );
+    const res = await graphCall<{
+      name?: string;
+      username?: string;
+      first_name?: string;
+      last_name?: string;
+    }>(ctx, base(ctx), token, 'GET', `/${encodeURIComponent(id)}?fields=${fields}`);
     if (!res.ok) {
       if (retryable(res)) throw new Error(`user profile: ${res.code} ${res.message}`);
       continue;

@@ -56,7 +56,9 @@ export async function withClientNames(
       remember(`${row.id}:${id}`, name, now);
     }
   }
-  const missing = [...new Set(unknown.map((e) => e.message.client.externalId))].filter((id) => !names.get(id));
+  const missing = [...new Set(unknown.map((e) => e.message.client.externalId))].filter(
+    (id) => !names.get(id),
+  );
   const known = missing.length
     ? new Set(
         (
