@@ -1225,7 +1225,8 @@ export const enGB = {
         'Connect Viber business messages through a regional delivery provider: replies to your Viber service arrive in the chat center.',
       step1: 'Sign a Viber business contract with a delivery provider of your region (Russia or Belarus)',
       step2: 'Get from the provider the login and password of the API account and the Viber service ID',
-      step3: 'Enter them here with the business phone: we check the account and connect the replies ourselves',
+      step3:
+        'Enter them here with the business phone: we check the account and connect the replies ourselves',
       note: 'The provider must reach this server over HTTPS at its public address',
       service: 'Viber service',
       region: 'Region',
