@@ -148,8 +148,8 @@ describe('Viber business channel (regional delivery provider)', () => {
     const byId = async (id: string) =>
       (await messagesOf(org, chatId)).find((m: { id: string }) => m.id === id);
     const waitStatus = async (id: string, want: string) => {
-      for (let i = 0; i < 100 && (await byId(id)).status !== want; i++)
-        await new Promise((r) => setTimeout(r, 30));
+      for (let i = 0; i < 200 && (await byId(id)).status !== want; i++)
+        await new Promise((r) => setTimeout(r, 50));
       assert.equal((await byId(id)).status, want);
     };
     const send = async (b: Record<string, unknown>) => {
