@@ -95,6 +95,12 @@ describe('Instagram channel pages', () => {
     await page.getByTestId('message').getByText('Is the red dress in stock?').waitFor();
     await page.getByRole('button', { name: 'Take' }).click();
     await page.getByTestId('chat-status').getByText('In progress').waitFor();
+    // The 24-hour messaging window, shown like WhatsApp's; Instagram has no templates to offer.
+    await page
+      .getByTestId('session-open')
+      .getByText(/Instagram messaging window closes/)
+      .waitFor();
+    assert.equal(await page.getByTestId('provider-templates-button').count(), 0);
     const box = page.getByRole('textbox', { name: 'Write a message' });
     await box.fill('Yes, in all sizes.');
     await box.press('Enter');

@@ -53,6 +53,13 @@ describe('Viber bot channel pages', () => {
     await dialog.getByRole('button', { name: 'Create' }).click();
     await fieldError(dialog, 'Authentication token', 'Incorrect token/ID specified');
     await field(dialog, 'Authentication token').fill(vb.token);
+    // The bot's photo (§3 'photo (jpg)'): a drop zone taking JPEG only.
+    await dialog.getByTestId('avatar-drop').waitFor();
+    await assertAccessible(page, 'Viber bot fields');
+    await screenshot(page, 'channel-form-viber-bot');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await screenshot(page, 'channel-form-viber-bot-390');
+    await page.setViewportSize({ width: 1440, height: 900 });
     await dialog.getByRole('button', { name: 'Create' }).click();
     await page.getByTestId('channel-Shop Viber').getByText('viber://pa?chatURI=shopviber').waitFor();
     const list = await apiCall(server.url, 'GET', '/api/channels', undefined, adminToken);

@@ -14,10 +14,15 @@ export const CHANNEL_TYPES = [
   'vk_bot',
   'instagram',
   'facebook',
+  'viber',
 ] as const;
 export type ChannelType = (typeof CHANNEL_TYPES)[number];
 export const CHANNEL_STATUSES = ['active', 'inactive'] as const;
 export type ChannelStatus = (typeof CHANNEL_STATUSES)[number];
+
+/** The regions of the regional Viber business delivery provider (§3 Regional delivery): one base URL each. */
+export const VIBER_REGIONS = ['ru', 'by'] as const;
+export type ViberRegion = (typeof VIBER_REGIONS)[number];
 
 export const CHANNEL_LIMITS = {
   nameMax: 255,
@@ -155,6 +160,16 @@ export const CHANNEL_TYPE_FIELDS = {
       .regex(/^[A-Za-z0-9]{8,64}(-[A-Za-z0-9]{8,64}){1,4}$/, M.tokenIncorrect),
     /** Answered to a client who opens the bot's chat (conversation_started); empty or null for none. */
     welcomeMessage: z.string(M.valueIncorrect).trim().max(7000, M.valueIncorrect).nullable().optional(),
+    /**
+     * The bot's photo beside its messages (§3 'Viber: photo (jpg)'): an uploaded file of the organisation
+     * (`/api/files/{key}`, POST /api/files), a JPEG by its content ('JPEG only'); empty or null removes it.
+     */
+    photo: z
+      .string(M.valueIncorrect)
+      .trim()
+      .max(CHANNEL_LIMITS.urlMax, M.valueIncorrect)
+      .nullable()
+      .optional(),
   }),
   /**
    * A VK community bot (Callback API): the community's id, a community access token (checked with groups.getById
@@ -184,6 +199,28 @@ export const CHANNEL_TYPE_FIELDS = {
    */
   instagram: metaLoginFields,
   facebook: metaLoginFields,
+  /**
+   * Viber business messages through a regional delivery provider (§3 'Regional delivery: region (Russia,
+   * Belarus)', §5 'provider login and password required; phone and Viber service id'): the provider account's
+   * login and password (HTTP Basic), the Viber service id the provider registered for the business, and the
+   * business's phone. Checked with the provider's account endpoint when saved.
+   */
+  viber: z.object({
+    region: z.enum(VIBER_REGIONS, M.requiredFields),
+    login: z.string(M.requiredFields).trim().min(1, M.requiredFields).max(255, M.valueIncorrect),
+    password: z.string(M.requiredFields).min(1, M.requiredFields).max(255, M.valueIncorrect),
+    serviceId: z
+      .string(M.requiredFields)
+      .trim()
+      .min(1, M.requiredFields)
+      .regex(/^[A-Za-z0-9_-]{1,64}$/, M.tokenIncorrect),
+    phone: z
+      .string(M.requiredFields)
+      .trim()
+      .min(1, M.requiredFields)
+      .transform((v) => v.replace(/[\s()-]/g, ''))
+      .pipe(z.string().regex(/^\+?\d{10,15}$/, M.phoneIncorrect)),
+  }),
 } as const satisfies Record<ChannelType, z.ZodObject>;
 
 /** A page offered after logging in with Meta (the Instagram business account linked to it, for Instagram). */
@@ -230,6 +267,7 @@ export const channelCreateSchema = z
       createOf('vk_bot'),
       createOf('instagram'),
       createOf('facebook'),
+      createOf('viber'),
     ],
     M.valueIncorrect,
   )

@@ -6,6 +6,7 @@ import { instagramAdapter } from './instagram/index.ts';
 import { siteChatAdapter } from './site_chat/index.ts';
 import { telegramAdapter } from './telegram/index.ts';
 import type { ChannelAdapter } from './types.ts';
+import { viberBusinessAdapter } from './viber/index.ts';
 import { viberBotAdapter } from './viber_bot/index.ts';
 import { vkBotAdapter } from './vk_bot/index.ts';
 import { whatsappAdapter } from './whatsapp/index.ts';
@@ -21,6 +22,7 @@ const adapters: Record<ChannelType, ChannelAdapter> = {
   vk_bot: vkBotAdapter,
   instagram: instagramAdapter,
   facebook: facebookAdapter,
+  viber: viberBusinessAdapter,
 };
 
 export function adapterFor(type: string): ChannelAdapter {

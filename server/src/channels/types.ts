@@ -7,7 +7,16 @@ import type { Outbound } from '../lib/outbound.ts';
 export type InboundMessage = {
   externalMessageId: string;
   /** `username`: the client's handle at the provider (a Telegram @username), kept on their contact. */
-  client: { externalId: string; name: string; username?: string };
+  client: {
+    externalId: string;
+    name: string;
+    username?: string;
+    /**
+     * `name` is a stand-in (the provider's update carries none, e.g. VK's `id123`): the adapter's `clientNames`
+     * is asked for the real one before ingest.
+     */
+    nameUnknown?: boolean;
+  };
   text: string;
   attachments: Attachment[];
   /** Files the provider keeps (its links expire): fetched through the adapter into our storage before ingest. */
@@ -175,7 +184,8 @@ export type ChannelAdapter = {
   /** Checks the credentials with the provider and registers our webhook; throws a field AppError when refused. */
   connect(
     ctx: AdapterContext,
-    channel: { id: string },
+    /** The channel's id (new when creating) and its organisation (to read the organisation's files). */
+    channel: { id: string; organisationId: string },
     input: Record<string, unknown>,
     current?: AdapterChannel,
   ): Promise<Connected>;
@@ -205,6 +215,16 @@ export type ChannelAdapter = {
   answer?(channel: AdapterChannel, req: RawRequest): Record<string, unknown> | string | null;
   /** After the request's events are committed (best effort): e.g. telling the provider a button press was seen. */
   afterReceive?(ctx: AdapterContext, channel: AdapterChannel, events: InboundEvent[]): Promise<void>;
+  /**
+   * The names of clients whose updates carry none (messages with `client.nameUnknown`), by their external ids: those
+   * the provider tells (VK users.get, Meta's user profile). Answers what it found; throws when the provider is out
+   * of reach (the stand-in names are kept; the caller caches answers).
+   */
+  clientNames?(
+    ctx: AdapterContext,
+    channel: AdapterChannel,
+    externalIds: string[],
+  ): Promise<Record<string, string>>;
   /** A provider file named by a MediaRef; throws a MediaError when it cannot be had. */
   fetchMedia?(ctx: AdapterContext, channel: AdapterChannel, ref: MediaRef): Promise<Media>;
   /** The settings shown in the API (never secrets). */

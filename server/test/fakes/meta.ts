@@ -45,6 +45,8 @@ export type FakeMeta = {
   sent: { mid: string; body: Record<string, unknown>; files?: MetaRequest['files'] }[];
   subscribed: Set<string>;
   now: () => number;
+  /** User profiles of page-scoped ids (Messenger: first_name, last_name; Instagram: name, username). */
+  profiles: Map<string, Record<string, string>>;
   failNext(pathEnd: string, fail: MetaFail, times?: number): void;
   /** A file on the fake's CDN; its URL. */
   addCdnFile(bytes: Uint8Array, mimeType: string): string;
@@ -70,6 +72,7 @@ export async function startFakeMeta(opts: { now?: () => number; unref?: boolean 
   const codes = new Set<string>();
   let seq = 0;
   const fake: FakeMeta = {
+    profiles: new Map(),
     baseUrl: '',
     version,
     appId: '1234567890123456',
@@ -221,6 +224,16 @@ export async function startFakeMeta(opts: { now?: () => number; unref?: boolean 
       if (r.method === 'POST') fake.subscribed.add(fake.pageId);
       else if (r.method === 'DELETE') fake.subscribed.delete(fake.pageId);
       return send(res, 200, { success: true });
+    }
+    // The user profile of a page-scoped id (Messenger / Instagram User Profile API): the fields asked for.
+    if (r.method === 'GET' && id && !edge && fake.profiles.has(id)) {
+      if (token !== fake.pageToken) return badToken(res);
+      const profile = fake.profiles.get(id) ?? {};
+      const fields = (q.get('fields') ?? '').split(',').filter(Boolean);
+      return send(res, 200, {
+        id,
+        ...Object.fromEntries(fields.filter((f) => f in profile).map((f) => [f, profile[f]])),
+      });
     }
     if (r.method === 'POST' && id === fake.pageId && edge === 'messages') {
       if (token !== fake.pageToken) return badToken(res);

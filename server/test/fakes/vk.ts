@@ -29,6 +29,8 @@ export type FakeVk = {
   /** The community token's rights mask (messages 4096, photos 4, docs 131072). */
   mask: number;
   perSecond: number;
+  /** Users users.get describes (others are answered as deleted pages). */
+  users: Map<number, { first_name: string; last_name: string }>;
   failNext(method: string, code: number, message: string, times?: number): void;
   addMedia(bytes: Uint8Array, contentType: string): string;
   /** POSTs a Callback API event (group_id, secret and event_id filled in unless given); answers status and text. */
@@ -48,6 +50,7 @@ export async function startFakeVk(): Promise<FakeVk> {
   let windowStart = 0;
   let inWindow = 0;
   const fake: FakeVk = {
+    users: new Map(),
     baseUrl: '',
     token,
     groupId: 218_000_000 + Math.floor(Math.random() * 1000),
@@ -274,6 +277,19 @@ export async function startFakeVk(): Promise<FakeVk> {
             type: 'doc',
             doc: { id, owner_id: -fake.groupId, title: params.title ?? p.name, size: p.bytes.length },
           },
+        });
+      }
+      case 'users.get': {
+        const ids = (params.user_ids ?? '').split(',').filter(Boolean).map(Number);
+        if (!ids.length || ids.some((id) => !Number.isInteger(id) || id <= 0))
+          return error(res, 113, 'Invalid user id', params);
+        return json(res, {
+          response: ids.map((id) => {
+            const u = fake.users.get(id);
+            return u
+              ? { id, ...u, can_access_closed: true, is_closed: false }
+              : { id, first_name: 'DELETED', last_name: '', deactivated: 'deleted' };
+          }),
         });
       }
       default:

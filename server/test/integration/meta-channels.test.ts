@@ -337,4 +337,36 @@ describe('Instagram and Facebook channels', () => {
     await refreshProviderTokens(s.app, true);
     assert.equal((await stored()).secrets.userAccessToken, after.secrets.userAccessToken);
   });
+
+  test('client names come from the user profile (Instagram: name or username; Messenger: first and last name)', async () => {
+    const ig = await connect('instagram');
+    const seen = meta.requests.length;
+    meta.profiles.set('7001', { name: 'Maria Sokolova', username: 'masha.s' });
+    meta.profiles.set('7002', { username: 'no.name.here' });
+    for (const from of ['7001', '7002', '7003'])
+      assert.equal(
+        await meta.deliver(
+          ig.hook,
+          meta.payload('instagram', [meta.message('instagram', from, { text: 'Hi' })]),
+        ),
+        200,
+      );
+    const names = async (org: TestOrg) =>
+      (await chatsOf(org)).map((c: { client: { name: string } }) => c.client.name).sort();
+    assert.deepEqual(await names(ig.org), ['Instagram 7003', 'Maria Sokolova', 'no.name.here']);
+    const asked = meta.requests.slice(seen).filter((r) => r.method === 'GET' && r.path.endsWith('/7001'));
+    assert.equal(asked.length, 1);
+    assert.equal(asked[0]?.query.get('fields'), 'name,username');
+
+    const fb = await connect('facebook');
+    meta.profiles.set('8001', { first_name: 'Petr', last_name: 'Ivanov' });
+    meta.failNext('/8002', { status: 500, code: 2, message: 'Service temporarily unavailable' });
+    for (const from of ['8001', '8002'])
+      assert.equal(
+        await meta.deliver(fb.hook, meta.payload('page', [meta.message('page', from, { text: 'Hi' })])),
+        200,
+        'a failed lookup stores the message anyway',
+      );
+    assert.deepEqual(await names(fb.org), ['Facebook 8002', 'Petr Ivanov']);
+  });
 });

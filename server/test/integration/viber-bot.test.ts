@@ -324,4 +324,92 @@ describe('Viber bot channel', () => {
     const unsigned = await vb.deliver(hook, opened, null);
     assert.equal(unsigned, 401, 'the welcome is answered only to Viber');
   });
+
+  test('the photo must be a JPEG by its content and rides as the sender avatar; the welcome message can be cleared', async () => {
+    const { org, channelId, hook } = await connect();
+    const upload = async (bytes: number[], contentType: string, name: string) => {
+      const form = new FormData();
+      form.append('file', new Blob([new Uint8Array(bytes)], { type: contentType }), name);
+      const res = await fetch(`${s.url}/api/files`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${org.admin.token}` },
+        body: form,
+      });
+      const json = (await res.json()) as { entity: { url: string } };
+      assert.equal(res.status, 200, JSON.stringify(json));
+      return json.entity.url;
+    };
+    const png = await upload(
+      [
+        0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, 0, 0, 0, 1, 0, 0,
+        0, 1,
+      ],
+      'image/png',
+      'photo.jpg',
+    );
+    const refused = await org.admin.api.patch(`/api/channels/${channelId}`, { photo: png });
+    assert.equal(refused.status, 400);
+    assert.equal(refused.body.error.fields.photo, 'JPEG only', 'a PNG named .jpg is refused by its content');
+    const foreign = await org.admin.api.patch(`/api/channels/${channelId}`, {
+      photo: 'https://elsewhere.example/me.jpg',
+    });
+    assert.equal(foreign.body.error.fields.photo, 'Value specified incorrectly');
+    const other = await createOrganisation(s);
+    const otherKey = await s.db.tx((q) =>
+      saveFile(s.app, q, other.id, Buffer.from([0xff, 0xd8, 0xff, 0xe0, 1]), 'image/jpeg'),
+    );
+    const notOurs = await org.admin.api.patch(`/api/channels/${channelId}`, {
+      photo: `/api/files/${otherKey}`,
+    });
+    assert.equal(notOurs.status, 400, "another organisation's file is not ours to use");
+    const jpeg = await upload(
+      [0xff, 0xd8, 0xff, 0xe0, 0, 0x10, 0x4a, 0x46, 0x49, 0x46, 0],
+      'image/jpeg',
+      'bot.jpg',
+    );
+    const saved = await org.admin.api.patch(`/api/channels/${channelId}`, { photo: jpeg });
+    assert.equal(saved.status, 200, JSON.stringify(saved.body));
+    assert.equal(saved.body.entity.settings.photo, new URL(jpeg, 'http://x').pathname);
+
+    const op = await org.user({ role: 'OPERATOR' });
+    await goOnline(op);
+    assert.equal(
+      await vb.deliver(hook, vb.message({ id: 'ph-1=', name: 'Ivan' }, { type: 'text', text: 'Hi' })),
+      200,
+    );
+    const chatId = (await chatsOf(org))[0].id;
+    assert.equal((await org.admin.api.post(`/api/chats/${chatId}/take`)).status, 200);
+    assert.equal(
+      (await org.admin.api.post(`/api/chats/${chatId}/messages`, { text: 'Hello Ivan' })).status,
+      200,
+    );
+    await runOutbox(s.app);
+    for (let i = 0; i < 100 && vb.sent.at(-1)?.body.text !== 'Hello Ivan'; i++)
+      await new Promise((r) => setTimeout(r, 30));
+    assert.deepEqual(vb.sent.at(-1)?.body.sender, {
+      name: 'Shop Viber',
+      avatar: `http://localhost:3000${saved.body.entity.settings.photo}`,
+    });
+    const removed = await org.admin.api.patch(`/api/channels/${channelId}`, { photo: null });
+    assert.equal(removed.body.entity.settings.photo, null);
+
+    // The welcome message: set, then cleared by an empty value (or null).
+    const set = await org.admin.api.patch(`/api/channels/${channelId}`, { welcomeMessage: 'Welcome!' });
+    assert.equal(set.body.entity.settings.welcomeMessage, 'Welcome!');
+    const cleared = await org.admin.api.patch(`/api/channels/${channelId}`, { welcomeMessage: '' });
+    assert.equal(cleared.status, 200, JSON.stringify(cleared.body));
+    assert.equal(cleared.body.entity.settings.welcomeMessage, null);
+    await org.admin.api.patch(`/api/channels/${channelId}`, { welcomeMessage: 'Again' });
+    const nulled = await org.admin.api.patch(`/api/channels/${channelId}`, { welcomeMessage: null });
+    assert.equal(nulled.body.entity.settings.welcomeMessage, null);
+    const opened = {
+      event: 'conversation_started',
+      timestamp: 1,
+      message_token: vb.nextToken(),
+      type: 'open',
+      user: { id: 'again=', name: 'Oleg' },
+      subscribed: false,
+    };
+    assert.equal(await vb.deliver(hook, opened), 200, 'no welcome: our usual answer');
+  });
 });

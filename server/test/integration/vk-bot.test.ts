@@ -388,4 +388,22 @@ describe('VK community bot channel', () => {
     assert.equal((await byId(denied)).statusReason, "901: Can't send messages for users without permission");
     assert.equal(vk.sent.length, before, 'nothing else delivered');
   });
+
+  test('client names come from users.get, asked once per client; a failed lookup keeps the stand-in', async () => {
+    const { org, hook } = await connect();
+    vk.users.set(555001, { first_name: 'Ivan', last_name: 'Petrov' });
+    const lookups = () => vk.calls.filter((c) => c.method === 'users.get').length;
+    const before = lookups();
+    assert.equal((await vk.deliver(hook, vk.messageNew(555001, { text: 'Hi' }))).status, 200);
+    assert.equal((await vk.deliver(hook, vk.messageNew(555001, { text: 'Again' }))).status, 200);
+    assert.equal(lookups() - before, 1, 'cached');
+    assert.equal(vk.calls.filter((c) => c.method === 'users.get').at(-1)?.params.user_ids, '555001');
+    vk.failNext('users.get', 10, 'Internal server error');
+    assert.equal((await vk.deliver(hook, vk.messageNew(555002, { text: 'Who am I?' }))).status, 200);
+    const chats = (await org.admin.api.get('/api/chats?filter=waiting')).body.entity.items;
+    assert.deepEqual(chats.map((c: { client: { name: string } }) => c.client.name).sort(), [
+      'Ivan Petrov',
+      'id555002',
+    ]);
+  });
 });

@@ -280,7 +280,8 @@ function parse(kind: MessengerKind, channel: AdapterChannel, req: RawRequest): I
     for (const m of entry?.messaging ?? []) {
       const from = m?.sender?.id;
       if (!from || mine.has(from)) continue;
-      const client = { externalId: from, name: `${kind.label} ${from}` };
+      // Webhooks name no one: the user profile tells the name (clientNames); the id stands in meanwhile.
+      const client = { externalId: from, name: `${kind.label} ${from}`, nameUnknown: true };
       if (m.postback) {
         const id = m.postback.mid ?? `postback-${from}-${m.timestamp ?? ''}`;
         const label = m.postback.title ?? m.postback.payload ?? '';
@@ -406,6 +407,37 @@ async function send(
   }
 }
 
+/**
+ * The clients' names from the user profile of the page's scoped id (Messenger: first_name, last_name; Instagram:
+ * name, else username), one call each; ids the Graph will not describe are left out.
+ */
+async function clientNames(
+  kind: MessengerKind,
+  ctx: AdapterContext,
+  channel: AdapterChannel,
+  ids: string[],
+): Promise<Record<string, string>> {
+  const token = channel.secrets.pageAccessToken ?? '';
+  const fields = kind.type === 'instagram' ? 'name,username' : 'first_name,last_name';
+  const out: Record<string, string> = {};
+  for (const id of ids) {
+    const res = await graphCall<{
+      name?: string;
+      username?: string;
+      first_name?: string;
+      last_name?: string;
+    }>(ctx, base(ctx), token, 'GET', `/${encodeURIComponent(id)}?fields=${fields}`);
+    if (!res.ok) {
+      if (retryable(res)) throw new Error(`user profile: ${res.code} ${res.message}`);
+      continue;
+    }
+    const p = res.result;
+    const name = (p.name ?? `${p.first_name ?? ''} ${p.last_name ?? ''}`).trim() || p.username?.trim();
+    if (name) out[id] = name;
+  }
+  return out;
+}
+
 /** The adapter of one Messenger Platform product. */
 export function messengerAdapter(kind: MessengerKind): ChannelAdapter {
   return {
@@ -433,6 +465,7 @@ export function messengerAdapter(kind: MessengerKind): ChannelAdapter {
     parse: (channel, req) => parse(kind, channel, req),
     send: (ctx, channel, m) => send(kind, ctx, channel, m),
     fetchMedia,
+    clientNames: (ctx, channel, ids) => clientNames(kind, ctx, channel, ids),
     present: (settings) => ({
       pageId: settings.pageId ?? null,
       pageName: settings.pageName ?? null,

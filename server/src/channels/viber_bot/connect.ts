@@ -1,5 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { FIELD_MESSAGES as M } from '@smartconnect/contracts';
+import { fileTypeFromBuffer } from 'file-type';
 import { AppError } from '../../http/errors.ts';
 import type { AdapterChannel, AdapterContext, Connected, RawRequest } from '../types.ts';
 import { callViber, VIBER_STATUS } from './api.ts';
@@ -13,7 +14,7 @@ const EVENT_TYPES = ['delivered', 'seen', 'failed', 'subscribed', 'unsubscribed'
 /** Checks the token with get_account_info (a refused one is 'Incorrect token/ID specified'). */
 export async function connectViberBot(
   ctx: AdapterContext,
-  _channel: { id: string },
+  channel: { id: string; organisationId: string },
   input: Record<string, unknown>,
   current?: AdapterChannel,
 ): Promise<Connected> {
@@ -33,16 +34,44 @@ export async function connectViberBot(
   }
   const welcome =
     input.welcomeMessage !== undefined ? input.welcomeMessage : current?.settings.welcomeMessage;
+  const photo =
+    input.photo !== undefined
+      ? await checkedPhoto(ctx, channel.organisationId, input.photo)
+      : (current?.settings.photo ?? null);
   return {
     settings: {
       accountId: info.result.id ?? null,
       name: info.result.name ?? null,
       uri: info.result.uri ?? null,
       welcomeMessage: typeof welcome === 'string' && welcome.trim() ? welcome.trim() : null,
+      photo,
     },
     secrets: { token },
   };
 }
+
+/**
+ * The bot's photo: one of the organisation's stored files, a JPEG by its content (§5 'Viber photo must be jpg'),
+ * kept as its path; empty or null removes it.
+ */
+async function checkedPhoto(
+  ctx: AdapterContext,
+  organisationId: string,
+  value: unknown,
+): Promise<string | null> {
+  if (value === null || value === '') return null;
+  const url = String(value);
+  const path = url.startsWith(`${ctx.publicUrl}/`) ? url.slice(ctx.publicUrl.length) : url;
+  const file = path.startsWith('/api/files/') ? await ctx.readFile(organisationId, path) : null;
+  if (!file) throw new AppError('validationException', { photo: M.valueIncorrect });
+  if ((await fileTypeFromBuffer(file.data))?.mime !== 'image/jpeg')
+    throw new AppError('validationException', { photo: M.jpegOnly });
+  return path;
+}
+
+/** The photo's public URL, for send_message's sender.avatar. */
+export const avatarOf = (ctx: { publicUrl: string }, settings: Record<string, unknown>) =>
+  typeof settings.photo === 'string' && settings.photo ? `${ctx.publicUrl}${settings.photo}` : undefined;
 
 /**
  * Sets our webhook (set_webhook) once the channel is stored: Viber calls it with event 'webhook' before it answers,

@@ -33,5 +33,6 @@ export const viberBotAdapter: ChannelAdapter = {
     name: settings.name ?? null,
     uri: settings.uri ?? null,
     welcomeMessage: settings.welcomeMessage ?? null,
+    photo: settings.photo ?? null,
   }),
 };

@@ -1,6 +1,7 @@
 import { splitText } from '../telegram/send.ts';
 import type { AdapterChannel, AdapterContext, OutboundMessage, SendResult } from '../types.ts';
 import { callViber, VIBER_STATUS, type ViberAnswer } from './api.ts';
+import { avatarOf } from './connect.ts';
 import { trackingOf } from './parse.ts';
 
 /** Viber's longest text message. */
@@ -76,7 +77,10 @@ export async function sendViberBot(
         {
           receiver: m.client.externalId,
           min_api_version: 7,
-          sender: { name: String(channel.settings.name ?? 'SmartConnect').slice(0, 28) },
+          sender: {
+            name: String(channel.settings.name ?? 'SmartConnect').slice(0, 28),
+            ...(avatarOf(ctx, channel.settings) ? { avatar: avatarOf(ctx, channel.settings) } : {}),
+          },
           ...call,
           ...(last && keyboard ? { keyboard, tracking_data: trackingOf(labels) } : {}),
         },

@@ -70,3 +70,26 @@ function answerOf<T>(status: number, raw: Buffer, upload = false): VkAnswer<T> {
     httpStatus: status,
   };
 }
+
+/** The users' names (users.get, up to 1000 ids a call): "First Last" by id; deleted or banned pages are left out. */
+export async function vkUserNames(
+  ctx: AdapterContext,
+  token: string,
+  ids: string[],
+): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  for (let i = 0; i < ids.length; i += 1000) {
+    const res = await callVk<{ id: number; first_name?: string; last_name?: string; deactivated?: string }[]>(
+      ctx,
+      token,
+      'users.get',
+      { user_ids: ids.slice(i, i + 1000).join(',') },
+    );
+    if (!res.ok) throw new Error(`users.get: ${res.code} ${res.message}`);
+    for (const u of res.result) {
+      const name = `${u.first_name ?? ''} ${u.last_name ?? ''}`.trim();
+      if (!u.deactivated && name) out[String(u.id)] = name;
+    }
+  }
+  return out;
+}

@@ -1,5 +1,6 @@
 import { CHANNEL_TYPE_FIELDS } from '@smartconnect/contracts';
 import type { ChannelAdapter } from '../types.ts';
+import { vkUserNames } from './api.ts';
 import { connectVkBot, disconnectVkBot, verifyVkBot } from './connect.ts';
 import { fetchVkMedia, VK_MEDIA_MAX } from './media.ts';
 import { parseVkBot, vkAnswer } from './parse.ts';
@@ -27,6 +28,7 @@ export const vkBotAdapter: ChannelAdapter = {
   answer: vkAnswer,
   send: sendVkBot,
   fetchMedia: fetchVkMedia,
+  clientNames: (ctx, channel, ids) => vkUserNames(ctx, channel.secrets.token ?? '', ids),
   present: (settings) => ({
     groupId: settings.groupId ?? null,
     name: settings.name ?? null,

@@ -105,7 +105,8 @@ export function parseVkBot(req: RawRequest): InboundEvent[] {
       if (typeof m.peer_id === 'number' && m.peer_id !== m.from_id) return [];
       // A community dialog's message has its own id; the event id names it otherwise (a retry has the same).
       const externalMessageId = m.id ? String(m.id) : `event:${c.event_id ?? ''}`;
-      const client = { externalId: String(m.from_id), name: `id${m.from_id}` };
+      // The event names no one: users.get tells the name (clientNames), `id123` stands in meanwhile.
+      const client = { externalId: String(m.from_id), name: `id${m.from_id}`, nameUnknown: true };
       const data = pressed(m);
       if (data !== undefined)
         return [

@@ -15,6 +15,7 @@ import { recordProviderStatus } from '../chats/delivery-status.ts';
 import { editInbound, inboundKnown, optOut } from '../chats/inbound-events.ts';
 import { type IngestResult, ingestInbound } from '../chats/ingest.ts';
 import { saveFile } from '../files/service.ts';
+import { withClientNames } from './client-names.ts';
 import type { ChannelRow } from './queries.ts';
 import { adapterContext, inboundChannel } from './service.ts';
 
@@ -115,7 +116,14 @@ export async function receiveWebhook(
   type?: string,
 ): Promise<Received[]> {
   const { row, adapter, channel } = await inboundChannel(app, channelId, req, type);
-  const events = adapter.parse(channel, req);
+  const parsed = adapter.parse(channel, req);
+  const events = await withClientNames(
+    app,
+    row,
+    adapter.clientNames &&
+      (async (ids) => (await adapter.clientNames?.(adapterContext(app), channel, ids)) ?? {}),
+    parsed,
+  );
   const t = { app, row, adapter, channel };
   const out: Received[] = [];
   for (const e of events) out.push(await act(t, e));

@@ -105,7 +105,11 @@ export async function createChannel(
   await checkName(app.db, auth.organisationId, input.name);
   const id = await Q.newChannelId(app.db);
   const own = adapter.oauth ? openGrant(app, auth, input.type, ownFields(input)) : ownFields(input);
-  const connected = await adapter.connect(adapterContext(app), { id }, own);
+  const connected = await adapter.connect(
+    adapterContext(app),
+    { id, organisationId: auth.organisationId },
+    own,
+  );
   const stored: AdapterChannel = {
     id,
     organisationId: auth.organisationId,
@@ -171,7 +175,11 @@ export async function seedChannel(
   },
 ): Promise<string> {
   const id = await Q.newChannelId(q);
-  const connected = await adapterFor(input.type).connect(adapterContext(app), { id }, input.settings);
+  const connected = await adapterFor(input.type).connect(
+    adapterContext(app),
+    { id, organisationId: input.organisationId },
+    input.settings,
+  );
   return Q.insertChannel(q, {
     id,
     organisationId: input.organisationId,
@@ -221,7 +229,7 @@ export async function updateChannel(
     Object.keys(own.data).length || activating
       ? await adapter.connect(
           ctx,
-          { id },
+          { id, organisationId: auth.organisationId },
           adapter.oauth ? openGrant(app, auth, current.type, own.data) : own.data,
           channel,
         )

@@ -38,8 +38,8 @@ export function SessionWindow({ chat, canWrite }: { chat: ChatDto; canWrite: boo
   const closesAt = sessionClosesAt(chat);
   if (!session || closesAt === undefined || chat.status === 'closed') return null;
   const ended = closesAt === null || closesAt <= now;
-  const label = t(session.templatesLabel);
-  const button = canWrite && (
+  const label = session.templatesLabel ? t(session.templatesLabel) : null;
+  const button = canWrite && label && (
     <Button
       size="compact-sm"
       variant={ended ? 'filled' : 'light'}
@@ -55,7 +55,7 @@ export function SessionWindow({ chat, canWrite }: { chat: ChatDto; canWrite: boo
       {ended ? (
         <Alert color="orange" variant="light" mx="sm" mt={4} p="xs" data-testid="session-ended" role="status">
           <Group justify="space-between" gap="xs">
-            <Text size="sm">{t('messengers.session.ended')}</Text>
+            <Text size="sm">{t(session.ended ?? 'messengers.session.ended')}</Text>
             {button}
           </Group>
         </Alert>
@@ -64,7 +64,7 @@ export function SessionWindow({ chat, canWrite }: { chat: ChatDto; canWrite: boo
           <Group gap={4} wrap="nowrap">
             <IconClockHour4 size={16} aria-hidden />
             <Text size="xs" c="gray.7">
-              {t('messengers.session.closesAt', {
+              {t(session.closesAt ?? 'messengers.session.closesAt', {
                 time: new Intl.DateTimeFormat(i18n.language, {
                   dateStyle: 'short',
                   timeStyle: 'short',
@@ -75,7 +75,9 @@ export function SessionWindow({ chat, canWrite }: { chat: ChatDto; canWrite: boo
           {button}
         </Group>
       )}
-      {open && <ProviderTemplatesModal chatId={chat.id} title={label} onClose={() => setOpen(false)} />}
+      {open && label && (
+        <ProviderTemplatesModal chatId={chat.id} title={label} onClose={() => setOpen(false)} />
+      )}
     </>
   );
 }

@@ -23,6 +23,7 @@ import { instagramChannel } from './instagram/index.tsx';
 import { siteChatChannel } from './site_chat/index.tsx';
 import { telegramChannel } from './telegram/index.tsx';
 import type { ChannelTypeUi, TypeIcon } from './types.ts';
+import { viberBusinessChannel } from './viber/index.tsx';
 import { viberBotChannel } from './viber_bot/index.tsx';
 import { vkBotChannel } from './vk_bot/index.tsx';
 import { whatsappChannel } from './whatsapp/index.tsx';
@@ -38,6 +39,7 @@ export const CHANNEL_UIS: Partial<Record<ChannelType, ChannelTypeUi>> = {
   vk_bot: vkBotChannel,
   instagram: instagramChannel,
   facebook: facebookChannel,
+  viber: viberBusinessChannel,
 };
 
 export const channelUi = (type: string): ChannelTypeUi | undefined => CHANNEL_UIS[type as ChannelType];

@@ -37,10 +37,18 @@ export type ChannelTypeUi = {
   /** A line under the channel's name in the list (its webhook URL, its bot's username...). */
   summary?: (channel: ChannelDto) => string | null;
   /**
-   * The type's session window (WhatsApp: 24 hours after the client's last message, §4): the chat shows when it
-   * closes; after it only the provider's registered templates (`templatesLabel`, an i18n key) can be sent.
+   * The type's session window (WhatsApp, Instagram, Facebook: 24 hours after the client's last message, §4): the
+   * chat shows when it closes; after it only the provider's registered templates (`templatesLabel`, an i18n key)
+   * can be sent, or nothing until the client writes again for a provider without templates.
    */
-  session?: { hours: number; templatesLabel: string };
+  session?: {
+    hours: number;
+    /** The templates button's label; none: the provider has no templates (Instagram, Facebook) and offers none. */
+    templatesLabel?: string;
+    /** i18n keys of 'closes at {{time}}' and 'ended' (default: WhatsApp's, `messengers.session.*`). */
+    closesAt?: string;
+    ended?: string;
+  };
   /** False when the provider cannot change a message the client already has (WhatsApp): only notes are edited. */
   clientEdits?: boolean;
   /** Shown after creation, e.g. the API channel's keys (once); none closes the guide with a toast. */

@@ -102,7 +102,7 @@ export function metaLoginFields(type: Extract<ChannelType, 'instagram' | 'facebo
 /** What Instagram and Facebook share of their web plugin: the login fields and the connected account's line. */
 export const metaLoginUi = (
   type: Extract<ChannelType, 'instagram' | 'facebook'>,
-): Pick<ChannelTypeUi, 'required' | 'initial' | 'Fields' | 'summary' | 'clientEdits'> => ({
+): Pick<ChannelTypeUi, 'required' | 'initial' | 'Fields' | 'summary' | 'clientEdits' | 'session'> => ({
   required: ['grant', 'pageId'],
   initial: (c): OwnValues => (c ? {} : { grant: grantInAddress(type), pageId: '' }),
   Fields: metaLoginFields(type),
@@ -113,4 +113,10 @@ export const metaLoginUi = (
         ? c.settings.pageName
         : null,
   clientEdits: false,
+  // The Messenger Platform's standard messaging window: no templates to send after it.
+  session: {
+    hours: 24,
+    closesAt: `messengers.session.${type}ClosesAt`,
+    ended: `messengers.session.${type}Ended`,
+  },
 });

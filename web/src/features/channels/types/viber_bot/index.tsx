@@ -1,7 +1,54 @@
-import { PasswordInput, Textarea, TextInput } from '@mantine/core';
+import { Input, PasswordInput, Textarea, TextInput } from '@mantine/core';
+import type { Attachment } from '@smartconnect/contracts';
 import { IconBrandViber } from '@tabler/icons-react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { post } from '../../../../shared/api/client.ts';
+import { isApiError } from '../../../../shared/api/errors.ts';
+import { translateError, translateField } from '../../../../shared/i18n/index.ts';
+import { AvatarDrop } from '../../../../shared/ui/avatar-drop.tsx';
 import type { ChannelTypeUi, OwnFieldsProps } from '../types.ts';
+import { viberBotBody } from './body.ts';
+
+/** Uploads the bot's photo as one of the organisation's files; the channel keeps its URL (checked as JPEG on save). */
+async function uploadPhoto(file: File): Promise<string> {
+  const form = new FormData();
+  form.append('file', file, file.name);
+  return (await post<Required<Attachment>>('/api/files', form)).url;
+}
+
+/** §3 Viber: photo (jpg), shown beside the bot's messages. */
+function ViberPhoto({ values, errors, onChange, disabled, channel }: OwnFieldsProps) {
+  const { t } = useTranslation();
+  const [busy, setBusy] = useState(false);
+  const [failure, setFailure] = useState<string | null>(null);
+  return (
+    <Input.Wrapper
+      label={t('messengers.viber.photo')}
+      description={t('messengers.viber.photoHint')}
+      error={errors.photo ?? failure}
+    >
+      <AvatarDrop
+        name={typeof channel?.settings.name === 'string' ? channel.settings.name : 'Viber'}
+        photoUrl={values.photo || null}
+        busy={busy || disabled}
+        onFile={(file) => {
+          setBusy(true);
+          setFailure(null);
+          uploadPhoto(file)
+            .then((url) => onChange('photo', url))
+            .catch((err) => {
+              if (!isApiError(err)) return setFailure(translateError('unknownException'));
+              const field = err.fields?.file;
+              setFailure(field ? (translateField(field) ?? field) : translateError(err.code));
+            })
+            .finally(() => setBusy(false));
+        }}
+        onRemove={values.photo ? () => onChange('photo', '') : undefined}
+      />
+    </Input.Wrapper>
+  );
+}
 
 function ViberBotFields({ values, errors, onChange, editing, disabled, channel }: OwnFieldsProps) {
   const { t } = useTranslation();
@@ -33,6 +80,14 @@ function ViberBotFields({ values, errors, onChange, editing, disabled, channel }
         error={errors.welcomeMessage}
         onChange={(e) => onChange('welcomeMessage', e.currentTarget.value)}
       />
+      <ViberPhoto
+        values={values}
+        errors={errors}
+        onChange={onChange}
+        editing={editing}
+        disabled={disabled}
+        channel={channel}
+      />
     </>
   );
 }
@@ -51,7 +106,9 @@ export const viberBotChannel: ChannelTypeUi = {
   initial: (c) => ({
     token: '',
     welcomeMessage: typeof c?.settings.welcomeMessage === 'string' ? c.settings.welcomeMessage : '',
+    photo: typeof c?.settings.photo === 'string' ? c.settings.photo : '',
   }),
+  toBody: viberBotBody,
   Fields: ViberBotFields,
   summary: (c) =>
     typeof c.settings.uri === 'string' && c.settings.uri ? `viber://pa?chatURI=${c.settings.uri}` : null,
