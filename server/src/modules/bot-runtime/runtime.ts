@@ -32,6 +32,8 @@ type Version = { graph: BotGraph; defaultMessage: string };
 
 /** Published versions never change: read once per process. */
 const versions = new Map<string, Version>();
+/** Forgets the versions read (a restarted process starts with none; the dialogs' state is in the database). */
+export const forgetBotVersions = (): void => versions.clear();
 async function versionOf(tx: StageTx, botId: string, version: number): Promise<Version | null> {
   const key = `${botId}:${version}`;
   const cached = versions.get(key);

@@ -33,7 +33,8 @@ async function presentOne(q: Queryable, orgId: string, id: string) {
 
 /**
  * The values a rule names must exist in the organisation: its channels, the action's team, the action's chat bot.
- * Chat bots do not exist yet, so any botId is an invalid value (§8 'invalid action or condition value').
+ * A botId naming no bot of the organisation (or a deleted one) is an invalid value (§8 'invalid action or condition
+ * value').
  */
 async function checkValues(q: Queryable, orgId: string, c: StoredConditions, a: RuleAction) {
   const fields: Record<string, string> = {};
@@ -41,7 +42,16 @@ async function checkValues(q: Queryable, orgId: string, c: StoredConditions, a: 
     fields['conditions.channelIds'] = M.valueIncorrect;
   if (a.type === 'team' && (!a.teamId || (await Q.countTeamsInOrg(q, orgId, [a.teamId]))) !== 1)
     fields['action.teamId'] = M.teamIncorrect;
-  if (a.type === 'chat_bot') fields['action.botId'] = M.valueIncorrect;
+  if (
+    a.type === 'chat_bot' &&
+    !(
+      await q.query('select 1 from chat_bots where id = $1 and organisation_id = $2 and deleted_at is null', [
+        a.botId,
+        orgId,
+      ])
+    ).length
+  )
+    fields['action.botId'] = M.valueIncorrect;
   if (Object.keys(fields).length) throw new AppError('invalidRuleValueException', fields);
 }
 
@@ -60,7 +70,10 @@ async function unique<T>(run: Promise<T>): Promise<T> {
   }
 }
 
-/** Replies to mailings reach the pipeline only while some enabled rule routes them (organisation_automation). */
+/**
+ * Replies to mailings, and the later messages of chats a rule sent to a chat bot, reach the pipeline only while some
+ * enabled rule needs them (organisation_automation).
+ */
 const syncAutomation = async (q: Queryable, orgId: string) =>
   setAutomationNeed(q, orgId, 'routing_rules', await Q.hasMailingRules(q, orgId));
 
