@@ -265,4 +265,38 @@ describe('chat bot runtime', () => {
     assert.equal(chat2.status, 'waiting', 'final action none: the chat stays for people');
     assert.equal(chat2.team.id, teamId);
   });
+
+  test('the widget has no buttons: numbered lines, a number answers', async () => {
+    const org = await createOrganisation(s, { options: PLAN_OPTIONS.filter((o) => o !== 'OPTION_CATEGORY') });
+    const teamId = await makeTeam(org, { method: 'manual' });
+    const res = await org.admin.api.post('/api/channels', { type: 'site_chat', name: 'Site', teamId });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    const channelId = res.body.entity.id as string;
+    const botId = await makeBot(org, shop());
+    await org.admin.api.post('/api/routing-rules', {
+      name: 'Bot',
+      conditions: { clients: 'any' },
+      action: { type: 'chat_bot', botId },
+    });
+    const v = (await s.api.post(`/api/widget/${channelId}/visitors`)).body.entity as { token: string };
+    let k = 0;
+    const say = (text: string) =>
+      s.api.call(
+        'POST',
+        `/api/widget/${channelId}/messages?token=${encodeURIComponent(v.token)}`,
+        JSON.stringify({ clientMessageId: `w-${k++}`, text }),
+        { 'content-type': 'text/plain' },
+      );
+    assert.equal((await say('Hello')).status, 200);
+    const chat = await chatOfClient(org);
+    let ms = await settle(org, chat.id, 2);
+    assert.equal(ms[1].buttons, null, 'no native buttons');
+    assert.match(
+      ms[1].text,
+      /^Welcome! Choose:\n\n1\. Prices\n2\. Operator\n3\. Our site — http:\/\/localhost:3000\/bot-action\//,
+    );
+    assert.equal((await say('1')).status, 200);
+    ms = await settle(org, chat.id, 4);
+    assert.equal(ms[3].text, 'Prices are low\n\n1. Back');
+  });
 });

@@ -404,6 +404,8 @@ const extraFixtures: Record<string, (ctx: Ctx) => Promise<Target>> = {
       body: { messageId: p.messageId, status: 'delivered' },
     };
   },
+  // Chat bots (issue 18): a bot's tracked link (an unknown one redirects home).
+  'GET /bot-action/:uuid': async () => ({ path: `/bot-action/${crypto.randomUUID()}` }),
 };
 
 /** The base call of a route, with the caller its access needs. */
