@@ -142,3 +142,12 @@ export const clickLink = async (q: Queryable, id: string, now: Date) =>
       [id, now],
     )
   )[0]?.url;
+
+/** Whether the organisation's plan includes chat bots (OPTION_CHAT_BOT). */
+export const chatBotsAllowed = async (q: Queryable, orgId: string) =>
+  (
+    await q.query<{ ok: boolean }>(
+      `select 'OPTION_CHAT_BOT' = any(options) as ok from organisations where id = $1`,
+      [orgId],
+    )
+  )[0]?.ok ?? false;

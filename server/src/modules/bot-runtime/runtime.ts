@@ -15,13 +15,13 @@ import {
 } from '@smartconnect/contracts';
 import { adapterFor } from '../../channels/registry.ts';
 import type { AppContext } from '../../context.ts';
+import type { Queryable } from '../../db/index.ts';
 import { AppError } from '../../http/errors.ts';
 import { registerStage, routeAgain, type StageRun, type StageTx } from '../../jobs/pipeline.ts';
 import type { PipelineJob } from '../../jobs/pipeline-queries.ts';
 import type { Actor } from '../../lib/actor.ts';
 import { closeChatTx, registerCloseStep } from '../chats/close-chat.ts';
 import { registerHandOverStep } from '../chats/lifecycle.ts';
-import { orgOptions } from '../chats/queries.ts';
 import { writeAutomatedMessage } from '../chats/send-message.ts';
 import { transferChatTx } from '../chats/transfer-chat.ts';
 import { setAutomationNeed } from '../organisations/automation.ts';
@@ -199,7 +199,7 @@ export async function startBotDialog(
   botId: string,
 ): Promise<boolean> {
   const orgId = job.organisation_id;
-  if (!(await orgOptions(tx.q, orgId)).includes('OPTION_CHAT_BOT')) return false;
+  if (!(await Q.chatBotsAllowed(tx.q, orgId))) return false;
   const version = await Q.publishedVersion(tx.q, orgId, botId);
   if (!version) return false;
   const chat = await Q.chatState(tx.q, orgId, job.chat_id);
@@ -219,6 +219,9 @@ export async function startBotDialog(
   if ((await apply(app, tx, dialog, chat, step, job.message_id)) === 'continue') routeAgain(run, job);
   return true;
 }
+
+/** The intent the chat's latest bot dialog recognised: the chat's intent for routing rules (§3), or null. */
+export const chatIntentOf = (q: Queryable, chatId: string) => Q.chatIntent(q, chatId);
 
 /** The run's open dialogs by chat, read once per run. */
 async function dialogsOf(tx: StageTx, run: StageRun): Promise<Map<string, Q.DialogRow>> {

@@ -4,8 +4,7 @@ import { AppError } from '../../http/errors.ts';
 import { handedBack, registerStage, routesChat, type StageRun, type StageTx } from '../../jobs/pipeline.ts';
 import type { PipelineJob } from '../../jobs/pipeline-queries.ts';
 import type { Actor } from '../../lib/actor.ts';
-import { chatIntent } from '../bot-runtime/queries.ts';
-import { startBotDialog } from '../bot-runtime/runtime.ts';
+import { chatIntentOf, startBotDialog } from '../bot-runtime/runtime.ts';
 import { transferChatTx } from '../chats/transfer-chat.ts';
 import { teamHasRoom } from '../routing/service.ts';
 import { type ChatFacts, matches } from './conditions.ts';
@@ -127,7 +126,7 @@ export async function rulesStage(
     // A dialog an operator starts is a service message; advertising mailings do not exist yet.
     marketingType: mailing ? 'service' : null,
     // The intent the chat's bot recognised in the client's words (issue 18), if a bot talked to the chat.
-    intent: (await chatIntent(tx.q, chat.id)) as BotIntent | null,
+    intent: (await chatIntentOf(tx.q, chat.id)) as BotIntent | null,
   };
   for (const rule of rules) {
     if (!matches(rule.conditions, facts)) continue;
