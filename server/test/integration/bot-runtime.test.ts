@@ -284,7 +284,7 @@ describe('chat bot runtime', () => {
       s.api.call(
         'POST',
         `/api/widget/${channelId}/messages?token=${encodeURIComponent(v.token)}`,
-        JSON.stringify({ clientMessageId: `w-${k++}`, text }),
+        JSON.stringify({ clientMessageId: `bot-widget-${Date.now()}-${k++}`, text }),
         { 'content-type': 'text/plain' },
       );
     assert.equal((await say('Hello')).status, 200);
