@@ -169,6 +169,8 @@ export type MessageDto = {
   /** Why the message is Undelivered, in the provider's words; null otherwise. */
   statusReason: string | null;
   author: Ref | null;
+  /** The chat bot that wrote the message (shown with a bot badge); null for people and other automation. */
+  bot: Ref | null;
   externalMessageId: string | null;
   editedAt: string | null;
   createdAt: string;

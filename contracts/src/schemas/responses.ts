@@ -193,6 +193,7 @@ export const messageDto = z.object({
   status: z.enum(DELIVERY_STATUSES).nullable(),
   statusReason: z.string().nullable().describe("Why the message is Undelivered (the provider's words)"),
   author: ref.nullable(),
+  bot: ref.nullable().describe('The chat bot that wrote the message (a bot badge); null otherwise'),
   externalMessageId: z.string().nullable(),
   editedAt: at.nullable(),
   createdAt: at,

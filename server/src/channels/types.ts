@@ -23,6 +23,8 @@ export type InboundMessage = {
   media?: MediaRef[];
   /** Files that came with the message itself (an e-mail's attachments): put into our storage before ingest. */
   files?: Media[];
+  /** The payload of our button the client pressed (a postback), kept on the message for the bot runtime. */
+  payload?: string;
 };
 
 /** A provider's file, as its adapter can fetch it. */

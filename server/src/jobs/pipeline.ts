@@ -30,6 +30,24 @@ export type Stage = (
   app: AppContext,
 ) => Promise<StageResult | undefined>;
 
+/**
+ * A stage that hands a chat back to ordinary routing (a chat bot whose dialog ended without placing the chat) asks
+ * the later stages to route it as at its opening: `routesChat` is then true for the job.
+ */
+export function routeAgain(run: StageRun, job: Q.PipelineJob): void {
+  let marked = run.memo.get('pipeline.routeAgain') as Set<string> | undefined;
+  if (!marked) {
+    marked = new Set();
+    run.memo.set('pipeline.routeAgain', marked);
+  }
+  marked.add(job.id);
+}
+/** An earlier stage handed the job's chat back to routing (routeAgain). */
+export const handedBack = (run: StageRun, job: Q.PipelineJob): boolean =>
+  (run.memo.get('pipeline.routeAgain') as Set<string> | undefined)?.has(job.id) ?? false;
+/** The job routes its chat: it opened the chat, or an earlier stage handed the chat back (routeAgain). */
+export const routesChat = (run: StageRun, job: Q.PipelineJob): boolean => job.opened || handedBack(run, job);
+
 const stages = new Map<StageName, Stage>();
 
 /** Fills a stage's slot (registering it again replaces it). Modules call this from their setup (modules/setup.ts). */

@@ -2,6 +2,7 @@ import { widgetRoutes } from '../channels/site_chat/routes.ts';
 import type { ModuleRoutes } from '../http/route.ts';
 import { authRoutes } from './auth/routes.ts';
 import { autoReplyRoutes } from './auto-replies/routes.ts';
+import { botRuntimeRoutes } from './bot-runtime/routes.ts';
 import { categoryRoutes } from './categories/routes.ts';
 import { channelRoutes } from './channels/routes.ts';
 import { chatBotRoutes } from './chat-bots/routes.ts';
@@ -54,4 +55,5 @@ export const modules: ModuleRoutes[] = [
   reportRoutes,
   monitoringRoutes,
   chatBotRoutes,
+  botRuntimeRoutes,
 ];

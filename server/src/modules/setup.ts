@@ -1,4 +1,5 @@
 import { registerAutoReplies } from './auto-replies/register.ts';
+import { registerBotRuntime } from './bot-runtime/runtime.ts';
 import { registerChannelOutbox } from './channels/register.ts';
 import { registerQueueStage } from './chats/queue-stage.ts';
 import { registerChatTimers } from './chats/timers.ts';
@@ -22,6 +23,7 @@ const setups: (() => void)[] = [
   registerRatings,
   registerAutoReplies,
   registerRulesStage,
+  registerBotRuntime,
   registerBlacklistStage,
   registerReports,
   registerMonitoring,

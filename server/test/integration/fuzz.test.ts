@@ -421,6 +421,8 @@ const extraFixtures: Record<string, (ctx: Ctx) => Promise<Target>> = {
     body: { code: '123456' },
   }),
   'POST /api/signup/:token/resend': async (ctx) => ({ path: `/api/signup/${await signupToken(ctx)}/resend` }),
+  // Chat bots (issue 18): a bot's tracked link (an unknown one redirects home).
+  'GET /bot-action/:uuid': async () => ({ path: `/bot-action/${crypto.randomUUID()}` }),
 };
 
 /** A sign-up's first step with a solved captcha (ALTCHA) and a new e-mail. */

@@ -89,7 +89,9 @@ async function act(t: Target, e: InboundEvent): Promise<Received> {
       const message = known
         ? { ...e.message, media: undefined, files: undefined }
         : await withMedia(t, e.message);
-      return { event: e.kind, result: await ingestInbound(app, row, message) };
+      // A pressed button's payload rides on the message (the bot runtime reads it).
+      const pressed = e.kind === 'postback' ? { ...message, payload: e.data } : message;
+      return { event: e.kind, result: await ingestInbound(app, row, pressed) };
     }
     case 'edit':
       return {

@@ -35,24 +35,42 @@ export async function closeChat(
   let said = false;
   const closed = await withEvents(app, async (q, emit) => {
     const tx = { q, emit, now: app.clock.now() };
-    const view = await viewOf(q, actor);
-    const chat = await Q.lockChat(q, actor.organisationId, chatId);
-    assertVisible(view, chat);
-    if (chat.status === 'closed') throw new AppError('chatClosedException');
-    assertCanAct(view, chat);
-    const categories = (await Q.orgOptions(q, actor.organisationId)).includes('OPTION_CATEGORY');
-    if (input.categoryId !== undefined && !categories)
-      throw new AppError('optionUnavailableException', undefined, { option: 'OPTION_CATEGORY' });
-    const actorId = actorUserId(actor);
-    const current =
-      input.categoryId !== undefined ? await applyCategory(tx, chat, input.categoryId, actorId) : chat;
-    if (categories && !current.category_id) throw new AppError('closeWithoutCategoryException');
-    for (const step of closeSteps)
-      await step(app, tx, current, async (text) => {
-        said = (await systemMessage(tx, current, text)) || said;
-      });
-    return closeChatRow(tx, current, { kind: 'close', actorId });
+    const done = await closeChatTx(app, tx, actor, chatId, input);
+    said = done.said;
+    return done.closed;
   });
   if (said) kickOutbox(app);
   return closed;
+}
+
+/**
+ * closeChat inside a transaction the caller holds (a bot's final action in a pipeline stage): the same checks and
+ * rows; `said` tells whether a close step wrote a message to deliver (the caller kicks the outbox after commit).
+ */
+export async function closeChatTx(
+  app: AppContext,
+  tx: Tx,
+  actor: Actor,
+  chatId: string,
+  input: { categoryId?: string } = {},
+): Promise<{ closed: Q.ChatRow; said: boolean }> {
+  let said = false;
+  const { q } = tx;
+  const view = await viewOf(q, actor);
+  const chat = await Q.lockChat(q, actor.organisationId, chatId);
+  assertVisible(view, chat);
+  if (chat.status === 'closed') throw new AppError('chatClosedException');
+  assertCanAct(view, chat);
+  const categories = (await Q.orgOptions(q, actor.organisationId)).includes('OPTION_CATEGORY');
+  if (input.categoryId !== undefined && !categories)
+    throw new AppError('optionUnavailableException', undefined, { option: 'OPTION_CATEGORY' });
+  const actorId = actorUserId(actor);
+  const current =
+    input.categoryId !== undefined ? await applyCategory(tx, chat, input.categoryId, actorId) : chat;
+  if (categories && !current.category_id) throw new AppError('closeWithoutCategoryException');
+  for (const step of closeSteps)
+    await step(app, tx, current, async (text) => {
+      said = (await systemMessage(tx, current, text)) || said;
+    });
+  return { closed: await closeChatRow(tx, current, { kind: 'close', actorId }), said };
 }

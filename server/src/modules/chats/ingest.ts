@@ -180,6 +180,8 @@ const storedInbound = (item: Item, id: string, chatId: string): Q.MessageRow => 
   status_reason: null,
   author_id: null,
   author_name: null,
+  bot_id: null,
+  bot_name: null,
   external_message_id: item.msg.externalMessageId,
   edited_at: null,
   created_at: item.now,
@@ -211,6 +213,7 @@ async function appendBatch(app: AppContext, items: Item[]): Promise<BatchOutcome
           halfExpiredMinutes: expiring ? channel.half_expired_minutes : null,
           expiredMinutes: expiring ? channel.expired_minutes : null,
           pipeline: channel.org_inbound_automation,
+          payload: msg.payload ?? null,
         };
       }),
     );

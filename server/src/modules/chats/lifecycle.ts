@@ -76,6 +76,20 @@ async function armRedistribution(
  * Assigns the chat to `userId` if it is still in one of the `from` states (false otherwise: someone else won),
  * writes history and arms redistribution. Events are the caller's, once the whole change is done.
  */
+/**
+ * A step another module takes when a person (or a transfer) takes a chat over, inside that transaction: the bot
+ * runtime ends the chat's bot dialog. Called when a chat is assigned, moved to another team's queue, or answered
+ * by a user.
+ */
+export type HandOverStep = (tx: Tx, orgId: string, chatId: string) => Promise<void>;
+const handOverSteps = new Set<HandOverStep>();
+export function registerHandOverStep(step: HandOverStep): void {
+  handOverSteps.add(step);
+}
+export async function handedOver(tx: Tx, orgId: string, chatId: string): Promise<void> {
+  for (const step of handOverSteps) await step(tx, orgId, chatId);
+}
+
 export async function assign(
   tx: Tx,
   chat: Pick<Q.ChatRow, 'id' | 'organisation_id' | 'operator_id' | 'team_id'>,
@@ -93,6 +107,7 @@ export async function assign(
     now: tx.now,
   });
   if (!ok) return false;
+  await handedOver(tx, chat.organisation_id, chat.id);
   await armRedistribution(tx, chat.organisation_id, chat, h.team);
   return true;
 }

@@ -45,6 +45,7 @@ export const presentMessage = (m: MessageRow): MessageDto => ({
   status: m.status,
   statusReason: m.status_reason ?? null,
   author: m.author_id ? { id: m.author_id, name: m.author_name ?? '' } : null,
+  bot: m.bot_id ? { id: m.bot_id, name: m.bot_name ?? '' } : null,
   externalMessageId: m.external_message_id,
   editedAt: iso(m.edited_at),
   createdAt: new Date(m.created_at).toISOString(),

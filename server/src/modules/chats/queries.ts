@@ -147,6 +147,8 @@ export type BatchAppendInput = {
   expiredMinutes: number | null;
   /** Enqueue the message's pipeline job even into an open chat (the organisation's automation sees every message). */
   pipeline: boolean;
+  /** The payload of the button pressed (a postback), for the bot runtime; null for a typed message. */
+  payload?: string | null;
 };
 
 /**
@@ -195,10 +197,10 @@ export async function ingestBatch(q: Queryable, items: BatchAppendInput[]): Prom
     `with i as (
        select * from unnest($1::uuid[], $2::uuid[], $3::text[], $4::timestamptz[], $5::text[], $6::text[],
                             $7::text[], $8::int[], $9::int[], $10::timestamptz[], $11::text[], $12::bool[], $13::uuid[],
-                            $14::text[])
+                            $14::text[], $15::text[])
          with ordinality
          as i(org_id, channel_id, ext_client, at, text, attachments, ext_id, half, expired, now, client_name,
-              pipeline, team_id, username, ord)
+              pipeline, team_id, username, payload, ord)
      ), x as (
        -- Index probes per message (LIMIT keeps each a nested loop whatever the table sizes).
        select i.*, d.id as duplicate_id, d.chat_id as duplicate_chat_id
@@ -273,8 +275,9 @@ export async function ingestBatch(q: Queryable, items: BatchAppendInput[]): Prom
         where coalesce(l.id, bc.id, chn.id) is not null
      ), m as (
        insert into messages (organisation_id, chat_id, channel_id, direction, kind, internal, text, attachments,
-                             external_message_id, created_at)
-       select k.org_id, k.chat_id, k.channel_id, 'in', 'normal', false, k.text, k.attachments::jsonb, k.ext_id, k.at
+                             external_message_id, created_at, payload)
+       select k.org_id, k.chat_id, k.channel_id, 'in', 'normal', false, k.text, k.attachments::jsonb, k.ext_id, k.at,
+              k.payload
          from k order by k.ord
        on conflict (channel_id, external_message_id) do nothing
        returning id, chat_id, channel_id, external_message_id
@@ -373,6 +376,7 @@ export async function ingestBatch(q: Queryable, items: BatchAppendInput[]): Prom
       col('pipeline'),
       col('teamId'),
       col('username'),
+      items.map((i) => i.payload ?? null),
     ],
   );
 }
@@ -441,12 +445,15 @@ export type MessageRow = {
   external_message_id: string | null;
   edited_at: Date | null;
   created_at: Date;
+  /** The chat bot that wrote it (a bot's reply); null otherwise. */
+  bot_id: string | null;
+  bot_name: string | null;
 };
 
 const messageColumns = `m.id, m.chat_id, m.direction, m.kind, m.internal, m.text, m.attachments, m.buttons, m.status,
   m.status_reason,
   m.author_id, (select name from users where id = m.author_id) as author_name, m.external_message_id,
-  m.edited_at, m.created_at`;
+  m.edited_at, m.created_at, m.bot_id, (select name from chat_bots where id = m.bot_id) as bot_name`;
 
 export type MessageInsert = {
   orgId: string;
@@ -466,6 +473,8 @@ export type MessageInsert = {
   clientKey?: string | null;
   /** Sent as a template registered at the provider (WhatsApp outside its session). */
   providerTemplate?: ProviderTemplateRef | null;
+  /** The chat bot writing it (its reply is marked in the chat). */
+  botId?: string | null;
   now: Date;
 };
 
@@ -480,11 +489,11 @@ export const insertMessage = (q: Queryable, m: MessageInsert) =>
     q,
     `insert into messages as m (organisation_id, chat_id, channel_id, direction, kind, internal, text, attachments,
                                 status, author_id, external_message_id, created_at, buttons, client_key,
-                                provider_template)
+                                provider_template, bot_id)
      values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11,
              greatest($12::timestamptz, (select l.created_at + interval '1 microsecond' from messages l
                                           where l.chat_id = $2 order by l.created_at desc, l.id desc limit 1)),
-             $13, $14, $15)
+             $13, $14, $15, $16)
      on conflict (channel_id, external_message_id) do nothing
      returning ${messageColumns}`,
     [
@@ -503,6 +512,7 @@ export const insertMessage = (q: Queryable, m: MessageInsert) =>
       m.buttons?.length ? JSON.stringify(m.buttons) : null,
       m.clientKey ?? null,
       m.providerTemplate ? JSON.stringify(m.providerTemplate) : null,
+      m.botId ?? null,
     ],
   );
 
@@ -672,6 +682,8 @@ export const claimWaiting = (q: Queryable, teamId: string, limit: number) =>
     `select c.id, c.organisation_id, c.client_id,
             (select ch.visible_team_ids from channels ch where ch.id = c.channel_id) as visible_team_ids
        from chats c where c.team_id = $1 and c.status = 'waiting'
+        -- A chat talking to a chat bot is not handed out (an operator may still take it over).
+        and not exists (select 1 from chat_bot_dialogs d where d.chat_id = c.id and d.ended_at is null)
       order by c.created_at, c.id limit $2 for no key update skip locked`,
     [teamId, limit],
   );

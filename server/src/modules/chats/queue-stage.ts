@@ -1,4 +1,4 @@
-import { registerStage, type StageRun, type StageTx } from '../../jobs/pipeline.ts';
+import { registerStage, routesChat, type StageRun, type StageTx } from '../../jobs/pipeline.ts';
 import type { PipelineJob } from '../../jobs/pipeline-queries.ts';
 import { lockTeam } from '../routing/service.ts';
 import { emitChat, routeWaiting } from './lifecycle.ts';
@@ -13,7 +13,7 @@ import * as Q from './queries.ts';
  */
 export async function queueStage(tx: StageTx, job: PipelineJob, run: StageRun): Promise<undefined> {
   // A chat is routed when it opens; later its queue moves when operators gain room (lifecycle.distributeWaiting).
-  if (!job.opened) return;
+  if (!routesChat(run, job)) return;
   // Nothing to choose (taken meanwhile, or a manual team and a new client): no lock taken. Read once per run.
   let views = run.memo.get('queue') as Map<string, Q.RoutingView> | undefined;
   if (!views) {
@@ -23,7 +23,10 @@ export async function queueStage(tx: StageTx, job: PipelineJob, run: StageRun): 
     views = new Map((await Q.routingViews(tx.q, opened)).map((v) => [v.id, v]));
     run.memo.set('queue', views);
   }
-  const view = views.get(job.chat_id);
+  const view =
+    views.get(job.chat_id) ??
+    // A chat a bot handed back (not in the run's first read).
+    (await Q.routingViews(tx.q, [{ orgId: job.organisation_id, chatId: job.chat_id }]))[0];
   if (view?.status !== 'waiting' || view.operator_id) return;
   if (view.distribution_method === 'manual' && !view.returning) return;
   const chat = await Q.lockChat(tx.q, job.organisation_id, job.chat_id);

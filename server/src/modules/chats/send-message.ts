@@ -8,7 +8,7 @@ import { type Actor, actorUserId, type UserActor } from '../../lib/actor.ts';
 import { withEvents } from '../../realtime/emit.ts';
 import { enterWork } from '../presence/service.ts';
 import { distributeTeamQueues } from '../routing/distribute.ts';
-import { emitChat, type Tx } from './lifecycle.ts';
+import { emitChat, handedOver, type Tx } from './lifecycle.ts';
 import { type ActorView, assertCanAct, assertVisible, chatAudience, viewerOf, viewOf } from './policy.ts';
 import { presentMessage } from './presenter.ts';
 import * as Q from './queries.ts';
@@ -135,6 +135,7 @@ async function writeMessage(
     externalMessageId: null,
     clientKey,
     providerTemplate: input.template ?? null,
+    botId: actor.kind === 'bot' ? actor.botId : null,
     now,
   });
   if (!m) throw new Error('message insert returned nothing');
@@ -148,6 +149,8 @@ async function writeMessage(
       now,
     });
     if (actor.kind === 'user') {
+      // An operator answering takes the chat over from a bot.
+      await handedOver(tx, orgId, chat.id);
       await Q.touchChatOnOperatorMessage(q, chat.id, m.text, now);
       await deleteTimers(q, chat.id, ['redistribute', 'overdue_half', 'overdue_expired']);
       if (chat.overdue_level !== 'none') await emitChat({ q, emit, now }, orgId, chat.id, 'chat.updated');

@@ -10,6 +10,7 @@ import {
   distributeLocked,
   distributeWaiting,
   emitChat,
+  handedOver,
   lockRoutingTeams,
   routeWaiting,
   type Tx,
@@ -58,6 +59,7 @@ export async function transferChatTx(tx: Tx, actor: Actor, chatId: string, targe
     if (target.teamId === chat.team_id && chat.status === 'waiting')
       throw new AppError('cannotTransferException');
     await Q.moveToQueue(q, chat.id, target.teamId, tx.now);
+    await handedOver(tx, orgId, chat.id);
     await deleteTimers(q, chat.id, ['redistribute']);
     await Q.insertHistory(q, {
       orgId,

@@ -135,12 +135,12 @@ export const countChannelsInOrg = async (q: Queryable, orgId: string, ids: strin
     )
   )[0].n;
 
-/** Whether an enabled rule of the organisation routes replies to mailings (those need every message seen). */
+/** Whether an enabled rule of the organisation routes replies to mailings or sends chats to a bot (those need every message seen). */
 export const hasMailingRules = async (q: Queryable, orgId: string) =>
   !!(await maybe(
     q,
     `select 1 from routing_rules where organisation_id = $1 and enabled and not is_default
-        and conditions->>'messageType' = 'mailing'`,
+        and (conditions->>'messageType' = 'mailing' or action->>'type' = 'chat_bot')`,
     [orgId],
   ));
 

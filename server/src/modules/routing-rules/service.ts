@@ -62,7 +62,10 @@ async function unique<T>(run: Promise<T>): Promise<T> {
   }
 }
 
-/** Replies to mailings reach the pipeline only while some enabled rule routes them (organisation_automation). */
+/**
+ * Replies to mailings, and the later messages of chats a rule sent to a chat bot, reach the pipeline only while some
+ * enabled rule needs them (organisation_automation).
+ */
 const syncAutomation = async (q: Queryable, orgId: string) =>
   setAutomationNeed(q, orgId, 'routing_rules', await Q.hasMailingRules(q, orgId));
 

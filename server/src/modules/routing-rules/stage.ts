@@ -1,8 +1,10 @@
-import type { TransferTarget } from '@smartconnect/contracts';
+import type { BotIntent, TransferTarget } from '@smartconnect/contracts';
+import type { AppContext } from '../../context.ts';
 import { AppError } from '../../http/errors.ts';
-import { registerStage, type StageRun, type StageTx } from '../../jobs/pipeline.ts';
+import { handedBack, registerStage, routesChat, type StageRun, type StageTx } from '../../jobs/pipeline.ts';
 import type { PipelineJob } from '../../jobs/pipeline-queries.ts';
 import type { Actor } from '../../lib/actor.ts';
+import { chatIntentOf, startBotDialog } from '../bot-runtime/runtime.ts';
 import { transferChatTx } from '../chats/transfer-chat.ts';
 import { teamHasRoom } from '../routing/service.ts';
 import { type ChatFacts, matches } from './conditions.ts';
@@ -46,9 +48,14 @@ async function openedByUsOf(tx: StageTx, run: StageRun, chatId: string): Promise
 /**
  * Carries out a rule's action through the same command an operator uses (transferChat, as the rule), or answers
  * false when it cannot be done now: the team has no operator In work with room, the last operator or personal
- * manager is missing or not In work, the chat bot does not exist (no bots yet). The history names the rule.
+ * manager is missing or not In work, the chat bot cannot take the chat (startBotDialog). The history names the rule.
  */
-async function carryOut(tx: StageTx, rule: Q.RuleRow, chat: Q.ChatFactsRow): Promise<boolean> {
+async function carryOut(
+  tx: StageTx,
+  rule: Q.RuleRow,
+  chat: Q.ChatFactsRow,
+  ctx: { app: AppContext; run: StageRun; job: PipelineJob },
+): Promise<boolean> {
   const { action } = rule;
   const history = (toTeamId: string | null) =>
     Q.insertRuleHistory(tx.q, {
@@ -60,7 +67,13 @@ async function carryOut(tx: StageTx, rule: Q.RuleRow, chat: Q.ChatFactsRow): Pro
       now: tx.now,
     });
   let target: TransferTarget;
-  if (action.type === 'chat_bot' || (action.type === 'team' && !action.teamId)) return false;
+  if (action.type === 'chat_bot') {
+    // The chat talks to the bot (its published version); the bot answers this very message.
+    if (!action.botId || !(await startBotDialog(ctx.app, tx, ctx.run, ctx.job, action.botId))) return false;
+    await history(null);
+    return true;
+  }
+  if (action.type === 'team' && !action.teamId) return false;
   if (action.type === 'team' && action.teamId) {
     if (!(await teamHasRoom(tx.q, action.teamId))) return false;
     // Already the chat's queue: the queue stage hands it out.
@@ -89,27 +102,39 @@ async function carryOut(tx: StageTx, rule: Q.RuleRow, chat: Q.ChatFactsRow): Pro
  * for a chat our outbound message opened (the create-chat page), at the client's first reply ('mailing').
  * A retried job finds the chat routed already and changes nothing.
  */
-export async function rulesStage(tx: StageTx, job: PipelineJob, run: StageRun): Promise<undefined> {
+export async function rulesStage(
+  tx: StageTx,
+  job: PipelineJob,
+  run: StageRun,
+  app: AppContext,
+): Promise<'stop' | undefined> {
   const rules = await rulesOf(tx, run, job.organisation_id);
   if (!rules.length) return;
-  if (!job.opened && !rules.some((r) => r.conditions.messageType === 'mailing')) return;
-  if (!job.opened && !(await openedByUsOf(tx, run, job.chat_id))) return;
+  // A chat a bot handed back is routed as at its opening.
+  const opened = routesChat(run, job);
+  if (!opened && !rules.some((r) => r.conditions.messageType === 'mailing')) return;
+  if (!opened && !(await openedByUsOf(tx, run, job.chat_id))) return;
   const chat = await Q.chatFacts(tx.q, job.organisation_id, job.chat_id, job.message_id);
   if (!chat || chat.status === 'closed') return;
-  if (job.opened && (chat.status !== 'waiting' || chat.operator_id)) return;
-  if (!job.opened && (!chat.opened_by_us || chat.earlier_client_message)) return;
-  const mailing = !job.opened;
+  if (opened && (chat.status !== 'waiting' || chat.operator_id)) return;
+  if (!opened && (!chat.opened_by_us || chat.earlier_client_message)) return;
+  const mailing = !opened;
   const facts: ChatFacts = {
     channelId: chat.channel_id,
     repeated: chat.repeated,
     messageType: mailing ? 'mailing' : 'client',
     // A dialog an operator starts is a service message; advertising mailings do not exist yet.
     marketingType: mailing ? 'service' : null,
-    // No chat bot names intents yet (issue 18).
-    intent: null,
+    // The intent the chat's bot recognised in the client's words (issue 18), if a bot talked to the chat.
+    intent: (await chatIntentOf(tx.q, chat.id)) as BotIntent | null,
   };
   for (const rule of rules) {
-    if (matches(rule.conditions, facts) && (await carryOut(tx, rule, chat))) return;
+    if (!matches(rule.conditions, facts)) continue;
+    // A bot that was handed the chat back is not handed it again by the same kind of rule.
+    if (rule.action.type === 'chat_bot' && !job.opened) continue;
+    if (await carryOut(tx, rule, chat, { app, run, job }))
+      // The bot holds the chat (or placed it): no auto-reply or queue for it.
+      return rule.action.type === 'chat_bot' && !handedBack(run, job) ? 'stop' : undefined;
   }
 }
 

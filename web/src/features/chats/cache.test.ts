@@ -39,6 +39,7 @@ const message = (id: string, over: Partial<MessageDto> = {}): MessageDto => ({
   buttons: null,
   statusReason: null,
   author: null,
+  bot: null,
   externalMessageId: null,
   editedAt: null,
   createdAt: '2026-01-01T00:01:00.000Z',

@@ -7,6 +7,7 @@ import {
   IconExternalLink,
   IconLock,
   IconPencil,
+  IconRobot,
   IconX,
 } from '@tabler/icons-react';
 import { useMutation } from '@tanstack/react-query';
@@ -206,6 +207,18 @@ function Bubble({
           <Text size="xs" c="gray.7" truncate>
             <UserText>{m.author.name}</UserText>
           </Text>
+        )}
+        {m.bot && out && (
+          <Badge
+            size="xs"
+            variant="light"
+            color="grape"
+            leftSection={<IconRobot size={10} aria-hidden />}
+            data-testid="bot-badge"
+            title={m.bot.name}
+          >
+            {t('botRuntime.badge')}
+          </Badge>
         )}
         <Text size="xs" c="gray.7" component="time" dateTime={m.createdAt}>
           {formatClock(m.createdAt, i18n.language)}

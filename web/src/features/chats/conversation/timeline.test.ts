@@ -15,6 +15,7 @@ const msg = (id: string, at: string): MessageDto => ({
   status: null,
   statusReason: null,
   author: null,
+  bot: null,
   externalMessageId: null,
   editedAt: null,
   createdAt: at,
