@@ -83,14 +83,24 @@ describe('public pages are split from the admin shell', () => {
       const { pageWeight } = (await import(join(ROOT, 'scripts/page-weight.mjs'))) as {
         pageWeight: (m: string[]) => { sizes: { file: string }[]; total: number };
       };
-      const locale = lang === 'eng' ? 'src/shared/i18n/en-gb.ts' : 'src/shared/i18n/ru-ru.ts';
-      // Web telemetry (issue 20) is imported after the page's load event (a chunk named 'faro'): counted too.
+      // The language's public texts (i18n/parts.ts); the admin part must not come.
+      const locale = `src/shared/i18n/${lang === 'eng' ? 'en-gb' : 'ru-ru'}.ts?part=public`;
+      // Web telemetry (issue 20) is imported after the page's load event: on the public pages the light sender
+      // (a chunk named 'public-telemetry', web-vitals and our transport), never Faro. Counted too.
       const chunks = JSON.parse(readFileSync(join(dist, '.vite/manifest.json'), 'utf8')) as Record<
         string,
         { name?: string }
       >;
-      const telemetry = Object.keys(chunks).filter((k) => chunks[k].name === 'faro');
+      const telemetry = Object.keys(chunks).filter((k) => chunks[k].name === 'public-telemetry');
       assert.equal(telemetry.length, 1, 'the telemetry chunk is in the manifest');
+      const notHere = Object.keys(chunks)
+        .filter((k) => chunks[k].name === 'faro' || k.endsWith('?part=admin'))
+        .map((k) => `/${(chunks[k] as { file: string }).file}`);
+      assert.deepEqual(
+        web.filter((f) => notHere.includes(f)),
+        [],
+        'neither Faro nor the admin texts on the login page',
+      );
       const manifest = pageWeight(['src/features/support/login-with-support.tsx', locale, ...telemetry]);
       // The service worker's registration helper loads after the first render (app/service-worker.tsx).
       const missing = web.filter(

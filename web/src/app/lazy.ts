@@ -1,5 +1,6 @@
 import type { ComponentType } from 'react';
 import type { RouteObject } from 'react-router';
+import { loadLocale, storedLanguage } from '../shared/i18n/index.ts';
 
 type Module = Record<string, unknown>;
 
@@ -7,3 +8,12 @@ type Module = Record<string, unknown>;
 export const screen =
   (load: () => Promise<Module>, name: string): RouteObject['lazy'] =>
   async () => ({ Component: (await load())[name] as ComponentType });
+
+/**
+ * The module loader with all of the current language's texts (i18n/parts.ts): for the admin shell and any other
+ * page outside it that reads namespaces of the signed-in app; the public pages load only the public part.
+ */
+export const withAllTexts =
+  (load: () => Promise<Module>): (() => Promise<Module>) =>
+  async () =>
+    (await Promise.all([load(), loadLocale(storedLanguage())]))[0];

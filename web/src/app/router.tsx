@@ -1,8 +1,8 @@
 import { createBrowserRouter, Navigate, type RouteObject, useParams } from 'react-router';
-import { setNavigator } from '../shared/query.ts';
+import { setNavigator } from '../shared/navigate.ts';
 import { ERROR_ICON } from '../shared/title.ts';
 import { adminRoutes } from './admin-routes.tsx';
-import { screen } from './lazy.ts';
+import { screen, withAllTexts } from './lazy.ts';
 import { RootLayout } from './root-layout.tsx';
 import { RouteError } from './route-error.tsx';
 
@@ -54,7 +54,7 @@ const routes: RouteObject[] = [
         path: '/widget-preview/:channelId',
         handle: { title: 'siteChat.previewTitle' },
         lazy: screen(
-          () => import('../features/channels/types/site_chat/preview-page.tsx'),
+          withAllTexts(() => import('../features/channels/types/site_chat/preview-page.tsx')),
           'WidgetPreviewPage',
         ),
       },
