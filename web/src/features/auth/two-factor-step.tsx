@@ -1,10 +1,10 @@
 import { Alert, Anchor, Button, Center, PinInput, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { IconAlertCircle, IconShieldLock } from '@tabler/icons-react';
-import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Trans, useTranslation } from 'react-i18next';
 import { isApiError } from '../../shared/api/errors.ts';
 import { translateError } from '../../shared/i18n/index.ts';
+import { useAction } from '../../shared/use-call.ts';
 import { twoFactorCall } from './api.ts';
 
 type Props = { ticket: string; onDone: (token: string) => void; onRestart: (message?: string) => void };
@@ -15,9 +15,8 @@ export function TwoFactorStep({ ticket, onDone, onRestart }: Props) {
   const [code, setCode] = useState('');
   const [wrong, setWrong] = useState(false);
   const [attempt, setAttempt] = useState(0);
-  const verify = useMutation({
-    mutationFn: (value: string) => twoFactorCall({ ticket, code: value }),
-    meta: { form: true },
+  const verify = useAction({
+    call: (value: string) => twoFactorCall({ ticket, code: value }),
     onSuccess: (r) => onDone(r.token),
     onError: (err) => {
       if (!isApiError(err) || err.status === 0) return;
