@@ -1,4 +1,4 @@
-import type { ComponentType } from 'react';
+import { type ComponentType, createElement, lazy } from 'react';
 import type { RouteObject } from 'react-router';
 import { loadLocale, storedLanguage } from '../shared/i18n/index.ts';
 
@@ -17,3 +17,23 @@ export const withAllTexts =
   (load: () => Promise<Module>): (() => Promise<Module>) =>
   async () =>
     (await Promise.all([load(), loadLocale(storedLanguage())]))[0];
+
+/**
+ * The route table for the declarative router (useRoutes): each `lazy` route gets an element that loads its screen
+ * with React.lazy (the nearest Suspense shows the loader: root-layout.tsx, the admin shell); the rest as it is.
+ */
+export function declarativeRoutes(routes: RouteObject[]): RouteObject[] {
+  return routes.map((route) => {
+    const { lazy: load, children, ...rest } = route as RouteObject & { lazy?: unknown };
+    const out = { ...rest } as RouteObject;
+    if (typeof load === 'function') {
+      const Screen = lazy(async () => ({
+        default: ((await (load as () => Promise<{ Component?: ComponentType }>)()).Component ??
+          (() => null)) as ComponentType,
+      }));
+      out.element = createElement(Screen);
+    }
+    if (children) (out as { children?: RouteObject[] }).children = declarativeRoutes(children);
+    return out;
+  });
+}
