@@ -2,12 +2,13 @@ import { Alert, Anchor, Button, Loader, PasswordInput, Stack, Text, TextInput, T
 import { useForm } from '@mantine/form';
 import { IconAlertCircle } from '@tabler/icons-react';
 import { lazy, Suspense, useState } from 'react';
-import { Trans, useTranslation } from 'react-i18next';
+import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useNavigate } from 'react-router';
 import { isApiError } from '../../shared/api/errors.ts';
 import { translateError, translateField } from '../../shared/i18n/index.ts';
 import { showServerErrors } from '../../shared/server-errors.ts';
 import { getToken, setToken } from '../../shared/storage.ts';
+import { RichText } from '../../shared/ui/rich-text.tsx';
 import { useAction } from '../../shared/use-call.ts';
 import { loginCall } from './api.ts';
 import { AuthLayout } from './auth-layout.tsx';
@@ -115,7 +116,7 @@ export function LoginPage() {
               {t('login.submit')}
             </Button>
             <Text size="sm" c="dimmed" ta="center">
-              <Trans t={t} i18nKey="login.noAccount" components={{ trial: <Anchor href="/landing" /> }} />
+              <RichText text={t('login.noAccount')} components={{ trial: <Anchor href="/landing" /> }} />
             </Text>
           </Stack>
         </form>

@@ -3,11 +3,12 @@ import { useForm } from '@mantine/form';
 import { recoveryRequestSchema } from '@smartconnect/contracts';
 import { IconClockX, IconMailCheck } from '@tabler/icons-react';
 import { useState } from 'react';
-import { Trans, useTranslation } from 'react-i18next';
+import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { isApiError } from '../../shared/api/errors.ts';
 import { showServerErrors, zodValidate } from '../../shared/form.ts';
 import { translateError } from '../../shared/i18n/index.ts';
+import { RichText } from '../../shared/ui/rich-text.tsx';
 import { useAction } from '../../shared/use-call.ts';
 import { recoveryRequest } from './api.ts';
 
@@ -76,9 +77,8 @@ export function ExpiredLink() {
       </ThemeIcon>
       <Text fw={600}>{t('restore.expiredTitle')}</Text>
       <Text c="dimmed">
-        <Trans
-          t={t}
-          i18nKey="restore.expired"
+        <RichText
+          text={t('restore.expired')}
           components={{ retry: <Anchor component={Link} to="/restore" fw={600} /> }}
         />
       </Text>

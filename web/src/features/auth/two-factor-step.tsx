@@ -1,9 +1,10 @@
 import { Alert, Anchor, Button, Center, PinInput, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { IconAlertCircle, IconShieldLock } from '@tabler/icons-react';
 import { useState } from 'react';
-import { Trans, useTranslation } from 'react-i18next';
+import { useTranslation } from 'react-i18next';
 import { isApiError } from '../../shared/api/errors.ts';
 import { translateError } from '../../shared/i18n/index.ts';
+import { RichText } from '../../shared/ui/rich-text.tsx';
 import { useAction } from '../../shared/use-call.ts';
 import { twoFactorCall } from './api.ts';
 
@@ -64,9 +65,8 @@ export function TwoFactorStep({ ticket, onDone, onRestart }: Props) {
       </Center>
       {wrong && (
         <Alert color="red" variant="light" icon={<IconAlertCircle size={18} />} data-testid="totp-error">
-          <Trans
-            t={t}
-            i18nKey="login.wrongCode"
+          <RichText
+            text={t('login.wrongCode')}
             components={{
               again: <Anchor component="button" type="button" onClick={again} fw={600} size="sm" />,
             }}
