@@ -1,4 +1,4 @@
-import { cloneElement, Fragment, type ReactElement, type ReactNode } from 'react';
+import { cloneElement, createElement, Fragment, type ReactElement, type ReactNode } from 'react';
 
 /**
  * A translated text with named tags (`New here? <trial>Try it free</trial>`): each tag's content is drawn inside the
@@ -13,14 +13,13 @@ export function RichText({ text, components }: { text: string; components: Recor
     parts.push(text.slice(at, m.index));
     const element = components[m[1]];
     parts.push(
-      element ? (
-        cloneElement(element as ReactElement<{ children?: ReactNode }>, { key: m.index }, m[2])
-      ) : (
-        <Fragment key={m.index}>{m[2]}</Fragment>
-      ),
+      element
+        ? cloneElement(element as ReactElement<{ children?: ReactNode }>, { key: m.index }, m[2])
+        : m[2],
     );
     at = m.index + m[0].length;
   }
   parts.push(text.slice(at));
-  return <>{parts}</>;
+  // No JSX here: the unit test imports this file under tsx.
+  return createElement(Fragment, null, ...parts);
 }

@@ -1,10 +1,16 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { RichText } from './rich-text.tsx';
 
 const html = (text: string) =>
-  renderToStaticMarkup(<RichText text={text} components={{ trial: <a href="/landing" />, b: <b /> }} />);
+  renderToStaticMarkup(
+    createElement(RichText, {
+      text,
+      components: { trial: createElement('a', { href: '/landing' }), b: createElement('b') },
+    }),
+  );
 
 test('a named tag is drawn by its element, the text around it kept', () => {
   assert.equal(
