@@ -19,14 +19,15 @@ import {
 } from './harness.ts';
 
 /**
- * The budget in KB (gzip) for the login page's JS and CSS, the support widget's script included. The issue's target
- * is 150 KB: NOT met. The split took the app's part from 304 KB to 204 KB (English; Russian 208 KB), 213 / 216 KB
- * with the widget; what is left is the framework every page needs: react-dom 63 KB, react-router's data router
- * 31 KB, the UI library's parts on the page ~30 KB, i18next 16 KB, the language's texts 13 KB. Web telemetry
- * (issue 20: Faro and our transport, ~41 KB) is fetched after the page's `load` event and counted here too; the
- * language's texts grew with the channels and client profiles (~+5 KB). Lower the budget as the weight falls.
+ * The budget in KB (gzip) for the login page's JS and CSS until the network is idle: the support widget's script
+ * and the light web telemetry (fetched after the page's `load` event) included. The issue's target is 150 KB: NOT
+ * met. It was 250 KB (English; Russian 255 KB) + the widget's 8.7 KB; it is now 175.2 KB (Russian 176.6 KB) + 8.7
+ * KB: the public pages send their telemetry with web-vitals and our transport (4.4 KB, not Faro's 41 KB), load only
+ * the public part of the texts (i18n/parts.ts), use the declarative router and no react-query, and draw their
+ * tagged texts without Trans. What is left is the framework: react-dom ~58 KB, the UI library ~20 KB, the router
+ * ~12 KB, i18next ~12 KB, the styles 10 KB. Lower the budget as the weight falls.
  */
-const LOGIN_BUDGET_KB = 268;
+const LOGIN_BUDGET_KB = 190;
 /** Chunks of the signed-in app that a public page must never download. */
 const ADMIN_ONLY =
   /\/assets\/(admin-layout|chats-page|admin-styles|session|realtime|section-tabs|guards)[-.]/;
