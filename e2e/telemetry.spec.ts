@@ -4,10 +4,12 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Request } from 'playwright-core';
 import {
+  ADMIN_PASSWORD,
   apiCall,
   apiLogin,
   assertAccessible,
   assertNoErrors,
+  field,
   launchBrowser,
   openPage,
   screenshot,
@@ -125,6 +127,32 @@ describe('web telemetry', () => {
     assert.ok(login, JSON.stringify(summary.body.entity));
     const names = login.day.map((v: { name: string }) => v.name);
     for (const n of ['FCP', 'LCP', 'TTFB']) assert.ok(names.includes(n), `${n} in ${names.join(', ')}`);
+  });
+
+  test('a sign-in on the login page starts Faro in the session of the light telemetry', async () => {
+    const { page, errors, context } = await openPage(browser, server.url);
+    const sent: Request[] = [];
+    page.on('request', (r) => {
+      if (r.method() === 'POST' && new URL(r.url()).pathname === '/api/telemetry') sent.push(r);
+    });
+    await page.goto('/');
+    await field(page, 'Email').waitFor();
+    await page.waitForLoadState('load');
+    while (sent.length === 0) await page.waitForTimeout(100);
+    const session = (sent[0].postDataJSON() as Body).meta?.session?.id;
+    assert.ok(session);
+    await field(page, 'Email').fill('admin@demo.local');
+    await field(page, 'Password').fill(ADMIN_PASSWORD);
+    await page.getByRole('button', { name: 'Log In' }).click();
+    await page.waitForURL('**/admin/chats?filter=assigned');
+    await page.waitForFunction(() => 'faro' in window, undefined, { timeout: 15_000 });
+    const faroSession = await page.evaluate(
+      () =>
+        (window as unknown as { faro: { api: { getSession(): { id?: string } } } }).faro.api.getSession().id,
+    );
+    assert.equal(faroSession, session);
+    assertNoErrors(errors);
+    await context.close();
   });
 
   test('platform staff read the web vitals page: p75 per page with rating colours, both widths', async () => {

@@ -1,9 +1,11 @@
 import {
   createSession,
   type Faro,
+  genShortID,
   getWebInstrumentations,
   InternalLoggerLevel,
   initializeFaro,
+  STORAGE_KEY,
 } from '@grafana/faro-web-sdk';
 import type { TelemetryConfigDto } from '@smartconnect/contracts';
 import { APP_META, rateVital, TELEMETRY } from '@smartconnect/contracts/constants';
@@ -30,6 +32,8 @@ const WEB_VITALS_INSTRUMENTATION = '@grafana/faro-web-sdk:instrumentation-web-vi
 export function initTelemetry(config: TelemetryConfigDto, start: FaroStart = {}): Faro {
   let faro: Faro | undefined;
   const vitals = start.vitals !== false;
+  const inherited = start.sessionId ? [start.sessionId] : [];
+  if (start.sessionId) sessionStorage.removeItem(STORAGE_KEY);
   const transport = new TelemetryTransport({
     url: new URL(config.url, window.location.origin).toString(),
     apiKey: config.apiKey,
@@ -49,10 +53,9 @@ export function initTelemetry(config: TelemetryConfigDto, start: FaroStart = {})
       if (page?.url) item.meta.page = { ...page, url: withoutQuery(page.url) };
       return item;
     },
-    sessionTracking: {
-      enabled: true,
-      ...(start.sessionId ? { session: { id: start.sessionId } } : {}),
-    },
+    // After a sign-in on a public page the first session is that page's (Faro makes a stored session of the tab
+    // its own first, so that is cleared).
+    sessionTracking: { enabled: true, generateSessionId: () => inherited.shift() ?? genShortID() },
     // Telemetry's own failures are only logged, as warnings: they are never the user's errors.
     internalLoggerLevel: InternalLoggerLevel.WARN,
     userActionsInstrumentation: { initialActivityTimeout: TELEMETRY.userActionQuietMs },
