@@ -58,6 +58,8 @@ void i18n.use(initReactI18next).init({
   interpolation: { escapeValue: false },
   returnNull: false,
   showSupportNotice: false,
+  // The admin part of the texts arrives after the first render (a page title set meanwhile): draw again then.
+  react: { bindI18nStore: 'added' },
 });
 document.documentElement.lang = LOCALES[storedLanguage()];
 
