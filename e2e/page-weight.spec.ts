@@ -9,13 +9,17 @@ import { after, before, describe, test } from 'node:test';
 import { gzipSync } from 'node:zlib';
 import type { Browser } from 'playwright-core';
 import {
+  ADMIN_PASSWORD,
+  apiLogin,
   assertNoErrors,
   field,
   launchBrowser,
   openPage,
   ROOT,
+  signIn,
   startServer,
   type TestServer,
+  titleOf,
 } from './harness.ts';
 
 /**
@@ -116,4 +120,24 @@ describe('public pages are split from the admin shell', () => {
       await context.close();
     });
   }
+
+  test('a signed-in page opened directly gets the rest of the texts (the admin part) and names itself', async () => {
+    const token = await apiLogin(server.url, 'admin@demo.local', ADMIN_PASSWORD);
+    const { context, page, errors } = await openPage(browser, server.url);
+    const fetched: string[] = [];
+    page.on('response', (r) => fetched.push(new URL(r.url()).pathname));
+    await signIn(page, token, '/admin/chats?filter=assigned');
+    assert.equal(await titleOf(page, 'Chat center · SmartConnect'), 'Chat center · SmartConnect');
+    await page.getByText('No conversations in progress').waitFor();
+    const manifest = JSON.parse(readFileSync(join(dist, '.vite/manifest.json'), 'utf8')) as Record<
+      string,
+      { file: string }
+    >;
+    assert.ok(
+      fetched.includes(`/${manifest['src/shared/i18n/en-gb.ts?part=admin'].file}`),
+      fetched.join(', '),
+    );
+    assertNoErrors(errors);
+    await context.close();
+  });
 });
