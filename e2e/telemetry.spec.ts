@@ -4,10 +4,12 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Request } from 'playwright-core';
 import {
+  ADMIN_PASSWORD,
   apiCall,
   apiLogin,
   assertAccessible,
   assertNoErrors,
+  field,
   launchBrowser,
   openPage,
   screenshot,
@@ -48,7 +50,7 @@ describe('web telemetry', () => {
     await server?.stop();
   });
 
-  test('the login page loads Faro lazily and its web vitals arrive at the collector', async () => {
+  test('the login page loads its light telemetry lazily and its web vitals arrive at the collector', async () => {
     // Faro is not in what the login page loads first: no initial script or preload names it.
     const html = await (await fetch(`${server.url}/`)).text();
     const initial = [...html.matchAll(/(?:src|href)="(\/assets\/[^"]+\.js)"/g)].map((m) => m[1]);
@@ -97,13 +99,14 @@ describe('web telemetry', () => {
     const headers = await first.allHeaders();
     assert.equal(headers['x-faro-session-id'], body.meta?.session?.id);
     assert.ok(accepted.length > 0 && accepted.every((s) => s === 202), `answers: ${accepted.join(', ')}`);
-    // Faro came in its own chunk, after the page; web tracing (for the signed-in app) did not come at all.
+    // The public pages' light telemetry (web-vitals and our transport) came in its own chunk, after the page;
+    // neither Faro nor web tracing (the signed-in app's) came at all.
     assert.ok(
-      chunks.some((c) => /\/assets\/faro-[\w-]+\.js$/.test(c)),
+      chunks.some((c) => /\/assets\/public-telemetry-[\w-]+\.js$/.test(c)),
       chunks.join(', '),
     );
     assert.equal(
-      chunks.some((c) => /\/assets\/tracing-/.test(c)),
+      chunks.some((c) => /\/assets\/(tracing|faro)-/.test(c)),
       false,
       chunks.join(', '),
     );
@@ -124,6 +127,32 @@ describe('web telemetry', () => {
     assert.ok(login, JSON.stringify(summary.body.entity));
     const names = login.day.map((v: { name: string }) => v.name);
     for (const n of ['FCP', 'LCP', 'TTFB']) assert.ok(names.includes(n), `${n} in ${names.join(', ')}`);
+  });
+
+  test('a sign-in on the login page starts Faro in the session of the light telemetry', async () => {
+    const { page, errors, context } = await openPage(browser, server.url);
+    const sent: Request[] = [];
+    page.on('request', (r) => {
+      if (r.method() === 'POST' && new URL(r.url()).pathname === '/api/telemetry') sent.push(r);
+    });
+    await page.goto('/');
+    await field(page, 'Email').waitFor();
+    await page.waitForLoadState('load');
+    while (sent.length === 0) await page.waitForTimeout(100);
+    const session = (sent[0].postDataJSON() as Body).meta?.session?.id;
+    assert.ok(session);
+    await field(page, 'Email').fill('admin@demo.local');
+    await field(page, 'Password').fill(ADMIN_PASSWORD);
+    await page.getByRole('button', { name: 'Log In' }).click();
+    await page.waitForURL('**/admin/chats?filter=assigned');
+    await page.waitForFunction(() => 'faro' in window, undefined, { timeout: 15_000 });
+    const faroSession = await page.evaluate(
+      () =>
+        (window as unknown as { faro: { api: { getSession(): { id?: string } } } }).faro.api.getSession().id,
+    );
+    assert.equal(faroSession, session);
+    assertNoErrors(errors);
+    await context.close();
   });
 
   test('platform staff read the web vitals page: p75 per page with rating colours, both widths', async () => {

@@ -1,11 +1,50 @@
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
+import { PUBLIC_NAMESPACES } from './src/shared/i18n/parts.ts';
+
+type Node = { type: string; start: number; end: number; [key: string]: unknown };
+
+/**
+ * `src/shared/i18n/<locale>.ts?part=public|admin` (i18n/index.ts loads them): the locale file with only the
+ * top-level namespaces of that part (i18n/parts.ts), so the public pages download a fraction of the texts.
+ */
+function localeParts(): Plugin {
+  const publicNs = new Set(PUBLIC_NAMESPACES);
+  return {
+    name: 'smartconnect:locale-parts',
+    enforce: 'post',
+    transform(code, id) {
+      const part = /\/shared\/i18n\/[a-z]{2}-[a-z]{2}\.ts\?part=(public|admin)$/.exec(id)?.[1];
+      if (!part) return;
+      const program = this.parse(code) as unknown as { body: Node[] };
+      const texts = program.body
+        .filter((n) => n.type === 'ExportNamedDeclaration')
+        .flatMap((n) => ((n.declaration as Node | null)?.declarations as Node[] | undefined) ?? [])
+        .map((d) => d.init as Node)
+        .find((init) => init?.type === 'ObjectExpression');
+      if (!texts) this.error(`${id}: no exported object of texts`);
+      let out = '';
+      let at = 0;
+      for (const p of texts.properties as Node[]) {
+        const key = p.key as Node & { name?: string; value?: string };
+        if (publicNs.has(key.name ?? key.value ?? '') === (part === 'public')) continue;
+        let end = p.end;
+        while (/\s/.test(code[end] ?? '')) end++;
+        if (code[end] === ',') end++;
+        out += code.slice(at, p.start);
+        at = end;
+      }
+      return { code: out + code.slice(at), map: { mappings: '' } };
+    },
+  };
+}
 
 export default defineConfig({
   plugins: [
     react(),
+    localeParts(),
     VitePWA({
       // §4: registered at /service-worker.js with scope /; a waiting version asks to refresh.
       filename: 'service-worker.js',

@@ -6,8 +6,8 @@ import { registerServiceWorker } from './app/service-worker.tsx';
 import { loadLocale, storedLanguage } from './shared/i18n/index.ts';
 import { startTelemetry } from './shared/telemetry/start.ts';
 
-// The texts of the stored language first (its own chunk), then the first render.
-void loadLocale(storedLanguage()).then(() => {
+// The public pages' texts of the stored language first (i18n/parts.ts), then the first render.
+void loadLocale(storedLanguage(), 'public').then(() => {
   createRoot(document.getElementById('app')!).render(<App />);
   registerServiceWorker();
   startTelemetry();

@@ -4,9 +4,11 @@ import '../shared/zod-csp.ts';
 import { AppShell, Burger, Group, ScrollArea } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { ModalsProvider } from '@mantine/modals';
+import { QueryClientProvider } from '@tanstack/react-query';
 import { Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet } from 'react-router';
+import { queryClient } from '../shared/query.ts';
 import { SectionLoader } from '../shared/ui/full-loader.tsx';
 import { Logo } from '../shared/ui/logo.tsx';
 import { AdminNav } from './admin-nav.tsx';
@@ -17,17 +19,19 @@ import { UserMenu } from './user-menu.tsx';
 
 /**
  * /admin: the profile loads first (SessionProvider), then the shell with the menu the rights allow. Its providers
- * and styles live in this chunk, so the public pages never download them.
+ * (react-query's among them) and styles live in this chunk, so the public pages never download them.
  */
 export function AdminLayout() {
   return (
-    <ModalsProvider>
-      <SessionProvider>
-        <RealtimeProvider>
-          <Shell />
-        </RealtimeProvider>
-      </SessionProvider>
-    </ModalsProvider>
+    <QueryClientProvider client={queryClient}>
+      <ModalsProvider>
+        <SessionProvider>
+          <RealtimeProvider>
+            <Shell />
+          </RealtimeProvider>
+        </SessionProvider>
+      </ModalsProvider>
+    </QueryClientProvider>
   );
 }
 

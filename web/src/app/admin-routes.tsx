@@ -1,6 +1,6 @@
 import { lazy } from 'react';
 import { Navigate, type RouteObject } from 'react-router';
-import { screen } from './lazy.ts';
+import { screen, withAllTexts } from './lazy.ts';
 
 // The route table is in the entry (every page needs it); what its elements draw loads with the admin shell, so
 // the public pages do not download the guards, the section tabs or the session they read.
@@ -36,7 +36,10 @@ const financeTabs = ['balance', 'payments', 'billing'];
 /** Every route of §2.6 with the §6 guards and plan-option checks. */
 export const adminRoutes: RouteObject = {
   path: '/admin',
-  lazy: screen(() => import('./admin-layout.tsx'), 'AdminLayout'),
+  lazy: screen(
+    withAllTexts(() => import('./admin-layout.tsx')),
+    'AdminLayout',
+  ),
   children: [
     { index: true, element: <Navigate to="/admin/chats?filter=assigned" replace /> },
     {

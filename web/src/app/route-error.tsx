@@ -1,8 +1,7 @@
 import { Button, Center, Paper, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { IconAlertTriangle, IconWifiOff } from '@tabler/icons-react';
-import { useEffect } from 'react';
+import { Component, type ReactNode, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useRouteError } from 'react-router';
 import { ERROR_ICON, setPageTitle } from '../shared/title.ts';
 
 /** A screen's code could not load (offline, or a new deployment removed the old chunk). */
@@ -11,9 +10,8 @@ const isChunkError = (e: unknown) =>
   /dynamically imported module|Importing a module script failed|Failed to fetch/i.test(e.message);
 
 /** Never a blank page or a stack trace: a failed screen shows a notice with a refresh button. */
-export function RouteError() {
+export function RouteError({ error }: { error: unknown }) {
   const { t } = useTranslation();
-  const error = useRouteError();
   const chunk = isChunkError(error);
   useEffect(() => {
     if (!chunk) console.error(error);
@@ -38,4 +36,24 @@ export function RouteError() {
       </Paper>
     </Center>
   );
+}
+
+/** The routes' error boundary (app.tsx): a failed screen shows RouteError until the location changes. */
+export class RouteErrorBoundary extends Component<
+  { path: string; children: ReactNode },
+  { error: unknown; path: string }
+> {
+  override state = { error: undefined as unknown, path: this.props.path };
+
+  static getDerivedStateFromError(error: unknown) {
+    return { error: error ?? new Error('Unknown error') };
+  }
+
+  static getDerivedStateFromProps(props: { path: string }, state: { error: unknown; path: string }) {
+    return props.path === state.path ? null : { error: undefined, path: props.path };
+  }
+
+  override render() {
+    return this.state.error === undefined ? this.props.children : <RouteError error={this.state.error} />;
+  }
 }

@@ -1,10 +1,8 @@
-import { createBrowserRouter, Navigate, type RouteObject, useParams } from 'react-router';
-import { setNavigator } from '../shared/query.ts';
+import { Navigate, type RouteObject, useParams } from 'react-router';
 import { ERROR_ICON } from '../shared/title.ts';
 import { adminRoutes } from './admin-routes.tsx';
-import { screen } from './lazy.ts';
+import { screen, withAllTexts } from './lazy.ts';
 import { RootLayout } from './root-layout.tsx';
-import { RouteError } from './route-error.tsx';
 
 function PhoneConfirmationRedirect() {
   const { token = '' } = useParams();
@@ -17,10 +15,15 @@ const status = (kind: string, title: string, icon?: string): RouteObject => ({
   lazy: screen(() => import('../features/public-pages/status-page.tsx'), 'StatusPage'),
 });
 
-const routes: RouteObject[] = [
+/**
+ * Every route of the app, rendered by the declarative router (app.tsx: BrowserRouter and useRoutes over
+ * declarativeRoutes(routes), lazy.ts): `lazy` loads a screen's chunk on first visit, `handle.title` names the page
+ * (root-layout.tsx); a failed screen shows RouteError (app.tsx). The data router is not used: the public pages
+ * download half the router.
+ */
+export const routes: RouteObject[] = [
   {
     element: <RootLayout />,
-    errorElement: <RouteError />,
     children: [
       {
         path: '/',
@@ -54,7 +57,7 @@ const routes: RouteObject[] = [
         path: '/widget-preview/:channelId',
         handle: { title: 'siteChat.previewTitle' },
         lazy: screen(
-          () => import('../features/channels/types/site_chat/preview-page.tsx'),
+          withAllTexts(() => import('../features/channels/types/site_chat/preview-page.tsx')),
           'WidgetPreviewPage',
         ),
       },
@@ -63,6 +66,3 @@ const routes: RouteObject[] = [
     ],
   },
 ];
-
-export const router = createBrowserRouter(routes);
-setNavigator((to) => void router.navigate(to));

@@ -1,14 +1,10 @@
 import { MutationCache, QueryCache, QueryClient } from '@tanstack/react-query';
 import { isApiError } from './api/errors.ts';
+import { navigateTo as navigate } from './navigate.ts';
 import { notifyError } from './notify.ts';
 
-type Navigate = (to: string) => void;
-let navigate: Navigate = (to) => window.location.assign(to);
-
-/** The router registers itself so HTTP handling can move to /no-rights and /not-found. */
-export function setNavigator(fn: Navigate): void {
-  navigate = fn;
-}
+/** The router's registration (shared/navigate.ts: the public pages' entry imports it without react-query). */
+export { setNavigator } from './navigate.ts';
 
 export type QueryMeta = {
   /** An identity call (§7): a 500 is ignored silently. */

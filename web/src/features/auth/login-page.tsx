@@ -1,14 +1,15 @@
 import { Alert, Anchor, Button, Loader, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { IconAlertCircle } from '@tabler/icons-react';
-import { useMutation } from '@tanstack/react-query';
 import { lazy, Suspense, useState } from 'react';
-import { Trans, useTranslation } from 'react-i18next';
+import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useNavigate } from 'react-router';
 import { isApiError } from '../../shared/api/errors.ts';
 import { translateError, translateField } from '../../shared/i18n/index.ts';
 import { showServerErrors } from '../../shared/server-errors.ts';
 import { getToken, setToken } from '../../shared/storage.ts';
+import { RichText } from '../../shared/ui/rich-text.tsx';
+import { useAction } from '../../shared/use-call.ts';
 import { loginCall } from './api.ts';
 import { AuthLayout } from './auth-layout.tsx';
 import { checkLogin } from './login-check.ts';
@@ -32,9 +33,8 @@ export function LoginPage() {
     validate: validateLogin,
     validateInputOnBlur: true,
   });
-  const login = useMutation({
-    mutationFn: loginCall,
-    meta: { form: true },
+  const login = useAction({
+    call: loginCall,
     onSuccess: (result) => {
       if ('token' in result) {
         setToken(result.token);
@@ -116,9 +116,8 @@ export function LoginPage() {
               {t('login.submit')}
             </Button>
             <Text size="sm" c="dimmed" ta="center">
-              <Trans
-                t={t}
-                i18nKey="login.noAccount"
+              <RichText
+                text={t('login.noAccount')}
                 components={{
                   trial: <Anchor component={Link} to="/signup" />,
                   landing: <Anchor href="/landing" />,

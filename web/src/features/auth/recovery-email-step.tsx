@@ -2,13 +2,14 @@ import { Alert, Anchor, Button, Stack, Text, TextInput, ThemeIcon } from '@manti
 import { useForm } from '@mantine/form';
 import { recoveryRequestSchema } from '@smartconnect/contracts';
 import { IconClockX, IconMailCheck } from '@tabler/icons-react';
-import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
-import { Trans, useTranslation } from 'react-i18next';
+import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { isApiError } from '../../shared/api/errors.ts';
 import { showServerErrors, zodValidate } from '../../shared/form.ts';
 import { translateError } from '../../shared/i18n/index.ts';
+import { RichText } from '../../shared/ui/rich-text.tsx';
+import { useAction } from '../../shared/use-call.ts';
 import { recoveryRequest } from './api.ts';
 
 /** Recovery step 1: the e-mail; then 'Email sent to {email}'. */
@@ -20,9 +21,8 @@ export function RecoveryEmailStep() {
     validate: zodValidate(recoveryRequestSchema),
     validateInputOnBlur: true,
   });
-  const send = useMutation({
-    mutationFn: (email: string) => recoveryRequest(email),
-    meta: { form: true },
+  const send = useAction({
+    call: (email: string) => recoveryRequest(email),
     onSuccess: (r) => setSentTo(r.email),
     onError: (err) => {
       if (isApiError(err) && !err.fields && err.status > 0)
@@ -77,9 +77,8 @@ export function ExpiredLink() {
       </ThemeIcon>
       <Text fw={600}>{t('restore.expiredTitle')}</Text>
       <Text c="dimmed">
-        <Trans
-          t={t}
-          i18nKey="restore.expired"
+        <RichText
+          text={t('restore.expired')}
           components={{ retry: <Anchor component={Link} to="/restore" fw={600} /> }}
         />
       </Text>

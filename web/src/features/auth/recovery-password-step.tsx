@@ -2,11 +2,11 @@ import { Alert, Button, PasswordInput, Stack, Text } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { recoveryResetSchema } from '@smartconnect/contracts';
 import { IconCircleCheck } from '@tabler/icons-react';
-import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isApiError } from '../../shared/api/errors.ts';
 import { showServerErrors, zodValidate } from '../../shared/form.ts';
+import { useAction } from '../../shared/use-call.ts';
 import { recoveryReset } from './api.ts';
 import { ExpiredLink } from './recovery-email-step.tsx';
 
@@ -21,9 +21,8 @@ export function RecoveryPasswordStep({ token }: { token: string }) {
       token,
     })),
   });
-  const reset = useMutation({
-    mutationFn: (v: { password: string; repeatPassword: string }) => recoveryReset({ ...v, token }),
-    meta: { form: true },
+  const reset = useAction({
+    call: (v: { password: string; repeatPassword: string }) => recoveryReset({ ...v, token }),
     onSuccess: () => setState('done'),
     onError: (err) => {
       if (isApiError(err) && err.code === 'recoveryLinkExpiredException') setState('expired');

@@ -1,10 +1,10 @@
 import { Alert, Anchor, Button, Group, Stack, Text, Title } from '@mantine/core';
 import { IconAlertCircle } from '@tabler/icons-react';
-import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useSearchParams } from 'react-router';
 import { isApiError } from '../../shared/api/errors.ts';
 import { SectionLoader } from '../../shared/ui/full-loader.tsx';
+import { useLoad } from '../../shared/use-call.ts';
 import { recoveryCheck } from './api.ts';
 import { AuthLayout } from './auth-layout.tsx';
 import { ExpiredLink, RecoveryEmailStep } from './recovery-email-step.tsx';
@@ -40,13 +40,7 @@ export function RestorePage() {
 /** The link from the mail: only a link the server calls expired shows the expired notice. */
 function TokenStep({ token }: { token: string }) {
   const { t } = useTranslation();
-  const check = useQuery({
-    queryKey: ['recovery', token],
-    queryFn: () => recoveryCheck(token),
-    retry: false,
-    meta: { silent: true },
-    staleTime: Number.POSITIVE_INFINITY,
-  });
+  const check = useLoad(token, () => recoveryCheck(token));
   if (check.isLoading)
     return (
       <>

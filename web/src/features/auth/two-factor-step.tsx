@@ -1,10 +1,11 @@
 import { Alert, Anchor, Button, Center, PinInput, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { IconAlertCircle, IconShieldLock } from '@tabler/icons-react';
-import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
-import { Trans, useTranslation } from 'react-i18next';
+import { useTranslation } from 'react-i18next';
 import { isApiError } from '../../shared/api/errors.ts';
 import { translateError } from '../../shared/i18n/index.ts';
+import { RichText } from '../../shared/ui/rich-text.tsx';
+import { useAction } from '../../shared/use-call.ts';
 import { twoFactorCall } from './api.ts';
 
 type Props = { ticket: string; onDone: (token: string) => void; onRestart: (message?: string) => void };
@@ -15,9 +16,8 @@ export function TwoFactorStep({ ticket, onDone, onRestart }: Props) {
   const [code, setCode] = useState('');
   const [wrong, setWrong] = useState(false);
   const [attempt, setAttempt] = useState(0);
-  const verify = useMutation({
-    mutationFn: (value: string) => twoFactorCall({ ticket, code: value }),
-    meta: { form: true },
+  const verify = useAction({
+    call: (value: string) => twoFactorCall({ ticket, code: value }),
     onSuccess: (r) => onDone(r.token),
     onError: (err) => {
       if (!isApiError(err) || err.status === 0) return;
@@ -65,9 +65,8 @@ export function TwoFactorStep({ ticket, onDone, onRestart }: Props) {
       </Center>
       {wrong && (
         <Alert color="red" variant="light" icon={<IconAlertCircle size={18} />} data-testid="totp-error">
-          <Trans
-            t={t}
-            i18nKey="login.wrongCode"
+          <RichText
+            text={t('login.wrongCode')}
             components={{
               again: <Anchor component="button" type="button" onClick={again} fw={600} size="sm" />,
             }}

@@ -1,6 +1,8 @@
 import { Anchor, Group, Stack, Text, Title } from '@mantine/core';
+import { QueryClientProvider } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
+import { queryClient } from '../../shared/query.ts';
 import { setToken } from '../../shared/storage.ts';
 import { AuthLayout } from '../auth/auth-layout.tsx';
 import { CodeStep } from './code-step.tsx';
@@ -16,33 +18,36 @@ export function SignupPage() {
   const [params, setParams] = useSearchParams();
   const navigate = useNavigate();
   const token = params.get('token');
+  // Public pages have no react-query provider of their own (the admin layout holds it): the sign-up brings its own.
   return (
-    <AuthLayout>
-      <Stack gap="lg">
-        <Title order={1} fz={30}>
-          {t('signup.title')}
-        </Title>
-        {token ? (
-          <CodeStep
-            key={token}
-            token={token}
-            onDone={(session) => {
-              setToken(session);
-              navigate('/admin', { replace: true });
-            }}
-          />
-        ) : (
-          <StartStep onStarted={(next) => setParams({ token: next }, { replace: true })} />
-        )}
-        <Group gap="lg" mt="xs">
-          <Text size="sm" c="dimmed">
-            {t('signup.haveAccount')}{' '}
-            <Anchor component={Link} to="/" size="sm" underline="always">
-              {t('restore.signIn')}
-            </Anchor>
-          </Text>
-        </Group>
-      </Stack>
-    </AuthLayout>
+    <QueryClientProvider client={queryClient}>
+      <AuthLayout>
+        <Stack gap="lg">
+          <Title order={1} fz={30}>
+            {t('signup.title')}
+          </Title>
+          {token ? (
+            <CodeStep
+              key={token}
+              token={token}
+              onDone={(session) => {
+                setToken(session);
+                navigate('/admin', { replace: true });
+              }}
+            />
+          ) : (
+            <StartStep onStarted={(next) => setParams({ token: next }, { replace: true })} />
+          )}
+          <Group gap="lg" mt="xs">
+            <Text size="sm" c="dimmed">
+              {t('signup.haveAccount')}{' '}
+              <Anchor component={Link} to="/" size="sm" underline="always">
+                {t('restore.signIn')}
+              </Anchor>
+            </Text>
+          </Group>
+        </Stack>
+      </AuthLayout>
+    </QueryClientProvider>
   );
 }

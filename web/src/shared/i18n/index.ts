@@ -3,6 +3,7 @@ import { FIELD_MESSAGES } from '@smartconnect/contracts/constants';
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { LANG_KEY } from '../storage.ts';
+import type { LocalePart } from './parts.ts';
 
 /** `sc-lang` values (§1, §9) and the locales they select. */
 export const LOCALES: Record<Language, string> = { eng: 'en-GB', rus: 'ru-RU' };
@@ -13,18 +14,39 @@ export function storedLanguage(): Language {
 }
 
 /**
- * Each locale is its own chunk, loaded when it is first used (both are complete, so only the language in use is
- * downloaded): main.tsx renders once the stored language's texts are in; a switch loads the other one first.
+ * Each locale is two chunks (parts.ts: the public pages' namespaces, and the rest for the signed-in app), loaded
+ * when first used (both locales are complete, so only the language in use is downloaded): main.tsx renders once
+ * the stored language's public part is in; the admin shell (and any page that needs more) loads all of it first;
+ * a language switch loads the parts already in use of the other language first.
  */
-const loaders: Record<Language, () => Promise<Record<string, unknown>>> = {
-  eng: () => import('./en-gb.ts').then((m) => m.enGB),
-  rus: () => import('./ru-ru.ts').then((m) => m.ruRU),
+const loaders: Record<Language, Record<LocalePart, () => Promise<Record<string, unknown>>>> = {
+  eng: {
+    public: () => import('./en-gb.ts?part=public').then((m) => m.enGB),
+    admin: () => import('./en-gb.ts?part=admin').then((m) => m.enGB),
+  },
+  rus: {
+    public: () => import('./ru-ru.ts?part=public').then((m) => m.ruRU),
+    admin: () => import('./ru-ru.ts?part=admin').then((m) => m.ruRU),
+  },
 };
 
-export async function loadLocale(lang: Language): Promise<void> {
+const loaded = new Set<string>();
+/** The parts in use: a language switch loads these. */
+const inUse = new Set<LocalePart>(['public']);
+
+/** Loads the language's texts: all of them (the default), or only the public pages' part. */
+export async function loadLocale(lang: Language, which: 'all' | 'public' = 'all'): Promise<void> {
+  const parts: LocalePart[] = which === 'all' ? ['public', 'admin'] : ['public'];
+  for (const part of parts) inUse.add(part);
   const lng = LOCALES[lang];
-  if (i18n.hasResourceBundle(lng, 'translation')) return;
-  i18n.addResourceBundle(lng, 'translation', await loaders[lang](), true, true);
+  await Promise.all(
+    parts.map(async (part) => {
+      if (loaded.has(`${lng}:${part}`)) return;
+      const texts = await loaders[lang][part]();
+      i18n.addResourceBundle(lng, 'translation', texts, true, true);
+      loaded.add(`${lng}:${part}`);
+    }),
+  );
 }
 
 export const i18n = i18next.createInstance();
@@ -36,13 +58,15 @@ void i18n.use(initReactI18next).init({
   interpolation: { escapeValue: false },
   returnNull: false,
   showSupportNotice: false,
+  // The admin part of the texts arrives after the first render (a page title set meanwhile): draw again then.
+  react: { bindI18nStore: 'added' },
 });
 document.documentElement.lang = LOCALES[storedLanguage()];
 
 /** Switches the interface language and remembers it in `sc-lang`. */
 export async function setLanguage(lang: Language): Promise<void> {
   localStorage.setItem(LANG_KEY, lang);
-  await loadLocale(lang);
+  await loadLocale(lang, inUse.has('admin') ? 'all' : 'public');
   document.documentElement.lang = LOCALES[lang];
   await i18n.changeLanguage(LOCALES[lang]);
 }

@@ -1,7 +1,9 @@
 /**
  * The one hook of web telemetry in the app (main.tsx): after the page has loaded and painted, asks the server
- * whether and where to send (GET /api/telemetry/config; TELEMETRY=off answers disabled) and only then loads Faro
- * in its own chunk. Nothing of Faro is in the initial bundle; failures are only logged.
+ * whether and where to send (GET /api/telemetry/config; TELEMETRY=off answers disabled) and only then loads the
+ * sender in its own chunk: Faro for a signed-in user (a session token is stored), the light public-telemetry
+ * (web-vitals and our transport, ~4 KB instead of Faro's ~41 KB) on the public pages, which starts Faro itself
+ * once the user signs in. Nothing of either is in the initial bundle; failures are only logged.
  */
 export function startTelemetry(): void {
   const idle = () => {
@@ -20,8 +22,8 @@ async function load(): Promise<void> {
     if (!res.ok) return;
     const config = (await res.json()) as { enabled: boolean; url: string; apiKey: string | null };
     if (!config.enabled) return;
-    const { initTelemetry } = await import('./faro.ts');
-    initTelemetry(config);
+    if (localStorage.getItem('token')) (await import('./faro.ts')).initTelemetry(config);
+    else (await import('./public-telemetry.ts')).startPublicTelemetry(config);
   } catch (err) {
     console.warn('Telemetry not started', err);
   }
