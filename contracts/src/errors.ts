@@ -100,6 +100,19 @@ const catalogue = {
     409,
     'An active status cannot be deleted until it is removed from all clients',
   ],
+  // licences and billing (§8, issue 19)
+  postpaidAccountException: [409, 'postpaid account not switched to prepaid'],
+  billingAccountNotRegisteredException: [409, 'billing account not registered'],
+  /** `details.price`: the tariff's price the balance must cover. */
+  notEnoughBalanceException: [409, 'not enough balance to change tariff'],
+  invalidAmountException: [400, 'invalid amount (min 500)'],
+  objectsLimitException: [429, 'limit on simultaneously created objects'],
+  cannotExtendTariffException: [409, 'cannot extend tariff'],
+  loginQuotaExceededException: [409, 'quota exceeded for login'],
+  planNotFoundException: [404, 'Tariff not found'],
+  planNameAlreadyExistsException: [409, 'Tariff name already exists'],
+  paymentNotFoundException: [404, 'Payment not found'],
+  documentNotFoundException: [404, 'Document not found'],
 } as const satisfies Record<string, readonly [number, string]>;
 
 export type ErrorCode = keyof typeof catalogue;

@@ -35,5 +35,11 @@ export const FIELD_MESSAGES = {
   portNumeric: 'The port must be a number from 1 to 65535',
   /** §5 Report: a start and end date or a chosen period. */
   reportPeriodRequired: 'A report requires a start and end date or a chosen period',
+  // billing (issue 19)
+  loginIncorrect: 'Login specified incorrectly',
+  tariffRequired: 'Tariff is required',
+  priceIncorrect: 'Price specified incorrectly',
+  /** §8 'invalid amount (min 500)': the top-up's field message and its own code (invalidAmountException). */
+  minTopUp: 'invalid amount (min 500)',
 } as const;
 export type FieldMessage = (typeof FIELD_MESSAGES)[keyof typeof FIELD_MESSAGES];

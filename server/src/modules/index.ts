@@ -2,6 +2,7 @@ import { widgetRoutes } from '../channels/site_chat/routes.ts';
 import type { ModuleRoutes } from '../http/route.ts';
 import { authRoutes } from './auth/routes.ts';
 import { autoReplyRoutes } from './auto-replies/routes.ts';
+import { billingRoutes } from './billing/routes.ts';
 import { categoryRoutes } from './categories/routes.ts';
 import { channelRoutes } from './channels/routes.ts';
 import { chatRoutes } from './chats/routes.ts';
@@ -48,4 +49,5 @@ export const modules: ModuleRoutes[] = [
   templateRoutes,
   landingRoutes,
   reportRoutes,
+  billingRoutes,
 ];

@@ -1,4 +1,5 @@
 import { registerAutoReplies } from './auto-replies/register.ts';
+import { registerBilling } from './billing/register.ts';
 import { registerChannelOutbox } from './channels/register.ts';
 import { registerQueueStage } from './chats/queue-stage.ts';
 import { registerChatTimers } from './chats/timers.ts';
@@ -23,6 +24,7 @@ const setups: (() => void)[] = [
   registerRulesStage,
   registerBlacklistStage,
   registerReports,
+  registerBilling,
 ];
 
 let done = false;
