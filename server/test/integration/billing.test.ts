@@ -30,7 +30,8 @@ P.withResolvers ??= () => {
 };
 
 const DAY = 86_400_000;
-const day = (s: TestServer, plus = 0) => new Date(s.clock.now().getTime() + plus * DAY).toISOString().slice(0, 10);
+const day = (s: TestServer, plus = 0) =>
+  new Date(s.clock.now().getTime() + plus * DAY).toISOString().slice(0, 10);
 
 /** Organisations, plans and finance (issue 19): §8 licences and billing errors, top-up, documents, daily charge. */
 describe('billing', () => {
@@ -65,7 +66,13 @@ describe('billing', () => {
 
   test('staff create an organisation; its administrator sets a password from the mailed link and logs in', async () => {
     const login = `acme-${Date.now()}`;
-    const body = { login, name: 'ООО Акме', adminEmail: `boss@${login}.test`, language: 'rus', planId: plans.Basic.id };
+    const body = {
+      login,
+      name: 'ООО Акме',
+      adminEmail: `boss@${login}.test`,
+      language: 'rus',
+      planId: plans.Basic.id,
+    };
     const res = await staff.post('/api/organisations', body);
     assert.equal(res.status, 200, JSON.stringify(res.body));
     const org = res.body.entity;
@@ -89,7 +96,9 @@ describe('billing', () => {
     const me = await admin.get('/api/organisation');
     assert.equal(me.body.entity.id, org.id);
     // Listed for staff; the login is unique; §5 field messages.
-    assert.ok((await staff.get('/api/organisations')).body.entity.items.some((o: { id: string }) => o.id === org.id));
+    assert.ok(
+      (await staff.get('/api/organisations')).body.entity.items.some((o: { id: string }) => o.id === org.id),
+    );
     const again = await staff.post('/api/organisations', { ...body, adminEmail: `other@${login}.test` });
     assert.equal(again.body.code, 'organizationLoginAlreadyExistsException');
     const bad = await staff.post('/api/organisations', { login: ' ', name: '', adminEmail: 'x' });
@@ -111,14 +120,20 @@ describe('billing', () => {
     const off = await staff.patch(`/api/organisations/${org.id}`, { status: 'deactivated' });
     assert.equal(off.body.entity.status, 'deactivated');
     assert.equal((await org.admin.api.get('/api/auth/user')).status, 401);
-    const login = await s.api.post('/api/auth/login', { email: org.admin.email, password: org.admin.password });
+    const login = await s.api.post('/api/auth/login', {
+      email: org.admin.email,
+      password: org.admin.password,
+    });
     assert.equal(login.status, 401);
     const refused = await staff.post(`/api/organisations/${org.id}/extend`);
     assert.equal(refused.status, 409);
     assert.equal(refused.body.error.message, 'cannot extend tariff');
     // A tariff without an end cannot be extended either.
     const open = await createOrganisation(s);
-    assert.equal((await staff.post(`/api/organisations/${open.id}/extend`)).body.code, 'cannotExtendTariffException');
+    assert.equal(
+      (await staff.post(`/api/organisations/${open.id}/extend`)).body.code,
+      'cannotExtendTariffException',
+    );
   });
 
   test('staff edit an organisation: login, administrator e-mail, instance, balance, first tariff day', async () => {
@@ -139,7 +154,13 @@ describe('billing', () => {
 
   test('plans: staff create and change them; only RIGHT_OBSERVER', async () => {
     const name = `Pro ${Date.now()}`;
-    const body = { name, price: 15000, operatorLicences: 50, accountsMax: null, options: ['OPTION_STATISTIC'] };
+    const body = {
+      name,
+      price: 15000,
+      operatorLicences: 50,
+      accountsMax: null,
+      options: ['OPTION_STATISTIC'],
+    };
     const created = await staff.post('/api/plans', body);
     assert.equal(created.status, 200, JSON.stringify(created.body));
     assert.equal((await staff.post('/api/plans', body)).body.code, 'planNameAlreadyExistsException');
@@ -220,7 +241,10 @@ describe('billing', () => {
     const providerId = confirmationUrl.split('/').pop() as string;
     const balance = async () => (await org.admin.api.get('/api/finance')).body.entity.balance;
     // A forged notification claiming success while the provider says pending credits nothing.
-    assert.equal(await yk.notify(providerId, 'payment.succeeded', { id: providerId, status: 'succeeded', paid: true }), 200);
+    assert.equal(
+      await yk.notify(providerId, 'payment.succeeded', { id: providerId, status: 'succeeded', paid: true }),
+      200,
+    );
     assert.equal(await balance(), 0);
     // An unknown payment is ignored.
     assert.equal(await yk.notify('no-such-payment', 'payment.succeeded', { id: 'no-such-payment' }), 200);
@@ -232,7 +256,12 @@ describe('billing', () => {
     const payments = (await org.admin.api.get('/api/finance/payments')).body.entity.items;
     assert.equal(payments.length, 1);
     assert.deepEqual(
-      { type: payments[0].type, status: payments[0].status, amount: payments[0].amount, currency: payments[0].currency },
+      {
+        type: payments[0].type,
+        status: payments[0].status,
+        amount: payments[0].amount,
+        currency: payments[0].currency,
+      },
       { type: 'top_up', status: 'succeeded', amount: 500, currency: 'RUB' },
     );
     assert.equal(payments[0].transactionId, providerId);
@@ -240,10 +269,16 @@ describe('billing', () => {
     assert.equal(refreshed.body.entity.status, 'succeeded');
     const docs = (await org.admin.api.get('/api/finance/documents')).body.entity.items;
     assert.deepEqual(docs.map((d: { kind: string }) => d.kind).sort(), ['act', 'factura', 'invoice']);
-    assert.ok(docs.every((d: { paid: boolean; sum: number; vat: number }) => d.paid && d.sum === 500 && d.vat === 83.33));
+    assert.ok(
+      docs.every(
+        (d: { paid: boolean; sum: number; vat: number }) => d.paid && d.sum === 500 && d.vat === 83.33,
+      ),
+    );
     // The invoice as a PDF, its text extracted: Cyrillic in a font that ships with the install.
     const invoice = docs.find((d: { kind: string }) => d.kind === 'invoice');
-    const pdf = await fetch(`${s.url}${invoice.link}`, { headers: { authorization: `Bearer ${org.admin.token}` } });
+    const pdf = await fetch(`${s.url}${invoice.link}`, {
+      headers: { authorization: `Bearer ${org.admin.token}` },
+    });
     assert.equal(pdf.status, 200);
     assert.equal(pdf.headers.get('content-type'), 'application/pdf');
     const bytes = new Uint8Array(await pdf.arrayBuffer());

@@ -404,6 +404,11 @@ const extraFixtures: Record<string, (ctx: Ctx) => Promise<Target>> = {
       body: { messageId: p.messageId, status: 'delivered' },
     };
   },
+  // payment provider notifications (issue 19): a payment we do not know is acknowledged and ignored.
+  'POST /api/finance/yookassa/notifications': async () => ({
+    path: '/api/finance/yookassa/notifications',
+    body: { type: 'notification', event: 'payment.succeeded', object: { id: 'fuzz-payment' } },
+  }),
 };
 
 /** The base call of a route, with the caller its access needs. */

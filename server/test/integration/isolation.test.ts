@@ -89,12 +89,13 @@ describe('tenant isolation', () => {
     // Not business data: the tenants themselves, pre-login rate limits (keyed by e-mail or address),
     // the database-wide realtime state, the report rollups' fold cursors (one per source table, all organisations),
     // the migration log, the installation's anonymous web telemetry, and the landing page's trial requests (a
-    // visitor has no organisation yet; platform staff read them).
+    // visitor has no organisation yet; platform staff read them), and the tariffs (one price list for everyone).
     assert.deepEqual(
       rows.map((r) => r.table_name),
       [
         'landing_requests',
         'organisations',
+        'plans',
         'rate_limits',
         'realtime_state',
         'report_cursors',

@@ -215,6 +215,7 @@ export const billingRoutes: ModuleRoutes = (fastify, app) => {
         "The payment provider's notification: trusted only after fetching the payment back from its API; credits a top-up once",
       tags,
       body: notification,
+      response: z.object({ received: z.boolean() }),
     },
     async ({ body }) => {
       await F.settleFromProvider(app, body.object.id);
