@@ -62,7 +62,7 @@ export async function startFakeYooKassa(): Promise<FakeYooKassa> {
     webhookUrl: '',
     finish(id, status = 'succeeded') {
       const p = fake.payments.get(id);
-      if (!p || p.status !== 'pending') return;
+      if (p?.status !== 'pending') return;
       p.status = status;
       p.paid = status === 'succeeded';
     },

@@ -138,7 +138,7 @@ export async function topUp(app: AppContext, orgId: string, amount: number) {
  */
 export async function settleFromProvider(app: AppContext, providerPaymentId: string): Promise<boolean> {
   const local = await Q.paymentByProviderId(app.db, providerPaymentId);
-  if (!local || local.status !== 'pending') return false;
+  if (local?.status !== 'pending') return false;
   const remote = await fetchPayment(app, providerPaymentId);
   const amount = money(local.amount);
   if (remote.status === 'succeeded' && remote.paid) {
