@@ -159,6 +159,7 @@ function ChangePlan({ current }: { current: string | null }) {
             value: p.id,
             label: `${p.name} — ${formatMoney(p.price, i18n.language)}`,
           }))}
+          placeholder={t('billing.choosePlan')}
           value={planId}
           onChange={setPlanId}
           allowDeselect={false}

@@ -49,7 +49,7 @@ export function CompaniesPage() {
       <Stack gap="md">
         <Group justify="space-between" wrap="wrap">
           <Title order={2} size="h4">
-            {t('billing.companies')}
+            {t('preferences.companies')}
           </Title>
           <Button leftSection={<IconPlus size={16} />} onClick={() => open(null)}>
             {t('billing.newCompany')}
@@ -64,7 +64,7 @@ export function CompaniesPage() {
         ) : (
           <ScrollArea
             type="auto"
-            viewportProps={{ tabIndex: 0, role: 'region', 'aria-label': t('billing.companies') }}
+            viewportProps={{ tabIndex: 0, role: 'region', 'aria-label': t('preferences.companies') }}
           >
             <Table striped miw={960} data-testid="companies">
               <Table.Thead>

@@ -23,6 +23,7 @@ export function CompanyDrawer({ org, opened, onClose }: Props) {
       onClose={onClose}
       position="right"
       title={t(org ? 'billing.editCompany' : 'billing.newCompany')}
+      closeButtonProps={{ 'aria-label': t('common.close') }}
       styles={{ title: { fontWeight: 650, fontSize: 20 } }}
     >
       {opened && <CompanyForm key={org?.id ?? 'new'} org={org} onClose={onClose} />}

@@ -45,7 +45,7 @@ export function PlansPage() {
       <Stack gap="md">
         <Group justify="space-between" wrap="wrap">
           <Title order={2} size="h4">
-            {t('billing.plans')}
+            {t('preferences.plans')}
           </Title>
           <Button leftSection={<IconPlus size={16} />} onClick={() => open(null)}>
             {t('billing.newPlan')}
@@ -60,7 +60,7 @@ export function PlansPage() {
         ) : (
           <ScrollArea
             type="auto"
-            viewportProps={{ tabIndex: 0, role: 'region', 'aria-label': t('billing.plans') }}
+            viewportProps={{ tabIndex: 0, role: 'region', 'aria-label': t('preferences.plans') }}
           >
             <Table striped miw={760} data-testid="plans">
               <Table.Thead>
@@ -104,6 +104,7 @@ export function PlansPage() {
         onClose={() => setOpened(false)}
         position="right"
         title={t(editing ? 'billing.editPlan' : 'billing.newPlan')}
+        closeButtonProps={{ 'aria-label': t('common.close') }}
         styles={{ title: { fontWeight: 650, fontSize: 20 } }}
       >
         {opened && <PlanForm key={editing?.id ?? 'new'} plan={editing} onClose={() => setOpened(false)} />}

@@ -1293,7 +1293,6 @@ export const enGB = {
     languages: { eng: 'English', rus: 'Russian' },
   },
   billing: {
-    companies: 'Companies',
     newCompany: 'New organisation',
     editCompany: 'Edit organisation',
     noCompanies: 'No customer organisations yet',
@@ -1321,7 +1320,6 @@ export const enGB = {
     lastChange: 'Last change',
     billingMode: 'Billing',
     modes: { prepaid: 'Prepaid', postpaid: 'Postpaid' },
-    plans: 'Plans',
     newPlan: 'New tariff',
     editPlan: 'Edit tariff',
     noPlans: 'No tariffs yet',

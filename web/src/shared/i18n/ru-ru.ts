@@ -1316,7 +1316,6 @@ export const ruRU: Resources = {
     languages: { eng: 'Английский', rus: 'Русский' },
   },
   billing: {
-    companies: 'Компании',
     newCompany: 'Новая организация',
     editCompany: 'Изменить организацию',
     noCompanies: 'Организаций-клиентов пока нет',
@@ -1344,7 +1343,6 @@ export const ruRU: Resources = {
     lastChange: 'Последнее изменение',
     billingMode: 'Расчёты',
     modes: { prepaid: 'Предоплата', postpaid: 'Постоплата' },
-    plans: 'Тарифы',
     newPlan: 'Новый тариф',
     editPlan: 'Изменить тариф',
     noPlans: 'Тарифов пока нет',
