@@ -48,7 +48,7 @@ export const organisationRoutes: ModuleRoutes = (fastify, app) => {
       url: '/api/organisations/:id',
       access: { right: 'RIGHT_OBSERVER' },
       summary:
-        "Change a customer organisation's plan options, operator licences, status, name or language (platform staff)",
+        'Change a customer organisation (platform staff): login, name, administrator e-mail, status, language, instance, tariff (balance-checked), first tariff day, paid-until day, balance, billing mode, plan options, operator licences',
       tags,
       params: idParams,
       body: organisationUpdateSchema,
