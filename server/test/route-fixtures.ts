@@ -148,7 +148,7 @@ const yooKassaFakes = new WeakMap<TestServer, Promise<FakeYooKassa>>();
 function yooKassa(s: TestServer): Promise<FakeYooKassa> {
   let fake = yooKassaFakes.get(s);
   if (!fake) {
-    fake = startFakeYooKassa().then((y) => {
+    fake = startFakeYooKassa({ unref: true }).then((y) => {
       Object.assign(s.app.config.env, y.env);
       return y;
     });

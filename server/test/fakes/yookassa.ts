@@ -49,7 +49,8 @@ const json = (res: ServerResponse, status: number, body: unknown) => {
   res.end(JSON.stringify(body));
 };
 
-export async function startFakeYooKassa(): Promise<FakeYooKassa> {
+/** `unref`: the fake does not keep the process alive (fixtures that never close it). */
+export async function startFakeYooKassa(opts: { unref?: boolean } = {}): Promise<FakeYooKassa> {
   const byKey = new Map<string, string>();
   const fake: FakeYooKassa = {
     baseUrl: '',
@@ -148,6 +149,7 @@ export async function startFakeYooKassa(): Promise<FakeYooKassa> {
     json(res, 404, { type: 'error', code: 'not_found' });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  if (opts.unref) server.unref();
   fake.baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   fake.env = {
     YOOKASSA_API_URL: fake.baseUrl,
