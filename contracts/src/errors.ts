@@ -117,6 +117,19 @@ const catalogue = {
   tooManyRegistrationRequestsException: [429, 'too many registration requests'],
   // reports (§9: statistics need OPTION_STATISTIC)
   statisticsUnavailableException: [403, 'Statistics only in the extended tariff'],
+  // licences and billing (§8, issue 19)
+  postpaidAccountException: [409, 'postpaid account not switched to prepaid'],
+  billingAccountNotRegisteredException: [409, 'billing account not registered'],
+  /** `details.price`: the tariff's price the balance must cover. */
+  notEnoughBalanceException: [409, 'not enough balance to change tariff'],
+  invalidAmountException: [400, 'invalid amount (min 500)'],
+  objectsLimitException: [429, 'limit on simultaneously created objects'],
+  cannotExtendTariffException: [409, 'cannot extend tariff'],
+  loginQuotaExceededException: [409, 'quota exceeded for login'],
+  planNotFoundException: [404, 'Tariff not found'],
+  planNameAlreadyExistsException: [409, 'Tariff name already exists'],
+  paymentNotFoundException: [404, 'Payment not found'],
+  documentNotFoundException: [404, 'Document not found'],
 } as const satisfies Record<string, readonly [number, string]>;
 
 export type ErrorCode = keyof typeof catalogue;

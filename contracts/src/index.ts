@@ -13,6 +13,7 @@ export * from './realtime.ts';
 export * from './rights.ts';
 export * from './schemas/auth.ts';
 export * from './schemas/auto-replies.ts';
+export * from './schemas/billing.ts';
 export * from './schemas/buttons.ts';
 export * from './schemas/categories.ts';
 export * from './schemas/channels.ts';

@@ -38,5 +38,11 @@ export const FIELD_MESSAGES = {
   // sign-up (issue 19): §5 'consent required'; the captcha must be solved before sending
   consentRequired: 'Consent to personal data processing is required',
   captchaRequired: 'Confirm that you are not a robot',
+  // billing (issue 19)
+  loginIncorrect: 'Login specified incorrectly',
+  tariffRequired: 'Tariff is required',
+  priceIncorrect: 'Price specified incorrectly',
+  /** §8 'invalid amount (min 500)': the top-up's field message and its own code (invalidAmountException). */
+  minTopUp: 'invalid amount (min 500)',
 } as const;
 export type FieldMessage = (typeof FIELD_MESSAGES)[keyof typeof FIELD_MESSAGES];

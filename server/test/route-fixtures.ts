@@ -1,5 +1,7 @@
 import { MONITORING_COLUMNS, MONITORING_VIEWS } from '@smartconnect/contracts';
+import { PLAN_OPTIONS } from '@smartconnect/contracts';
 import { type FakeMeta, startFakeMeta } from './fakes/meta.ts';
+import { type FakeYooKassa, startFakeYooKassa } from './fakes/yookassa.ts';
 import type { Call, TestOrg, TestServer } from './helpers.ts';
 
 /**
@@ -151,6 +153,42 @@ async function metaGrant(org: TestOrg, s: TestServer): Promise<string> {
   const back = new URL(atMeta.headers.get('location') ?? '');
   const ours = await fetch(`${s.url}${back.pathname}${back.search}`, { redirect: 'manual' });
   return new URL(ours.headers.get('location') ?? '', 'http://x').searchParams.get('grant') ?? '';
+}
+
+const yooKassaFakes = new WeakMap<TestServer, Promise<FakeYooKassa>>();
+/** A fake YooKassa shop for the server (its env set as a deployment would), shared by its fixtures. */
+function yooKassa(s: TestServer): Promise<FakeYooKassa> {
+  let fake = yooKassaFakes.get(s);
+  if (!fake) {
+    fake = startFakeYooKassa({ unref: true }).then((y) => {
+      Object.assign(s.app.config.env, y.env);
+      return y;
+    });
+    yooKassaFakes.set(s, fake);
+  }
+  return fake;
+}
+/** A free plan with every option and many licences: moving an organisation onto it takes nothing from later calls. */
+const fullPlan = async (s: TestServer) =>
+  (
+    await s.db.query<{ id: string }>(
+      'insert into plans (name, price, operator_licences, options) values ($1, 0, 1000, $2) returning id',
+      [uniq('Full'), [...PLAN_OPTIONS]],
+    )
+  )[0].id;
+/** A settled top-up of the organisation with its invoice (written as the webhook would). */
+async function settledPayment(org: TestOrg, s: TestServer) {
+  const [p] = await s.db.query<{ id: string }>(
+    `insert into payments (organisation_id, kind, status, amount, notes, settled_at)
+     values ($1, 'top_up', 'succeeded', 500, 'Fixture', now()) returning id`,
+    [org.id],
+  );
+  const [d] = await s.db.query<{ id: string }>(
+    `insert into billing_documents (organisation_id, payment_id, kind, number, sum, vat, paid, release_date)
+     values ($1, $2, 'invoice', $3, 500, 83.33, true, current_date) returning id`,
+    [org.id, p.id, uniq('FIX').replace(/\W/g, '')],
+  );
+  return { paymentId: p.id, documentId: d.id };
 }
 
 export const fixtures: Record<string, Fixture> = {
@@ -486,6 +524,48 @@ export const fixtures: Record<string, Fixture> = {
   'GET /api/reports/time': async () => ({ path: '/api/reports/time?period=today' }),
   'GET /api/reports/categories': async () => ({
     path: '/api/reports/categories?period=last7&includeWithoutCategory=true',
+  }),
+  // organisations, plans and finance (issue 19)
+  'POST /api/organisations': async (_org, s) => {
+    const login = uniq('org').replace(/\W/g, '-');
+    return {
+      path: '/api/organisations',
+      body: { login, name: 'Fixture Org', adminEmail: `${login}@fixture.test`, planId: await fullPlan(s) },
+    };
+  },
+  'POST /api/organisations/:id/extend': async (org, s) => {
+    await s.db.query('update organisations set paid_until = current_date where id = $1', [org.id]);
+    return { path: `/api/organisations/${org.id}/extend` };
+  },
+  'GET /api/plans': async () => ({ path: '/api/plans' }),
+  'POST /api/plans': async () => ({
+    path: '/api/plans',
+    body: { name: uniq('Plan'), price: 100, operatorLicences: 3, options: ['OPTION_TEMPLATE'] },
+  }),
+  'PATCH /api/plans/:id': async (_org, s) => {
+    const [p] = await s.db.query<{ id: string }>(
+      `insert into plans (name, price, operator_licences) values ($1, 10, 1) returning id`,
+      [uniq('Plan')],
+    );
+    return { path: `/api/plans/${p.id}`, body: { price: 20 } };
+  },
+  'GET /api/finance': async () => ({ path: '/api/finance' }),
+  'GET /api/finance/plans': async () => ({ path: '/api/finance/plans' }),
+  'PUT /api/finance/plan': async (org, s) => {
+    await s.db.query('update organisations set balance = 1000000 where id = $1', [org.id]);
+    return { path: '/api/finance/plan', body: { planId: await fullPlan(s) } };
+  },
+  'GET /api/finance/payments': async () => ({ path: '/api/finance/payments' }),
+  'GET /api/finance/documents': async () => ({ path: '/api/finance/documents' }),
+  'GET /api/finance/documents/:id/pdf': async (org, s) => ({
+    path: `/api/finance/documents/${(await settledPayment(org, s)).documentId}/pdf`,
+  }),
+  'POST /api/finance/top-up': async (_org, s) => {
+    await yooKassa(s);
+    return { path: '/api/finance/top-up', body: { amount: 500 } };
+  },
+  'POST /api/finance/payments/:id/refresh': async (org, s) => ({
+    path: `/api/finance/payments/${(await settledPayment(org, s)).paymentId}/refresh`,
   }),
 };
 

@@ -1,7 +1,31 @@
 import { z } from 'zod';
+import { LIMITS } from '../limits.ts';
 import { FIELD_MESSAGES as M } from '../messages.ts';
 import { PLAN_OPTIONS } from '../options.ts';
 import { LANGUAGES } from './users.ts';
+
+export const BILLING_MODES = ['prepaid', 'postpaid'] as const;
+export type BillingMode = (typeof BILLING_MODES)[number];
+/** A calendar day, YYYY-MM-DD. */
+export const isoDay = z.iso.date(M.valueIncorrect);
+/** An amount of money in roubles with at most two decimals. */
+export const money = z
+  .number(M.quantityIncorrect)
+  .min(-1e9, M.quantityIncorrect)
+  .max(1e9, M.quantityIncorrect)
+  .refine((v) => Math.abs(Math.round(v * 100) - v * 100) < 1e-6, M.quantityIncorrect);
+const orgLogin = z
+  .string(M.loginIncorrect)
+  .trim()
+  .toLowerCase()
+  .min(1, M.loginIncorrect)
+  .max(LIMITS.organisationLoginMax, M.loginIncorrect);
+const adminEmail = z
+  .string(M.emailIncorrect)
+  .trim()
+  .toLowerCase()
+  .max(LIMITS.emailMax, M.emailIncorrect)
+  .pipe(z.email(M.emailIncorrect));
 
 export const ORGANISATION_STATUSES = ['active', 'deactivated'] as const;
 export type OrganisationStatus = (typeof ORGANISATION_STATUSES)[number];
@@ -48,8 +72,39 @@ export const organisationUpdateSchema = z
           return false;
         }
       }, M.valueIncorrect),
+    // Billing and identity (issue 19): §4/§5 Organisation's fields that staff edit.
+    login: orgLogin,
+    adminEmail: adminEmail,
+    instance: z
+      .string(M.valueIncorrect)
+      .trim()
+      .max(255, M.valueIncorrect)
+      .nullable()
+      .transform((v) => (v ? v : null)),
+    /** The tariff: changing it checks the balance (§8 'not enough balance to change tariff') and applies its licences and options. */
+    planId: z.uuid(M.tariffRequired),
+    firstTariffDay: isoDay,
+    /** Paid (or trial) up to and including this day; null: no end. */
+    paidUntil: isoDay.nullable(),
+    balance: money,
+    /** §8's postpaid/prepaid switch: a postpaid account cannot be topped up until switched to prepaid. */
+    billingMode: z.enum(BILLING_MODES, M.valueIncorrect),
   })
   .partial();
+
+/** `POST /api/organisations` (§5 Organisation): the organisation and its administrator, who gets an invitation link. */
+export const organisationCreateSchema = z.object({
+  login: orgLogin,
+  name: z
+    .string(M.organisationNameIncorrect)
+    .trim()
+    .min(1, M.organisationNameIncorrect)
+    .max(ORGANISATION_LIMITS.nameMax, M.organisationNameIncorrect),
+  adminEmail,
+  language: z.enum(LANGUAGES, M.languageIncorrect).default('eng'),
+  planId: z.uuid(M.tariffRequired),
+  instance: z.string(M.valueIncorrect).trim().max(255, M.valueIncorrect).optional(),
+});
 
 export const organisationDto = z.object({
   id: z.uuid(),
@@ -65,6 +120,15 @@ export const organisationDto = z.object({
   modifyDenied: z.array(z.enum(MODIFY_DENIALS)),
   /** The zone reports count days in. */
   timeZone: z.string(),
+  adminEmail: z.string(),
+  instance: z.string().nullable(),
+  planId: z.uuid().nullable(),
+  firstTariffDay: z.string(),
+  paidUntil: z.string().nullable(),
+  balance: z.number(),
+  billingMode: z.enum(BILLING_MODES),
+  /** §3 'last change date'. */
+  updatedAt: z.iso.datetime({ offset: true }),
   createdAt: z.iso.datetime({ offset: true }),
 });
 export type OrganisationDto = z.infer<typeof organisationDto>;

@@ -3,6 +3,7 @@ import type { ModuleRoutes } from '../http/route.ts';
 import { authRoutes } from './auth/routes.ts';
 import { autoReplyRoutes } from './auto-replies/routes.ts';
 import { botRuntimeRoutes } from './bot-runtime/routes.ts';
+import { billingRoutes } from './billing/routes.ts';
 import { categoryRoutes } from './categories/routes.ts';
 import { channelRoutes } from './channels/routes.ts';
 import { chatBotRoutes } from './chat-bots/routes.ts';
@@ -56,4 +57,5 @@ export const modules: ModuleRoutes[] = [
   monitoringRoutes,
   chatBotRoutes,
   botRuntimeRoutes,
+  billingRoutes,
 ];

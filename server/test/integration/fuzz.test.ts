@@ -423,6 +423,11 @@ const extraFixtures: Record<string, (ctx: Ctx) => Promise<Target>> = {
   'POST /api/signup/:token/resend': async (ctx) => ({ path: `/api/signup/${await signupToken(ctx)}/resend` }),
   // Chat bots (issue 18): a bot's tracked link (an unknown one redirects home).
   'GET /bot-action/:uuid': async () => ({ path: `/bot-action/${crypto.randomUUID()}` }),
+  // payment provider notifications (issue 19): a payment we do not know is acknowledged and ignored.
+  'POST /api/finance/yookassa/notifications': async () => ({
+    path: '/api/finance/yookassa/notifications',
+    body: { type: 'notification', event: 'payment.succeeded', object: { id: 'fuzz-payment' } },
+  }),
 };
 
 /** A sign-up's first step with a solved captcha (ALTCHA) and a new e-mail. */

@@ -91,12 +91,14 @@ describe('tenant isolation', () => {
     // the migration log, the installation's anonymous web telemetry, and the landing page's trial requests (a
     // visitor has no organisation yet; platform staff read them), and sign-ups in progress with the captcha
     // solutions they spent (issue 19: the organisation exists only once a sign-up is done).
+    // visitor has no organisation yet; platform staff read them), and the tariffs (one price list for everyone).
     assert.deepEqual(
       rows.map((r) => r.table_name),
       [
         'captcha_uses',
         'landing_requests',
         'organisations',
+        'plans',
         'rate_limits',
         'realtime_state',
         'report_cursors',

@@ -191,8 +191,16 @@ export const adminRoutes: RouteObject = {
         {
           element: <Guard right="RIGHT_OBSERVER" />,
           children: [
-            soon('plans', 'preferences.plans'),
-            soon('companies', 'preferences.companies'),
+            {
+              path: 'plans',
+              handle: { title: 'preferences.plans' },
+              lazy: screen(() => import('../features/billing/plans-page.tsx'), 'PlansPage'),
+            },
+            {
+              path: 'companies',
+              handle: { title: 'preferences.companies' },
+              lazy: screen(() => import('../features/billing/companies-page.tsx'), 'CompaniesPage'),
+            },
             {
               path: 'web-vitals',
               handle: { title: 'observability.title' },
@@ -362,7 +370,24 @@ export const adminRoutes: RouteObject = {
           element: (
             <SectionTabs base="/admin/finance" ns="finance" tabs={financeTabs} titleKey="menu.finance" />
           ),
-          children: [to('balance'), ...financeTabs.map((tab) => soon(tab, `finance.${tab}`))],
+          children: [
+            to('balance'),
+            {
+              path: 'balance',
+              handle: { title: 'finance.balance' },
+              lazy: screen(() => import('../features/billing/balance-tab.tsx'), 'BalanceTab'),
+            },
+            {
+              path: 'payments',
+              handle: { title: 'finance.payments' },
+              lazy: screen(() => import('../features/billing/history-tabs.tsx'), 'PaymentsTab'),
+            },
+            {
+              path: 'billing',
+              handle: { title: 'finance.billing' },
+              lazy: screen(() => import('../features/billing/history-tabs.tsx'), 'BillingTab'),
+            },
+          ],
         },
       ],
     },

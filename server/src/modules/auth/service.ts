@@ -224,6 +224,37 @@ export async function requestRecovery(app: AppContext, email: string, ip: string
   return { email: user.email };
 }
 
+/** How long an invitation (a new account's first-password link) lives. */
+export const INVITATION_TTL = 7 * 24 * 60 * MINUTE;
+
+/**
+ * A new account's first password (organisations created by platform staff): a single-use link to the recovery
+ * form, valid for INVITATION_TTL, written in the caller's transaction. Mail it with `mailInvitation` after commit.
+ */
+export async function createInvitation(
+  app: AppContext,
+  q: Parameters<typeof Q.insertTicket>[0],
+  user: { id: string; organisationId: string },
+): Promise<string> {
+  const token = randomToken();
+  await Q.insertTicket(q, {
+    organisationId: user.organisationId,
+    userId: user.id,
+    kind: 'recovery',
+    tokenHash: hashToken(token),
+    expiresAt: new Date(app.clock.now().getTime() + INVITATION_TTL),
+  });
+  return `${app.config.publicUrl}/restore?token=${encodeURIComponent(token)}`;
+}
+
+export async function mailInvitation(app: AppContext, to: string, organisation: string, link: string) {
+  await app.mailer.send({
+    to,
+    subject: `SmartConnect: your organisation ${organisation}`,
+    text: `An organisation "${organisation}" was created for you on SmartConnect.\nSet your password within 7 days:\n${link}\n`,
+  });
+}
+
 async function liveRecoveryTicket(app: AppContext, q: Parameters<typeof Q.findTicket>[0], token: string) {
   const t = await Q.findTicket(q, 'recovery', hashToken(token));
   if (!t || t.used_at || new Date(t.expires_at) <= app.clock.now())

@@ -15,6 +15,10 @@ export type NewOrganisation = {
   options: PlanOption[];
   language?: 'eng' | 'rus';
   isPlatform?: boolean;
+  instance?: string | null;
+  /** The last day the tariff is paid (or on trial); null: no end. */
+  paidUntil?: string | null;
+  firstTariffDay?: string;
 };
 
 const ROLE_DESCRIPTIONS = {
@@ -27,9 +31,19 @@ const ROLE_DESCRIPTIONS = {
 export async function insertOrganisation(q: Queryable, org: NewOrganisation) {
   const { id } = await one<{ id: string }>(
     q,
-    `insert into organisations (login, name, admin_email, options, language, is_platform)
-     values ($1, $2, $3, $4, $5, $6) returning id`,
-    [org.login, org.name, org.adminEmail, org.options, org.language ?? 'eng', org.isPlatform ?? false],
+    `insert into organisations (login, name, admin_email, options, language, is_platform, instance, paid_until, first_tariff_day)
+     values ($1, $2, $3, $4, $5, $6, $7, $8, coalesce($9::date, current_date)) returning id`,
+    [
+      org.login,
+      org.name,
+      org.adminEmail,
+      org.options,
+      org.language ?? 'eng',
+      org.isPlatform ?? false,
+      org.instance ?? null,
+      org.paidUntil ?? null,
+      org.firstTariffDay ?? null,
+    ],
   );
   const roles = {} as Record<(typeof BUILT_IN_ROLES)[number], string>;
   for (const builtIn of BUILT_IN_ROLES) {
@@ -64,12 +78,22 @@ export type OrganisationRow = {
   online_operators: number;
   modify_denied: ModifyDenial[];
   time_zone: string;
+  admin_email: string;
+  instance: string | null;
+  plan_id: string | null;
+  first_tariff_day: string;
+  paid_until: string | null;
+  balance: string;
+  billing_mode: 'prepaid' | 'postpaid';
+  updated_at: Date;
   created_at: Date;
 };
 
 // Online operators: users receiving chats (AUTHORITY_CHAT_DISTRIBUTION) who are In work, as the licence check counts them.
 const select = `
   select o.id, o.login, o.name, o.language, o.status, o.tariff_name, o.options, o.operator_licences, o.modify_denied, o.time_zone, o.created_at,
+         o.admin_email, o.instance, o.plan_id, to_char(o.first_tariff_day, 'YYYY-MM-DD') as first_tariff_day,
+         to_char(o.paid_until, 'YYYY-MM-DD') as paid_until, o.balance, o.billing_mode, o.updated_at,
          (select count(*)::int from users u join roles r on r.id = u.role_id
            where u.organisation_id = o.id and u.presence = 'online'
              and 'AUTHORITY_CHAT_DISTRIBUTION' = any(r.rights)) as online_operators
@@ -90,6 +114,13 @@ const columns = {
   operatorLicences: 'operator_licences',
   modifyDenied: 'modify_denied',
   timeZone: 'time_zone',
+  login: 'login',
+  adminEmail: 'admin_email',
+  instance: 'instance',
+  firstTariffDay: 'first_tariff_day',
+  paidUntil: 'paid_until',
+  balance: 'balance',
+  billingMode: 'billing_mode',
 } as const;
 export type OrganisationPatch = Partial<Record<keyof typeof columns, unknown>>;
 
@@ -101,4 +132,30 @@ export async function updateOrganisation(q: Queryable, id: string, patch: Organi
     `update organisations set ${sets}, updated_at = now() where id = $1 and not is_platform`,
     params,
   );
+}
+
+export const loginTaken = async (q: Queryable, login: string, exceptId?: string) =>
+  (
+    await q.query('select 1 from organisations where login = $1 and id is distinct from $2', [
+      login,
+      exceptId ?? null,
+    ])
+  ).length > 0;
+
+/**
+ * Adds `days` to the paid days (counted from yesterday when they already ran out); only an active customer
+ * organisation whose tariff has an end can be extended. Returns false when it cannot.
+ */
+export async function extendPaidUntil(
+  q: Queryable,
+  id: string,
+  days: number,
+  today: string,
+): Promise<boolean> {
+  const rows = await q.query(
+    `update organisations set paid_until = greatest(paid_until, $3::date - 1) + $2::int, updated_at = now()
+      where id = $1 and not is_platform and status = 'active' and paid_until is not null returning id`,
+    [id, days, today],
+  );
+  return rows.length === 1;
 }

@@ -1,4 +1,10 @@
-import { idParams, organisationDto, organisationUpdateSchema, page } from '@smartconnect/contracts';
+import {
+  idParams,
+  organisationCreateSchema,
+  organisationDto,
+  organisationUpdateSchema,
+  page,
+} from '@smartconnect/contracts';
 import { defineRoute, type ModuleRoutes } from '../../http/route.ts';
 import * as S from './service.ts';
 
@@ -42,12 +48,41 @@ export const organisationRoutes: ModuleRoutes = (fastify, app) => {
       url: '/api/organisations/:id',
       access: { right: 'RIGHT_OBSERVER' },
       summary:
-        "Change a customer organisation's plan options, operator licences, status, name or language (platform staff)",
+        'Change a customer organisation (platform staff): login, name, administrator e-mail, status, language, instance, tariff (balance-checked), first tariff day, paid-until day, balance, billing mode, plan options, operator licences',
       tags,
       params: idParams,
       body: organisationUpdateSchema,
       response: organisationDto,
     },
     async ({ params, body }) => S.updateOrganisation(app, params.id, body),
+  );
+  defineRoute(
+    fastify,
+    app,
+    {
+      method: 'POST',
+      url: '/api/organisations',
+      access: { right: 'RIGHT_OBSERVER' },
+      summary:
+        'Create a customer organisation on a tariff with a 7-day trial and its Administrator, who is mailed a link to set the password (platform staff)',
+      tags,
+      body: organisationCreateSchema,
+      response: organisationDto,
+    },
+    async ({ body }) => S.createOrganisation(app, body),
+  );
+  defineRoute(
+    fastify,
+    app,
+    {
+      method: 'POST',
+      url: '/api/organisations/:id/extend',
+      access: { right: 'RIGHT_OBSERVER' },
+      summary: "Extend a customer organisation's tariff by 14 days (platform staff)",
+      tags,
+      params: idParams,
+      response: organisationDto,
+    },
+    async ({ params }) => S.extendOrganisation(app, params.id),
   );
 };

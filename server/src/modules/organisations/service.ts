@@ -1,8 +1,15 @@
-import type { OrganisationDto, organisationUpdateSchema } from '@smartconnect/contracts';
+import {
+  LIMITS,
+  type OrganisationDto,
+  type organisationCreateSchema,
+  type organisationUpdateSchema,
+} from '@smartconnect/contracts';
 import type { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../http/errors.ts';
+import { changePlan } from '../billing/plans.ts';
 import { forgetInboundChannels } from '../channels/service.ts';
+import { createOrganisationWithAdmin } from './create.ts';
 import * as Q from './queries.ts';
 
 export function presentOrganisation(row: Q.OrganisationRow): OrganisationDto {
@@ -18,6 +25,14 @@ export function presentOrganisation(row: Q.OrganisationRow): OrganisationDto {
     onlineOperators: row.online_operators,
     modifyDenied: row.modify_denied,
     timeZone: row.time_zone,
+    adminEmail: row.admin_email,
+    instance: row.instance,
+    planId: row.plan_id,
+    firstTariffDay: row.first_tariff_day,
+    paidUntil: row.paid_until,
+    balance: Math.round(Number(row.balance) * 100) / 100,
+    billingMode: row.billing_mode,
+    updatedAt: new Date(row.updated_at).toISOString(),
     createdAt: new Date(row.created_at).toISOString(),
   };
 }
@@ -44,16 +59,43 @@ export async function updateOrganisation(
 ): Promise<OrganisationDto> {
   const updated = await app.db.tx(async (q) => {
     if (!(await Q.findOrganisation(q, id))) throw new AppError('organizationNotFoundException');
+    if (patch.login && (await Q.loginTaken(q, patch.login, id)))
+      throw new AppError('organizationLoginAlreadyExistsException');
+    const { planId, ...rest } = patch;
+    // The balance first (staff may credit it in the same change), then the plan checks it.
     await Q.updateOrganisation(q, id, {
-      ...patch,
+      ...rest,
       options: patch.options && [...new Set(patch.options)],
       modifyDenied: patch.modifyDenied && [...new Set(patch.modifyDenied)],
     });
+    if (planId) await changePlan(q, id, planId);
     const row = await Q.findOrganisation(q, id);
     if (!row) throw new AppError('organizationNotFoundException');
     return presentOrganisation(row);
   });
   // Inbound pushes read the organisation's status with the channel: a deactivation refuses them at once.
-  if (patch.status || patch.options) forgetInboundChannels(app);
+  if (patch.status || patch.options || patch.planId) forgetInboundChannels(app);
   return updated;
+}
+
+/** Platform staff create a customer organisation with its Administrator, who is mailed an invitation link. */
+export async function createOrganisation(app: AppContext, body: z.output<typeof organisationCreateSchema>) {
+  const created = await app.db.tx((q) => createOrganisationWithAdmin(app, q, body));
+  await created.finish();
+  const row = await Q.findOrganisation(app.db, created.organisationId);
+  if (!row) throw new AppError('organizationNotFoundException');
+  return presentOrganisation(row);
+}
+
+/** §4 'tariff can be extended by 14 days' (§9): active organisations whose tariff has an end. */
+export async function extendOrganisation(app: AppContext, id: string) {
+  const today = app.clock.now().toISOString().slice(0, 10);
+  const row = await app.db.tx(async (q) => {
+    if (!(await Q.findOrganisation(q, id))) throw new AppError('organizationNotFoundException');
+    if (!(await Q.extendPaidUntil(q, id, LIMITS.tariffExtensionDays, today)))
+      throw new AppError('cannotExtendTariffException');
+    return Q.findOrganisation(q, id);
+  });
+  if (!row) throw new AppError('organizationNotFoundException');
+  return presentOrganisation(row);
 }

@@ -12,6 +12,7 @@ import type { AuthContext } from '../../http/auth.ts';
 import { AppError } from '../../http/errors.ts';
 import { hashPassword } from '../../lib/password.ts';
 import { type Emit, withEvents } from '../../realtime/emit.ts';
+import { assertAccountQuota } from '../billing/plans.ts';
 import { releaseOperatorChats } from '../chats/release-operator.ts';
 import { removeFile, saveFile } from '../files/service.ts';
 import { changePresence } from '../presence/service.ts';
@@ -56,6 +57,7 @@ export async function createUser(app: AppContext, auth: AuthContext, input: Crea
     await checkRole(q, auth, input.roleId);
     const teamIds = await checkTeams(q, auth.organisationId, input.teamIds);
     await checkUnique(q, auth.organisationId, input.email, input.phone);
+    await assertAccountQuota(q, auth.organisationId);
     const org = await q.query<{ language: 'eng' | 'rus' }>(
       'select language from organisations where id = $1',
       [auth.organisationId],
@@ -195,6 +197,9 @@ export async function announceAccess(
 
 /** Revokes every token of a user (or all but one), inside the caller's transaction. */
 export const revokeSessions = Q.revokeUserSessions;
+
+/** Whether an account already has this e-mail (e-mails are unique across organisations). */
+export const isEmailTaken = (q: Queryable, email: string) => Q.emailTaken(q, email);
 
 /** Adds a user without an acting user's checks: for bootstrapping an organisation (seed, provisioning). */
 export async function addUser(q: Queryable, input: Q.UserInsert & { teamIds: string[] }): Promise<string> {

@@ -1,0 +1,77 @@
+import { type Language, LIMITS } from '@smartconnect/contracts';
+import type { AppContext } from '../../context.ts';
+import type { Queryable } from '../../db/index.ts';
+import { AppError } from '../../http/errors.ts';
+import { createInvitation, mailInvitation } from '../auth/service.ts';
+import { changePlan } from '../billing/plans.ts';
+import { addUser, isEmailTaken } from '../users/service.ts';
+import * as Q from './queries.ts';
+
+export type OrganisationWithAdmin = {
+  login: string;
+  name: string;
+  adminEmail: string;
+  adminName?: string;
+  language: Language;
+  planId?: string | null;
+  instance?: string | null;
+  /** Days of the trial (§9: 7); the tariff is paid up to the trial's last day. */
+  trialDays?: number;
+  /** The administrator's password, already hashed (sign-up); without it an invitation link is mailed. */
+  passwordHash?: string;
+};
+
+const addDays = (d: Date, days: number) =>
+  new Date(d.getTime() + days * 86_400_000).toISOString().slice(0, 10);
+
+/**
+ * Creates a customer organisation (its built-in roles and default routing rule) with its Administrator, on a plan
+ * (its licences and options; a new organisation's balance is 0, so the plan's balance check is skipped) and a trial
+ * of `trialDays` (default §9's 7). Inside the caller's transaction; the invitation, if any, is mailed by `finish`
+ * after commit. Shared by staff's `POST /api/organisations` and the sign-up.
+ */
+export async function createOrganisationWithAdmin(
+  app: AppContext,
+  q: Queryable,
+  input: OrganisationWithAdmin,
+) {
+  if (await Q.loginTaken(q, input.login)) throw new AppError('organizationLoginAlreadyExistsException');
+  if (await isEmailTaken(q, input.adminEmail)) throw new AppError('emailAlreadyExistsException');
+  const today = app.clock.now();
+  const org = await Q.insertOrganisation(q, {
+    login: input.login,
+    name: input.name,
+    adminEmail: input.adminEmail,
+    options: [],
+    language: input.language,
+    instance: input.instance ?? null,
+    firstTariffDay: today.toISOString().slice(0, 10),
+    paidUntil: addDays(today, (input.trialDays ?? LIMITS.trialDays) - 1),
+  });
+  if (input.planId) await changePlan(q, org.id, input.planId, { skipBalanceCheck: true });
+  const adminId = await addUser(q, {
+    organisationId: org.id,
+    roleId: org.roles.ADMINISTRATOR,
+    name: input.adminName ?? 'Administrator',
+    email: input.adminEmail,
+    phone: null,
+    // No password until the invitation is used: an unusable hash nobody can log in with.
+    passwordHash: input.passwordHash ?? '!',
+    breakTimeoutMinutes: null,
+    language: input.language,
+    active: true,
+    teamIds: [],
+  });
+  const link = input.passwordHash
+    ? null
+    : await createInvitation(app, q, { id: adminId, organisationId: org.id });
+  return {
+    organisationId: org.id,
+    adminId,
+    roles: org.roles,
+    /** Mails the invitation; call after the transaction committed. */
+    finish: async () => {
+      if (link) await mailInvitation(app, input.adminEmail, input.name, link);
+    },
+  };
+}
