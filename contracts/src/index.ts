@@ -1,9 +1,9 @@
 import './zod-config.ts';
 
-export * from './chat-bot-structure.ts';
 // Chat bot runtime (issue 18): the pure engine and the intent recogniser, shared by the server and the simulator.
 export * from './bot-engine.ts';
 export * from './bot-intents.ts';
+export * from './chat-bot-structure.ts';
 export * from './errors.ts';
 export * from './landing-rules.ts';
 export * from './limits.ts';

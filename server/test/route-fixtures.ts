@@ -1,5 +1,4 @@
-import { MONITORING_COLUMNS, MONITORING_VIEWS } from '@smartconnect/contracts';
-import { PLAN_OPTIONS } from '@smartconnect/contracts';
+import { MONITORING_COLUMNS, MONITORING_VIEWS, PLAN_OPTIONS } from '@smartconnect/contracts';
 import { type FakeMeta, startFakeMeta } from './fakes/meta.ts';
 import { type FakeYooKassa, startFakeYooKassa } from './fakes/yookassa.ts';
 import type { Call, TestOrg, TestServer } from './helpers.ts';

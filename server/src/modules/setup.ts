@@ -1,6 +1,6 @@
 import { registerAutoReplies } from './auto-replies/register.ts';
-import { registerBotRuntime } from './bot-runtime/runtime.ts';
 import { registerBilling } from './billing/register.ts';
+import { registerBotRuntime } from './bot-runtime/runtime.ts';
 import { registerChannelOutbox } from './channels/register.ts';
 import { registerQueueStage } from './chats/queue-stage.ts';
 import { registerChatTimers } from './chats/timers.ts';
