@@ -1664,7 +1664,8 @@ export const enGB = {
     roleInUseException: 'The role is assigned to users',
     allLicencesTakenException: 'All operator licences are taken',
     cannotTransferException: 'Cannot transfer the chat',
-    sessionEndedException: '24-hour session ended: wait for the client to write, or send a template where the channel has them',
+    sessionEndedException:
+      '24-hour session ended: wait for the client to write, or send a template where the channel has them',
     deactivatedChannelException: 'Cannot write in a deactivated channel',
     organizationDeactivatedException: 'The organisation is deactivated',
     channelCreationException: 'Channel creation error',

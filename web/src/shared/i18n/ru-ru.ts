@@ -1690,7 +1690,8 @@ export const ruRU: Resources = {
     roleInUseException: 'Роль назначена пользователям',
     allLicencesTakenException: 'Все лицензии операторов заняты',
     cannotTransferException: 'Невозможно передать чат',
-    sessionEndedException: '24-часовая сессия завершена: дождитесь сообщения клиента или отправьте шаблон, если канал их поддерживает',
+    sessionEndedException:
+      '24-часовая сессия завершена: дождитесь сообщения клиента или отправьте шаблон, если канал их поддерживает',
     deactivatedChannelException: 'Нельзя писать в деактивированный канал',
     organizationDeactivatedException: 'Организация деактивирована',
     channelCreationException: 'Ошибка создания канала',
