@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { type FakeWhatsApp, startFakeWhatsApp } from '../server/test/fakes/whatsapp.ts';
+import { type FakeWhatsAppBsp, startFakeWhatsAppBsp } from '../server/test/fakes/whatsapp-bsp.ts';
 import {
   ADMIN_PASSWORD,
   apiCall,
@@ -23,10 +24,14 @@ let server: TestServer;
 let browser: Browser;
 let adminToken: string;
 let wa: FakeWhatsApp;
+let bsp: FakeWhatsAppBsp;
 
 before(async () => {
   wa = await startFakeWhatsApp();
-  server = await startServer({ env: { WHATSAPP_API_BASE_URL: wa.baseUrl } });
+  bsp = await startFakeWhatsAppBsp();
+  server = await startServer({
+    env: { WHATSAPP_API_BASE_URL: wa.baseUrl, WHATSAPP_BSP_BASE_URL: bsp.baseUrl },
+  });
   browser = await launchBrowser();
   adminToken = await apiLogin(server.url, 'admin@demo.local', ADMIN_PASSWORD);
 });
@@ -34,6 +39,7 @@ after(async () => {
   await browser?.close();
   await server?.stop();
   await wa?.close();
+  await bsp?.close();
 });
 
 describe('WhatsApp channel pages', () => {
@@ -178,6 +184,72 @@ describe('WhatsApp channel pages', () => {
       ],
     });
     await page.getByTestId('message').getByText('Hello Olga, your delivery is on Sunday').waitFor();
+    assertNoErrors(errors, /status of 400/);
+    await context.close();
+  });
+
+  test('the admin connects WhatsApp through a business solution provider, gets a message and answers it', async () => {
+    const { page, errors, context } = await openPage(browser, server.url);
+    await signIn(page, adminToken, '/admin/preferences/channels');
+    await page.getByRole('button', { name: 'Connect WhatsApp' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByRole('button', { name: 'Next' }).click();
+    await dialog.getByText('Business solution provider').click();
+    await field(dialog, 'Name').fill('Shop WhatsApp BSP');
+    await field(dialog, 'Team').click();
+    await page.getByRole('option', { name: 'Sales' }).click();
+    await dialog.getByRole('button', { name: 'Create' }).click();
+    await fieldError(dialog, 'Provider login', 'Please fill in all required fields');
+    await field(dialog, 'Phone number').fill(`+${bsp.waNumber}`);
+    await field(dialog, 'Provider login').fill(bsp.login);
+    await field(dialog, 'Password').fill('not-the-password');
+    await assertAccessible(page, 'WhatsApp BSP fields');
+    await screenshot(page, 'channel-whatsapp-bsp-form');
+    await dialog.getByRole('button', { name: 'Create' }).click();
+    await fieldError(dialog, 'Password', 'Password specified incorrectly');
+    await field(dialog, 'Password').fill(bsp.password);
+    await dialog.getByRole('button', { name: 'Create' }).click();
+
+    // After creation: the callback URL with its key, shown once, to paste in the provider's portal.
+    const created = page.getByRole('dialog', { name: 'Connect the callback at the provider' });
+    await created.waitFor();
+    const shown = await created.getByTestId('whatsapp-callback-url').innerText();
+    const hook = shown.match(/https?:\/\/\S+\?key=\S+/)?.[0] ?? '';
+    assert.ok(hook.startsWith(`${server.url}/api/webhooks/whatsapp/`), shown);
+    await page.waitForFunction(() => document.querySelectorAll('[role=dialog]').length === 1);
+    await assertAccessible(page, 'WhatsApp BSP callback set-up');
+    await screenshot(page, 'channel-whatsapp-bsp-created', { toasts: false });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await screenshot(page, 'channel-whatsapp-bsp-created-390', { toasts: false });
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await created.getByRole('button', { name: 'Done' }).click();
+    bsp.callbackUrl = hook;
+
+    await page.goto('/admin/chats?filter=waiting');
+    await page.waitForLoadState('networkidle');
+    const incoming = bsp.message('447700900777', { text: 'Is my order ready?' }, 'Emma Brown');
+    assert.equal(await bsp.deliver(incoming), 200);
+    const row = page.getByTestId('chat-row').filter({ hasText: 'Emma Brown' });
+    await row.waitFor({ timeout: 10_000 });
+    await row.click();
+    await page.getByTestId('message').getByText('Is my order ready?').waitFor();
+    await page.getByRole('button', { name: 'Take' }).click();
+    await page
+      .getByTestId('session-open')
+      .getByText(/WhatsApp session closes/)
+      .waitFor();
+    const box = page.getByRole('textbox', { name: 'Write a message' });
+    await box.fill('Yes, you can collect it today.');
+    await box.press('Enter');
+    const sent = await waitFor(() => bsp.sent.find((m) => m.fields.msg === 'Yes, you can collect it today.'));
+    assert.equal(sent.fields.send_to, '447700900777');
+    assert.equal(await bsp.deliver(bsp.dlr(sent.id, 'READ')), 200);
+    await page
+      .getByTestId('message')
+      .filter({ hasText: 'Yes, you can collect it today.' })
+      .locator('[data-testid="delivery"][data-status="read"]')
+      .waitFor();
+    await screenshot(page, 'channel-whatsapp-bsp-chat');
     assertNoErrors(errors, /status of 400/);
     await context.close();
   });

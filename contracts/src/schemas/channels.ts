@@ -20,6 +20,10 @@ export type ChannelType = (typeof CHANNEL_TYPES)[number];
 export const CHANNEL_STATUSES = ['active', 'inactive'] as const;
 export type ChannelStatus = (typeof CHANNEL_STATUSES)[number];
 
+/** WhatsApp's providers: Meta's Cloud API, or a business solution provider (login and password). */
+export const WHATSAPP_PROVIDERS = ['cloud', 'bsp'] as const;
+export type WhatsAppProvider = (typeof WHATSAPP_PROVIDERS)[number];
+
 /** The regions of the regional Viber business delivery provider (§3 Regional delivery): one base URL each. */
 export const VIBER_REGIONS = ['ru', 'by'] as const;
 export type ViberRegion = (typeof VIBER_REGIONS)[number];
@@ -132,25 +136,52 @@ export const CHANNEL_TYPE_FIELDS = {
   /** A mailbox: IMAP to receive, SMTP to send (schemas/email.ts); the passwords are write-only. */
   email: emailCreateFields,
   /**
-   * WhatsApp Business through Meta's Cloud API: the business phone number's id, its WhatsApp Business Account id,
-   * a (system user) access token, the Meta app's secret (webhook signatures) and the verify token we chose for the
-   * webhook's subscription check. Checked against the phone number endpoint when saved.
+   * WhatsApp Business, by `provider`: Meta's Cloud API (`cloud`, the default when absent) with the business phone
+   * number's id, its WhatsApp Business Account id, a (system user) access token, the Meta app's secret (webhook
+   * signatures) and the verify token we chose for the webhook's subscription check (checked against the phone
+   * number endpoint when saved); or a business solution provider (`bsp`, §3 'phone, provider login and password')
+   * with the business phone and the provider account's login and password (checked with the provider when saved).
+   * Which fields each provider needs is checked by the adapter: the cloud ones 'Token specified incorrectly' when
+   * missing, the bsp ones 'Please fill in all required fields'.
    */
   whatsapp: z.object({
+    provider: z.enum(WHATSAPP_PROVIDERS, M.valueIncorrect).optional(),
     phoneNumberId: z
       .string(M.tokenIncorrect)
       .trim()
-      .regex(/^\d{5,30}$/, M.tokenIncorrect),
+      .regex(/^\d{5,30}$/, M.tokenIncorrect)
+      .optional(),
     wabaId: z
       .string(M.tokenIncorrect)
       .trim()
-      .regex(/^\d{5,30}$/, M.tokenIncorrect),
-    accessToken: z.string(M.tokenIncorrect).trim().min(20, M.tokenIncorrect).max(1024, M.tokenIncorrect),
+      .regex(/^\d{5,30}$/, M.tokenIncorrect)
+      .optional(),
+    accessToken: z
+      .string(M.tokenIncorrect)
+      .trim()
+      .min(20, M.tokenIncorrect)
+      .max(1024, M.tokenIncorrect)
+      .optional(),
     appSecret: z
       .string(M.tokenIncorrect)
       .trim()
-      .regex(/^[A-Za-z0-9]{16,128}$/, M.tokenIncorrect),
-    verifyToken: z.string(M.valueIncorrect).trim().min(8, M.valueIncorrect).max(255, M.valueIncorrect),
+      .regex(/^[A-Za-z0-9]{16,128}$/, M.tokenIncorrect)
+      .optional(),
+    verifyToken: z
+      .string(M.valueIncorrect)
+      .trim()
+      .min(8, M.valueIncorrect)
+      .max(255, M.valueIncorrect)
+      .optional(),
+    phone: z
+      .string(M.requiredFields)
+      .trim()
+      .min(1, M.requiredFields)
+      .transform((v) => v.replace(/[\s()-]/g, ''))
+      .pipe(z.string().regex(/^\+?\d{10,15}$/, M.phoneIncorrect))
+      .optional(),
+    login: z.string(M.requiredFields).trim().min(1, M.requiredFields).max(255, M.valueIncorrect).optional(),
+    password: z.string(M.requiredFields).min(1, M.requiredFields).max(255, M.valueIncorrect).optional(),
   }),
   /** A Viber bot's authentication token (Viber admin panel); checked with get_account_info when saved. */
   viber_bot: z.object({

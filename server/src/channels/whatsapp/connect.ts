@@ -2,6 +2,7 @@ import { FIELD_MESSAGES as M } from '@smartconnect/contracts';
 import { AppError } from '../../http/errors.ts';
 import { hubChallenge, hubSignatureValid } from '../meta/graph.ts';
 import type { AdapterChannel, AdapterContext, Connected, RawRequest } from '../types.ts';
+import { connectBsp, verifyBsp } from './bsp.ts';
 import { callGraph } from './cloud-api.ts';
 
 const refusal = (reason: 'unreachable' | 'token' | 'webhook', provider?: string) =>
@@ -22,6 +23,11 @@ export async function connectWhatsApp(
   input: Record<string, unknown>,
   current?: AdapterChannel,
 ): Promise<Connected> {
+  // The provider is chosen once: an edit cannot move a channel to the other one.
+  const provider = current ? providerOf(current) : ((input.provider as string | undefined) ?? 'cloud');
+  if (input.provider !== undefined && input.provider !== provider)
+    throw new AppError('validationException', { provider: M.valueIncorrect });
+  if (provider === 'bsp') return connectBsp(ctx, input, current);
   const phoneNumberId =
     (input.phoneNumberId as string | undefined) ?? (current?.settings.phoneNumberId as string);
   const wabaId = (input.wabaId as string | undefined) ?? (current?.settings.wabaId as string);
@@ -61,6 +67,7 @@ export async function connectWhatsApp(
   }
   return {
     settings: {
+      provider: 'cloud',
       phoneNumberId,
       wabaId,
       displayPhoneNumber: phone.result.display_phone_number ?? null,
@@ -72,8 +79,12 @@ export async function connectWhatsApp(
 
 /** Every POST carries Meta's X-Hub-Signature-256 made with the app secret. */
 export const verifyWhatsApp = (channel: AdapterChannel, req: RawRequest): boolean =>
-  hubSignatureValid(channel.secrets.appSecret, req);
+  providerOf(channel) === 'bsp' ? verifyBsp(channel, req) : hubSignatureValid(channel.secrets.appSecret, req);
 
 /** Meta's subscription check with the verify token we chose. */
 export const challengeWhatsApp = (channel: AdapterChannel, req: RawRequest): string | null =>
-  hubChallenge(channel.secrets.verifyToken, req);
+  providerOf(channel) === 'bsp' ? null : hubChallenge(channel.secrets.verifyToken, req);
+
+/** The channel's provider: a business solution provider, or Meta's Cloud API (channels from before say none). */
+export const providerOf = (channel: AdapterChannel): 'cloud' | 'bsp' =>
+  channel.settings.provider === 'bsp' ? 'bsp' : 'cloud';

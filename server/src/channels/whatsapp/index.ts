@@ -1,12 +1,16 @@
 import { CHANNEL_TYPE_FIELDS } from '@smartconnect/contracts';
 import type { ChannelAdapter } from '../types.ts';
-import { challengeWhatsApp, connectWhatsApp, verifyWhatsApp } from './connect.ts';
+import { fetchBspMedia, parseBsp, sendBsp } from './bsp.ts';
+import { challengeWhatsApp, connectWhatsApp, providerOf, verifyWhatsApp } from './connect.ts';
 import { fetchWhatsAppMedia, WHATSAPP_MEDIA_MAX } from './media.ts';
 import { parseWhatsApp } from './parse.ts';
 import { sendWhatsApp, WHATSAPP_TEXT_LIMIT } from './send.ts';
 import { listWhatsAppTemplates } from './templates.ts';
 
-/** WhatsApp Business through Meta's Cloud API: one business phone number per channel. */
+/**
+ * WhatsApp Business: one business phone number per channel, through Meta's Cloud API or a business solution
+ * provider (bsp.ts; `settings.provider`). Both share the 24-hour session; templates are the Cloud API's only.
+ */
 export const whatsappAdapter: ChannelAdapter = {
   type: 'whatsapp',
   createSchema: CHANNEL_TYPE_FIELDS.whatsapp,
@@ -26,11 +30,19 @@ export const whatsappAdapter: ChannelAdapter = {
   disconnect: async () => {},
   verify: verifyWhatsApp,
   challenge: challengeWhatsApp,
-  parse: parseWhatsApp,
-  send: sendWhatsApp,
-  fetchMedia: fetchWhatsAppMedia,
-  listTemplates: listWhatsAppTemplates,
+  parse: (channel, req) =>
+    providerOf(channel) === 'bsp' ? parseBsp(channel, req) : parseWhatsApp(channel, req),
+  send: (ctx, channel, m) =>
+    providerOf(channel) === 'bsp' ? sendBsp(ctx, channel, m) : sendWhatsApp(ctx, channel, m),
+  fetchMedia: (ctx, channel, ref) =>
+    providerOf(channel) === 'bsp' ? fetchBspMedia(ctx, channel, ref) : fetchWhatsAppMedia(ctx, channel, ref),
+  // A business solution provider's templates are not read (its API here has no list): none offered.
+  listTemplates: async (ctx, channel) =>
+    providerOf(channel) === 'bsp' ? [] : listWhatsAppTemplates(ctx, channel),
   present: (settings) => ({
+    provider: settings.provider === 'bsp' ? 'bsp' : 'cloud',
+    phone: settings.phone ?? null,
+    login: settings.login ?? null,
     phoneNumberId: settings.phoneNumberId ?? null,
     wabaId: settings.wabaId ?? null,
     displayPhoneNumber: settings.displayPhoneNumber ?? null,

@@ -1371,6 +1371,24 @@ export const enGB = {
         note: 'After saving, paste the callback URL we show into the app’s webhook settings and subscribe to “messages”',
       },
     },
+    whatsappBsp: {
+      provider: 'Provider',
+      cloud: 'Cloud API (Meta)',
+      bsp: 'Business solution provider',
+      phone: 'Phone number',
+      phoneHint: 'The business WhatsApp number registered with the provider, with the country code',
+      login: 'Provider login',
+      loginHint: 'The user ID of your account at the provider',
+      password: 'Password',
+      passwordHint: 'The password of that account: we check it with the provider',
+      callbackKeyHint: 'The key after ?key= was shown once when the channel was created',
+      webhookTitle: 'Connect the callback at the provider',
+      webhookText: 'The channel is saved. Now tell the provider where to send messages and delivery reports:',
+      webhookStep1:
+        'In the provider’s portal paste the callback URL above (with its key) for incoming messages and delivery reports.',
+      webhookStep2:
+        'Copy it now: the key is shown only once. Templates are available with the Cloud API only.',
+    },
   },
   landing: {
     title: 'Landing requests',

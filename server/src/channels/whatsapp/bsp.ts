@@ -1,0 +1,338 @@
+import { timingSafeEqual } from 'node:crypto';
+import { FIELD_MESSAGES as M } from '@smartconnect/contracts';
+import { AppError } from '../../http/errors.ts';
+import { hashToken, randomToken } from '../../lib/crypto.ts';
+import { splitText } from '../telegram/send.ts';
+import {
+  type AdapterChannel,
+  type AdapterContext,
+  type Connected,
+  type InboundEvent,
+  type Media,
+  MediaError,
+  type MediaRef,
+  type OutboundMessage,
+  type RawRequest,
+  type SendResult,
+} from '../types.ts';
+
+/**
+ * WhatsApp through a business solution provider (§3 'phone, provider login and password'), modelled on the
+ * Gupshup Enterprise WhatsApp API. The protocol this client speaks (and server/test/fakes/whatsapp-bsp.ts serves):
+ * - every call is `POST {WHATSAPP_BSP_BASE_URL}/GatewayAPI/rest` with form fields `method`, `userid` (our login),
+ *   `password`, `v=1.1`, `format=json`, `auth_scheme=plain` and the method's own fields;
+ * - `method=OPT_IN&phone_number=<business phone>&channel=WHATSAPP` is our credential check (harmless: it opts in
+ *   the business's own number);
+ * - `method=SendMessage&send_to=<client digits>&msg_type=TEXT|IMAGE|DOCUMENT&msg=<text>` (`media_url`, `caption`,
+ *   `filename` for media) sends one message;
+ * - answers `{"response":{"status":"success","id":"<message id>"}}` or
+ *   `{"response":{"status":"error","id":"<code>","details":"..."}}` (code 105: wrong userid or password, 175: the
+ *   24-hour session is over); HTTP 429 is a rate limit (Retry-After in seconds), 5xx a provider failure;
+ * - the provider does not sign its callbacks: inbound messages and delivery reports are POSTed (form fields or
+ *   JSON, one object or an array) to the URL the admin enters in the provider's portal,
+ *   `/api/webhooks/whatsapp/{channelId}?key=<key we generated>` (or the key in an `X-Webhook-Key` header);
+ *   a message: `waNumber` (the business), `mobile` (the client), `name`, `messageId`, `timestamp`, `type`
+ *   (text, image, document, audio, video, voice, location...), `text`, and for media `image`/`document`/... a JSON
+ *   string `{url, mime_type, caption, name}`; a delivery report: `externalId` (the id SendMessage answered),
+ *   `eventType` SENT|DELIVERED|READ|FAILED, `cause` and `errorCode` (or `errCode`).
+ */
+export const BSP_BASE_URL_ENV = 'WHATSAPP_BSP_BASE_URL';
+/** A text message's longest body at the provider. */
+export const BSP_TEXT_LIMIT = 4096;
+const CAPTION_LIMIT = 1024;
+export const BSP_MEDIA_MAX = 100 * 1024 * 1024;
+const RATE_LIMIT_WAIT_MS = 60_000;
+/** The provider's code for refused credentials. */
+const AUTH_FAILED = '105';
+/** The provider's code for a free message after the 24-hour session. */
+const SESSION_ENDED = '175';
+
+type BspAnswer =
+  | { ok: true; id: string }
+  | { ok: false; status: number; code: string; details: string; retryAfterMs?: number };
+
+const refusal = (reason: 'unreachable' | 'token') =>
+  new AppError('channelCreationException', undefined, { reason });
+
+/** One provider call with the account's login and password; network failures throw. */
+async function callBsp(
+  ctx: AdapterContext,
+  creds: { login: string; password: string },
+  fields: Record<string, string>,
+): Promise<BspAnswer> {
+  const base = (ctx.env[BSP_BASE_URL_ENV] ?? '').replace(/\/$/, '');
+  if (!base) throw new Error(`${BSP_BASE_URL_ENV} is not set`);
+  const form = new URLSearchParams({
+    userid: creds.login,
+    password: creds.password,
+    v: '1.1',
+    format: 'json',
+    auth_scheme: 'plain',
+    ...fields,
+  });
+  const res = await ctx.outbound.fetch(`${base}/GatewayAPI/rest`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+    body: form.toString(),
+  });
+  let answer: { status?: unknown; id?: unknown; details?: unknown } = {};
+  try {
+    answer = (JSON.parse(res.body.toString('utf8')) as { response?: typeof answer }).response ?? {};
+  } catch {
+    answer = {};
+  }
+  if (res.status >= 200 && res.status < 300 && answer.status === 'success')
+    return { ok: true, id: String(answer.id ?? '') };
+  const retryAfter = Number(res.headers.get('retry-after'));
+  return {
+    ok: false,
+    status: res.status,
+    code: answer.id !== undefined ? String(answer.id) : `http_${res.status}`,
+    details: typeof answer.details === 'string' && answer.details ? answer.details : `HTTP ${res.status}`,
+    ...(Number.isFinite(retryAfter) && retryAfter > 0 ? { retryAfterMs: retryAfter * 1000 } : {}),
+  };
+}
+
+const credsOf = (channel: AdapterChannel) => ({
+  login: String(channel.settings.login ?? ''),
+  password: channel.secrets.password ?? '',
+});
+
+/**
+ * Checks the login and password with OPT_IN of the business's own phone: refused credentials are the password
+ * field's 'Password specified incorrectly'. The webhook key is ours, generated once (shown once as `inboundKey`,
+ * kept as a hash) and kept across edits.
+ */
+export async function connectBsp(
+  ctx: AdapterContext,
+  input: Record<string, unknown>,
+  current?: AdapterChannel,
+): Promise<Connected> {
+  const pick = (f: string) =>
+    (input[f] as string | undefined) ?? (current?.settings[f] as string | undefined);
+  const phone = pick('phone');
+  const login = pick('login');
+  const password = (input.password as string | undefined) ?? current?.secrets.password;
+  const missing = Object.entries({ phone, login, password }).filter(([, v]) => !v);
+  if (missing.length)
+    throw new AppError(
+      'validationException',
+      Object.fromEntries(missing.map(([k]) => [k, M.requiredFields])),
+    );
+  const digits = (phone as string).replace(/^\+/, '');
+  const check = await callBsp(
+    ctx,
+    { login: login as string, password: password as string },
+    {
+      method: 'OPT_IN',
+      phone_number: digits,
+      channel: 'WHATSAPP',
+    },
+  ).catch(() => {
+    throw refusal('unreachable');
+  });
+  if (!check.ok) {
+    if (check.code === AUTH_FAILED || check.status === 401 || check.status === 403)
+      throw new AppError('validationException', { password: M.passwordIncorrect });
+    throw refusal(check.status === 429 || check.status >= 500 ? 'unreachable' : 'token');
+  }
+  const settings = { provider: 'bsp', phone: `+${digits}`, login };
+  // An edit keeps the webhook key (its hash stays on the channel).
+  if (current) return { settings, secrets: { password: password as string } };
+  const key = randomToken();
+  return {
+    settings,
+    secrets: { password: password as string },
+    shownOnce: { inboundKey: key },
+    inboundKeyHash: hashToken(key),
+  };
+}
+
+/** The key we generated, in `?key=` or `X-Webhook-Key`, against its stored hash (constant time). */
+export function verifyBsp(channel: AdapterChannel, req: RawRequest): boolean {
+  const header = req.headers['x-webhook-key'];
+  const given =
+    typeof req.query.key === 'string' ? req.query.key : typeof header === 'string' ? header : null;
+  if (!channel.inboundKeyHash || !given) return false;
+  const a = Buffer.from(hashToken(given));
+  const b = Buffer.from(channel.inboundKeyHash);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+type Fields = Record<string, unknown>;
+
+/** The callback's objects: JSON (one or an array) or form fields. */
+function objectsOf(req: RawRequest): Fields[] {
+  if (Array.isArray(req.body)) return req.body.filter((o) => o && typeof o === 'object') as Fields[];
+  if (req.body && typeof req.body === 'object') return [req.body as Fields];
+  const text = req.rawBody.toString('utf8').trim();
+  if (!text) return [];
+  return [Object.fromEntries(new URLSearchParams(text))];
+}
+
+const str = (v: unknown) => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : '');
+
+const MEDIA_KINDS: Record<string, { name: string; contentType: string }> = {
+  image: { name: 'image.jpg', contentType: 'image/jpeg' },
+  document: { name: 'document', contentType: 'application/octet-stream' },
+  audio: { name: 'audio.ogg', contentType: 'audio/ogg' },
+  voice: { name: 'voice.ogg', contentType: 'audio/ogg' },
+  video: { name: 'video.mp4', contentType: 'video/mp4' },
+  sticker: { name: 'sticker.webp', contentType: 'image/webp' },
+};
+
+/** A media field: a JSON string (or object) with the file's url, type, caption and name. */
+function mediaOf(v: unknown): { url?: string; mime_type?: string; caption?: string; name?: string } | null {
+  if (v && typeof v === 'object') return v as Record<string, string>;
+  if (typeof v !== 'string' || !v.trim()) return null;
+  try {
+    const parsed = JSON.parse(v) as unknown;
+    return parsed && typeof parsed === 'object' ? (parsed as Record<string, string>) : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * One callback as events: a client message (by `mobile`, deduplicated by `messageId`; without one, by the sender,
+ * time and content) or a delivery report on one of ours (by the id SendMessage answered; SENT is what our send
+ * already recorded, FAILED carries the cause).
+ */
+export function parseBsp(channel: AdapterChannel, req: RawRequest): InboundEvent[] {
+  const events: InboundEvent[] = [];
+  for (const o of objectsOf(req)) {
+    const eventType = str(o.eventType).toUpperCase();
+    const externalId = str(o.externalId);
+    if (eventType && externalId) {
+      if (eventType === 'DELIVERED' || eventType === 'READ')
+        events.push({ kind: 'status', externalId, status: eventType === 'READ' ? 'read' : 'delivered' });
+      else if (eventType === 'FAILED') {
+        const code = str(o.errorCode) || str(o.errCode);
+        const cause = str(o.cause);
+        events.push({
+          kind: 'status',
+          externalId,
+          status: 'undelivered',
+          reason: [code, cause].filter(Boolean).join(': ') || 'failed',
+        });
+      }
+      continue;
+    }
+    const mobile = str(o.mobile).replace(/^\+/, '');
+    if (!/^\d{5,20}$/.test(mobile)) continue;
+    const waNumber = str(o.waNumber).replace(/^\+/, '');
+    const own = String(channel.settings.phone ?? '').replace(/^\+/, '');
+    if (waNumber && own && waNumber !== own) continue;
+    const type = str(o.type).toLowerCase() || 'text';
+    const media: MediaRef[] = [];
+    let text = '';
+    const file = type in MEDIA_KINDS ? mediaOf(o[type]) : null;
+    if (file?.url) {
+      const defaults = MEDIA_KINDS[type] as { name: string; contentType: string };
+      media.push({
+        ref: file.url,
+        name: file.name || defaults.name,
+        contentType: (file.mime_type || defaults.contentType).split(';')[0]?.trim(),
+      });
+      text = file.caption ?? '';
+    } else if (type === 'text') text = str(o.text);
+    else if (type === 'location') {
+      const l = mediaOf(o.location) as Record<string, unknown> | null;
+      text = l ? `📍 ${str(l.latitude)}, ${str(l.longitude)}` : '[WhatsApp: location]';
+    }
+    if (!text && !media.length) text = `[WhatsApp: ${type}]`;
+    const id = str(o.messageId) || str(o.replyId) || hashToken(`${mobile}|${str(o.timestamp)}|${text}`);
+    events.push({
+      kind: 'message',
+      message: {
+        externalMessageId: id,
+        // Without a name (a callback may omit it) a known client keeps the one stored.
+        client: str(o.name).trim()
+          ? { externalId: mobile, name: str(o.name).trim() }
+          : { externalId: mobile, name: `+${mobile}`, nameUnknown: true },
+        text,
+        attachments: [],
+        media,
+      },
+    });
+  }
+  if (!events.length && !objectsOf(req).length)
+    throw new AppError('validationException', { _: M.incorrectValue });
+  return events;
+}
+
+/** The reason shown on an Undelivered message, and whether to try again. */
+function failure(a: Extract<BspAnswer, { ok: false }>): SendResult {
+  const error = `${a.code}: ${a.details}`;
+  if (a.code === SESSION_ENDED)
+    return { ok: false, retryable: false, error: `24-hour session ended (${error})` };
+  if (a.status === 429)
+    return { ok: false, retryable: true, error, retryAfterMs: a.retryAfterMs ?? RATE_LIMIT_WAIT_MS };
+  return { ok: false, retryable: a.status >= 500, error };
+}
+
+/**
+ * One of our messages as SendMessage calls: each attachment by its public URL (IMAGE for JPEG and PNG, else
+ * DOCUMENT; a short text rides as the first caption), then the text (split past 4096). Templates are the Cloud
+ * API's only; a BSP channel cannot edit.
+ */
+export async function sendBsp(
+  ctx: AdapterContext,
+  channel: AdapterChannel,
+  m: OutboundMessage,
+): Promise<SendResult> {
+  if (m.event === 'message.updated')
+    return { ok: false, retryable: false, error: 'WhatsApp does not edit sent messages' };
+  if (m.template)
+    return { ok: false, retryable: false, error: 'WhatsApp templates are sent through the Cloud API only' };
+  const send = (fields: Record<string, string>) =>
+    callBsp(ctx, credsOf(channel), { method: 'SendMessage', send_to: m.client.externalId, ...fields });
+  let first: string | undefined;
+  let text = m.text;
+  try {
+    for (const a of m.attachments) {
+      const type = (a.contentType ?? '').split(';')[0]?.trim() ?? '';
+      const image = type === 'image/jpeg' || type === 'image/png';
+      const fields: Record<string, string> = {
+        msg_type: image ? 'IMAGE' : 'DOCUMENT',
+        media_url: a.url.startsWith('/') ? `${ctx.publicUrl}${a.url}` : a.url,
+      };
+      if (!image) fields.filename = a.name ?? 'file';
+      if (text.trim() && text.length <= CAPTION_LIMIT) {
+        fields.caption = text;
+        text = '';
+      }
+      const res = await send(fields);
+      if (!res.ok) return failure(res);
+      first ??= res.id;
+    }
+    for (const part of text.trim() ? splitText(text, BSP_TEXT_LIMIT) : []) {
+      const res = await send({ msg_type: 'TEXT', msg: part });
+      if (!res.ok) return failure(res);
+      first ??= res.id;
+    }
+    if (!first) return { ok: false, retryable: false, error: 'nothing to send' };
+    return { ok: true, externalId: first };
+  } catch (err) {
+    return { ok: false, retryable: true, error: (err as Error).message };
+  }
+}
+
+/** An inbound file: the provider's URL, fetched as is (the provider's links need no credentials). */
+export async function fetchBspMedia(
+  ctx: AdapterContext,
+  _channel: AdapterChannel,
+  ref: MediaRef,
+): Promise<Media> {
+  const res = await ctx.outbound.fetch(ref.ref, { maxBytes: BSP_MEDIA_MAX }).catch((err) => {
+    throw new MediaError((err as Error).message, true);
+  });
+  if (res.status !== 200) throw new MediaError(`HTTP ${res.status}`, res.status === 429 || res.status >= 500);
+  if (res.truncated) throw new MediaError('file too big', false);
+  return {
+    data: res.body,
+    contentType:
+      ref.contentType ?? res.headers.get('content-type')?.split(';')[0] ?? 'application/octet-stream',
+    name: ref.name,
+  };
+}
