@@ -120,6 +120,7 @@ describe('VK community bot: logging in with VK', () => {
       message_allow: '1',
       message_deny: '1',
     });
+    assert.equal(created.body.entity.settings.callbackServerId, server.id);
     const shown = JSON.stringify((await org.admin.api.get(`/api/channels/${channelId}`)).body);
     assert.ok(shown.includes('Shop VK') && shown.includes(vk.confirmation));
     assert.ok(!shown.includes(vk.token) && !shown.includes(server.secretKey), 'secrets are never shown');

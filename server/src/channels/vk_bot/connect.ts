@@ -62,13 +62,21 @@ export async function connectVkBot(
   }
   if (((rights.result.mask ?? 0) & MESSAGES_RIGHT) === 0)
     throw new AppError('validationException', { token: M.tokenIncorrect });
-  if (grant) ({ secret, confirmation } = await setUpCallbackApi(ctx, token, groupId, channel.id));
+  let callbackServerId: number | null = null;
+  if (grant)
+    ({
+      secret,
+      confirmation,
+      serverId: callbackServerId,
+    } = await setUpCallbackApi(ctx, token, groupId, channel.id));
   return {
     settings: {
       groupId,
       name: group.name ?? null,
       screenName: group.screen_name ?? null,
       confirmation: confirmation ?? null,
+      // Set up by us (logged in with VK): the Callback API server we added; else kept from before, or null.
+      callbackServerId: callbackServerId ?? (grant ? null : (current?.settings.callbackServerId ?? null)),
     },
     secrets: { token, secret: secret ?? '' },
   };

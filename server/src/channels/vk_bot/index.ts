@@ -36,5 +36,6 @@ export const vkBotAdapter: ChannelAdapter = {
     name: settings.name ?? null,
     screenName: settings.screenName ?? null,
     confirmation: settings.confirmation ?? null,
+    callbackServerId: settings.callbackServerId ?? null,
   }),
 };

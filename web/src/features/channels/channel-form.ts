@@ -94,7 +94,8 @@ export function validateChannel(ui: ChannelTypeUi, editing: boolean, initialOwn?
     const required = translateField(M.requiredFields) ?? '';
     if (!v.name.trim()) errors.name = required;
     if (!v.teamId) errors.teamId = required;
-    if (!editing) for (const f of ui.required) if (!v.own[f]?.trim()) errors[`own.${f}`] = required;
+    const needed = typeof ui.required === 'function' ? ui.required(v.own) : ui.required;
+    if (!editing) for (const f of needed) if (!v.own[f]?.trim()) errors[`own.${f}`] = required;
     const body = channelPayload(ui, v, editing ? initialOwn : undefined);
     const ownSchema = ui.updateSchema ?? CHANNEL_TYPE_FIELDS[ui.type].partial();
     const issues = editing

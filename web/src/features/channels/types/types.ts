@@ -29,8 +29,11 @@ export type ChannelTypeUi = {
   guideSteps: string[];
   /** An optional note under the steps (a requirement of the installation). */
   guideNote?: string;
-  /** The own fields a new channel needs ('Please fill in all required fields' when empty). */
-  required: string[];
+  /**
+   * The own fields a new channel needs ('Please fill in all required fields' when empty); a function when they
+   * depend on how the channel is connected (VK: logged in, or the manual form).
+   */
+  required: string[] | ((own: OwnValues) => string[]);
   /** The own fields' starting values: empty when creating, from the channel's settings when editing. */
   initial: (channel?: ChannelDto) => OwnValues;
   Fields: ComponentType<OwnFieldsProps>;
