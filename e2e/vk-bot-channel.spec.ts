@@ -26,7 +26,14 @@ let vk: FakeVk;
 
 before(async () => {
   vk = await startFakeVk();
-  server = await startServer({ env: { VK_API_BASE_URL: vk.baseUrl } });
+  server = await startServer({
+    env: {
+      VK_API_BASE_URL: vk.baseUrl,
+      VK_OAUTH_BASE_URL: vk.baseUrl,
+      VK_APP_ID: vk.appId,
+      VK_APP_SECRET: vk.appSecret,
+    },
+  });
   browser = await launchBrowser();
   adminToken = await apiLogin(server.url, 'admin@demo.local', ADMIN_PASSWORD);
 });
@@ -37,6 +44,54 @@ after(async () => {
 });
 
 describe('VK community bot channel pages', () => {
+  test('the guide with VK login: a refused login is the toast; authorise, choose a community, authorise it, save', async () => {
+    const { page, errors, context } = await openPage(browser, server.url);
+    // VK's dialog and its redirects back to us are the browser's own navigations.
+    await context.route(`${vk.baseUrl}/**`, (route) => route.continue());
+    await signIn(page, adminToken, '/admin/preferences/channels');
+    const open = async () => {
+      await page.getByRole('button', { name: 'Connect VKontakte bot' }).click();
+      const dialog = page.getByRole('dialog');
+      await dialog.getByRole('button', { name: 'Next' }).click();
+      return dialog;
+    };
+    vk.deny = true;
+    let dialog = await open();
+    await dialog.getByText('Save: we set up the Callback API in the community for you').waitFor();
+    await dialog.getByRole('button', { name: 'Log in with VK' }).click();
+    await page.getByText('VK access denied (retry login later)').waitFor();
+    vk.deny = false;
+
+    dialog = await open();
+    await assertAccessible(page, 'VK login');
+    await screenshot(page, 'channel-vk-bot-login');
+    await dialog.getByRole('button', { name: 'Log in with VK' }).click();
+    dialog = page.getByRole('dialog');
+    await dialog.getByText('Logged in with VK. Choose the community to connect:').waitFor();
+    await field(dialog, 'Community').click();
+    await page.getByRole('option', { name: 'Shop VK · vk.com/shopvk' }).click();
+    await assertAccessible(page, 'VK community choice');
+    await screenshot(page, 'channel-vk-bot-choose');
+    await dialog.getByRole('button', { name: 'Authorise the community' }).click();
+    dialog = page.getByRole('dialog');
+    await dialog.getByTestId('vk-community-authorised').waitFor();
+    await field(dialog, 'Name').fill('Shop VK login');
+    await field(dialog, 'Team').click();
+    await page.getByRole('option', { name: 'Sales' }).click();
+    await assertAccessible(page, 'VK community authorised');
+    const wide = page.viewportSize();
+    await page.setViewportSize({ width: 390, height: 844 });
+    await screenshot(page, 'channel-vk-bot-authorised-390');
+    if (wide) await page.setViewportSize(wide);
+    await dialog.getByRole('button', { name: 'Create' }).click();
+    await page.getByTestId('channel-Shop VK login').getByText('vk.com/shopvk').waitFor();
+    const server0 = vk.callbackServers.at(-1);
+    assert.ok(server0?.url.includes('/api/webhooks/vk_bot/'));
+    assert.equal(server0?.settings.message_new, '1');
+    assertNoErrors(errors);
+    await page.close();
+  });
+
   test('the admin connects a VK community through its guide, VK confirms the server, a message is answered', async () => {
     const { page, errors, context } = await openPage(browser, server.url);
     await signIn(page, adminToken, '/admin/preferences/channels');

@@ -206,6 +206,9 @@ export const CHANNEL_TYPE_FIELDS = {
    * A VK community bot (Callback API): the community's id, a community access token (checked with groups.getById
    * when saved), the Callback API's secret key and the confirmation string VK shows for the server.
    */
+  // Or, logged in with VK (the guide): `grant` (sealed community token our OAuth callback handed back) and
+  // `groupId`; the secret and confirmation are then set up by us (groups.addCallbackServer), so all but groupId
+  // are optional here and the server asks for what the chosen way needs.
   vk_bot: z.object({
     groupId: z
       .string(M.tokenIncorrect)
@@ -214,15 +217,19 @@ export const CHANNEL_TYPE_FIELDS = {
     token: z
       .string(M.tokenIncorrect)
       .trim()
-      .regex(/^[A-Za-z0-9._-]{20,512}$/, M.tokenIncorrect),
+      .regex(/^[A-Za-z0-9._-]{20,512}$/, M.tokenIncorrect)
+      .optional(),
     secret: z
       .string(M.valueIncorrect)
       .trim()
-      .regex(/^[A-Za-z0-9]{1,50}$/, M.valueIncorrect),
+      .regex(/^[A-Za-z0-9]{1,50}$/, M.valueIncorrect)
+      .optional(),
     confirmation: z
       .string(M.valueIncorrect)
       .trim()
-      .regex(/^[A-Za-z0-9]{1,64}$/, M.valueIncorrect),
+      .regex(/^[A-Za-z0-9]{1,64}$/, M.valueIncorrect)
+      .optional(),
+    grant: z.string(M.tokenIncorrect).trim().min(1, M.tokenIncorrect).max(8192, M.tokenIncorrect).optional(),
   }),
   /**
    * Instagram and Facebook Messenger, connected by logging in with Meta: `grant` is what our OAuth callback handed

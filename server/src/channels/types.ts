@@ -246,11 +246,14 @@ export type ChannelAdapter = {
    * (grantExpiresAt: when the token expires, an ISO time, absent when it does not).
    */
   oauth?: {
-    authorizeUrl(ctx: AdapterContext, p: { redirectUri: string; state: string }): string;
+    /** `accountId`: a second authorisation for that account's own token (VK: a community token), when supported. */
+    authorizeUrl(ctx: AdapterContext, p: { redirectUri: string; state: string; accountId?: string }): string;
     exchange(
       ctx: AdapterContext,
-      p: { query: Record<string, unknown>; redirectUri: string },
+      p: { query: Record<string, unknown>; redirectUri: string; accountId?: string },
     ): Promise<{ token: string; expiresInSeconds: number | null }>;
+    /** Whether `authorizeUrl` takes an `accountId` (a second authorisation; `connect` then gets `grantAccountId`). */
+    accountAuthorization?: boolean;
     accounts(ctx: AdapterContext, token: string): Promise<OauthAccount[]>;
   };
   /**

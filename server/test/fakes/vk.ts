@@ -31,6 +31,24 @@ export type FakeVk = {
   perSecond: number;
   /** Users users.get describes (others are answered as deleted pages). */
   users: Map<number, { first_name: string; last_name: string }>;
+  /**
+   * OAuth (https://dev.vk.com/ru/api/access-token/authcode-flow-user, .../authcode-flow-community): the app's id and
+   * secret; GET /authorize redirects back with a code (or `error=access_denied` when `deny`), GET /access_token makes
+   * a user code the user token (scope groups: groups.get) and a community code (group_ids) `access_token_<id>`;
+   * a bad code is `{"error":"invalid_grant"}` (HTTP 401).
+   */
+  appId: string;
+  appSecret: string;
+  userToken: string;
+  deny: boolean;
+  /** The Callback API servers added (groups.addCallbackServer) and their settings (groups.setCallbackSettings). */
+  callbackServers: {
+    id: number;
+    url: string;
+    title: string;
+    secretKey: string;
+    settings: Record<string, string>;
+  }[];
   failNext(method: string, code: number, message: string, times?: number): void;
   addMedia(bytes: Uint8Array, contentType: string): string;
   /** POSTs a Callback API event (group_id, secret and event_id filled in unless given); answers status and text. */
@@ -62,6 +80,11 @@ export async function startFakeVk(): Promise<FakeVk> {
     allowed: new Set(),
     mask: 4096 | 4 | 131072,
     perSecond: 20,
+    appId: String(51_000_000 + Math.floor(Math.random() * 1000)),
+    appSecret: randomBytes(10).toString('hex'),
+    userToken: `vk1.a.u${randomBytes(40).toString('hex')}`,
+    deny: false,
+    callbackServers: [],
     failNext(method, code, message, times = 1) {
       fails.push({ method, code, message, times });
     },
@@ -135,6 +158,53 @@ export async function startFakeVk(): Promise<FakeVk> {
       },
     });
 
+  /** Codes handed out by /authorize: for the user login, or (group) for a community's token. */
+  const codes = new Map<string, { redirectUri: string; group: string | null }>();
+  function authorize(url: URL, res: ServerResponse) {
+    const q = url.searchParams;
+    const redirect = q.get('redirect_uri') ?? '';
+    if (q.get('client_id') !== fake.appId || !redirect || q.get('response_type') !== 'code') {
+      res.writeHead(400, { 'content-type': 'application/json' });
+      return res.end(
+        JSON.stringify({ error: 'invalid_request', error_description: 'Invalid client_id or redirect_uri' }),
+      );
+    }
+    const back = new URL(redirect);
+    const state = q.get('state');
+    if (fake.deny) {
+      back.searchParams.set('error', 'access_denied');
+      back.searchParams.set('error_reason', 'user_denied');
+      back.searchParams.set('error_description', 'User denied your request');
+    } else {
+      const code = randomBytes(9).toString('hex');
+      codes.set(code, { redirectUri: redirect, group: q.get('group_ids') });
+      back.searchParams.set('code', code);
+    }
+    if (state) back.searchParams.set('state', state);
+    res.writeHead(302, { location: back.toString() });
+    res.end();
+  }
+  function accessToken(url: URL, res: ServerResponse) {
+    const q = url.searchParams;
+    const fail = (code: string, description: string) => {
+      res.writeHead(401, { 'content-type': 'application/json; charset=utf-8' });
+      res.end(JSON.stringify({ error: code, error_description: description }));
+    };
+    if (q.get('client_id') !== fake.appId || q.get('client_secret') !== fake.appSecret)
+      return fail('invalid_client', 'client_secret is incorrect');
+    const code = codes.get(q.get('code') ?? '');
+    if (!code || code.redirectUri !== q.get('redirect_uri'))
+      return fail('invalid_grant', 'Code is invalid or expired.');
+    codes.delete(q.get('code') ?? '');
+    if (code.group) {
+      const out: Record<string, unknown> = { expires_in: 0 };
+      for (const g of code.group.split(','))
+        out[`access_token_${g}`] = g === String(fake.groupId) ? token : `vk1.a.other${g}`;
+      return json(res, out);
+    }
+    return json(res, { access_token: fake.userToken, expires_in: 86_400, user_id: 1_000_001 });
+  }
+
   async function handle(req: IncomingMessage, res: ServerResponse) {
     const url = new URL(req.url ?? '/', 'http://fake');
     const m = url.pathname.match(/^\/media\/(\w+)$/);
@@ -147,6 +217,8 @@ export async function startFakeVk(): Promise<FakeVk> {
       res.writeHead(200, { 'content-type': f.type });
       return res.end(f.bytes);
     }
+    if (req.method === 'GET' && url.pathname === '/authorize') return authorize(url, res);
+    if (req.method === 'GET' && url.pathname === '/access_token') return accessToken(url, res);
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
     const raw = Buffer.concat(chunks);
@@ -179,6 +251,21 @@ export async function startFakeVk(): Promise<FakeVk> {
     fake.calls.push({ method, params });
     if (req.method !== 'POST' || !url.pathname.startsWith('/method/'))
       return error(res, 3, 'Unknown method passed', params);
+    // The user token (of the login) may list the user's communities; everything else needs the community token.
+    if (params.access_token === fake.userToken && method === 'groups.get') {
+      if (params.filter !== 'admin' || params.extended !== '1')
+        return error(res, 100, 'One of the parameters specified was missing or invalid: filter', params);
+      const item = {
+        id: fake.groupId,
+        name: 'Shop VK',
+        screen_name: 'shopvk',
+        is_closed: 0,
+        type: 'group',
+        is_admin: 1,
+        admin_level: 3,
+      };
+      return json(res, { response: { count: 1, items: [item] } });
+    }
     if (params.access_token !== token)
       return error(res, 5, 'User authorization failed: invalid access_token (4).', params);
     if (!params.v) return error(res, 8, 'Invalid request: v (version) is required', params);
@@ -204,6 +291,39 @@ export async function startFakeVk(): Promise<FakeVk> {
             params,
           );
         return json(res, { response: { groups: [group], profiles: [] } });
+      case 'groups.addCallbackServer': {
+        if (params.group_id !== String(fake.groupId) || !params.url || !params.title)
+          return error(res, 100, 'One of the parameters specified was missing or invalid: url', params);
+        if (params.title.length > 14)
+          return error(
+            res,
+            100,
+            'One of the parameters specified was missing or invalid: title is too long',
+            params,
+          );
+        const id = fake.callbackServers.length + 1;
+        fake.callbackServers.push({
+          id,
+          url: params.url,
+          title: params.title,
+          secretKey: params.secret_key ?? '',
+          settings: {},
+        });
+        fake.secret = params.secret_key ?? fake.secret;
+        return json(res, { response: { server_id: id } });
+      }
+      case 'groups.getCallbackConfirmationCode':
+        if (params.group_id !== String(fake.groupId))
+          return error(res, 100, 'One of the parameters specified was missing or invalid: group_id', params);
+        return json(res, { response: { code: fake.confirmation } });
+      case 'groups.setCallbackSettings': {
+        const server = fake.callbackServers.find((c) => String(c.id) === params.server_id);
+        if (params.group_id !== String(fake.groupId) || !server)
+          return error(res, 100, 'One of the parameters specified was missing or invalid: server_id', params);
+        const { access_token: _t, v: _v, group_id: _g, server_id: _s, ...settings } = params;
+        server.settings = settings;
+        return json(res, { response: 1 });
+      }
       case 'groups.getTokenPermissions':
         return json(res, { response: { mask: fake.mask, permissions: [] } });
       case 'messages.send': {

@@ -3,6 +3,7 @@ import { FIELD_MESSAGES as M } from '@smartconnect/contracts';
 import { AppError } from '../../http/errors.ts';
 import type { AdapterChannel, AdapterContext, Connected, RawRequest } from '../types.ts';
 import { callVk, VK_ERROR } from './api.ts';
+import { setUpCallbackApi } from './oauth.ts';
 
 const refusal = (reason: 'unreachable' | 'token', provider?: string) =>
   new AppError('channelCreationException', undefined, { reason, ...(provider ? { provider } : {}) });
@@ -15,21 +16,28 @@ type Group = { id: number; name?: string; screen_name?: string };
 /**
  * Checks the community token with groups.getById (a refused token, or one of another community, is 'Incorrect
  * token/ID specified') and that it may send messages (groups.getTokenPermissions). VK calls our Callback API
- * once the admin adds our URL with the confirmation string given here; nothing is registered from our side.
+ * once the admin adds our URL with the confirmation string given here. Logged in with VK (`grant`, the community
+ * token of the community chosen), the same checks run and then we register the Callback API server ourselves.
  */
 export async function connectVkBot(
   ctx: AdapterContext,
-  _channel: { id: string },
+  channel: { id: string },
   input: Record<string, unknown>,
   current?: AdapterChannel,
 ): Promise<Connected> {
-  const token = (input.token as string | undefined) ?? current?.secrets.token;
+  // Logged in with VK: `grant` is the community token of the community the second authorisation named.
+  const grant = input.grant as string | undefined;
   const groupId = (input.groupId as string | undefined) ?? (current?.settings.groupId as string | undefined);
-  const secret = (input.secret as string | undefined) ?? current?.secrets.secret;
-  const confirmation =
+  if (grant && (!groupId || input.grantAccountId !== groupId))
+    throw new AppError('validationException', { grant: M.tokenIncorrect });
+  const token = grant ?? (input.token as string | undefined) ?? current?.secrets.token;
+  let secret = (input.secret as string | undefined) ?? current?.secrets.secret;
+  let confirmation =
     (input.confirmation as string | undefined) ?? (current?.settings.confirmation as string | undefined);
   if (!token) throw new AppError('validationException', { token: M.tokenIncorrect });
   if (!groupId) throw new AppError('validationException', { groupId: M.tokenIncorrect });
+  if (!grant && !secret) throw new AppError('validationException', { secret: M.valueIncorrect });
+  if (!grant && !confirmation) throw new AppError('validationException', { confirmation: M.valueIncorrect });
   const unreachable = () => {
     throw refusal('unreachable');
   };
@@ -54,12 +62,21 @@ export async function connectVkBot(
   }
   if (((rights.result.mask ?? 0) & MESSAGES_RIGHT) === 0)
     throw new AppError('validationException', { token: M.tokenIncorrect });
+  let callbackServerId: number | null = null;
+  if (grant)
+    ({
+      secret,
+      confirmation,
+      serverId: callbackServerId,
+    } = await setUpCallbackApi(ctx, token, groupId, channel.id));
   return {
     settings: {
       groupId,
       name: group.name ?? null,
       screenName: group.screen_name ?? null,
       confirmation: confirmation ?? null,
+      // Set up by us (logged in with VK): the Callback API server we added; else kept from before, or null.
+      callbackServerId: callbackServerId ?? (grant ? null : (current?.settings.callbackServerId ?? null)),
     },
     secrets: { token, secret: secret ?? '' },
   };

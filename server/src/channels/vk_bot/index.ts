@@ -3,6 +3,7 @@ import type { ChannelAdapter } from '../types.ts';
 import { vkUserNames } from './api.ts';
 import { connectVkBot, disconnectVkBot, verifyVkBot } from './connect.ts';
 import { fetchVkMedia, VK_MEDIA_MAX } from './media.ts';
+import { vkOauth } from './oauth.ts';
 import { parseVkBot, vkAnswer } from './parse.ts';
 import { sendVkBot, VK_TEXT_LIMIT } from './send.ts';
 
@@ -22,6 +23,7 @@ export const vkBotAdapter: ChannelAdapter = {
     attachments: { kinds: ['image', 'document', 'audio', 'video'], maxBytes: VK_MEDIA_MAX },
   },
   connect: connectVkBot,
+  oauth: vkOauth,
   disconnect: disconnectVkBot,
   verify: verifyVkBot,
   parse: (_channel, req) => parseVkBot(req),
@@ -34,5 +36,6 @@ export const vkBotAdapter: ChannelAdapter = {
     name: settings.name ?? null,
     screenName: settings.screenName ?? null,
     confirmation: settings.confirmation ?? null,
+    callbackServerId: settings.callbackServerId ?? null,
   }),
 };

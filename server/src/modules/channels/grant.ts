@@ -4,8 +4,20 @@ import type { AuthContext } from '../../http/auth.ts';
 import { AppError } from '../../http/errors.ts';
 import { decryptSecret, encryptSecret } from '../../lib/crypto.ts';
 
-/** k: what it is; t: channel type; o: organisation; u: user; v: the provider's token; x: when it expires (ms); e: when this expires (ms). */
-type Sealed = { k: 'state' | 'grant'; t: string; o: string; u?: string; v?: string; x?: number; e: number };
+/**
+ * k: what it is; t: channel type; o: organisation; u: user; v: the provider's token; x: when it expires (ms); e: when
+ * this expires (ms); g: the account a second authorisation is for (VK: the community of a community token).
+ */
+type Sealed = {
+  k: 'state' | 'grant';
+  t: string;
+  o: string;
+  u?: string;
+  v?: string;
+  x?: number;
+  e: number;
+  g?: string;
+};
 
 export const seal = (app: AppContext, s: Sealed) =>
   Buffer.from(encryptSecret(app.config.secretKey, JSON.stringify(s))).toString('base64url');
@@ -27,5 +39,10 @@ export function openGrant(app: AppContext, auth: AuthContext, type: string, own:
   const s = open(app, own.grant, 'grant', type);
   if (!s || s.o !== auth.organisationId || !s.v)
     throw new AppError('validationException', { grant: M.tokenIncorrect });
-  return { ...own, grant: s.v, ...(s.x ? { grantExpiresAt: new Date(s.x).toISOString() } : {}) };
+  return {
+    ...own,
+    grant: s.v,
+    ...(s.x ? { grantExpiresAt: new Date(s.x).toISOString() } : {}),
+    ...(s.g ? { grantAccountId: s.g } : {}),
+  };
 }

@@ -30,6 +30,13 @@ const CHANNELS_PAGE = '/admin/preferences/channels';
 
 const typeParams = z.object({ type: z.enum(CHANNEL_TYPES, 'Not found') });
 const typeQuery = z.object({ type: z.enum(CHANNEL_TYPES, M.valueIncorrect) });
+/** `accountId`: a second authorisation for that account's own token (VK: the chosen community's token). */
+const startQuery = typeQuery.extend({
+  accountId: z
+    .string(M.valueIncorrect)
+    .regex(/^\d{1,30}$/, M.valueIncorrect)
+    .optional(),
+});
 
 function oauthOf(type: string): NonNullable<ChannelAdapter['oauth']> {
   const oauth = adapterFor(type).oauth;
@@ -51,21 +58,29 @@ export const oauthRoutes: ModuleRoutes = (fastify, app) => {
       access: { right: 'AUTHORITY_SERVICE_ACCOUNT' },
       response: oauthStartDto,
       summary:
-        "The provider's login dialog to send the admin to, for types connected by logging in (Instagram, Facebook)",
+        "The provider's login dialog to send the admin to, for types connected by logging in (Instagram, Facebook, VK; accountId: VK's second authorisation for the chosen community's token)",
       tags,
-      query: typeQuery,
+      query: startQuery,
     },
     async ({ auth, query: params }) => {
       const oauth = oauthOf(params.type);
+      const accountId = params.accountId;
+      if (accountId && !oauth.accountAuthorization)
+        throw new AppError('validationException', { accountId: M.valueIncorrect });
       const state = seal(app, {
         k: 'state',
         t: params.type,
         o: auth.organisationId,
         u: auth.userId,
         e: app.clock.now().getTime() + STATE_TTL_MS,
+        ...(accountId ? { g: accountId } : {}),
       });
       return {
-        url: oauth.authorizeUrl(adapterContext(app), { redirectUri: redirectUri(app, params.type), state }),
+        url: oauth.authorizeUrl(adapterContext(app), {
+          redirectUri: redirectUri(app, params.type),
+          state,
+          ...(accountId ? { accountId } : {}),
+        }),
       };
     },
   );
@@ -95,6 +110,7 @@ export const oauthRoutes: ModuleRoutes = (fastify, app) => {
         const got = await oauth.exchange(adapterContext(app), {
           query,
           redirectUri: redirectUri(app, params.type),
+          ...(state.g ? { accountId: state.g } : {}),
         });
         const grant = seal(app, {
           k: 'grant',
@@ -103,8 +119,9 @@ export const oauthRoutes: ModuleRoutes = (fastify, app) => {
           v: got.token,
           ...(got.expiresInSeconds ? { x: app.clock.now().getTime() + got.expiresInSeconds * 1000 } : {}),
           e: app.clock.now().getTime() + GRANT_TTL_MS,
+          ...(state.g ? { g: state.g } : {}),
         });
-        return back({ grant });
+        return back({ grant, ...(state.g ? { account: state.g } : {}) });
       } catch (err) {
         if (!(err instanceof OAuthRefusedError)) app.log.warn({ err }, 'provider login failed');
         return back({ error: 'accessDenied' });

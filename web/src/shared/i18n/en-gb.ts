@@ -1260,6 +1260,25 @@ export const enGB = {
           'Save here: we check the token and the community with VK, then show the address for the Callback API',
         note: 'VK must reach this server over HTTPS at its public address',
       },
+      // Logging in with VK (the guide: authorise, choose a community, save).
+      oauth: {
+        login: 'Log in with VK',
+        loginAgain: 'Log in again',
+        manual: 'or enter the community token yourself',
+        step1: 'Authorise: log in with VK and allow access to your communities',
+        step2: 'Choose a community you manage and authorise its messages',
+        step3: 'Save: we set up the Callback API in the community for you',
+        loggedIn: 'Logged in with VK. Choose the community to connect:',
+        communityHint: 'The communities you manage',
+        authoriseCommunity: 'Authorise the community',
+        authorised: 'Community {{id}} authorised. Save to connect it; we set up its Callback API.',
+        accountsError: 'VK did not list your communities. Log in again.',
+        noAccounts: 'You manage no VK communities.',
+      },
+    },
+    // Back from a refused VK login (the channels page names the type).
+    vk_bot: {
+      accessDenied: 'VK access denied (retry login later)',
     },
     instagram: {
       login: 'Log in with Facebook',

@@ -30,8 +30,8 @@ export type ChannelTypeUi = {
   /** An optional note under the steps (a requirement of the installation). */
   guideNote?: string;
   /**
-   * The own fields a new channel needs ('Please fill in all required fields' when empty); by the form's values for
-   * a type whose fields depend on a choice (WhatsApp's provider).
+   * The own fields a new channel needs ('Please fill in all required fields' when empty); a function of the form's
+   * values when they depend on a choice (WhatsApp's provider; VK: logged in, or the manual form).
    */
   required: string[] | ((own: OwnValues) => string[]);
   /** The own fields' starting values: empty when creating, from the channel's settings when editing. */

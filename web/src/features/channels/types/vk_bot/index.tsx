@@ -1,9 +1,136 @@
-import { PasswordInput, TextInput } from '@mantine/core';
-import type { ChannelCreatedDto } from '@smartconnect/contracts';
+import {
+  Alert,
+  Button,
+  Divider,
+  List,
+  Loader,
+  PasswordInput,
+  Select,
+  Stack,
+  Text,
+  TextInput,
+} from '@mantine/core';
+import type { ChannelCreatedDto, OauthAccountDto, Page } from '@smartconnect/contracts';
 import { IconBrandVk } from '@tabler/icons-react';
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
+import { get } from '../../../../shared/api/client.ts';
 import { CallbackCreatedModal, callbackUrl } from '../../channel-key-modal.tsx';
-import type { ChannelTypeUi, OwnFieldsProps } from '../types.ts';
+import type { ChannelTypeUi, OwnFieldsProps, OwnValues } from '../types.ts';
+
+/**
+ * Logging in with VK (the guide: authorise, choose a community, save): back from the first authorisation the
+ * address has `grant` (the user's login, kept here as `login`) and lists the communities the user manages; the
+ * chosen one's second authorisation comes back with `grant` and `account` (that community's token, sealed), which
+ * is saved with `{grant, groupId}`; we then set up the Callback API ourselves.
+ */
+function VkLogin({ values, errors, onChange, disabled }: OwnFieldsProps) {
+  const { t } = useTranslation();
+  const login = values.login ?? '';
+  const grant = values.grant ?? '';
+  const start = useMutation({
+    mutationFn: (accountId?: string) =>
+      get<{ url: string }>(
+        `/api/channels/oauth/start?type=vk_bot${accountId ? `&accountId=${encodeURIComponent(accountId)}` : ''}`,
+      ),
+    onSuccess: ({ url }) => window.location.assign(url),
+  });
+  const accounts = useQuery({
+    queryKey: ['channels', 'oauth-accounts', 'vk_bot', login],
+    enabled: !!login && !grant,
+    retry: false,
+    queryFn: async () =>
+      (
+        await get<Page<OauthAccountDto>>(
+          `/api/channels/oauth/accounts?type=vk_bot&grant=${encodeURIComponent(login)}`,
+        )
+      ).items,
+  });
+  const loginButton = (label: string, filled: boolean) => (
+    <Button
+      leftSection={<IconBrandVk size={18} />}
+      variant={filled ? 'filled' : 'default'}
+      loading={start.isPending && !start.variables}
+      disabled={disabled}
+      onClick={() => start.mutate(undefined)}
+    >
+      {t(label)}
+    </Button>
+  );
+  const steps = (
+    <List type="ordered" size="sm" spacing={4} data-testid="vk-login-steps">
+      <List.Item>{t('messengers.vk.oauth.step1')}</List.Item>
+      <List.Item>{t('messengers.vk.oauth.step2')}</List.Item>
+      <List.Item>{t('messengers.vk.oauth.step3')}</List.Item>
+    </List>
+  );
+  if (grant)
+    return (
+      <Stack gap="xs">
+        <Alert color="green" variant="light" data-testid="vk-community-authorised">
+          {t('messengers.vk.oauth.authorised', { id: values.groupId })}
+        </Alert>
+        {errors.grant && (
+          <Text c="red" size="sm" role="alert">
+            {errors.grant}
+          </Text>
+        )}
+        {loginButton('messengers.vk.oauth.loginAgain', false)}
+      </Stack>
+    );
+  if (login) {
+    const items = accounts.data ?? [];
+    return (
+      <Stack gap="xs">
+        {steps}
+        <Text size="sm">{t('messengers.vk.oauth.loggedIn')}</Text>
+        {accounts.isLoading ? (
+          <Loader size="sm" aria-label={t('common.loading')} />
+        ) : accounts.isError ? (
+          <Alert color="red" variant="light" role="alert">
+            {t('messengers.vk.oauth.accountsError')}
+          </Alert>
+        ) : items.length === 0 ? (
+          <Alert color="yellow" variant="light">
+            {t('messengers.vk.oauth.noAccounts')}
+          </Alert>
+        ) : (
+          <Select
+            label={t('messengers.vk.community')}
+            description={t('messengers.vk.oauth.communityHint')}
+            required
+            disabled={disabled}
+            data={items.map((a) => ({
+              value: a.id,
+              label: a.username ? `${a.name} · vk.com/${a.username}` : a.name,
+            }))}
+            value={values.groupId || null}
+            error={errors.groupId}
+            onChange={(v) => onChange('groupId', v ?? '')}
+            allowDeselect={false}
+          />
+        )}
+        <Button
+          leftSection={<IconBrandVk size={18} />}
+          disabled={disabled || !values.groupId}
+          loading={start.isPending && !!start.variables}
+          onClick={() => start.mutate(values.groupId)}
+        >
+          {t('messengers.vk.oauth.authoriseCommunity')}
+        </Button>
+        {loginButton('messengers.vk.oauth.loginAgain', false)}
+      </Stack>
+    );
+  }
+  return (
+    <Stack gap="xs">
+      {steps}
+      {loginButton('messengers.vk.oauth.login', true)}
+      <Divider label={t('messengers.vk.oauth.manual')} labelPosition="center" />
+    </Stack>
+  );
+}
 
 /**
  * The community (its id) and the Callback API's confirmation string are settings (shown again); the community
@@ -38,8 +165,15 @@ function VkBotFields({ values, errors, onChange, editing, disabled, channel }: O
       onChange={(e) => onChange(field, e.currentTarget.value)}
     />
   );
+  if (!editing && (values.grant || values.login))
+    return (
+      <VkLogin values={values} errors={errors} onChange={onChange} editing={editing} disabled={disabled} />
+    );
   return (
     <>
+      {!editing && (
+        <VkLogin values={values} errors={errors} onChange={onChange} editing={editing} disabled={disabled} />
+      )}
       {typeof name === 'string' && (
         <TextInput label={t('messengers.vk.community')} value={name} readOnly variant="filled" />
       )}
@@ -60,8 +194,21 @@ function VkBotFields({ values, errors, onChange, editing, disabled, channel }: O
   );
 }
 
+/** Back from VK's login: `?connect=vk_bot&grant=...` (and `&account=<community id>` after the second one). */
+const inAddress = () => {
+  const q = new URLSearchParams(window.location.search);
+  const ours = q.get('connect') === 'vk_bot';
+  return { grant: ours ? (q.get('grant') ?? '') : '', account: ours ? (q.get('account') ?? '') : '' };
+};
+
 /** After creation: the Callback API server to add in the community, which VK confirms with our answer. */
 function VkBotCreated({ channel, onClose }: { channel: ChannelCreatedDto; onClose: () => void }) {
+  // Logged in with VK: we added the Callback API server ourselves, nothing is left to do in VK.
+  const automatic = channel.settings.callbackServerId != null;
+  useEffect(() => {
+    if (automatic) onClose();
+  }, [automatic, onClose]);
+  if (automatic) return null;
   return (
     <CallbackCreatedModal
       channel={channel}
@@ -92,13 +239,29 @@ export const vkBotChannel: ChannelTypeUi = {
     'messengers.vk.guide.step4',
   ],
   guideNote: 'messengers.vk.guide.note',
-  required: ['token', 'groupId', 'confirmation', 'secret'],
+  required: (own) =>
+    own.grant
+      ? ['grant', 'groupId']
+      : own.login
+        ? ['groupId']
+        : ['token', 'groupId', 'confirmation', 'secret'],
   initial: (c) => ({
     token: '',
-    groupId: typeof c?.settings.groupId === 'string' ? c.settings.groupId : '',
+    groupId: typeof c?.settings.groupId === 'string' ? c.settings.groupId : c ? '' : inAddress().account,
     confirmation: typeof c?.settings.confirmation === 'string' ? c.settings.confirmation : '',
     secret: '',
+    ...(c ? {} : inAddress().account ? { grant: inAddress().grant } : { login: inAddress().grant }),
   }),
+  // Logged in: the community token's grant and the community; else the manual form's fields.
+  toBody: (own: OwnValues, initialOwn?: OwnValues) => {
+    if (own.grant) return { grant: own.grant, groupId: own.groupId };
+    const { login: _login, grant: _grant, ...manual } = own;
+    return Object.fromEntries(
+      Object.entries(manual).filter(([k, x]) =>
+        initialOwn ? x.trim() !== '' && x !== initialOwn[k] : x.trim() !== '',
+      ),
+    );
+  },
   Fields: VkBotFields,
   clientEdits: false,
   summary: (c) =>
