@@ -56,7 +56,7 @@ export class WidgetApi {
       undefined,
       after ? `after=${after}` : '',
     );
-  send = (body: { clientMessageId: string; text: string; files: string[]; name?: string }) =>
+  send = (body: { clientMessageId: string; text: string; files: string[]; name?: string; payload?: string }) =>
     this.call<WidgetMessageDto>('POST', '/messages', body);
   mark = (messageIds: string[], status: 'delivered' | 'read') =>
     this.call('POST', '/read', { messageIds, status });

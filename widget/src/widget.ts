@@ -438,6 +438,15 @@ export class Widget {
     this.files = [];
     if (!text.trim() && !files.length) return;
     if (!this.checkLength()) return;
+    await this.post(text, files);
+  }
+
+  /** A bot's button pressed: its label is the visitor's message, its payload tells the bot which one. */
+  private async press(text: string, payload: string): Promise<void> {
+    await this.post(text, [], payload);
+  }
+
+  private async post(text: string, files: File[], payload?: string): Promise<void> {
     this.els.err.textContent = '';
     const clientMessageId = randomId();
     const temp: Shown = {
@@ -448,11 +457,12 @@ export class Widget {
       attachments: files.map((f) => ({ url: '', name: f.name })),
       status: null,
       author: null,
+      buttons: null,
       createdAt: new Date().toISOString(),
       pending: true,
     };
     this.messages.set(temp.id, temp);
-    this.els.textarea.value = '';
+    if (!payload) this.els.textarea.value = '';
     this.render();
     try {
       await this.ensureVisitor();
@@ -467,13 +477,14 @@ export class Widget {
         text,
         files: keys,
         name: this.profile.name || undefined,
+        ...(payload ? { payload } : {}),
       });
       this.messages.delete(temp.id);
       this.messages.set(sent.id, sent);
       void this.sendProfile();
     } catch (e) {
       this.messages.delete(temp.id);
-      if (!this.els.textarea.value) this.els.textarea.value = text;
+      if (!payload && !this.els.textarea.value) this.els.textarea.value = text;
       this.els.err.textContent = this.errorText(e);
     }
     this.render();
@@ -509,6 +520,9 @@ export class Widget {
       a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0,
     );
     for (const m of list) items.push(this.bubble(m));
+    // The latest message's bot buttons: a visitor answers the question in front of them (older ones are history).
+    const last = list[list.length - 1];
+    if (last?.direction === 'out' && last.buttons?.length) items.push(this.botButtons(last.buttons));
     if (this.rating) {
       const opts = t.rates.map((label, i) => {
         const b = h('button', { type: 'button' }, `${i + 1} · ${label}`);
@@ -527,6 +541,17 @@ export class Widget {
       items.push(h('div', { class: 'm out welcome', role: 'status' }, this.ratingNote));
     this.els.log.replaceChildren(...items);
     this.scroll();
+  }
+
+  private botButtons(rows: NonNullable<WidgetMessageDto['buttons']>): HTMLElement {
+    const opts = rows.flat().map((b) => {
+      if ('url' in b)
+        return h('a', { class: 'btn', href: b.url, target: '_blank', rel: 'noopener noreferrer' }, b.text);
+      const el = h('button', { type: 'button', class: 'btn' }, b.text);
+      el.onclick = () => void this.press(b.text, b.payload);
+      return el;
+    });
+    return h('div', { class: 'bot-buttons', role: 'group', 'aria-label': this.t.botButtons }, ...opts);
   }
 
   private bubble(m: Shown): HTMLElement {

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { FIELD_MESSAGES as M } from '../messages.ts';
+// Types only: buttons.ts reads channels.ts, which reads this file (a value import would be a cycle).
+import type { ButtonRows } from './buttons.ts';
 
 /** Limits of the site-chat widget's protocol (one source of truth for server and widget). */
 export const WIDGET_LIMITS = {
@@ -110,6 +112,8 @@ export type WidgetMessageDto = {
   status: 'pending' | 'sent' | 'delivered' | 'read' | 'undelivered' | null;
   /** The operator who wrote an outgoing message (never for the visitor's own). */
   author: { name: string; avatarUrl: string | null } | null;
+  /** A chat bot's buttons under an outgoing message (the widget shows them as buttons; pressing sends the payload). */
+  buttons: ButtonRows | null;
   createdAt: string;
 };
 
@@ -134,6 +138,13 @@ export const widgetSendSchema = z
       .array(z.string().regex(/^[A-Za-z0-9_-]{20,}$/, M.valueIncorrect), M.valueIncorrect)
       .max(5, M.valueIncorrect)
       .default([]),
+    /** The payload of a bot's button the visitor pressed (`text` is then the button's label). */
+    payload: z
+      .string(M.valueIncorrect)
+      .min(1, M.valueIncorrect)
+      .refine((v) => new TextEncoder().encode(v).length <= 64, M.valueIncorrect)
+      .describe("A bot button's payload, 1-64 bytes of UTF-8 (BUTTON_LIMITS.payloadMaxBytes)")
+      .optional(),
   })
   .refine((v) => v.text.trim() !== '' || v.files.length > 0, { path: ['text'], message: M.requiredFields });
 
@@ -178,6 +189,9 @@ export const widgetMessageDto = z.object({
   ),
   status: z.enum(['pending', 'sent', 'delivered', 'read', 'undelivered']).nullable(),
   author: z.object({ name: z.string(), avatarUrl: z.string().nullable() }).nullable(),
+  buttons: z
+    .array(z.array(z.union([z.object({ text: z.string(), payload: z.string() }), z.object({ text: z.string(), url: z.string() })])))
+    .nullable(),
   createdAt: z.string(),
 });
 export const widgetRatingDto = z.object({ uuid: z.uuid(), text: z.string() }).nullable();
