@@ -109,7 +109,7 @@ describe('chat bots end to end', () => {
     await field(panel, 'Button 2').fill('Hours');
     // Two nodes: orders go to the Support team, hours close the chat.
     await page.getByRole('button', { name: 'Add node' }).click();
-    await field(panel, 'Bot reply').fill('An operator will help you with your order');
+    await field(panel, 'Bot reply').fill('An operator will help with your order');
     await choose(page, panel, 'Final action', 'Pass to team');
     await choose(page, panel, 'Team', support.name);
     await page.getByRole('button', { name: 'Add node' }).click();
@@ -120,7 +120,7 @@ describe('chat bots end to end', () => {
     await page.getByTestId(`bot-node-${root}`).click();
     const goesTo = panel.getByLabel('Goes to');
     await goesTo.nth(0).click();
-    await page.getByRole('option', { name: '2. An operator will help you with your order' }).click();
+    await page.getByRole('option', { name: '2. An operator will help with your order' }).click();
     await goesTo.nth(1).click();
     await page.getByRole('option', { name: '3. We are open 9 to 5' }).click();
     await page.waitForFunction(
@@ -136,7 +136,7 @@ describe('chat bots end to end', () => {
     await sim.getByText('Hello! Orders or opening hours?').waitFor();
     assert.deepEqual(await highlightedNodes(page), [root]);
     await sim.getByRole('button', { name: 'Orders' }).click();
-    await sim.getByText('An operator will help you with your order').waitFor();
+    await sim.getByText('An operator will help with your order').waitFor();
     await sim.getByTestId('simulator-final').getByText('pass to a team').waitFor();
     await page.waitForFunction(
       () => document.querySelectorAll('[data-testid^="bot-node-"][data-highlighted]').length === 2,
@@ -189,7 +189,7 @@ describe('chat bots end to end', () => {
     await screenshot(v, 'chat-bot-widget', { toasts: false });
     await assertAccessible(v, 'widget with bot buttons');
     await orders.click();
-    await v.getByText('An operator will help you with your order').waitFor({ timeout: 15_000 });
+    await v.getByText('An operator will help with your order').waitFor({ timeout: 15_000 });
 
     // The operator receives the chat in the team's queue, the bot's messages marked.
     const op = await openPage(browser, server.url);
@@ -202,7 +202,7 @@ describe('chat bots end to end', () => {
     await botLine.getByTestId('bot-badge').waitFor();
     const handOver = op.page
       .getByTestId('message')
-      .filter({ hasText: 'An operator will help you with your order' });
+      .filter({ hasText: 'An operator will help with your order' });
     await handOver.getByTestId('bot-badge').waitFor();
     assert.equal(
       await op.page.getByTestId('message').filter({ hasText: 'Hi there' }).getByTestId('bot-badge').count(),
