@@ -15,13 +15,13 @@ import { randomUUID } from 'node:crypto';
 import { createServer as createHttpServer } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { PLAN_OPTIONS } from '@smartconnect/contracts';
+import type { Db, Queryable } from '../server/src/db/index.ts';
 import {
   createOrganisation,
   startTestServer,
   type TestOrg,
   type TestServer,
 } from '../server/test/helpers.ts';
-import type { Db, Queryable } from '../server/src/db/index.ts';
 import { makeTeam } from '../server/test/integration/chats-fixtures.ts';
 
 const DIALOGS = Number(process.env.BENCH_DIALOGS ?? 1000);
@@ -119,7 +119,9 @@ function traceDb(db: Db): void {
 }
 function printTrace(messages: number): void {
   if (!trace.size) return;
-  console.log(`\nStatements of the bot phase (BENCH_TRACE), ${transactions} transactions, ${messages} messages:`);
+  console.log(
+    `\nStatements of the bot phase (BENCH_TRACE), ${transactions} transactions, ${messages} messages:`,
+  );
   const rows = [...trace.entries()].sort((a, b) => b[1].ms - a[1].ms).slice(0, 40);
   for (const [sql, e] of rows)
     console.log(`${String(e.n).padStart(7)} ${e.ms.toFixed(0).padStart(7)} ms  ${sql}`);

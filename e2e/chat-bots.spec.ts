@@ -73,8 +73,8 @@ const highlightedNodes = async (page: Page) =>
 
 describe('chat bots end to end', () => {
   test('draw a three-node bot, try it in the simulator, publish, route the site chat to it', async () => {
-    const teams = (await apiCall(server.url, 'GET', '/api/teams?limit=100', undefined, adminToken)).body.entity
-      .items as { id: string; name: string }[];
+    const teams = (await apiCall(server.url, 'GET', '/api/teams?limit=100', undefined, adminToken)).body
+      .entity.items as { id: string; name: string }[];
     const support = teams.find((x) => x.name === 'Support') ?? teams[0];
     const ch = await apiCall(
       server.url,

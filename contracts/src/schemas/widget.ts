@@ -190,7 +190,14 @@ export const widgetMessageDto = z.object({
   status: z.enum(['pending', 'sent', 'delivered', 'read', 'undelivered']).nullable(),
   author: z.object({ name: z.string(), avatarUrl: z.string().nullable() }).nullable(),
   buttons: z
-    .array(z.array(z.union([z.object({ text: z.string(), payload: z.string() }), z.object({ text: z.string(), url: z.string() })])))
+    .array(
+      z.array(
+        z.union([
+          z.object({ text: z.string(), payload: z.string() }),
+          z.object({ text: z.string(), url: z.string() }),
+        ]),
+      ),
+    )
     .nullable(),
   createdAt: z.string(),
 });

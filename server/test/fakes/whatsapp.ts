@@ -332,7 +332,8 @@ function interactiveProblem(i: Interactive | undefined): string | null {
     const label = len(i.action?.button);
     if (label < 1 || label > 20) return 'interactive.action.button must be 1-20 characters';
     const sections = i.action?.sections ?? [];
-    if (sections.length < 1 || sections.length > 10) return 'interactive.action.sections must have 1-10 sections';
+    if (sections.length < 1 || sections.length > 10)
+      return 'interactive.action.sections must have 1-10 sections';
     const rows = sections.flatMap((x) => x.rows ?? []);
     if (rows.length < 1 || rows.length > 10) return 'a list has 1-10 rows in all';
     for (const x of sections) {
@@ -344,7 +345,8 @@ function interactiveProblem(i: Interactive | undefined): string | null {
       if (id < 1 || id > 200) return 'row id must be 1-200 characters';
       const title = len(r.title);
       if (title < 1 || title > 24) return 'row title must be 1-24 characters';
-      if (r.description !== undefined && len(r.description) > 72) return 'row description must be at most 72 characters';
+      if (r.description !== undefined && len(r.description) > 72)
+        return 'row description must be at most 72 characters';
     }
     if (new Set(rows.map((r) => r.id)).size !== rows.length) return 'row ids must be unique';
     return null;

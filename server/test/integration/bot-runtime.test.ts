@@ -294,10 +294,7 @@ describe('chat bot runtime', () => {
     const rows = ms[1].buttons as { text: string; payload?: string; url?: string }[][];
     assert.equal(rows.length, 3);
     assert.deepEqual(rows[0], [{ text: 'Prices', payload: 'b1' }]);
-    assert.match(
-      rows[2][0].url ?? '',
-      /^http:\/\/localhost:3000\/bot-action\/[0-9a-f-]{36}$/,
-    );
+    assert.match(rows[2][0].url ?? '', /^http:\/\/localhost:3000\/bot-action\/[0-9a-f-]{36}$/);
     // The visitor's widget is told the buttons (history and live frames share the presenter).
     const hist = await s.api.get(`/api/widget/${channelId}/messages?token=${encodeURIComponent(v.token)}`);
     assert.equal(hist.status, 200, JSON.stringify(hist.body));

@@ -201,11 +201,7 @@ describe('chat bot on WhatsApp: interactive reply buttons and lists', () => {
     ms = await settle(org, 6);
     assert.equal(ms[5].text, 'Goodbye from the bot');
     await runOutbox(s.app);
-    assert.equal(
-      wa.sent.at(-1)?.body.type,
-      'text',
-      'a reply without buttons is plain text',
-    );
+    assert.equal(wa.sent.at(-1)?.body.type, 'text', 'a reply without buttons is plain text');
   });
 
   test('the fake refuses what the Cloud API refuses: 4 reply buttons, a title over 20 characters', async () => {
@@ -228,9 +224,17 @@ describe('chat bot on WhatsApp: interactive reply buttons and lists', () => {
       action: { buttons: ['1', '2', '3', '4'].map((i) => reply(i, i)) },
     });
     assert.equal(four.status, 400);
-    const long = await post({ type: 'button', body: { text: 'x' }, action: { buttons: [reply('1', 'x'.repeat(21))] } });
+    const long = await post({
+      type: 'button',
+      body: { text: 'x' },
+      action: { buttons: [reply('1', 'x'.repeat(21))] },
+    });
     assert.equal(long.status, 400);
-    const ok = await post({ type: 'button', body: { text: 'x' }, action: { buttons: [reply('1', 'x'.repeat(20))] } });
+    const ok = await post({
+      type: 'button',
+      body: { text: 'x' },
+      action: { buttons: [reply('1', 'x'.repeat(20))] },
+    });
     assert.equal(ok.status, 200);
   });
 });

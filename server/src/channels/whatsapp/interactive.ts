@@ -45,9 +45,13 @@ export function interactiveOf(
   buttons: OutboundMessage['buttons'],
 ): { body: string; interactive: Record<string, unknown> | null } {
   const all = buttons.flat();
-  const postbacks = all.flatMap((b) => ('payload' in b ? [b] : [])).slice(0, WHATSAPP_INTERACTIVE.listRowsMax);
+  const postbacks = all
+    .flatMap((b) => ('payload' in b ? [b] : []))
+    .slice(0, WHATSAPP_INTERACTIVE.listRowsMax);
   const links = all.flatMap((b) => ('url' in b ? [b] : []));
-  const body = [text.trim(), links.map((l) => `${l.text} — ${l.url}`).join('\n')].filter(Boolean).join('\n\n');
+  const body = [text.trim(), links.map((l) => `${l.text} — ${l.url}`).join('\n')]
+    .filter(Boolean)
+    .join('\n\n');
   if (!postbacks.length) return { body, interactive: null };
   const shown = body || '…';
   if (postbacks.length <= WHATSAPP_INTERACTIVE.replyButtonsMax) {

@@ -1,8 +1,8 @@
 import { FormData } from 'undici';
 import { splitText } from '../telegram/send.ts';
 import type { AdapterChannel, AdapterContext, OutboundMessage, SendResult } from '../types.ts';
-import { interactiveOf, WHATSAPP_INTERACTIVE } from './interactive.ts';
 import { callGraph, type GraphAnswer, isRateLimit, retryable, WINDOW_CLOSED_CODE } from './cloud-api.ts';
+import { interactiveOf, WHATSAPP_INTERACTIVE } from './interactive.ts';
 
 /** The Cloud API's longest text body. */
 export const WHATSAPP_TEXT_LIMIT = 4096;

@@ -238,7 +238,12 @@ async function dialogsOf(tx: StageTx, run: StageRun): Promise<Map<string, Q.RunD
 }
 
 /** The text and pressed button of the run's messages that reach a dialog, read once per run (one statement). */
-async function inboundOf(tx: StageTx, run: StageRun, dialogs: Map<string, Q.RunDialogRow>, messageId: string) {
+async function inboundOf(
+  tx: StageTx,
+  run: StageRun,
+  dialogs: Map<string, Q.RunDialogRow>,
+  messageId: string,
+) {
   let byId = run.memo.get('bot:inbound') as Map<string, Q.InboundRow> | undefined;
   if (!byId?.has(messageId)) {
     const ids = run.jobs.filter((j) => dialogs.has(j.chat_id)).map((j) => j.message_id);

@@ -79,7 +79,10 @@ export const findChat = (q: Queryable, orgId: string, id: string) =>
 export const lockChat = (q: Queryable, orgId: string, id: string): Promise<ChatRow | undefined> =>
   // One statement: the chat's row locked (only it: `of c`) and read with its joins (the lock waits, then the row is
   // read as committed).
-  maybe<ChatRow>(q, `${selectChat} where c.id = $1 and c.organisation_id = $2 for no key update of c`, [id, orgId]);
+  maybe<ChatRow>(q, `${selectChat} where c.id = $1 and c.organisation_id = $2 for no key update of c`, [
+    id,
+    orgId,
+  ]);
 
 /** What writing a message needs of its chat (visibility, the channel's state, the session window, the audience). */
 export type MessageChatRow = Pick<
