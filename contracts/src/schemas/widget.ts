@@ -1,7 +1,5 @@
 import { z } from 'zod';
 import { FIELD_MESSAGES as M } from '../messages.ts';
-// Types only: buttons.ts reads channels.ts, which reads this file (a value import would be a cycle).
-import type { ButtonRows } from './buttons.ts';
 
 /** Limits of the site-chat widget's protocol (one source of truth for server and widget). */
 export const WIDGET_LIMITS = {
@@ -104,6 +102,12 @@ export type WidgetConfigDto = SiteChatSettings & {
 /** The visitor's identity: `token` is signed by the server (a visitor cannot forge another one's). */
 export type WidgetVisitorDto = { visitorId: string; token: string };
 
+/**
+ * A bot's button rows as the widget receives them (the shape of buttons.ts's ButtonRows, written out here: buttons.ts
+ * reads channels.ts, which reads this file, so an import would be a cycle).
+ */
+export type WidgetButtonRows = ({ text: string; payload: string } | { text: string; url: string })[][];
+
 export type WidgetMessageDto = {
   id: string;
   direction: 'in' | 'out';
@@ -113,7 +117,7 @@ export type WidgetMessageDto = {
   /** The operator who wrote an outgoing message (never for the visitor's own). */
   author: { name: string; avatarUrl: string | null } | null;
   /** A chat bot's buttons under an outgoing message (the widget shows them as buttons; pressing sends the payload). */
-  buttons: ButtonRows | null;
+  buttons: WidgetButtonRows | null;
   createdAt: string;
 };
 
