@@ -186,6 +186,8 @@ describe('chat bots end to end', () => {
     // The bot's buttons: native in the widget; pressing one sends its payload.
     const orders = v.locator('smartconnect-chat').getByRole('button', { name: 'Orders' });
     await orders.waitFor({ timeout: 10_000 });
+    // The bot's message is marked as the bot's, not an operator's.
+    await v.locator('smartconnect-chat .who').filter({ hasText: /^Bot$/ }).first().waitFor();
     await screenshot(v, 'chat-bot-widget', { toasts: false });
     await assertAccessible(v, 'widget with bot buttons');
     await orders.click();

@@ -458,6 +458,7 @@ export class Widget {
       status: null,
       author: null,
       buttons: null,
+      bot: false,
       createdAt: new Date().toISOString(),
       pending: true,
     };
@@ -562,7 +563,7 @@ export class Widget {
             'div',
             { class: 'who' },
             m.author?.avatarUrl ? h('img', { src: m.author.avatarUrl, alt: '' }) : '',
-            m.author?.name || t.operator,
+            m.bot ? t.bot : m.author?.name || t.operator,
           )
         : h('span', { class: 'sr' }, `${t.you}: `);
     const atts = m.attachments.map((a) =>

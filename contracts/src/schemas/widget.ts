@@ -118,6 +118,8 @@ export type WidgetMessageDto = {
   author: { name: string; avatarUrl: string | null } | null;
   /** A chat bot's buttons under an outgoing message (the widget shows them as buttons; pressing sends the payload). */
   buttons: WidgetButtonRows | null;
+  /** Written by a chat bot (the widget marks it as the bot's, not an operator's). */
+  bot: boolean;
   createdAt: string;
 };
 
@@ -203,6 +205,7 @@ export const widgetMessageDto = z.object({
       ),
     )
     .nullable(),
+  bot: z.boolean(),
   createdAt: z.string(),
 });
 export const widgetRatingDto = z.object({ uuid: z.uuid(), text: z.string() }).nullable();

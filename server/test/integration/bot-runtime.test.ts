@@ -298,9 +298,11 @@ describe('chat bot runtime', () => {
     // The visitor's widget is told the buttons (history and live frames share the presenter).
     const hist = await s.api.get(`/api/widget/${channelId}/messages?token=${encodeURIComponent(v.token)}`);
     assert.equal(hist.status, 200, JSON.stringify(hist.body));
-    const items = hist.body.entity.items as { direction: string; buttons: unknown }[];
+    const items = hist.body.entity.items as { direction: string; buttons: unknown; bot: boolean }[];
     assert.deepEqual(items.at(-1)?.buttons, ms[1].buttons);
+    assert.equal(items.at(-1)?.bot, true, "marked as the bot's");
     assert.equal(items[0].buttons, null, "the visitor's own message has none");
+    assert.equal(items[0].bot, false);
 
     // Pressing "Prices": its label is the visitor's text, its payload steps the bot.
     assert.equal((await say('Prices', 'b1')).status, 200);

@@ -32,13 +32,14 @@ export type VisitorMessageRow = {
   attachments: { url: string; name?: string; contentType?: string; size?: number }[];
   status: 'pending' | 'sent' | 'delivered' | 'read' | 'undelivered' | null;
   buttons: ButtonRows | null;
+  by_bot: boolean;
   author_name: string | null;
   photo_key: string | null;
   created_at: string | Date;
 };
 
 const VISITOR_MESSAGES = `
-  select m.id, m.chat_id, m.direction, m.text, m.attachments, m.status, m.buttons, m.created_at,
+  select m.id, m.chat_id, m.direction, m.text, m.attachments, m.status, m.buttons, m.bot_id is not null as by_bot, m.created_at,
          u.name as author_name, u.photo_key
     from contacts ct
     join chats c on c.contact_id = ct.id

@@ -115,6 +115,7 @@ export const presentWidgetMessage = (
         }
       : null,
   buttons: m.direction === 'out' ? (m.buttons ?? null) : null,
+  bot: m.direction === 'out' && m.by_bot,
   createdAt: new Date(m.created_at).toISOString(),
 });
 
