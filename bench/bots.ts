@@ -8,12 +8,14 @@
  * an organisation without a bot (ingest only, no pipeline job). Printed: the bot's replies/s, the baseline's
  * messages/s and their ratio.
  *
- * Env: BENCH_DIALOGS (1000), BENCH_MESSAGES (3000), BENCH_CONCURRENCY (50), DATABASE_URL (PostgreSQL; else PGlite).
+ * Env: BENCH_DIALOGS (1000), BENCH_MESSAGES (3000), BENCH_CONCURRENCY (50), DATABASE_URL (PostgreSQL; else PGlite),
+ * BENCH_TRACE=1 (statement counts and times of the bot phase by SQL text, and its transactions: where the time goes).
  */
 import { randomUUID } from 'node:crypto';
 import { createServer as createHttpServer } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { PLAN_OPTIONS } from '@smartconnect/contracts';
+import type { Db, Queryable } from '../server/src/db/index.ts';
 import {
   createOrganisation,
   startTestServer,
@@ -88,6 +90,43 @@ async function withBot(s: TestServer, org: TestOrg) {
   if (rule.status !== 200) throw new Error(JSON.stringify(rule.body));
 }
 
+/** BENCH_TRACE=1: the server's statements counted and timed by SQL text (the database object patched in place). */
+const trace = new Map<string, { n: number; ms: number }>();
+let transactions = 0;
+function traceDb(db: Db): void {
+  const wrap = (q: Queryable): Queryable => ({
+    async query<T>(sql: string, params?: unknown[]) {
+      const t0 = performance.now();
+      try {
+        return await q.query<T>(sql, params);
+      } finally {
+        const key = sql.replace(/\s+/g, ' ').trim().slice(0, 110);
+        const e = trace.get(key) ?? { n: 0, ms: 0 };
+        e.n++;
+        e.ms += performance.now() - t0;
+        trace.set(key, e);
+      }
+    },
+    exec: (sql) => q.exec(sql),
+  });
+  const query = db.query.bind(db);
+  const tx = db.tx.bind(db);
+  db.query = wrap({ query, exec: db.exec.bind(db) }).query;
+  db.tx = (fn) => {
+    transactions++;
+    return tx((q) => fn(wrap(q)));
+  };
+}
+function printTrace(messages: number): void {
+  if (!trace.size) return;
+  console.log(
+    `\nStatements of the bot phase (BENCH_TRACE), ${transactions} transactions, ${messages} messages:`,
+  );
+  const rows = [...trace.entries()].sort((a, b) => b[1].ms - a[1].ms).slice(0, 40);
+  for (const [sql, e] of rows)
+    console.log(`${String(e.n).padStart(7)} ${e.ms.toFixed(0).padStart(7)} ms  ${sql}`);
+}
+
 let seq = 0;
 const send = (s: TestServer, ch: { id: string; key: string }, client: number, text: string) =>
   s.api.as(ch.key).post(`/api/channels/${ch.id}/inbound`, {
@@ -124,6 +163,7 @@ async function main() {
   const address = hook.address();
   const webhookUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/`;
   const s = await startTestServer();
+  if (process.env.BENCH_TRACE) traceDb(s.db);
   try {
     const botOrg = await createOrganisation(s, {
       options: PLAN_OPTIONS.filter((o) => o !== 'OPTION_CATEGORY'),
@@ -155,12 +195,15 @@ async function main() {
 
     // Bot: every message is one engine step and one reply, alternating between the two nodes.
     const before = await count(s, botReplies, [botOrg.id]);
+    trace.clear();
+    transactions = 0;
     const m0 = performance.now();
     await drive(MESSAGES, CONCURRENCY, (i) =>
       send(s, botCh, i % DIALOGS, Math.floor(i / DIALOGS) % 2 === 0 ? 'Prices' : 'Back'),
     );
     await waitFor(s, botReplies, [botOrg.id], before + MESSAGES);
     const replies = MESSAGES / ((performance.now() - m0) / 1000);
+    printTrace(MESSAGES);
 
     console.log(
       JSON.stringify({

@@ -56,8 +56,13 @@ export class WidgetApi {
       undefined,
       after ? `after=${after}` : '',
     );
-  send = (body: { clientMessageId: string; text: string; files: string[]; name?: string }) =>
-    this.call<WidgetMessageDto>('POST', '/messages', body);
+  send = (body: {
+    clientMessageId: string;
+    text: string;
+    files: string[];
+    name?: string;
+    payload?: string;
+  }) => this.call<WidgetMessageDto>('POST', '/messages', body);
   mark = (messageIds: string[], status: 'delivered' | 'read') =>
     this.call('POST', '/read', { messageIds, status });
   upload = (file: File) =>

@@ -41,6 +41,9 @@ button,textarea,a,input{pointer-events:auto}
 .rate .opts{display:flex;flex-wrap:wrap;gap:6px}
 .rate button{border:1px solid #1864ab;background:#fff;color:#1864ab;border-radius:16px;padding:4px 10px;cursor:pointer;font-size:13px}
 .rate button:hover{background:#e7f5ff}
+.bot-buttons{display:flex;flex-wrap:wrap;gap:6px;align-self:flex-start;max-width:85%}
+.bot-buttons .btn{border:1px solid #1864ab;background:#fff;color:#1864ab;border-radius:16px;padding:6px 12px;cursor:pointer;font-size:13px;text-decoration:none}
+.bot-buttons .btn:hover{background:#e7f5ff}
 .err{color:#c92a2a;font-size:12px;padding:4px 12px 0;min-height:0}
 .err:empty{display:none}
 .typing{font-size:12px;padding:2px 12px;color:#495057;background:#f8f9fa;font-style:italic}

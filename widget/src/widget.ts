@@ -438,6 +438,15 @@ export class Widget {
     this.files = [];
     if (!text.trim() && !files.length) return;
     if (!this.checkLength()) return;
+    await this.post(text, files);
+  }
+
+  /** A bot's button pressed: its label is the visitor's message, its payload tells the bot which one. */
+  private async press(text: string, payload: string): Promise<void> {
+    await this.post(text, [], payload);
+  }
+
+  private async post(text: string, files: File[], payload?: string): Promise<void> {
     this.els.err.textContent = '';
     const clientMessageId = randomId();
     const temp: Shown = {
@@ -448,11 +457,13 @@ export class Widget {
       attachments: files.map((f) => ({ url: '', name: f.name })),
       status: null,
       author: null,
+      buttons: null,
+      bot: false,
       createdAt: new Date().toISOString(),
       pending: true,
     };
     this.messages.set(temp.id, temp);
-    this.els.textarea.value = '';
+    if (!payload) this.els.textarea.value = '';
     this.render();
     try {
       await this.ensureVisitor();
@@ -467,13 +478,14 @@ export class Widget {
         text,
         files: keys,
         name: this.profile.name || undefined,
+        ...(payload ? { payload } : {}),
       });
       this.messages.delete(temp.id);
       this.messages.set(sent.id, sent);
       void this.sendProfile();
     } catch (e) {
       this.messages.delete(temp.id);
-      if (!this.els.textarea.value) this.els.textarea.value = text;
+      if (!payload && !this.els.textarea.value) this.els.textarea.value = text;
       this.els.err.textContent = this.errorText(e);
     }
     this.render();
@@ -509,6 +521,9 @@ export class Widget {
       a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0,
     );
     for (const m of list) items.push(this.bubble(m));
+    // The latest message's bot buttons: a visitor answers the question in front of them (older ones are history).
+    const last = list[list.length - 1];
+    if (last?.direction === 'out' && last.buttons?.length) items.push(this.botButtons(last.buttons));
     if (this.rating) {
       const opts = t.rates.map((label, i) => {
         const b = h('button', { type: 'button' }, `${i + 1} · ${label}`);
@@ -529,6 +544,17 @@ export class Widget {
     this.scroll();
   }
 
+  private botButtons(rows: NonNullable<WidgetMessageDto['buttons']>): HTMLElement {
+    const opts = rows.flat().map((b) => {
+      if ('url' in b)
+        return h('a', { class: 'btn', href: b.url, target: '_blank', rel: 'noopener noreferrer' }, b.text);
+      const el = h('button', { type: 'button', class: 'btn' }, b.text);
+      el.onclick = () => void this.press(b.text, b.payload);
+      return el;
+    });
+    return h('div', { class: 'bot-buttons', role: 'group', 'aria-label': this.t.botButtons }, ...opts);
+  }
+
   private bubble(m: Shown): HTMLElement {
     const t = this.t;
     const who =
@@ -537,7 +563,7 @@ export class Widget {
             'div',
             { class: 'who' },
             m.author?.avatarUrl ? h('img', { src: m.author.avatarUrl, alt: '' }) : '',
-            m.author?.name || t.operator,
+            m.bot ? t.bot : m.author?.name || t.operator,
           )
         : h('span', { class: 'sr' }, `${t.you}: `);
     const atts = m.attachments.map((a) =>

@@ -102,6 +102,12 @@ export type WidgetConfigDto = SiteChatSettings & {
 /** The visitor's identity: `token` is signed by the server (a visitor cannot forge another one's). */
 export type WidgetVisitorDto = { visitorId: string; token: string };
 
+/**
+ * A bot's button rows as the widget receives them (the shape of buttons.ts's ButtonRows, written out here: buttons.ts
+ * reads channels.ts, which reads this file, so an import would be a cycle).
+ */
+export type WidgetButtonRows = ({ text: string; payload: string } | { text: string; url: string })[][];
+
 export type WidgetMessageDto = {
   id: string;
   direction: 'in' | 'out';
@@ -110,6 +116,10 @@ export type WidgetMessageDto = {
   status: 'pending' | 'sent' | 'delivered' | 'read' | 'undelivered' | null;
   /** The operator who wrote an outgoing message (never for the visitor's own). */
   author: { name: string; avatarUrl: string | null } | null;
+  /** A chat bot's buttons under an outgoing message (the widget shows them as buttons; pressing sends the payload). */
+  buttons: WidgetButtonRows | null;
+  /** Written by a chat bot (the widget marks it as the bot's, not an operator's). */
+  bot: boolean;
   createdAt: string;
 };
 
@@ -134,6 +144,13 @@ export const widgetSendSchema = z
       .array(z.string().regex(/^[A-Za-z0-9_-]{20,}$/, M.valueIncorrect), M.valueIncorrect)
       .max(5, M.valueIncorrect)
       .default([]),
+    /** The payload of a bot's button the visitor pressed (`text` is then the button's label). */
+    payload: z
+      .string(M.valueIncorrect)
+      .min(1, M.valueIncorrect)
+      .refine((v) => new TextEncoder().encode(v).length <= 64, M.valueIncorrect)
+      .describe("A bot button's payload, 1-64 bytes of UTF-8 (BUTTON_LIMITS.payloadMaxBytes)")
+      .optional(),
   })
   .refine((v) => v.text.trim() !== '' || v.files.length > 0, { path: ['text'], message: M.requiredFields });
 
@@ -178,6 +195,17 @@ export const widgetMessageDto = z.object({
   ),
   status: z.enum(['pending', 'sent', 'delivered', 'read', 'undelivered']).nullable(),
   author: z.object({ name: z.string(), avatarUrl: z.string().nullable() }).nullable(),
+  buttons: z
+    .array(
+      z.array(
+        z.union([
+          z.object({ text: z.string(), payload: z.string() }),
+          z.object({ text: z.string(), url: z.string() }),
+        ]),
+      ),
+    )
+    .nullable(),
+  bot: z.boolean(),
   createdAt: z.string(),
 });
 export const widgetRatingDto = z.object({ uuid: z.uuid(), text: z.string() }).nullable();

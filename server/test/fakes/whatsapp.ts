@@ -238,6 +238,10 @@ export async function startFakeWhatsApp(opts: { now?: () => number } = {}): Prom
         const body = (b.text as { body?: string })?.body ?? '';
         if (!body || body.length > 4096) return badParam(res, 'text.body');
       }
+      if (type === 'interactive') {
+        const why = interactiveProblem(b.interactive as Interactive);
+        if (why) return badParam(res, why);
+      }
       if (type === 'template') {
         const t = b.template as { name?: string; language?: { code?: string } };
         if (!fake.templates.some((x) => x.name === t?.name && x.language === t.language?.code))
@@ -285,4 +289,67 @@ function send(res: ServerResponse, status: number, body: unknown) {
   const text = JSON.stringify(body);
   res.writeHead(status, { 'content-type': 'application/json' });
   res.end(text);
+}
+
+type Interactive = {
+  type?: string;
+  body?: { text?: string };
+  action?: {
+    buttons?: { type?: string; reply?: { id?: string; title?: string } }[];
+    button?: string;
+    sections?: { title?: string; rows?: { id?: string; title?: string; description?: string }[] }[];
+  };
+};
+
+/**
+ * What the Cloud API refuses in an interactive message (the documented limits,
+ * https://developers.facebook.com/docs/whatsapp/cloud-api/messages/interactive-reply-buttons-messages and
+ * .../interactive-list-messages): body text 1-1024 characters; reply buttons 1-3, each `type: reply` with an id of
+ * 1-256 characters and a title of 1-20, ids and titles unique; a list's button label 1-20 characters, 1-10 sections
+ * with 1-10 rows in all, row ids 1-200 characters and unique, row titles 1-24, descriptions up to 72, section titles
+ * (up to 24) required when there is more than one section.
+ */
+function interactiveProblem(i: Interactive | undefined): string | null {
+  const len = (s: unknown) => (typeof s === 'string' ? [...s].length : -1);
+  if (!i || typeof i !== 'object') return 'interactive is required';
+  const body = len(i.body?.text);
+  if (body < 1 || body > 1024) return 'interactive.body.text must be 1-1024 characters';
+  if (i.type === 'button') {
+    const bs = i.action?.buttons ?? [];
+    if (bs.length < 1 || bs.length > 3) return 'interactive.action.buttons must have 1-3 buttons';
+    for (const x of bs) {
+      if (x.type !== 'reply') return 'interactive.action.buttons[].type must be reply';
+      const id = len(x.reply?.id);
+      if (id < 1 || id > 256) return 'interactive.action.buttons[].reply.id must be 1-256 characters';
+      const title = len(x.reply?.title);
+      if (title < 1 || title > 20) return 'interactive.action.buttons[].reply.title must be 1-20 characters';
+    }
+    if (new Set(bs.map((x) => x.reply?.id)).size !== bs.length) return 'button ids must be unique';
+    if (new Set(bs.map((x) => x.reply?.title)).size !== bs.length) return 'button titles must be unique';
+    return null;
+  }
+  if (i.type === 'list') {
+    const label = len(i.action?.button);
+    if (label < 1 || label > 20) return 'interactive.action.button must be 1-20 characters';
+    const sections = i.action?.sections ?? [];
+    if (sections.length < 1 || sections.length > 10)
+      return 'interactive.action.sections must have 1-10 sections';
+    const rows = sections.flatMap((x) => x.rows ?? []);
+    if (rows.length < 1 || rows.length > 10) return 'a list has 1-10 rows in all';
+    for (const x of sections) {
+      if (sections.length > 1 && len(x.title) < 1) return 'section title is required with several sections';
+      if (len(x.title) > 24) return 'section title must be at most 24 characters';
+    }
+    for (const r of rows) {
+      const id = len(r.id);
+      if (id < 1 || id > 200) return 'row id must be 1-200 characters';
+      const title = len(r.title);
+      if (title < 1 || title > 24) return 'row title must be 1-24 characters';
+      if (r.description !== undefined && len(r.description) > 72)
+        return 'row description must be at most 72 characters';
+    }
+    if (new Set(rows.map((r) => r.id)).size !== rows.length) return 'row ids must be unique';
+    return null;
+  }
+  return `interactive.type ${String(i.type)} is not supported`;
 }

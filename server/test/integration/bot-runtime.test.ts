@@ -266,7 +266,7 @@ describe('chat bot runtime', () => {
     assert.equal(chat2.team.id, teamId);
   });
 
-  test('the widget has no buttons: numbered lines, a number answers', async () => {
+  test('the widget shows the bot buttons natively; pressing one sends its payload; a number still answers', async () => {
     const org = await createOrganisation(s, { options: PLAN_OPTIONS.filter((o) => o !== 'OPTION_CATEGORY') });
     const teamId = await makeTeam(org, { method: 'manual' });
     const res = await org.admin.api.post('/api/channels', { type: 'site_chat', name: 'Site', teamId });
@@ -280,23 +280,42 @@ describe('chat bot runtime', () => {
     });
     const v = (await s.api.post(`/api/widget/${channelId}/visitors`)).body.entity as { token: string };
     let k = 0;
-    const say = (text: string) =>
+    const say = (text: string, payload?: string) =>
       s.api.call(
         'POST',
         `/api/widget/${channelId}/messages?token=${encodeURIComponent(v.token)}`,
-        JSON.stringify({ clientMessageId: `bot-widget-${Date.now()}-${k++}`, text }),
+        JSON.stringify({ clientMessageId: `bot-widget-${Date.now()}-${k++}`, text, payload }),
         { 'content-type': 'text/plain' },
       );
     assert.equal((await say('Hello')).status, 200);
     const chat = await chatOfClient(org);
     let ms = await settle(org, chat.id, 2);
-    assert.equal(ms[1].buttons, null, 'no native buttons');
-    assert.match(
-      ms[1].text,
-      /^Welcome! Choose:\n\n1\. Prices\n2\. Operator\n3\. Our site — http:\/\/localhost:3000\/bot-action\//,
-    );
-    assert.equal((await say('1')).status, 200);
+    assert.equal(ms[1].text, 'Welcome! Choose:', 'no numbered lines: the widget shows buttons');
+    const rows = ms[1].buttons as { text: string; payload?: string; url?: string }[][];
+    assert.equal(rows.length, 3);
+    assert.deepEqual(rows[0], [{ text: 'Prices', payload: 'b1' }]);
+    assert.match(rows[2][0].url ?? '', /^http:\/\/localhost:3000\/bot-action\/[0-9a-f-]{36}$/);
+    // The visitor's widget is told the buttons (history and live frames share the presenter).
+    const hist = await s.api.get(`/api/widget/${channelId}/messages?token=${encodeURIComponent(v.token)}`);
+    assert.equal(hist.status, 200, JSON.stringify(hist.body));
+    const items = hist.body.entity.items as { direction: string; buttons: unknown; bot: boolean }[];
+    assert.deepEqual(items.at(-1)?.buttons, ms[1].buttons);
+    assert.equal(items.at(-1)?.bot, true, "marked as the bot's");
+    assert.equal(items[0].buttons, null, "the visitor's own message has none");
+    assert.equal(items[0].bot, false);
+
+    // Pressing "Prices": its label is the visitor's text, its payload steps the bot.
+    assert.equal((await say('Prices', 'b1')).status, 200);
     ms = await settle(org, chat.id, 4);
-    assert.equal(ms[3].text, 'Prices are low\n\n1. Back');
+    assert.equal(ms[2].text, 'Prices');
+    assert.equal(ms[3].text, 'Prices are low');
+    assert.deepEqual(ms[3].buttons, [[{ text: 'Back', payload: 'b4' }]]);
+    // A payload is at most 64 bytes (Telegram's callback_data, the shared limit).
+    const long = await say('Back', 'x'.repeat(65));
+    assert.equal(long.status, 400);
+    // Typing still works: the label answers.
+    assert.equal((await say('back')).status, 200);
+    ms = await settle(org, chat.id, 6);
+    assert.equal(ms[5].text, 'Welcome! Choose:');
   });
 });

@@ -16,7 +16,8 @@ export const siteChatAdapter: ChannelAdapter = {
   updateSchema: siteChatUpdateFields,
   capabilities: {
     edit: true,
-    buttons: false,
+    // A bot's buttons: the widget shows them and sends the pressed one's payload back.
+    buttons: true,
     templates: false,
     sessionWindowHours: null,
     textLimit: 10_000,

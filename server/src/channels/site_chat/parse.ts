@@ -10,6 +10,8 @@ export type SiteChatPush =
       name: string;
       text: string;
       attachments: { url: string; name?: string; contentType?: string; size?: number }[];
+      /** The payload of a bot's button the visitor pressed (the text is its label). */
+      payload?: string;
     }
   | { kind: 'status'; messageId: string; status: 'delivered' | 'read' };
 
@@ -19,16 +21,14 @@ export function parseSiteChat(channel: AdapterChannel, req: RawRequest): Inbound
   if (!visitorId) return [];
   const push = sanitizeStrings(req.body) as SiteChatPush;
   if (push.kind === 'status') return [{ kind: 'status', messageId: push.messageId, status: push.status }];
-  return [
-    {
-      kind: 'message',
-      message: {
-        // Scoped by the visitor: one visitor's ids never collide with (or dedupe against) another's.
-        externalMessageId: `${visitorId}:${push.clientMessageId}`,
-        client: { externalId: visitorId, name: push.name },
-        text: push.text,
-        attachments: push.attachments,
-      },
-    },
-  ];
+  const message = {
+    // Scoped by the visitor: one visitor's ids never collide with (or dedupe against) another's.
+    externalMessageId: `${visitorId}:${push.clientMessageId}`,
+    client: { externalId: visitorId, name: push.name },
+    text: push.text,
+    attachments: push.attachments,
+  };
+  // A pressed bot button: the label is what the visitor saw and sent, the payload is for the bot.
+  if (push.payload) return [{ kind: 'postback', data: push.payload, message }];
+  return [{ kind: 'message', message }];
 }

@@ -1,3 +1,4 @@
+import type { ButtonRows } from '@smartconnect/contracts';
 import type { Queryable } from '../../db/index.ts';
 import { maybe } from '../../db/index.ts';
 
@@ -30,13 +31,15 @@ export type VisitorMessageRow = {
   text: string;
   attachments: { url: string; name?: string; contentType?: string; size?: number }[];
   status: 'pending' | 'sent' | 'delivered' | 'read' | 'undelivered' | null;
+  buttons: ButtonRows | null;
+  by_bot: boolean;
   author_name: string | null;
   photo_key: string | null;
   created_at: string | Date;
 };
 
 const VISITOR_MESSAGES = `
-  select m.id, m.chat_id, m.direction, m.text, m.attachments, m.status, m.created_at,
+  select m.id, m.chat_id, m.direction, m.text, m.attachments, m.status, m.buttons, m.bot_id is not null as by_bot, m.created_at,
          u.name as author_name, u.photo_key
     from contacts ct
     join chats c on c.contact_id = ct.id

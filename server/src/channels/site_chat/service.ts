@@ -114,6 +114,8 @@ export const presentWidgetMessage = (
             : null,
         }
       : null,
+  buttons: m.direction === 'out' ? (m.buttons ?? null) : null,
+  bot: m.direction === 'out' && m.by_bot,
   createdAt: new Date(m.created_at).toISOString(),
 });
 
@@ -147,7 +149,7 @@ export async function sendVisitorMessage(
   ch: WidgetChannel,
   token: string,
   ip: string,
-  input: { clientMessageId: string; text: string; files: string[]; name?: string },
+  input: { clientMessageId: string; text: string; files: string[]; name?: string; payload?: string },
 ) {
   const visitorId = visitorOfRequest(ch, token);
   await limitSend(app, ch, visitorId, ip);
@@ -171,6 +173,7 @@ export async function sendVisitorMessage(
         contentType: f.content_type,
         size: f.size,
       })),
+      ...(input.payload ? { payload: input.payload } : {}),
     }),
     'site_chat',
   );

@@ -18,7 +18,8 @@ export const whatsappAdapter: ChannelAdapter = {
   capabilities: {
     startDialog: false,
     edit: false,
-    buttons: false,
+    // A bot's buttons: interactive reply buttons (up to 3) or a list (up to 10); see interactive.ts.
+    buttons: true,
     templates: true,
     // §4 WhatsApp session: free text only within 24 hours of the client's last message.
     sessionWindowHours: 24,

@@ -2,6 +2,7 @@ import { FormData } from 'undici';
 import { splitText } from '../telegram/send.ts';
 import type { AdapterChannel, AdapterContext, OutboundMessage, SendResult } from '../types.ts';
 import { callGraph, type GraphAnswer, isRateLimit, retryable, WINDOW_CLOSED_CODE } from './cloud-api.ts';
+import { interactiveOf, WHATSAPP_INTERACTIVE } from './interactive.ts';
 
 /** The Cloud API's longest text body. */
 export const WHATSAPP_TEXT_LIMIT = 4096;
@@ -98,7 +99,10 @@ export async function sendWhatsApp(
       return { ok: true, externalId: res.result.messages?.[0]?.id };
     }
     let first: string | undefined;
-    let text = m.text;
+    // A bot's buttons: the text (with any links) goes last, as the body of an interactive message.
+    const native = m.buttons.length ? interactiveOf(m.text, m.buttons) : null;
+    let text = native ? native.body : m.text;
+    const interactive = native?.interactive ?? null;
     for (const a of m.attachments) {
       const media = await mediaObject(ctx, channel, a);
       if (!media.ok) return media;
@@ -106,13 +110,30 @@ export async function sendWhatsApp(
       const obj: Record<string, string> = { ...media.obj };
       if (media.kind === 'document') obj.filename = a.name ?? 'file';
       const captioned = media.kind === 'image' || media.kind === 'video' || media.kind === 'document';
-      if (captioned && text.trim() && text.length <= CAPTION_LIMIT) {
+      if (!interactive && captioned && text.trim() && text.length <= CAPTION_LIMIT) {
         obj.caption = text;
         text = '';
       }
       const res = await post({ type: media.kind, [media.kind]: obj });
       if (!res.ok) return failure(res);
       first ??= res.result.messages?.[0]?.id;
+    }
+    if (interactive) {
+      // The body holds 1024 characters: what is longer goes before it as text.
+      const parts = splitText(text, WHATSAPP_INTERACTIVE.bodyMax);
+      const body = parts.pop() ?? '…';
+      for (const part of parts) {
+        const res = await post({ type: 'text', text: { body: part, preview_url: false } });
+        if (!res.ok) return failure(res);
+        first ??= res.result.messages?.[0]?.id;
+      }
+      const res = await post({
+        type: 'interactive',
+        interactive: { ...interactive, body: { text: body } },
+      });
+      if (!res.ok) return failure(res);
+      first ??= res.result.messages?.[0]?.id;
+      return { ok: true, externalId: first };
     }
     for (const part of text.trim() ? splitText(text, WHATSAPP_TEXT_LIMIT) : []) {
       const res = await post({ type: 'text', text: { body: part, preview_url: false } });

@@ -11,11 +11,22 @@ export type DialogRow = {
   last_message_id: string | null;
 };
 
-/** The open bot dialogs of these chats (one per chat at most). */
+/** An open dialog with its chat's state and the run's message it answers (one read per run, not per job). */
+export type RunDialogRow = DialogRow & { chat: ChatState };
+
+/**
+ * The open bot dialogs of these chats (one per chat at most), each with its chat's state, in ONE statement: the
+ * pipeline's bot stage reads them once per run.
+ */
 export const openDialogs = (q: Queryable, chatIds: string[]) =>
-  q.query<DialogRow>(
-    `select id, organisation_id, chat_id, bot_id, version, state, last_message_id from chat_bot_dialogs
-      where chat_id = any($1::uuid[]) and ended_at is null`,
+  q.query<RunDialogRow>(
+    `select d.id, d.organisation_id, d.chat_id, d.bot_id, d.version, d.state, d.last_message_id,
+            json_build_object('status', c.status, 'operator_id', c.operator_id, 'channel_type', ch.type,
+                              'team_id', c.team_id) as chat
+       from chat_bot_dialogs d
+       join chats c on c.id = d.chat_id
+       join channels ch on ch.id = c.channel_id
+      where d.chat_id = any($1::uuid[]) and d.ended_at is null`,
     [chatIds],
   );
 
@@ -84,9 +95,10 @@ export const chatIntent = async (q: Queryable, chatId: string) =>
     )
   )[0]?.intent ?? null;
 
-export type InboundRow = { text: string; payload: string | null };
-export const inbound = async (q: Queryable, messageId: string) =>
-  (await q.query<InboundRow>('select text, payload from messages where id = $1', [messageId]))[0];
+export type InboundRow = { id: string; text: string; payload: string | null };
+/** These client messages' text and pressed button (one statement for a run's messages). */
+export const inbound = (q: Queryable, messageIds: string[]) =>
+  q.query<InboundRow>('select id, text, payload from messages where id = any($1::uuid[])', [messageIds]);
 
 export type ChatState = {
   status: string;

@@ -223,15 +223,35 @@ export async function startBotDialog(
 /** The intent the chat's latest bot dialog recognised: the chat's intent for routing rules (§3), or null. */
 export const chatIntentOf = (q: Queryable, chatId: string) => Q.chatIntent(q, chatId);
 
-/** The run's open dialogs by chat, read once per run. */
-async function dialogsOf(tx: StageTx, run: StageRun): Promise<Map<string, Q.DialogRow>> {
-  let byChat = run.memo.get('bot') as Map<string, Q.DialogRow> | undefined;
+/**
+ * The run's open dialogs by chat (each with its chat's state), read once per run; read again after a dialog of the
+ * run ended (its chat may have been placed since).
+ */
+async function dialogsOf(tx: StageTx, run: StageRun): Promise<Map<string, Q.RunDialogRow>> {
+  let byChat = run.memo.get('bot') as Map<string, Q.RunDialogRow> | undefined;
   if (!byChat) {
     const chatIds = [...new Set(run.jobs.map((j) => j.chat_id))];
     byChat = new Map((await Q.openDialogs(tx.q, chatIds)).map((d) => [d.chat_id, d]));
     run.memo.set('bot', byChat);
   }
   return byChat;
+}
+
+/** The text and pressed button of the run's messages that reach a dialog, read once per run (one statement). */
+async function inboundOf(
+  tx: StageTx,
+  run: StageRun,
+  dialogs: Map<string, Q.RunDialogRow>,
+  messageId: string,
+) {
+  let byId = run.memo.get('bot:inbound') as Map<string, Q.InboundRow> | undefined;
+  if (!byId?.has(messageId)) {
+    const ids = run.jobs.filter((j) => dialogs.has(j.chat_id)).map((j) => j.message_id);
+    if (!ids.includes(messageId)) ids.push(messageId);
+    byId = new Map((await Q.inbound(tx.q, ids)).map((m) => [m.id, m]));
+    run.memo.set('bot:inbound', byId);
+  }
+  return byId.get(messageId);
 }
 
 /**
@@ -246,23 +266,25 @@ export async function botStage(
   run: StageRun,
   app: AppContext,
 ): Promise<'stop' | 'continue'> {
-  const dialog = (await dialogsOf(tx, run)).get(job.chat_id);
+  const dialogs = await dialogsOf(tx, run);
+  const dialog = dialogs.get(job.chat_id);
   if (!dialog) return 'continue';
   if (dialog.last_message_id === job.message_id) return 'stop';
-  const chat = await Q.chatState(tx.q, job.organisation_id, job.chat_id);
-  if (!chat || chat.status === 'closed' || chat.operator_id) {
+  // The chat as the run found it (the reply is written under the chat's lock, which reads it again).
+  const chat = dialog.chat;
+  if (chat.status === 'closed' || chat.operator_id) {
     await Q.endDialogOf(
       tx.q,
       job.organisation_id,
       job.chat_id,
-      chat?.operator_id ? 'operator' : 'closed',
+      chat.operator_id ? 'operator' : 'closed',
       tx.now,
     );
     run.memo.delete('bot');
     return 'continue';
   }
   const version = await versionOf(tx, dialog.bot_id, dialog.version);
-  const message = await Q.inbound(tx.q, job.message_id);
+  const message = await inboundOf(tx, run, dialogs, job.message_id);
   if (!version || !message) return 'continue';
   const state: BotDialogState = dialog.state;
   const step = stepDialog(

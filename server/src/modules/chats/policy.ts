@@ -47,11 +47,14 @@ export const canSee = (v: Viewer, c: ChatScope): boolean =>
 export const canAct = (v: Viewer, c: ChatScope): boolean => v.all || c.operator_id === v.userId;
 
 /** A chat the viewer may not see does not exist for them (404, never a hint that it exists). */
-export function assertVisible(v: ActorView, chat: ChatRow | undefined): asserts chat is ChatRow {
+export function assertVisible<T extends ChatScope = ChatRow>(
+  v: ActorView,
+  chat: T | undefined,
+): asserts chat is T {
   if (!chat || (v !== 'organisation' && !canSee(v, chat))) throw new AppError('chatNotFoundException');
 }
 
-export function assertCanAct(v: ActorView, chat: ChatRow): void {
+export function assertCanAct(v: ActorView, chat: ChatScope): void {
   if (v !== 'organisation' && !canAct(v, chat)) throw new AppError('accessDeniedException');
 }
 

@@ -13,7 +13,7 @@ import { type ActorView, assertCanAct, assertVisible, chatAudience, viewerOf, vi
 import { presentMessage } from './presenter.ts';
 import * as Q from './queries.ts';
 
-function assertChannelWritable(chat: Q.ChatRow) {
+function assertChannelWritable(chat: Pick<Q.ChatRow, 'channel_status' | 'channel_deleted'>) {
   if (chat.channel_status !== 'active' || chat.channel_deleted)
     throw new AppError('deactivatedChannelException');
 }
@@ -22,7 +22,7 @@ function assertChannelWritable(chat: Q.ChatRow) {
  * A channel type with a session window (WhatsApp: 24 hours, §4) takes free text only that long after the client's
  * last message; later only registered templates may be sent (sessionEndedException, with when it closed).
  */
-function assertSessionOpen(chat: Q.ChatRow, now: Date) {
+function assertSessionOpen(chat: Pick<Q.ChatRow, 'channel_type' | 'last_client_message_at'>, now: Date) {
   const hours = adapterFor(chat.channel_type).capabilities.sessionWindowHours;
   if (hours == null) return;
   const last = chat.last_client_message_at ? new Date(chat.last_client_message_at).getTime() : null;
@@ -108,7 +108,7 @@ async function writeMessage(
 ): Promise<{ m: Q.MessageRow; repeat: boolean }> {
   const { q, emit, now } = tx;
   const orgId = actor.organisationId;
-  const chat = await Q.lockChat(q, orgId, chatId);
+  const chat = await Q.lockChatForMessage(q, orgId, chatId);
   assertVisible(view, chat);
   if (clientKey && actor.kind === 'user') {
     const first = await Q.findMessageByClientKey(q, chat.id, actor.userId, clientKey);

@@ -1,7 +1,7 @@
 import type { AppContext } from '../../context.ts';
 import type { AuthContext } from '../../http/auth.ts';
 import { AppError } from '../../http/errors.ts';
-import { registerStage, type StageTx } from '../../jobs/pipeline.ts';
+import { registerStage, type StageRun, type StageTx } from '../../jobs/pipeline.ts';
 import type { PipelineJob } from '../../jobs/pipeline-queries.ts';
 import { withEvents } from '../../realtime/emit.ts';
 import { chatClientBlocked, closeOpenChatsOfClient } from '../chats/close-client-chats.ts';
@@ -49,10 +49,31 @@ export async function unblockClient(app: AppContext, auth: AuthContext, clientId
 }
 
 /**
+ * The chats of the run whose client is blacklisted, read once per run (ONE statement, not one per job); a chat
+ * found here is checked again on its own before anything is done to it.
+ */
+async function blockedInRun(tx: StageTx, run: StageRun): Promise<Set<string>> {
+  let blocked = run.memo.get('blacklist') as Set<string> | undefined;
+  if (!blocked) {
+    const chatIds = [...new Set(run.jobs.map((j) => j.chat_id))];
+    const rows = await tx.q.query<{ id: string }>(
+      `select c.id from chats c join clients cl on cl.id = c.client_id
+        where c.id = any($1::uuid[]) and cl.blocked_at is not null`,
+      [chatIds],
+    );
+    blocked = new Set(rows.map((r) => r.id));
+    run.memo.set('blacklist', blocked);
+  }
+  return blocked;
+}
+
+/**
  * The pipeline's first stage: a message of a blacklisted client goes no further (a client blocked after the
  * ingest enqueued the job). A dialog it opened, still waiting for an operator, is closed.
  */
-export async function blacklistStage(tx: StageTx, job: PipelineJob) {
+export async function blacklistStage(tx: StageTx, job: PipelineJob, run: StageRun) {
+  if (!(await blockedInRun(tx, run)).has(job.chat_id)) return 'continue' as const;
+  // Read again for this job (the run's read may be older than a block or unblock of this transaction).
   if (!(await chatClientBlocked(tx, job.chat_id))) return 'continue' as const;
   if (job.opened) {
     const chat = await tx.q.query<{ client_id: string }>(

@@ -13,7 +13,7 @@ import {
 } from '@mantine/core';
 import type { BotGraph } from '@smartconnect/contracts';
 import { IconExternalLink, IconRefresh, IconRobot, IconSend, IconX } from '@tabler/icons-react';
-import { type FormEvent, useEffect, useState } from 'react';
+import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { UserText } from '../../shared/ui/user-text.tsx';
 import { type SimState, simAnswer, simStart } from './simulator-model.ts';
@@ -38,9 +38,13 @@ export function BotSimulator(props: {
   useEffect(() => {
     setSim(simStart(graph, defaultMessage));
   }, [graph, defaultMessage]);
+  // The latest callback without re-running on each of the parent's renders (a new function every time: setting the
+  // parent's state from here would otherwise loop, React error 185).
+  const onPathRef = useRef(onPath);
+  onPathRef.current = onPath;
   useEffect(() => {
-    onPath(sim.path);
-  }, [sim.path, onPath]);
+    onPathRef.current(sim.path);
+  }, [sim.path]);
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
