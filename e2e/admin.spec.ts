@@ -516,7 +516,8 @@ describe('every screen', () => {
       ['/signup', 'signup', 'Sign up', '/favicon.svg'],
     ]) {
       await page.goto(path);
-      await page.locator('h2').first().waitFor();
+      // The page's own heading (the sign-up page's is an h1; the login carousel's hidden h2s do not count).
+      await page.locator('h1:visible, h2:visible').first().waitFor();
       assert.equal(await titleOf(page, `${title} · SmartConnect`), `${title} · SmartConnect`, path);
       assert.equal(await favicon(), icon, path);
       await screenshot(page, name);
