@@ -24,12 +24,17 @@ export function RealtimeProvider({ children }: { children: ReactNode }) {
   const me = useCurrentUser();
   const userId = me.id;
   const seesAll = me.rights.includes('AUTHORITY_ALL_CHATS');
-  const navigate = useNavigate();
+  // The declarative router gives a new navigate function on every location change: read it through a ref, so that
+  // moving between screens never restarts the socket (one socket per tab).
+  const navigateNow = useNavigate();
+  const navigateRef = useRef(navigateNow);
+  navigateRef.current = navigateNow;
   const location = useLocation();
   // Read at each event: the chat on the screen now.
   const where = useRef(location);
   where.current = location;
   useEffect(() => {
+    const navigate = (to: string) => navigateRef.current(to);
     const alert = newMessageAlert({ title: () => i18n.t('notices.newMessage') });
     const notice = attention(
       {
@@ -96,6 +101,6 @@ export function RealtimeProvider({ children }: { children: ReactNode }) {
       setActiveRealtime(null);
       alert.dispose();
     };
-  }, [client, userId, seesAll, navigate]);
+  }, [client, userId, seesAll]);
   return <>{children}</>;
 }
