@@ -1,4 +1,4 @@
-import { type Language, LIMITS } from '@smartconnect/contracts';
+import { type Language, LIMITS, type PlanOption } from '@smartconnect/contracts';
 import type { AppContext } from '../../context.ts';
 import type { Queryable } from '../../db/index.ts';
 import { AppError } from '../../http/errors.ts';
@@ -19,6 +19,11 @@ export type OrganisationWithAdmin = {
   trialDays?: number;
   /** The administrator's password, already hashed (sign-up); without it an invitation link is mailed. */
   passwordHash?: string;
+  adminPhone?: string | null;
+  /** Plan options when no plan is given (sign-up's trial has them all); a plan's options replace them. */
+  options?: readonly PlanOption[];
+  /** The trial's last paid day (YYYY-MM-DD), when the caller counts it itself; else from `trialDays`. */
+  paidUntil?: string;
 };
 
 const addDays = (d: Date, days: number) =>
@@ -42,11 +47,11 @@ export async function createOrganisationWithAdmin(
     login: input.login,
     name: input.name,
     adminEmail: input.adminEmail,
-    options: [],
+    options: [...(input.options ?? [])],
     language: input.language,
     instance: input.instance ?? null,
     firstTariffDay: today.toISOString().slice(0, 10),
-    paidUntil: addDays(today, (input.trialDays ?? LIMITS.trialDays) - 1),
+    paidUntil: input.paidUntil ?? addDays(today, (input.trialDays ?? LIMITS.trialDays) - 1),
   });
   if (input.planId) await changePlan(q, org.id, input.planId, { skipBalanceCheck: true });
   const adminId = await addUser(q, {
@@ -54,7 +59,7 @@ export async function createOrganisationWithAdmin(
     roleId: org.roles.ADMINISTRATOR,
     name: input.adminName ?? 'Administrator',
     email: input.adminEmail,
-    phone: null,
+    phone: input.adminPhone ?? null,
     // No password until the invitation is used: an unusable hash nobody can log in with.
     passwordHash: input.passwordHash ?? '!',
     breakTimeoutMinutes: null,

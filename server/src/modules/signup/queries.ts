@@ -101,6 +101,3 @@ export async function loginsLike(q: Queryable, base: string): Promise<Set<string
   );
   return new Set(rows.map((r) => r.login));
 }
-
-export const setTrialEnd = (q: Queryable, organisationId: string, paidUntil: string) =>
-  q.query('update organisations set paid_until = $2::date where id = $1', [organisationId, paidUntil]);

@@ -6,8 +6,7 @@ import { hashToken, randomToken } from '../../lib/crypto.ts';
 import { hashPassword } from '../../lib/password.ts';
 import { hit, type Limit } from '../../lib/rate-limit.ts';
 import { openSession } from '../auth/service.ts';
-import { provisionOrganisation } from '../organisations/provision.ts';
-import { addUser } from '../users/service.ts';
+import { createOrganisationWithAdmin } from '../organisations/create.ts';
 import { altchaProvider, type CaptchaProvider } from './captcha.ts';
 import { firstFree, loginFromCompany } from './login.ts';
 import * as Q from './queries.ts';
@@ -188,27 +187,18 @@ export async function confirmPhone(app: AppContext, token: string, code: string)
     const login = firstFree(base, await Q.loginsLike(q, base));
     const finished = await Q.finishSignup(q, row.id, login);
     if (!finished) throw new AppError('wrongStageException');
-    const org = await provisionOrganisation(q, {
+    const org = await createOrganisationWithAdmin(app, q, {
       login,
       name: row.company,
       adminEmail: row.email,
-      options: [...PLAN_OPTIONS],
-      language: row.language,
-    });
-    await Q.setTrialEnd(q, org.id, paidUntil);
-    const userId = await addUser(q, {
-      organisationId: org.id,
-      roleId: org.roles.ADMINISTRATOR,
-      name: row.language === 'rus' ? 'Администратор' : 'Administrator',
-      email: row.email,
-      phone: row.phone,
+      adminName: row.language === 'rus' ? 'Администратор' : 'Administrator',
+      adminPhone: row.phone,
       passwordHash,
-      breakTimeoutMinutes: null,
       language: row.language,
-      active: true,
-      teamIds: [],
+      options: PLAN_OPTIONS,
+      paidUntil,
     });
-    return { row: finished, organisationId: org.id, userId };
+    return { row: finished, organisationId: org.organisationId, userId: org.adminId };
   });
   const session = await openSession(app, { id: done.userId, organisation_id: done.organisationId });
   await app.mailer.send(
