@@ -149,4 +149,113 @@ describe('billing', () => {
     assertNoErrors(errors);
     await context.close();
   });
+
+  test('in Russian: the finance screens, the top-up field error and the end-of-paid-days banner, at 1440 and 390 px', async () => {
+    // The Demo organisation's paid days end the day after tomorrow: its administrator is warned in the shell.
+    const staff = await apiLogin(server.url, STAFF, server.passwords[STAFF]);
+    const orgs = await apiCall(server.url, 'GET', '/api/organisations', undefined, staff);
+    const demo = orgs.body.entity.items.find((o: { login: string }) => o.login === 'demo');
+    const ends = new Date(Date.now() + 2 * 86_400_000).toISOString().slice(0, 10);
+    assert.equal(
+      (await apiCall(server.url, 'PATCH', `/api/organisations/${demo.id}`, { paidUntil: ends }, staff))
+        .status,
+      200,
+    );
+    try {
+      const token = await apiLogin(server.url, 'admin@demo.local', ADMIN_PASSWORD);
+      const { page, errors, context } = await openPage(browser, server.url);
+      await context.addInitScript(() => localStorage.setItem('sc-lang', 'rus'));
+      await signIn(page, token, '/admin/finance');
+      await page.getByTestId('balance').waitFor();
+      await page.getByRole('tab', { name: 'Баланс' }).waitFor();
+      const banner = page.getByTestId('billing-banner');
+      const date = new Date(`${ends}T00:00:00Z`).toLocaleDateString('ru-RU', {
+        timeZone: 'UTC',
+        dateStyle: 'medium',
+      });
+      assert.equal(
+        await banner.getByText(`Оплаченный период заканчивается ${date} —`, { exact: false }).count(),
+        1,
+      );
+      assert.equal(
+        await banner.getByRole('link', { name: 'Пополнить' }).getAttribute('href'),
+        '/admin/finance/balance',
+      );
+      await assertAccessible(page, 'finance balance ru');
+      const topUp = page.getByTestId('top-up');
+      await field(topUp, 'Сумма').fill('499');
+      await topUp.getByRole('button', { name: 'Перейти к оплате' }).click();
+      await fieldError(topUp, 'Сумма', 'Неверная сумма (минимум 500)');
+      await screenshot(page, 'billing-ru-balance');
+      await page.getByRole('tab', { name: 'Платежи' }).click();
+      await page.getByTestId('payments').waitFor();
+      const payments = (await page.getByTestId('payments').textContent()) ?? '';
+      for (const text of ['ID транзакции', 'Пополнение', '1500.00']) assert.ok(payments.includes(text), text);
+      await assertAccessible(page, 'payments ru');
+      await screenshot(page, 'billing-ru-payments');
+      await page.getByRole('tab', { name: 'Счета' }).click();
+      await page.getByTestId('documents').waitFor();
+      const docs = (await page.getByTestId('documents').textContent()) ?? '';
+      for (const text of ['Счёт-фактура', 'Акт', 'Оплачен']) assert.ok(docs.includes(text), text);
+      await assertAccessible(page, 'documents ru');
+      await screenshot(page, 'billing-ru-documents');
+      await page.setViewportSize({ width: 390, height: 844 });
+      await assertAccessible(page, 'documents ru 390');
+      await screenshot(page, 'billing-ru-documents-390');
+      await page.getByRole('tab', { name: 'Платежи' }).click();
+      await page.getByTestId('payments').waitFor();
+      await screenshot(page, 'billing-ru-payments-390');
+      await page.getByRole('tab', { name: 'Баланс' }).click();
+      await page.getByTestId('balance').waitFor();
+      await assertAccessible(page, 'balance ru 390');
+      await field(page.getByTestId('top-up'), 'Сумма').fill('100');
+      await page.getByTestId('top-up').getByRole('button', { name: 'Перейти к оплате' }).click();
+      await fieldError(page.getByTestId('top-up'), 'Сумма', 'Неверная сумма (минимум 500)');
+      await screenshot(page, 'billing-ru-balance-390');
+      assertNoErrors(errors);
+      await context.close();
+    } finally {
+      await apiCall(server.url, 'PATCH', `/api/organisations/${demo.id}`, { paidUntil: null }, staff);
+    }
+  });
+
+  test('suspended for non-payment: the shell says why and leads to the top-up; a staff edit that pays lifts it', async () => {
+    // Paid days over yesterday and nothing on the balance: the next daily run (once a minute) suspends the Demo.
+    const staff = await apiLogin(server.url, STAFF, server.passwords[STAFF]);
+    const orgs = await apiCall(server.url, 'GET', '/api/organisations', undefined, staff);
+    const demo = orgs.body.entity.items.find((o: { login: string }) => o.login === 'demo');
+    const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+    const patch = (body: Record<string, unknown>) =>
+      apiCall(server.url, 'PATCH', `/api/organisations/${demo.id}`, body, staff);
+    assert.equal((await patch({ paidUntil: yesterday, balance: 0 })).status, 200);
+    const suspended = async () =>
+      (await apiCall(server.url, 'GET', '/api/organisations', undefined, staff)).body.entity.items.find(
+        (o: { id: string }) => o.id === demo.id,
+      ).suspended as boolean;
+    try {
+      const deadline = Date.now() + 100_000;
+      while (!(await suspended())) {
+        assert.ok(Date.now() < deadline, 'the daily run suspends the organisation within a minute or two');
+        await new Promise((r) => setTimeout(r, 1000));
+      }
+      const token = await apiLogin(server.url, 'admin@demo.local', ADMIN_PASSWORD);
+      const { page, errors, context } = await openPage(browser, server.url);
+      await signIn(page, token, '/admin/chats');
+      const banner = page.getByRole('alert').filter({ hasText: 'suspended for non-payment' });
+      await banner.waitFor();
+      assert.equal(await banner.getAttribute('data-testid'), 'billing-banner');
+      await banner.getByRole('link', { name: 'Top up' }).click();
+      await page.getByTestId('balance').waitFor();
+      await assertAccessible(page, 'suspended banner');
+      await screenshot(page, 'billing-suspended');
+      assertNoErrors(errors);
+      await context.close();
+    } finally {
+      // A staff edit that makes the days paid again lifts the suspension at once.
+      const until = new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10);
+      assert.equal((await patch({ paidUntil: until, balance: 1500 })).status, 200);
+      assert.equal(await suspended(), false);
+      await patch({ paidUntil: null });
+    }
+  });
 });

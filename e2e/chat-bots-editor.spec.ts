@@ -101,6 +101,21 @@ describe('chat bot editor', () => {
     await page.getByRole('button', { name: 'Add node' }).click();
     await field(panel, 'Bot reply').fill('Bye');
     await choose(page, panel, 'Final action', 'Close chat');
+    // The reply's file: uploaded as the composer does, shown on the node, removable.
+    const attach = async (name: string) => {
+      const chooser = page.waitForEvent('filechooser');
+      await panel.getByRole('button', { name: 'Attach a file' }).click();
+      const jpeg = Buffer.alloc(4000);
+      jpeg.set([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01]);
+      jpeg.set([0xff, 0xd9], 3998);
+      await (await chooser).setFiles({ name, mimeType: 'image/jpeg', buffer: jpeg });
+      await panel.getByTestId('reply-file').getByText(name).waitFor({ timeout: 10_000 });
+    };
+    await attach('first.jpg');
+    await panel.getByRole('button', { name: 'Remove the file first.jpg' }).click();
+    assert.equal(await panel.getByTestId('reply-file').count(), 0);
+    await attach('goodbye.jpg');
+    await page.getByTestId('node-file').getByText('goodbye.jpg').waitFor();
     const [, sales, bye] = await nodeIds(page);
     assert.ok(sales && bye);
     await page.getByTestId(`bot-node-${bye}`).getByTestId('unconnected').waitFor();
@@ -149,6 +164,9 @@ describe('chat bot editor', () => {
       full.published.nodes.map((n: { reply: { text: string } }) => n.reply.text),
       ['Hello! Sales or support?', 'Passing you to our team', 'Bye'],
     );
+    const byeReply = full.published.nodes[2].reply as { fileId: string | null; fileName?: string };
+    assert.equal(byeReply.fileName, 'goodbye.jpg');
+    assert.match(byeReply.fileId ?? '', /^[A-Za-z0-9_-]{20,}$/);
     await assertAccessible(page, 'chat bot editor');
 
     // The list: published; deleting is refused while a routing rule routes to the bot (its name shown).

@@ -218,6 +218,27 @@ describe('chat bots end to end', () => {
     await v.getByText('Hello, which order is it?').waitFor({ timeout: 10_000 });
     await assertAccessible(op.page, 'operator conversation with bot messages');
     await screenshot(op.page, 'chat-bot-operator', { toasts: false });
+
+    // §4 transfer to a chat bot: the dialog lists the published bots; the bot answers again from its root node.
+    await op.page.getByRole('button', { name: 'Transfer' }).click();
+    await op.page.getByRole('radio', { name: 'Chat bot', exact: true }).check();
+    await choose(op.page, op.page.getByRole('dialog'), 'Choose a chat bot', 'Shop bot');
+    await assertAccessible(op.page, 'transfer dialog with chat bots');
+    await screenshot(op.page, 'chat-transfer-to-bot');
+    await op.page.getByRole('dialog').getByRole('button', { name: 'Transfer' }).click();
+    await op.page.getByText('The chat has been transferred').waitFor();
+    await v
+      .locator('smartconnect-chat')
+      .getByText('Hello! Orders or opening hours?')
+      .nth(1)
+      .waitFor({ timeout: 15_000 });
+    await signIn(op.page, adminToken, '/admin/chats?filter=waiting');
+    await op.page.getByTestId('chat-row').first().click();
+    // The timeline names the bot (the name isolated for bidi text, hence the pattern).
+    await op.page
+      .locator('[data-testid="system-event"][data-kind="transfer"]')
+      .filter({ hasText: /Transferred to the chat bot .?Shop bot/ })
+      .waitFor({ timeout: 10_000 });
     await screenshot(v, 'chat-bot-widget-handed-over', { toasts: false });
     assertNoErrors(visitor.errors);
     assertNoErrors(op.errors);

@@ -222,7 +222,12 @@ describe('chat center', () => {
       .getByTestId('presence-banner')
       .getByText('You are not in work: no new chats will come to you.')
       .waitFor();
+    // The toggle answers at once (optimistic); the server has it once its PATCH is answered.
+    const saved = page.waitForResponse(
+      (r) => r.url().endsWith('/api/presence') && r.request().method() === 'PATCH',
+    );
     await page.getByText('In work', { exact: true }).click();
+    assert.equal((await saved).status(), 200);
     await page.getByTestId('presence-banner').waitFor({ state: 'detached' });
     await page.waitForFunction(
       () =>

@@ -103,6 +103,9 @@ describe('reports', () => {
     const total = await page.getByTestId('total-dialogsNew').textContent();
     assert.ok(Number(total?.replace(/\D/g, '')) >= 2, String(total));
     await page.getByTestId('dialogs-series').waitFor();
+    // The ratings 1-5 distribution: one column each, with a readable header.
+    for (const score of [1, 2, 3, 4, 5])
+      await page.getByRole('columnheader', { name: `Rated ${score} of 5` }).waitFor();
     await assertAccessible(page, 'reports dialogs');
     await screenshot(page, 'reports-dialogs');
     await page.setViewportSize({ width: 390, height: 844 });
@@ -206,6 +209,12 @@ describe('reports', () => {
       }
       if (testId) await page.getByTestId(testId).waitFor();
       else await page.getByText('No data for period').waitFor();
+      if (testId && testId !== 'time-report')
+        for (const score of [1, 5])
+          await page
+            .getByTestId(testId)
+            .getByRole('columnheader', { name: `Rated ${score} of 5` })
+            .waitFor();
       await assertAccessible(page, `report ${tab}`);
       await screenshot(page, `reports-${tab.toLowerCase().replaceAll(' ', '-')}`);
     }
@@ -224,5 +233,70 @@ describe('reports', () => {
     assert.equal(overflow, false, 'no horizontal page scroll at 390 px');
     assertNoErrors(errors);
     await context.close();
+  });
+
+  test("the administrator sets the organisation's time zone in Preferences; reports count in it; Russian texts", async () => {
+    const { page, errors, context } = await openPage(browser, server.url);
+    await signIn(page, adminToken, '/admin/preferences');
+    await page.getByRole('link', { name: 'Organisation' }).click();
+    await page.getByRole('heading', { name: 'Organisation settings' }).waitFor();
+    const zone = page.getByRole('textbox', { name: 'Time zone' });
+    assert.match(await zone.inputValue(), /^Europe\/Moscow \(UTC\+03:00\)$/);
+    await assertAccessible(page, 'organisation settings');
+    // Searchable: typing part of a city narrows the list.
+    await zone.click();
+    await zone.fill('London');
+    await page.getByRole('option', { name: /^Europe\/London \(UTC/ }).click();
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page.getByText('Organisation settings saved').waitFor();
+    await screenshot(page, 'preferences-organisation');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.waitForTimeout(300);
+    await screenshot(page, 'preferences-organisation-390');
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth + 1);
+    assert.equal(overflow, false, 'no horizontal page scroll at 390 px');
+    await page.setViewportSize({ width: 1440, height: 900 });
+    // Reports now count days in London.
+    await page.goto('/admin/reports/dialogs');
+    await page.getByText('Time zone: Europe/London').first().waitFor();
+
+    // In Russian: the settings page and the ratings headers of a report table.
+    await page.evaluate(() => localStorage.setItem('sc-lang', 'rus'));
+    await page.goto('/admin/preferences/organisation');
+    await page.getByRole('heading', { name: 'Настройки организации' }).waitFor();
+    await page.getByRole('textbox', { name: 'Часовой пояс' }).waitFor();
+    await assertAccessible(page, 'organisation settings (ru)');
+    await page.goto('/admin/reports/teams');
+    await page.getByRole('textbox', { name: 'Период' }).click();
+    await page.getByRole('option', { name: 'Сегодня' }).click();
+    for (let i = 0; i < 20 && !(await page.getByTestId('teams-report').isVisible()); i++)
+      await page.waitForTimeout(500);
+    for (const score of [1, 5])
+      await page.getByRole('columnheader', { name: `Оценка ${score} из 5` }).waitFor();
+    await page.evaluate(() => localStorage.removeItem('sc-lang'));
+    const back = await apiCall(
+      server.url,
+      'PATCH',
+      '/api/organisation',
+      { timeZone: 'Europe/Moscow' },
+      adminToken,
+    );
+    assert.equal(back.status, 200);
+    assertNoErrors(errors);
+    await context.close();
+
+    // An operator has no such page: the menu lacks it and the address leads to the no-rights screen.
+    const op = await openPage(browser, server.url);
+    await signIn(op.page, operatorToken, '/admin/preferences/organisation');
+    await op.page.waitForURL(/no-rights/);
+    const refused = await apiCall(
+      server.url,
+      'PATCH',
+      '/api/organisation',
+      { timeZone: 'UTC' },
+      operatorToken,
+    );
+    assert.equal(refused.status, 403);
+    await op.context.close();
   });
 });

@@ -1,43 +1,34 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import type { Browser } from 'playwright-core';
-import { type FakeViber, startFakeViber } from '../server/test/fakes/viber.ts';
+import { describe, test } from 'node:test';
+import { startFakeViber } from '../server/test/fakes/viber.ts';
 import {
-  ADMIN_PASSWORD,
-  apiCall,
-  apiLogin,
+  answer,
+  channelHook,
+  channelWorld,
+  deliveryShown,
+  nameAndTeam,
+  openWaiting,
+  takeChat,
+} from './channel-fixture.ts';
+import {
   assertAccessible,
   assertNoErrors,
   field,
   fieldError,
-  launchBrowser,
   openPage,
   screenshot,
   signIn,
-  startServer,
-  type TestServer,
   waitFor,
 } from './harness.ts';
 
-let server: TestServer;
-let browser: Browser;
-let adminToken: string;
-let vb: FakeViber;
-
-before(async () => {
-  vb = await startFakeViber();
-  server = await startServer({ env: { VIBER_API_BASE_URL: vb.baseUrl } });
-  browser = await launchBrowser();
-  adminToken = await apiLogin(server.url, 'admin@demo.local', ADMIN_PASSWORD);
-});
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-  await vb?.close();
-});
+const world = channelWorld(
+  async () => ({ vb: await startFakeViber() }),
+  ({ vb }) => ({ VIBER_API_BASE_URL: vb.baseUrl }),
+);
 
 describe('Viber bot channel pages', () => {
   test('the admin connects a Viber bot through its guide, gets a message and answers it', async () => {
+    const { vb, browser, server, adminToken } = world;
     const { page, errors, context } = await openPage(browser, server.url);
     await signIn(page, adminToken, '/admin/preferences/channels');
     await page.getByRole('button', { name: 'Connect Viber bot' }).click();
@@ -46,9 +37,7 @@ describe('Viber bot channel pages', () => {
     await assertAccessible(page, 'Viber bot guide');
     await screenshot(page, 'channel-guide-viber-bot');
     await dialog.getByRole('button', { name: 'Next' }).click();
-    await field(dialog, 'Name').fill('Shop Viber');
-    await field(dialog, 'Team').click();
-    await page.getByRole('option', { name: 'Sales' }).click();
+    await nameAndTeam(page, dialog, 'Shop Viber');
     await field(dialog, 'Authentication token').fill('4453b6ac12345678-e02c5f12174805f9-00000000000000aa');
     await dialog.getByRole('button', { name: 'Create' }).click();
     await fieldError(dialog, 'Authentication token', 'Incorrect token/ID specified');
@@ -62,14 +51,10 @@ describe('Viber bot channel pages', () => {
     await page.setViewportSize({ width: 1440, height: 900 });
     await dialog.getByRole('button', { name: 'Create' }).click();
     await page.getByTestId('channel-Shop Viber').getByText('viber://pa?chatURI=shopviber').waitFor();
-    const list = await apiCall(server.url, 'GET', '/api/channels', undefined, adminToken);
-    const id = list.body.entity.items.find((c: { name: string }) => c.name === 'Shop Viber').id;
-    const hook = `${server.url}/api/webhooks/viber_bot/${id}`;
+    const { hook } = await channelHook(world, 'viber_bot', 'Shop Viber');
     assert.equal(vb.webhook, hook, 'the webhook is set (Viber checked it first)');
 
-    await page.goto('/admin/chats?filter=waiting');
-    await page.getByText('Nobody is waiting').waitFor();
-    await page.waitForLoadState('networkidle');
+    await openWaiting(page);
     assert.equal(
       await vb.deliver(
         hook,
@@ -80,15 +65,8 @@ describe('Viber bot channel pages', () => {
       ),
       200,
     );
-    const row = page.getByTestId('chat-row').filter({ hasText: 'Anna Volkova' });
-    await row.waitFor({ timeout: 10_000 });
-    await row.click();
-    await page.getByTestId('message').getByText('Hello, is the shop open?').waitFor();
-    await page.getByRole('button', { name: 'Take' }).click();
-    await page.getByTestId('chat-status').getByText('In progress').waitFor();
-    const box = page.getByRole('textbox', { name: 'Write a message' });
-    await box.fill('Yes, until 21:00.');
-    await box.press('Enter');
+    await takeChat(page, 'Anna Volkova', 'Hello, is the shop open?');
+    await answer(page, 'Yes, until 21:00.');
     const sent = await waitFor(() => vb.sent.find((s) => s.body.text === 'Yes, until 21:00.'));
     assert.equal(sent.body.receiver, 'vb-user-1=');
     assert.equal(
@@ -100,11 +78,7 @@ describe('Viber bot channel pages', () => {
       }),
       200,
     );
-    await page
-      .getByTestId('message')
-      .filter({ hasText: 'Yes, until 21:00.' })
-      .locator('[data-testid="delivery"][data-status="read"]')
-      .waitFor();
+    await deliveryShown(page, 'Yes, until 21:00.', 'read');
     await screenshot(page, 'channel-viber-bot-chat');
     assertNoErrors(errors, /status of 400/);
     await context.close();

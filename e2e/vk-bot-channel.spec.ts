@@ -1,50 +1,39 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import type { Browser } from 'playwright-core';
-import { type FakeVk, startFakeVk } from '../server/test/fakes/vk.ts';
+import { describe, test } from 'node:test';
+import { startFakeVk } from '../server/test/fakes/vk.ts';
 import {
-  ADMIN_PASSWORD,
-  apiCall,
-  apiLogin,
+  answer,
+  channelHook,
+  channelWorld,
+  deliveryShown,
+  nameAndTeam,
+  openWaiting,
+  takeChat,
+} from './channel-fixture.ts';
+import {
   assertAccessible,
   assertNoErrors,
   field,
   fieldError,
-  launchBrowser,
   openPage,
   screenshot,
   signIn,
-  startServer,
-  type TestServer,
   waitFor,
 } from './harness.ts';
 
-let server: TestServer;
-let browser: Browser;
-let adminToken: string;
-let vk: FakeVk;
-
-before(async () => {
-  vk = await startFakeVk();
-  server = await startServer({
-    env: {
-      VK_API_BASE_URL: vk.baseUrl,
-      VK_OAUTH_BASE_URL: vk.baseUrl,
-      VK_APP_ID: vk.appId,
-      VK_APP_SECRET: vk.appSecret,
-    },
-  });
-  browser = await launchBrowser();
-  adminToken = await apiLogin(server.url, 'admin@demo.local', ADMIN_PASSWORD);
-});
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-  await vk?.close();
-});
+const world = channelWorld(
+  async () => ({ vk: await startFakeVk() }),
+  ({ vk }) => ({
+    VK_API_BASE_URL: vk.baseUrl,
+    VK_OAUTH_BASE_URL: vk.baseUrl,
+    VK_APP_ID: vk.appId,
+    VK_APP_SECRET: vk.appSecret,
+  }),
+);
 
 describe('VK community bot channel pages', () => {
   test('the guide with VK login: a refused login is the toast; authorise, choose a community, authorise it, save', async () => {
+    const { vk, browser, server, adminToken } = world;
     const { page, errors, context } = await openPage(browser, server.url);
     // VK's dialog and its redirects back to us are the browser's own navigations.
     await context.route(`${vk.baseUrl}/**`, (route) => route.continue());
@@ -74,10 +63,18 @@ describe('VK community bot channel pages', () => {
     await screenshot(page, 'channel-vk-bot-choose');
     await dialog.getByRole('button', { name: 'Authorise the community' }).click();
     dialog = page.getByRole('dialog');
-    await dialog.getByTestId('vk-community-authorised').waitFor();
-    await field(dialog, 'Name').fill('Shop VK login');
-    await field(dialog, 'Team').click();
-    await page.getByRole('option', { name: 'Sales' }).click();
+    // The note names the community authorised (groups.getById with its token), not its id.
+    await dialog
+      .getByTestId('vk-community-authorised')
+      .getByText('Community “Shop VK” authorised. Save to connect it; we set up its Callback API.')
+      .waitFor();
+    assert.equal(
+      await dialog.getByTestId('vk-community-authorised').getByText(String(vk.groupId)).count(),
+      0,
+    );
+    const byId = vk.calls.filter((c) => c.method === 'groups.getById').at(-1);
+    assert.equal(byId?.params.group_id, String(vk.groupId));
+    await nameAndTeam(page, dialog, 'Shop VK login');
     await assertAccessible(page, 'VK community authorised');
     const wide = page.viewportSize();
     await page.setViewportSize({ width: 390, height: 844 });
@@ -93,6 +90,7 @@ describe('VK community bot channel pages', () => {
   });
 
   test('the admin connects a VK community through its guide, VK confirms the server, a message is answered', async () => {
+    const { vk, browser, server, adminToken } = world;
     const { page, errors, context } = await openPage(browser, server.url);
     await signIn(page, adminToken, '/admin/preferences/channels');
     await page.getByRole('button', { name: 'Connect VKontakte bot' }).click();
@@ -101,9 +99,7 @@ describe('VK community bot channel pages', () => {
     await assertAccessible(page, 'VK guide');
     await screenshot(page, 'channel-guide-vk-bot');
     await dialog.getByRole('button', { name: 'Next' }).click();
-    await field(dialog, 'Name').fill('Shop VK');
-    await field(dialog, 'Team').click();
-    await page.getByRole('option', { name: 'Sales' }).click();
+    await nameAndTeam(page, dialog, 'Shop VK');
     await dialog.getByRole('button', { name: 'Create' }).click();
     await fieldError(dialog, 'Community access token', 'Please fill in all required fields');
     await field(dialog, 'Community access token').fill(`vk1.a.${'0'.repeat(80)}`);
@@ -124,9 +120,7 @@ describe('VK community bot channel pages', () => {
 
     const created = page.getByRole('dialog', { name: 'Add the server in VK' });
     await created.waitFor();
-    const list = await apiCall(server.url, 'GET', '/api/channels', undefined, adminToken);
-    const id = list.body.entity.items.find((c: { name: string }) => c.name === 'Shop VK').id;
-    const hook = `${server.url}/api/webhooks/vk_bot/${id}`;
+    const { hook } = await channelHook(world, 'vk_bot', 'Shop VK');
     await created.getByTestId('vk-callback-url').getByText(hook).waitFor();
     await page.waitForFunction(() => document.querySelectorAll('[role=dialog]').length === 1);
     await assertAccessible(page, 'VK Callback API set-up');
@@ -139,29 +133,16 @@ describe('VK community bot channel pages', () => {
       status: 200,
       text: vk.confirmation,
     });
-    await page.goto('/admin/chats?filter=waiting');
-    await page.getByText('Nobody is waiting').waitFor();
-    await page.waitForLoadState('networkidle');
+    await openWaiting(page);
     assert.deepEqual(await vk.deliver(hook, vk.messageNew(555, { text: 'Hello, is the shop open?' })), {
       status: 200,
       text: 'ok',
     });
-    const row = page.getByTestId('chat-row').filter({ hasText: 'id555' });
-    await row.waitFor({ timeout: 10_000 });
-    await row.click();
-    await page.getByTestId('message').getByText('Hello, is the shop open?').waitFor();
-    await page.getByRole('button', { name: 'Take' }).click();
-    await page.getByTestId('chat-status').getByText('In progress').waitFor();
-    const box = page.getByRole('textbox', { name: 'Write a message' });
-    await box.fill('Yes, until 21:00.');
-    await box.press('Enter');
+    await takeChat(page, 'id555', 'Hello, is the shop open?');
+    await answer(page, 'Yes, until 21:00.');
     const sent = await waitFor(() => vk.sent.find((s) => s.params.message === 'Yes, until 21:00.'));
     assert.equal(sent.params.peer_id, '555');
-    await page
-      .getByTestId('message')
-      .filter({ hasText: 'Yes, until 21:00.' })
-      .locator('[data-testid="delivery"][data-status="sent"]')
-      .waitFor();
+    await deliveryShown(page, 'Yes, until 21:00.', 'sent');
     await screenshot(page, 'channel-vk-bot-chat');
     assertNoErrors(errors, /status of 400/);
     await context.close();

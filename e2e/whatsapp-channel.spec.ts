@@ -1,49 +1,35 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import type { Browser } from 'playwright-core';
-import { type FakeWhatsApp, startFakeWhatsApp } from '../server/test/fakes/whatsapp.ts';
-import { type FakeWhatsAppBsp, startFakeWhatsAppBsp } from '../server/test/fakes/whatsapp-bsp.ts';
+import { describe, test } from 'node:test';
+import { startFakeWhatsApp } from '../server/test/fakes/whatsapp.ts';
+import { startFakeWhatsAppBsp } from '../server/test/fakes/whatsapp-bsp.ts';
 import {
-  ADMIN_PASSWORD,
-  apiCall,
-  apiLogin,
+  answer,
+  channelHook,
+  channelWorld,
+  deliveryShown,
+  nameAndTeam,
+  openWaiting,
+  takeChat,
+} from './channel-fixture.ts';
+import {
   assertAccessible,
   assertNoErrors,
   field,
   fieldError,
-  launchBrowser,
   openPage,
   screenshot,
   signIn,
-  startServer,
-  type TestServer,
   waitFor,
 } from './harness.ts';
 
-let server: TestServer;
-let browser: Browser;
-let adminToken: string;
-let wa: FakeWhatsApp;
-let bsp: FakeWhatsAppBsp;
-
-before(async () => {
-  wa = await startFakeWhatsApp();
-  bsp = await startFakeWhatsAppBsp();
-  server = await startServer({
-    env: { WHATSAPP_API_BASE_URL: wa.baseUrl, WHATSAPP_BSP_BASE_URL: bsp.baseUrl },
-  });
-  browser = await launchBrowser();
-  adminToken = await apiLogin(server.url, 'admin@demo.local', ADMIN_PASSWORD);
-});
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-  await wa?.close();
-  await bsp?.close();
-});
+const world = channelWorld(
+  async () => ({ wa: await startFakeWhatsApp(), bsp: await startFakeWhatsAppBsp() }),
+  ({ wa, bsp }) => ({ WHATSAPP_API_BASE_URL: wa.baseUrl, WHATSAPP_BSP_BASE_URL: bsp.baseUrl }),
+);
 
 describe('WhatsApp channel pages', () => {
   test('the admin connects WhatsApp through its guide, gets a message, answers it and sends a template after the session', async () => {
+    const { wa, browser, server, adminToken } = world;
     const { page, errors, context } = await openPage(browser, server.url);
     await signIn(page, adminToken, '/admin/preferences/channels');
     await page.getByRole('button', { name: 'Connect WhatsApp' }).click();
@@ -54,9 +40,7 @@ describe('WhatsApp channel pages', () => {
     await assertAccessible(page, 'WhatsApp guide');
     await screenshot(page, 'channel-guide-whatsapp');
     await dialog.getByRole('button', { name: 'Next' }).click();
-    await field(dialog, 'Name').fill('Shop WhatsApp');
-    await field(dialog, 'Team').click();
-    await page.getByRole('option', { name: 'Sales' }).click();
+    await nameAndTeam(page, dialog, 'Shop WhatsApp');
     await dialog.getByRole('button', { name: 'Create' }).click();
     await fieldError(dialog, 'Phone number ID', 'Please fill in all required fields');
     await field(dialog, 'Phone number ID').fill(wa.phoneNumberId);
@@ -73,9 +57,7 @@ describe('WhatsApp channel pages', () => {
     // After creation: the callback URL to paste in the Meta app.
     const created = page.getByRole('dialog', { name: 'Connect the webhook in Meta' });
     await created.waitFor();
-    const list = await apiCall(server.url, 'GET', '/api/channels', undefined, adminToken);
-    const id = list.body.entity.items.find((c: { name: string }) => c.name === 'Shop WhatsApp').id;
-    const hook = `${server.url}/api/webhooks/whatsapp/${id}`;
+    const { hook } = await channelHook(world, 'whatsapp', 'Shop WhatsApp');
     await created.getByTestId('whatsapp-callback-url').getByText(hook).waitFor();
     // The guide's dialog closes (its closing transition is a dialog without a title) before the check.
     await page.waitForFunction(() => document.querySelectorAll('[role=dialog]').length === 1);
@@ -90,39 +72,26 @@ describe('WhatsApp channel pages', () => {
       `${hook}?hub.mode=subscribe&hub.verify_token=shop-verify-2026&hub.challenge=4242`,
     );
     assert.equal(await check.text(), '4242');
-    await page.goto('/admin/chats?filter=waiting');
-    await page.getByText('Nobody is waiting').waitFor();
-    await page.waitForLoadState('networkidle');
+    await openWaiting(page);
     const incoming = wa.message('79161234567', 'text', { text: { body: 'Do you deliver on Sunday?' } });
     const payload = wa.payload({
       contacts: [{ profile: { name: 'Olga Smirnova' }, wa_id: '79161234567' }],
       messages: [incoming],
     });
     assert.equal(await wa.deliver(hook, payload), 200);
-    const row = page.getByTestId('chat-row').filter({ hasText: 'Olga Smirnova' });
-    await row.waitFor({ timeout: 10_000 });
-    await row.click();
-    await page.getByTestId('message').getByText('Do you deliver on Sunday?').waitFor();
-    await page.getByRole('button', { name: 'Take' }).click();
-    await page.getByTestId('chat-status').getByText('In progress').waitFor();
+    await takeChat(page, 'Olga Smirnova', 'Do you deliver on Sunday?');
     await page
       .getByTestId('session-open')
       .getByText(/WhatsApp session closes/)
       .waitFor();
-    const box = page.getByRole('textbox', { name: 'Write a message' });
-    await box.fill('Yes, from 10 to 18.');
-    await box.press('Enter');
+    await answer(page, 'Yes, from 10 to 18.');
     const sent = await waitFor(() =>
       wa.sent.find((s) => (s.body.text as { body?: string } | undefined)?.body === 'Yes, from 10 to 18.'),
     );
     assert.equal(sent.body.to, '79161234567');
     // Meta reports it read: the message shows it.
     assert.equal(await wa.deliver(hook, wa.payload({ statuses: [wa.status(sent.wamid, 'read')] })), 200);
-    await page
-      .getByTestId('message')
-      .filter({ hasText: 'Yes, from 10 to 18.' })
-      .locator('[data-testid="delivery"][data-status="read"]')
-      .waitFor();
+    await deliveryShown(page, 'Yes, from 10 to 18.', 'read');
     // WhatsApp cannot change a sent message: no edit for it (a note stays editable).
     assert.equal(
       await page
@@ -189,15 +158,14 @@ describe('WhatsApp channel pages', () => {
   });
 
   test('the admin connects WhatsApp through a business solution provider, gets a message and answers it', async () => {
+    const { bsp, browser, server, adminToken } = world;
     const { page, errors, context } = await openPage(browser, server.url);
     await signIn(page, adminToken, '/admin/preferences/channels');
     await page.getByRole('button', { name: 'Connect WhatsApp' }).click();
     const dialog = page.getByRole('dialog');
     await dialog.getByRole('button', { name: 'Next' }).click();
     await dialog.getByText('Business solution provider').click();
-    await field(dialog, 'Name').fill('Shop WhatsApp BSP');
-    await field(dialog, 'Team').click();
-    await page.getByRole('option', { name: 'Sales' }).click();
+    await nameAndTeam(page, dialog, 'Shop WhatsApp BSP');
     await dialog.getByRole('button', { name: 'Create' }).click();
     await fieldError(dialog, 'Provider login', 'Please fill in all required fields');
     await field(dialog, 'Phone number').fill(`+${bsp.waNumber}`);
@@ -225,30 +193,21 @@ describe('WhatsApp channel pages', () => {
     await created.getByRole('button', { name: 'Done' }).click();
     bsp.callbackUrl = hook;
 
-    await page.goto('/admin/chats?filter=waiting');
-    await page.waitForLoadState('networkidle');
+    await openWaiting(page, { empty: false });
     const incoming = bsp.message('447700900777', { text: 'Is my order ready?' }, 'Emma Brown');
     assert.equal(await bsp.deliver(incoming), 200);
-    const row = page.getByTestId('chat-row').filter({ hasText: 'Emma Brown' });
-    await row.waitFor({ timeout: 10_000 });
-    await row.click();
-    await page.getByTestId('message').getByText('Is my order ready?').waitFor();
-    await page.getByRole('button', { name: 'Take' }).click();
+    await takeChat(page, 'Emma Brown', 'Is my order ready?');
     await page
       .getByTestId('session-open')
       .getByText(/WhatsApp session closes/)
       .waitFor();
-    const box = page.getByRole('textbox', { name: 'Write a message' });
-    await box.fill('Yes, you can collect it today.');
-    await box.press('Enter');
+    // A business solution provider has no templates: its chat offers none (the DTO says so).
+    assert.equal(await page.getByTestId('provider-templates-button').count(), 0);
+    await answer(page, 'Yes, you can collect it today.');
     const sent = await waitFor(() => bsp.sent.find((m) => m.fields.msg === 'Yes, you can collect it today.'));
     assert.equal(sent.fields.send_to, '447700900777');
     assert.equal(await bsp.deliver(bsp.dlr(sent.id, 'READ')), 200);
-    await page
-      .getByTestId('message')
-      .filter({ hasText: 'Yes, you can collect it today.' })
-      .locator('[data-testid="delivery"][data-status="read"]')
-      .waitFor();
+    await deliveryShown(page, 'Yes, you can collect it today.', 'read');
     await screenshot(page, 'channel-whatsapp-bsp-chat');
     assertNoErrors(errors, /status of 400/);
     await context.close();

@@ -88,6 +88,10 @@ export default defineConfig({
     sourcemap: true,
     chunkSizeWarningLimit: 900,
     manifest: true,
+    // Terser with two passes: 2% less to download than esbuild's minifier (issue 12's login page weight), for a
+    // slower build.
+    minify: 'terser',
+    terserOptions: { compress: { passes: 2 } },
     rollupOptions: {
       input: {
         main: fileURLToPath(new URL('index.html', import.meta.url)),

@@ -101,3 +101,25 @@ test('a leaf closes; a loop of default actions stops at the step limit and close
   assert.equal(s.path.length, 50);
   assert.deepEqual(stepDialog(loop, 'x', s.state, { text: 'hi' }, now).outputs, []);
 });
+
+test('a button by its VOIP key (a keypad key typed or pressed) before its number', () => {
+  const keyed = graph([
+    node('a', {
+      root: true,
+      buttons: [
+        { id: 'k1', text: 'Sales', voip: '2', next: 'p' },
+        { id: 'k2', text: 'Help', voip: '#', next: 'h' },
+      ],
+    }),
+    node('p', { actions: [{ id: 'f', kind: 'final', type: 'none' }] }),
+    node('h', { actions: [{ id: 'f2', kind: 'final', type: 'close' }] }),
+  ]);
+  const s0 = startDialog(keyed, 'Sorry?', now).state;
+  assert.deepEqual(stepDialog(keyed, 'Sorry?', s0, { text: '#' }, now).path, ['h']);
+  assert.deepEqual(
+    stepDialog(keyed, 'Sorry?', s0, { text: '2' }, now).path,
+    ['p'],
+    'the key, not the second button',
+  );
+  assert.deepEqual(stepDialog(keyed, 'Sorry?', s0, { text: '1' }, now).path, ['p'], 'a number still answers');
+});

@@ -28,7 +28,13 @@ export type BotDialogState = {
   /** The last intent recognised in the subscriber's text (the chat's intent for routing rules). */
   intent: BotIntent | null;
 };
-export type BotOutput = { nodeId: string; text: string; fileId: string | null; buttons: BotButton[] };
+export type BotOutput = {
+  nodeId: string;
+  text: string;
+  fileId: string | null;
+  fileName?: string;
+  buttons: BotButton[];
+};
 export type BotFinal = { type: BotFinalActionType; operatorId?: string | null; teamId?: string | null };
 export type BotStep = {
   state: BotDialogState;
@@ -115,6 +121,7 @@ function run(graph: BotGraph, first: BotNode | undefined, now: Date, intent: Bot
         nodeId: node.id,
         text: node.reply.text,
         fileId: node.reply.fileId,
+        ...(node.reply.fileId && node.reply.fileName ? { fileName: node.reply.fileName } : {}),
         buttons: node.buttons,
       });
     if (node.triggers.length) {
@@ -145,7 +152,10 @@ export function startDialog(graph: BotGraph, _defaultMessage: string, now: Date)
   return run(graph, rootOf(graph), now, null);
 }
 
-/** The button an answer chooses: by payload (the button's id), by its text, or by its number (1-based). */
+/**
+ * The button an answer chooses: by payload (the button's id), by its text, by its VOIP key (a keypad key typed or
+ * pressed), or by its number (1-based).
+ */
 export function chosenButton(node: BotNode, input: BotInput): BotButton | undefined {
   if (input.payload) {
     const b = node.buttons.find((x) => x.id === input.payload);
@@ -155,6 +165,8 @@ export function chosenButton(node: BotNode, input: BotInput): BotButton | undefi
   if (!text) return undefined;
   const byText = node.buttons.find((b) => normaliseAnswer(b.text) === text);
   if (byText) return byText;
+  const byKey = node.buttons.find((b) => b.voip === text);
+  if (byKey) return byKey;
   if (/^\d{1,2}$/.test(text)) return node.buttons[Number(text) - 1];
   return undefined;
 }

@@ -220,6 +220,25 @@ test('invalidVoipButton: only 0-9, # and * on a VOIP channel', () => {
   ]);
 });
 
+test("invalidVoipButton: a button's VOIP value is one key, 0-9, # or *, on any bot; no two buttons on one key", () => {
+  const keyed = (...keys: string[]) =>
+    edit((x) => {
+      x.nodes[0].buttons = keys.map((k, i) => ({ ...btn(`v${i}`, `Choice ${i}`, 'b'), voip: k }));
+    });
+  assert.deepEqual(codes(keyed('1', '9', '0', '#', '*')), []);
+  for (const bad of ['10', 'a', ' 1', '+', '##', '١'])
+    assert.deepEqual(
+      issue(keyed('1', bad), 'invalidVoipButton'),
+      [{ code: 'invalidVoipButton', nodeId: 'a', elementId: 'v1' }],
+      bad,
+    );
+  assert.deepEqual(issue(keyed('5', '5'), 'duplicateSubscriberReply'), [
+    { code: 'duplicateSubscriberReply', nodeId: 'a', elementId: 'v1' },
+  ]);
+  // On a VOIP channel a button with its own key may have any text.
+  assert.deepEqual(codes(keyed('1', '2'), 'Sorry?', { voip: true }), []);
+});
+
 test('tooManyTriggers and tooManyIntents: at most 10 each', () => {
   const g = edit((x) => {
     x.nodes[0].buttons = [];

@@ -82,11 +82,18 @@ export function chatBotStructureIssues(
     // Buttons.
     if (node.buttons.length > buttonsMax) add('tooManyButtons', node.id);
     const replies = new Set<string>();
+    const keys = new Set<string>();
     for (const b of node.buttons) {
       const text = b.text.trim();
       if (!text) add('emptyButtonName', node.id, b.id);
       else if ([...text].length > CHAT_BOT_LIMITS.buttonTextMax) add('buttonTextTooLong', node.id, b.id);
-      else if (opts.voip && !VOIP_KEY.test(text)) add('invalidVoipButton', node.id, b.id);
+      else if (opts.voip && !b.voip && !VOIP_KEY.test(text)) add('invalidVoipButton', node.id, b.id);
+      // The button's own VOIP value: one key of the keypad, and no two buttons of a node on the same key.
+      if (b.voip) {
+        if (!VOIP_KEY.test(b.voip)) add('invalidVoipButton', node.id, b.id);
+        else if (keys.has(b.voip)) add('duplicateSubscriberReply', node.id, b.id);
+        keys.add(b.voip);
+      }
       if (text) {
         const key = normaliseReply(text);
         if (replies.has(key)) add('duplicateSubscriberReply', node.id, b.id);

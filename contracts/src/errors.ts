@@ -107,6 +107,8 @@ const catalogue = {
   chatBotStructureException: [400, 'Chatbot structure error'],
   /** details: { rules: string[] } — the names of the routing rules that route to the bot. */
   chatBotUsedByRulesException: [409, 'Chatbot used by rules'],
+  /** Transfer to a chat bot that has no published version (§4). */
+  chatBotNotPublishedException: [409, 'Chat bot is not published'],
   // sign-up (issue 19, §8 Registration): word for word; the e-mail code's own error words it like §8's login code
   invalidCaptchaException: [400, 'invalid captcha'],
   invalidPhoneException: [400, 'invalid phone'],
@@ -130,6 +132,8 @@ const catalogue = {
   planNameAlreadyExistsException: [409, 'Tariff name already exists'],
   paymentNotFoundException: [404, 'Payment not found'],
   documentNotFoundException: [404, 'Document not found'],
+  /** Not in the spec: the organisation's paid days ran out and the day's charge could not be taken (issue 19). */
+  organizationSuspendedException: [403, 'organisation suspended for non-payment'],
 } as const satisfies Record<string, readonly [number, string]>;
 
 export type ErrorCode = keyof typeof catalogue;

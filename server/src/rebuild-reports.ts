@@ -4,7 +4,7 @@ import { rebuildRollups } from './modules/reports/rollup.ts';
 import { openDatabase } from './server.ts';
 
 /**
- * `npm run reports:rebuild`: drops the report rollups and folds every chat history row and message again.
+ * `npm run reports:rebuild`: drops the report rollups and builds them again from all history (set-based SQL).
  * With PostgreSQL it may run beside live servers (the cursor lock keeps their folding out meanwhile); with PGlite
  * (one process owns the data directory) stop the server first.
  */
@@ -13,8 +13,8 @@ try {
   const db = await openDatabase(config);
   await migrate(db);
   const started = Date.now();
-  const batches = await rebuildRollups(db);
-  console.log(`report rollups rebuilt: ${batches} batches in ${Date.now() - started} ms`);
+  await rebuildRollups(db);
+  console.log(`report rollups rebuilt in ${Date.now() - started} ms`);
   await db.close();
 } catch (err) {
   if (err instanceof ConfigError) {

@@ -401,6 +401,8 @@ export const fixtures: Record<string, Fixture> = {
     path: `/api/chats/${(await chat(org, s, true)).chatId}/template-messages`,
     body: { templateId: '1', variables: [] },
   }),
+  // the caller's organisation (its administrator, issue 17)
+  'PATCH /api/organisation': async () => ({ path: '/api/organisation', body: { timeZone: 'Europe/Moscow' } }),
   // organisations (platform staff)
   'GET /api/organisations': async () => ({ path: '/api/organisations' }),
   'PATCH /api/organisations/:id': async (org) => ({
@@ -499,6 +501,7 @@ export const fixtures: Record<string, Fixture> = {
   ),
   // Chat bots (the editor's API).
   'GET /api/chat-bots': async () => ({ path: '/api/chat-bots' }),
+  'GET /api/chat-bots/published': async () => ({ path: '/api/chat-bots/published' }),
   'POST /api/chat-bots': async () => ({
     path: '/api/chat-bots',
     body: { name: uniq('Bot'), defaultMessage: 'Sorry, I did not understand' },

@@ -92,10 +92,23 @@ export const billingDocumentDto = z.object({
   vat: z.number(),
   paid: z.boolean(),
   releaseDate: z.string(),
+  /** A monthly act's month (YYYY-MM): it sums that month's daily tariff charges; null for top-up documents. */
+  period: z.string().nullable(),
   /** The PDF (signed-in GET). */
   link: z.string(),
 });
 export type BillingDocumentDto = z.infer<typeof billingDocumentDto>;
+
+/**
+ * Where an organisation's paid service stands (issue 19): `serviceUntil` is the last day paid for, counting the
+ * days a prepaid balance covers at the plan's daily charge (null: no end, e.g. postpaid); `suspended`: suspended for
+ * non-payment (operators cannot take or answer chats).
+ */
+export const billingStateDto = z.object({
+  serviceUntil: z.string().nullable(),
+  suspended: z.boolean(),
+});
+export type BillingStateDto = z.infer<typeof billingStateDto>;
 
 export const financeDto = z.object({
   balance: z.number(),
@@ -105,5 +118,7 @@ export const financeDto = z.object({
   plan: planDto.nullable(),
   /** What one day of the plan costs (a thirtieth of its monthly price). */
   dailyCharge: z.number(),
+  /** The organisation's billing state (see billingStateDto). */
+  state: billingStateDto,
 });
 export type FinanceDto = z.infer<typeof financeDto>;

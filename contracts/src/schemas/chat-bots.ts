@@ -47,13 +47,16 @@ const next = blockId.nullable();
 /**
  * A subscriber reply (§3 buttons): shown as a channel-native button; pressing it (or typing its text, or its number
  * where the channel has no buttons) follows `next`. A button with `url` opens that address through the tracked
- * `/bot-action/{uuid}` link instead, and has no transition.
+ * `/bot-action/{uuid}` link instead, and has no transition. `voip` (§5 Node 'VOIP button value'): the key of the phone's
+ * keypad (0-9, # or *) that chooses the button when the subscriber answers by voice (VOIP); the structure check
+ * refuses any other value (§8 'invalid VOIP button'). A typed key chooses the button on any channel too.
  */
 export const botButtonSchema = z.object({
   id: blockId,
   text: z.string(M.valueIncorrect).max(200, M.valueIncorrect),
   next: next.default(null),
   url: z.string(M.valueIncorrect).max(2048, M.valueIncorrect).optional(),
+  voip: z.string(M.valueIncorrect).max(16, M.valueIncorrect).optional(),
 });
 export type BotButton = z.output<typeof botButtonSchema>;
 
@@ -95,10 +98,18 @@ export const botActionSchema = z.discriminatedUnion('kind', [
 ]);
 export type BotAction = z.output<typeof botActionSchema>;
 
-/** The bot's reply in a node: text, a file (an uploaded file's id), or both (the text is the file's caption). */
+/** A stored file's key: POST /api/files answers it as the last part of the attachment's url (/api/files/{key}). */
+export const FILE_KEY = /^[A-Za-z0-9_-]{20,128}$/;
+
+/**
+ * The bot's reply in a node: text, a file, or both (the text is the file's caption). `fileId` is the uploaded file's
+ * key (the editor uploads through POST /api/files, like the composer), `fileName` its name as shown in the editor and
+ * sent with the attachment.
+ */
 export const botReplySchema = z.object({
   text: z.string(M.valueIncorrect).max(CHAT_BOT_LIMITS.replyTextMax, M.valueIncorrect).default(''),
-  fileId: z.uuid(M.valueIncorrect).nullable().default(null),
+  fileId: z.string(M.valueIncorrect).regex(FILE_KEY, M.valueIncorrect).nullable().default(null),
+  fileName: z.string(M.valueIncorrect).max(255, M.valueIncorrect).optional(),
 });
 export type BotReply = z.output<typeof botReplySchema>;
 
@@ -202,6 +213,9 @@ export type ChatBotDto = ChatBotSummaryDto & {
   published: BotGraph | null;
 };
 
+/** A published bot an operator may transfer a chat to (§4 transfer to a chat bot). */
+export type ChatBotRefDto = { id: string; name: string };
+
 /** Response schemas (OpenAPI). */
 const at = z.iso.datetime();
 export const chatBotSummaryDto = z.object({
@@ -217,3 +231,4 @@ export const chatBotDto = chatBotSummaryDto.extend({
   draft: botGraphSchema,
   published: botGraphSchema.nullable(),
 });
+export const chatBotRefDto = z.object({ id: z.uuid(), name: z.string() });

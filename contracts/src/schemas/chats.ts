@@ -98,12 +98,16 @@ export const messageEditSchema = z.object({
 
 export const messageParams = z.object({ id: z.uuid('Not found'), messageId: z.uuid('Not found') });
 
-/** Exactly one target: an operator, a team, or the client's last operator / personal manager. */
+/**
+ * Exactly one target: an operator, a team, the client's last operator / personal manager, or a published chat bot of
+ * the organisation (§4 transfer to a chat bot; OPTION_CHAT_BOT).
+ */
 export const transferSchema = z.union(
   [
     z.object({ operatorId: z.uuid(M.valueIncorrect) }).strict(),
     z.object({ teamId: z.uuid(M.teamIncorrect) }).strict(),
     z.object({ target: z.enum(['last_operator', 'personal_manager'], M.valueIncorrect) }).strict(),
+    z.object({ botId: z.uuid(M.valueIncorrect) }).strict(),
   ],
   M.valueIncorrect,
 );
@@ -139,7 +143,11 @@ export type Ref = { id: string; name: string };
 export type ChatDto = {
   id: string;
   status: ChatStatus;
-  channel: Ref & { type: ChannelType };
+  /**
+   * `templates`: the chat's channel sends the provider's registered templates (a WhatsApp Cloud API channel; not
+   * one of a business solution provider), so the composer offers them.
+   */
+  channel: Ref & { type: ChannelType; templates: boolean };
   team: Ref;
   operator: Ref | null;
   client: Ref & { externalId: string; personalManagerId: string | null };
@@ -216,6 +224,9 @@ export type ChatHistoryDto = {
   /** kind 'rule': the routing rule that routed the chat (its name as it was then; the id is null once deleted). */
   ruleId: string | null;
   ruleName: string | null;
+  /** kind 'transfer' to a chat bot: the bot (its name as it was then; the id is null once deleted). */
+  toBotId: string | null;
+  botName: string | null;
   /** The category set or removed, as its path of names at that moment; null for other events. */
   categoryPath: string[] | null;
   createdAt: string;

@@ -39,6 +39,25 @@ export const ORGANISATION_LIMITS = { nameMax: 255, licencesMax: 100_000 } as con
 export const MODIFY_DENIALS = ['TEMPLATE', 'CATEGORY'] as const;
 export type ModifyDenial = (typeof MODIFY_DENIALS)[number];
 
+/** An IANA time zone name the runtime knows (Europe/Moscow, America/New_York, UTC). */
+export const ianaTimeZone = z
+  .string(M.valueIncorrect)
+  .max(64, M.valueIncorrect)
+  .refine((tz) => {
+    try {
+      new Intl.DateTimeFormat('en-GB', { timeZone: tz });
+      return true;
+    } catch {
+      return false;
+    }
+  }, M.valueIncorrect);
+
+/** What the organisation's administrator (RIGHT_ACCOUNT_CONTROL) changes of their own organisation (issue 17). */
+export const organisationSettingsSchema = z.object({
+  /** The IANA zone reports count days in. */
+  timeZone: ianaTimeZone,
+});
+
 /** What platform staff (RIGHT_OBSERVER) change of a customer organisation: plan options, licences, status. */
 export const organisationUpdateSchema = z
   .object({
@@ -61,17 +80,7 @@ export const organisationUpdateSchema = z
      */
     modifyDenied: z.array(z.enum(MODIFY_DENIALS, M.valueIncorrect), M.valueIncorrect),
     /** The IANA zone reports count days in (issue 17; Europe/Moscow by default). */
-    timeZone: z
-      .string(M.valueIncorrect)
-      .max(64, M.valueIncorrect)
-      .refine((tz) => {
-        try {
-          new Intl.DateTimeFormat('en-GB', { timeZone: tz });
-          return true;
-        } catch {
-          return false;
-        }
-      }, M.valueIncorrect),
+    timeZone: ianaTimeZone,
     // Billing and identity (issue 19): §4/§5 Organisation's fields that staff edit.
     login: orgLogin,
     adminEmail: adminEmail,
@@ -127,6 +136,8 @@ export const organisationDto = z.object({
   paidUntil: z.string().nullable(),
   balance: z.number(),
   billingMode: z.enum(BILLING_MODES),
+  /** Suspended for non-payment: paid days ran out and the day's charge could not be taken (issue 19). */
+  suspended: z.boolean(),
   /** §3 'last change date'. */
   updatedAt: z.iso.datetime({ offset: true }),
   createdAt: z.iso.datetime({ offset: true }),

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { PLAN_OPTIONS } from '../options.ts';
 import { RIGHTS } from '../rights.ts';
 import type { LoginResult } from './auth.ts';
+import { billingStateDto } from './billing.ts';
 import { buttonRowsSchema } from './buttons.ts';
 import {
   attachmentSchema,
@@ -60,7 +61,13 @@ export const currentUserDto = userDto.extend({
   role: userDto.shape.role.extend({ rights: z.array(z.string()) }),
   rights: z.array(z.string()),
   options: z.array(z.string()),
-  organisation: z.object({ id: z.uuid(), name: z.string(), login: z.string(), language: z.enum(LANGUAGES) }),
+  organisation: z.object({
+    id: z.uuid(),
+    name: z.string(),
+    login: z.string(),
+    language: z.enum(LANGUAGES),
+    billing: billingStateDto,
+  }),
 });
 
 export const userShortDto = z.object({
@@ -162,7 +169,12 @@ export const ingestResultDto = z.object({
 export const chatDto = z.object({
   id: z.uuid(),
   status: z.enum(CHAT_STATUSES),
-  channel: ref.extend({ type: z.enum(CHANNEL_TYPES) }),
+  channel: ref.extend({
+    type: z.enum(CHANNEL_TYPES),
+    templates: z
+      .boolean()
+      .describe("The channel sends the provider's registered templates (WhatsApp Cloud API; not a BSP's)"),
+  }),
   team: ref,
   operator: ref.nullable(),
   client: ref.extend({ externalId: z.string(), personalManagerId: z.uuid().nullable() }),
@@ -210,6 +222,8 @@ export const chatHistoryDto = z.object({
   score: z.number().int().min(1).max(5).nullable().describe("The client's rating 1..5 (kind 'rated')"),
   ruleId: z.uuid().nullable(),
   ruleName: z.string().nullable(),
+  toBotId: z.uuid().nullable().describe("kind 'transfer' to a chat bot: the bot (null once deleted)"),
+  botName: z.string().nullable().describe("kind 'transfer' to a chat bot: the bot's name at that moment"),
   categoryPath: z.array(z.string()).nullable(),
   createdAt: at,
 });

@@ -106,5 +106,12 @@ export type CurrentUserDto = Omit<UserDto, 'role'> & {
   role: UserDto['role'] & { rights: string[] };
   rights: string[];
   options: string[];
-  organisation: { id: string; name: string; login: string; language: Language };
+  organisation: {
+    id: string;
+    name: string;
+    login: string;
+    language: Language;
+    /** Where its paid service stands (billingStateDto in billing.ts). */
+    billing: { serviceUntil: string | null; suspended: boolean };
+  };
 };

@@ -5,7 +5,7 @@ import { facebookAdapter } from './facebook/index.ts';
 import { instagramAdapter } from './instagram/index.ts';
 import { siteChatAdapter } from './site_chat/index.ts';
 import { telegramAdapter } from './telegram/index.ts';
-import type { ChannelAdapter } from './types.ts';
+import type { ChannelAdapter, ChannelCapabilities } from './types.ts';
 import { viberBusinessAdapter } from './viber/index.ts';
 import { viberBotAdapter } from './viber_bot/index.ts';
 import { vkBotAdapter } from './vk_bot/index.ts';
@@ -29,4 +29,10 @@ export function adapterFor(type: string): ChannelAdapter {
   const adapter = adapters[type as ChannelType];
   if (!adapter) throw new Error(`no adapter for channel type ${type}`);
   return adapter;
+}
+
+/** What one channel can do: its type's capabilities as its settings make them (a WhatsApp BSP channel: no templates). */
+export function channelCapabilities(type: string, settings: Record<string, unknown>): ChannelCapabilities {
+  const adapter = adapterFor(type);
+  return adapter.capabilitiesOf?.(settings) ?? adapter.capabilities;
 }

@@ -150,6 +150,11 @@ export type ChannelCapabilities = {
   edit: boolean;
   /** The type shows a message's buttons (OutboundMessage.buttons: postbacks and links), e.g. Telegram's inline keyboard. */
   buttons: boolean;
+  /**
+   * The most buttons the type shows under one message, one per row, when fewer than BUTTON_LIMITS.rowsMax (10): a bot
+   * node with more is sent as numbered text instead (§9 'or the channel's own limit'). VK's inline keyboard: 6 rows.
+   */
+  buttonsMax?: number;
   /** Only registered templates outside a session window. */
   templates: boolean;
   /** Hours after the client's last message during which free text may be sent (WhatsApp: 24); null: always. */
@@ -182,7 +187,13 @@ export type ChannelAdapter = {
   /** The type's own fields of the create/update body (secrets among them are write-only). */
   createSchema: z.ZodType<Record<string, unknown>>;
   updateSchema: z.ZodType<Record<string, unknown>>;
+  /** What every channel of the type can do (`capabilitiesOf` may narrow it for one channel). */
   capabilities: ChannelCapabilities;
+  /**
+   * What one channel can do when it depends on its settings (a WhatsApp channel of a business solution provider
+   * has no templates); absent: the type's `capabilities`. Read through the registry's `channelCapabilities`.
+   */
+  capabilitiesOf?(settings: Record<string, unknown>): ChannelCapabilities;
   /** Checks the credentials with the provider and registers our webhook; throws a field AppError when refused. */
   connect(
     ctx: AdapterContext,
@@ -198,6 +209,18 @@ export type ChannelAdapter = {
   register?(ctx: AdapterContext, channel: AdapterChannel): Promise<void>;
   /** Unregisters our webhook at the provider (the channel is deactivated or deleted). */
   disconnect(ctx: AdapterContext, channel: AdapterChannel): Promise<void>;
+  /**
+   * The channel is gone for good (deleted, or its creation failed after connect): removes what `connect` set up at
+   * the provider and a deactivation keeps (VK: the Callback API server we added). Throws when refused; the caller
+   * logs it and deletes anyway.
+   */
+  remove?(ctx: AdapterContext, channel: AdapterChannel): Promise<void>;
+  /**
+   * The channel was connected again (edited with new credentials, logged in again) and stored: removes what the
+   * earlier connect set up at the provider and the new one replaced (VK: the previous Callback API server). Throws
+   * when refused; the caller logs it.
+   */
+  replaced?(ctx: AdapterContext, before: AdapterChannel, after: AdapterChannel): Promise<void>;
   /** True when the request really comes from this channel's provider. */
   verify(channel: AdapterChannel, req: RawRequest): boolean;
   /**
@@ -254,7 +277,11 @@ export type ChannelAdapter = {
     ): Promise<{ token: string; expiresInSeconds: number | null }>;
     /** Whether `authorizeUrl` takes an `accountId` (a second authorisation; `connect` then gets `grantAccountId`). */
     accountAuthorization?: boolean;
-    accounts(ctx: AdapterContext, token: string): Promise<OauthAccount[]>;
+    /**
+     * The accounts the token may connect; `accountId`: the token is a second authorisation's (`accountAuthorization`)
+     * for that account, answered as that one account (its name shown before saving).
+     */
+    accounts(ctx: AdapterContext, token: string, accountId?: string): Promise<OauthAccount[]>;
   };
   /**
    * Renews the channel's provider token when it expires within a while of `now` (the job runner asks about every

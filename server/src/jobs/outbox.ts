@@ -117,6 +117,23 @@ export function kickOutbox(app: AppContext): void {
   })();
 }
 
+/** Waits until no kicked run is in flight (a kick during the wait is waited for too). */
+async function kicksIdle(app: AppContext): Promise<void> {
+  for (let k = kickers.get(app); k?.running; k = kickers.get(app)) await k.running;
+}
+
+/**
+ * Delivers what is due and returns once nothing is in flight: waits for a kicked run (a commit's own kick may be
+ * sending right now, holding its rows), runs the dispatcher, and waits again. What a caller that must see the
+ * outcome uses (tests, an operator's tool); the poll loop calls `runOutbox`.
+ */
+export async function drainOutbox(app: AppContext): Promise<number> {
+  await kicksIdle(app);
+  const done = await runOutbox(app);
+  await kicksIdle(app);
+  return done;
+}
+
 /** Stops kicks and waits for a kicked run in flight. */
 export async function stopKicks(app: AppContext): Promise<void> {
   const k = kickers.get(app) ?? { running: null, again: false, stopped: true };

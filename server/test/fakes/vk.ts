@@ -41,7 +41,10 @@ export type FakeVk = {
   appSecret: string;
   userToken: string;
   deny: boolean;
-  /** The Callback API servers added (groups.addCallbackServer) and their settings (groups.setCallbackSettings). */
+  /**
+   * The Callback API servers added (groups.addCallbackServer) and their settings (groups.setCallbackSettings);
+   * groups.deleteCallbackServer removes one.
+   */
   callbackServers: {
     id: number;
     url: string;
@@ -65,6 +68,7 @@ export async function startFakeVk(): Promise<FakeVk> {
   const byRandom = new Map<string, number>();
   const pending = new Map<string, { kind: 'photo' | 'doc'; bytes: Buffer; name: string; type: string }>();
   let nextId = 100;
+  let nextServerId = 1;
   let windowStart = 0;
   let inWindow = 0;
   const fake: FakeVk = {
@@ -282,8 +286,10 @@ export async function startFakeVk(): Promise<FakeVk> {
     }
     const group = { id: fake.groupId, name: 'Shop VK', screen_name: 'shopvk', is_closed: 0, type: 'group' };
     switch (method) {
-      case 'groups.getById':
-        if (params.group_id && params.group_id !== String(fake.groupId) && params.group_id !== 'shopvk')
+      case 'groups.getById': {
+        // group_id or group_ids (a list); neither: the token's own community (dev.vk.com/ru/method/groups.getById).
+        const asked = params.group_ids ?? params.group_id;
+        if (asked?.split(',').some((g) => g !== String(fake.groupId) && g !== 'shopvk'))
           return error(
             res,
             100,
@@ -291,6 +297,15 @@ export async function startFakeVk(): Promise<FakeVk> {
             params,
           );
         return json(res, { response: { groups: [group], profiles: [] } });
+      }
+      case 'groups.deleteCallbackServer': {
+        // https://dev.vk.com/ru/method/groups.deleteCallbackServer: group_id and server_id; answers 1.
+        const at = fake.callbackServers.findIndex((c) => String(c.id) === params.server_id);
+        if (params.group_id !== String(fake.groupId) || at < 0)
+          return error(res, 100, 'One of the parameters specified was missing or invalid: server_id', params);
+        fake.callbackServers.splice(at, 1);
+        return json(res, { response: 1 });
+      }
       case 'groups.addCallbackServer': {
         if (params.group_id !== String(fake.groupId) || !params.url || !params.title)
           return error(res, 100, 'One of the parameters specified was missing or invalid: url', params);
@@ -301,7 +316,7 @@ export async function startFakeVk(): Promise<FakeVk> {
             'One of the parameters specified was missing or invalid: title is too long',
             params,
           );
-        const id = fake.callbackServers.length + 1;
+        const id = nextServerId++;
         fake.callbackServers.push({
           id,
           url: params.url,
@@ -345,6 +360,8 @@ export async function startFakeVk(): Promise<FakeVk> {
             params,
           );
         if ((params.message ?? '').length > 4096) return error(res, 914, 'Message is too long', params);
+        if (params.keyboard && !keyboardFits(params.keyboard))
+          return error(res, 911, 'Keyboard format is invalid', params);
         if (!fake.allowed.has(peer))
           return error(res, 901, "Can't send messages for users without permission", params);
         for (const a of (params.attachment ?? '').split(',').filter(Boolean))
@@ -426,4 +443,20 @@ export async function startFakeVk(): Promise<FakeVk> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   fake.baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return fake;
+}
+
+/**
+ * VK's keyboard limits (https://dev.vk.com/ru/api/bots/development/keyboard): an inline keyboard at most 6 rows, a
+ * regular one 10; at most 5 buttons a row; an open_link button is wide (it counts as two of a row's five).
+ */
+function keyboardFits(json: string): boolean {
+  try {
+    const k = JSON.parse(json) as { inline?: boolean; buttons: { action: { type: string } }[][] };
+    if (k.buttons.length > (k.inline ? 6 : 10)) return false;
+    return k.buttons.every(
+      (row) => row.reduce((n, b) => n + (b.action.type === 'open_link' ? 2 : 1), 0) <= 5,
+    );
+  } catch {
+    return false;
+  }
 }

@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { loadConfig } from '../../src/config.ts';
 import { openPostgres } from '../../src/db/index.ts';
 import { runPeriodic } from '../../src/jobs/periodic.ts';
@@ -16,18 +15,7 @@ import {
   type TestOrg,
   type TestServer,
 } from '../helpers.ts';
-
-// pdfjs-dist (test only) calls Promise.withResolvers, which Node 20 lacks (engines: >=20.19).
-const P = Promise as unknown as { withResolvers?: () => unknown };
-P.withResolvers ??= () => {
-  let resolve: unknown;
-  let reject: unknown;
-  const promise = new Promise((a, b) => {
-    resolve = a;
-    reject = b;
-  });
-  return { promise, resolve, reject };
-};
+import { pdfText } from '../pdf-text.ts';
 
 const DAY = 86_400_000;
 const day = (s: TestServer, plus = 0) =>
@@ -276,15 +264,10 @@ describe('billing', () => {
     );
     // The invoice as a PDF, its text extracted: Cyrillic in a font that ships with the install.
     const invoice = docs.find((d: { kind: string }) => d.kind === 'invoice');
-    const pdf = await fetch(`${s.url}${invoice.link}`, {
-      headers: { authorization: `Bearer ${org.admin.token}` },
-    });
+    const pdf = await pdfText(`${s.url}${invoice.link}`, org.admin.token);
     assert.equal(pdf.status, 200);
-    assert.equal(pdf.headers.get('content-type'), 'application/pdf');
-    const bytes = new Uint8Array(await pdf.arrayBuffer());
-    const parsed = await getDocument({ data: bytes, useSystemFonts: false }).promise;
-    const content = await (await parsed.getPage(1)).getTextContent();
-    const text = content.items.map((i) => ('str' in i ? i.str : '')).join(' ');
+    assert.equal(pdf.type, 'application/pdf');
+    const text = pdf.text;
     assert.match(text, /Счёт на оплату № INV-\d{6}/);
     assert.match(text, /Сумма с НДС: 500,00 руб\./);
     assert.match(text, /оплачен/);

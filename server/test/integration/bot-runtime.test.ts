@@ -2,24 +2,15 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { PLAN_OPTIONS, type PlanOption } from '@smartconnect/contracts';
-import { runOutbox } from '../../src/jobs/outbox.ts';
+import { drainOutbox } from '../../src/jobs/outbox.ts';
 import { forgetBotVersions } from '../../src/modules/bot-runtime/runtime.ts';
 import { type FakeTelegram, startFakeTelegram, type TgMessage } from '../fakes/telegram.ts';
 import { createOrganisation, startTestServer, type TestOrg, type TestServer } from '../helpers.ts';
+import { jpeg } from '../route-fixtures.ts';
+import { botNode, insertPublishedBot, ruleToBot } from './bot-fixtures.ts';
 import { makeTeam } from './chats-fixtures.ts';
 
-const node = (id: string, extra: Record<string, unknown> = {}) => ({
-  id,
-  root: false,
-  title: '',
-  position: { x: 0, y: 0 },
-  reply: { text: '', fileId: null },
-  buttons: [],
-  triggers: [],
-  intents: [],
-  actions: [],
-  ...extra,
-});
+const node = botNode;
 
 /** Chat bots through the runtime: a rule sends a new Telegram chat into a published bot (inserted with SQL). */
 describe('chat bot runtime', () => {
@@ -35,21 +26,8 @@ describe('chat bot runtime', () => {
   });
 
   /** A published bot (version 1) of the organisation, as the editor's publish would store it. */
-  async function makeBot(org: TestOrg, nodes: unknown[], defaultMessage = 'Sorry, I did not get that') {
-    const id = randomUUID();
-    const graph = JSON.stringify({ nodes });
-    await s.db.query(
-      `insert into chat_bots (id, organisation_id, name, default_message, draft, published_version, created_at, updated_at)
-       values ($1, $2, $3, $4, $5, 1, now(), now())`,
-      [id, org.id, `Bot ${id.slice(0, 8)}`, defaultMessage, graph],
-    );
-    await s.db.query(
-      `insert into chat_bot_versions (bot_id, version, organisation_id, graph, default_message, published_at)
-       values ($1, 1, $2, $3, $4, now())`,
-      [id, org.id, graph, defaultMessage],
-    );
-    return id;
-  }
+  const makeBot = (org: TestOrg, nodes: unknown[], defaultMessage = 'Sorry, I did not get that') =>
+    insertPublishedBot(s, org, nodes, defaultMessage);
 
   /** An organisation with a Telegram channel and a rule sending every new chat into the bot. */
   async function setup(nodes: unknown[], options: PlanOption[] = [...PLAN_OPTIONS]) {
@@ -66,12 +44,7 @@ describe('chat bot runtime', () => {
     const hook = `${s.url}/api/webhooks/telegram/${channelId}`;
     const secret = tg.webhook?.secretToken as string;
     const botId = await makeBot(org, nodes);
-    const rule = await org.admin.api.post('/api/routing-rules', {
-      name: 'To the bot',
-      conditions: { clients: 'any' },
-      action: { type: 'chat_bot', botId },
-    });
-    assert.equal(rule.status, 200, JSON.stringify(rule.body));
+    await ruleToBot(org, botId);
     return { org, teamId, hook, secret, botId };
   }
 
@@ -132,7 +105,7 @@ describe('chat bot runtime', () => {
     let ms = await settle(org, chat.id, 2);
     assert.equal(ms[1].text, 'Welcome! Choose:');
     assert.equal(ms[1].bot?.id, botId, 'the reply is marked as the bot’s');
-    await runOutbox(s.app);
+    await drainOutbox(s.app);
     const sent = tg.requests.slice(before).filter((r) => r.method === 'sendMessage');
     const markup = sent.at(-1)?.params.reply_markup as {
       inline_keyboard: { text: string; callback_data?: string; url?: string }[][];
@@ -206,6 +179,165 @@ describe('chat bot runtime', () => {
     assert.equal(await tg.deliver(tg.updates.text(from, 'Prices'), hook, secret), 200);
     await new Promise((r) => setTimeout(r, 300));
     assert.equal((await messagesOf(org, chat.id)).length, 3, 'the bot no longer answers');
+  });
+
+  test('transfer to a chat bot: the operator hands the chat back; the bot answers from its root on the channel; history; refusals', async () => {
+    const { org, hook, secret, botId } = await setup(shop());
+    const from = { id: 5103, first_name: 'Cy' };
+    assert.equal(await tg.deliver(tg.updates.text(from, 'Hello'), hook, secret), 200);
+    const chat = await chatOfClient(org);
+    await settle(org, chat.id, 2);
+    await org.admin.api.patch('/api/presence', { status: 'online' });
+    assert.equal((await org.admin.api.post(`/api/chats/${chat.id}/take`, {})).status, 200);
+    // The bot goes on at its root node after a newer version was published: the current one answers.
+    const v2 = JSON.stringify({
+      nodes: shop().map((n) => (n.id === 'a' ? { ...n, reply: { text: 'Welcome back!', fileId: null } } : n)),
+    });
+    await s.db.query(
+      `insert into chat_bot_versions (bot_id, version, organisation_id, graph, default_message, published_at)
+       values ($1, 2, $2, $3, 'Sorry?', now())`,
+      [botId, org.id, v2],
+    );
+    await s.db.query('update chat_bots set published_version = 2 where id = $1', [botId]);
+
+    // The published bots are listed for any signed-in user of the organisation (an unpublished one is not).
+    const draft = await org.admin.api.post('/api/chat-bots', { name: 'Draft bot', defaultMessage: 'Hm?' });
+    assert.equal(draft.status, 200, JSON.stringify(draft.body));
+    const operator = await org.user({ name: 'Plain Operator', role: 'OPERATOR' });
+    const listed = await operator.api.get('/api/chat-bots/published');
+    assert.equal(listed.status, 200, JSON.stringify(listed.body));
+    assert.deepEqual(
+      listed.body.entity.items.map((b: { id: string }) => b.id),
+      [botId],
+    );
+
+    // Refusals: an unpublished bot, another organisation's bot, a chat the caller does not hold, another organisation.
+    const transfer = (api: TestOrg['admin']['api'], body: unknown, id = chat.id) =>
+      api.post(`/api/chats/${id}/transfer`, body);
+    const unpublished = await transfer(org.admin.api, { botId: draft.body.entity.id });
+    assert.equal(unpublished.status, 409);
+    assert.equal(unpublished.body.code, 'chatBotNotPublishedException');
+    const otherOrg = await createOrganisation(s, { options: [...PLAN_OPTIONS] });
+    const otherBot = await makeBot(otherOrg, shop());
+    const foreignBot = await transfer(org.admin.api, { botId: otherBot });
+    assert.equal(foreignBot.status, 404);
+    assert.equal(foreignBot.body.code, 'chatBotNotFoundException');
+    const notMine = await transfer(operator.api, { botId });
+    assert.ok([403, 404].includes(notMine.status), JSON.stringify(notMine.body));
+    const foreignChat = await transfer(otherOrg.admin.api, { botId: otherBot });
+    assert.equal(foreignChat.status, 404, JSON.stringify(foreignChat.body));
+    assert.equal((await chatById(org, chat.id)).status, 'in_progress', 'nothing changed');
+
+    const before = tg.requests.length;
+    const res = await transfer(org.admin.api, { botId });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    assert.equal(res.body.entity.status, 'waiting');
+    assert.equal(res.body.entity.operator, null, 'the chat left the operator');
+    let ms = await messagesOf(org, chat.id);
+    assert.equal(ms.at(-1)?.text, 'Welcome back!');
+    assert.equal(ms.at(-1)?.bot?.id, botId);
+    await drainOutbox(s.app);
+    const sent = tg.requests.slice(before).filter((r) => r.method === 'sendMessage');
+    assert.equal(sent.at(-1)?.params.text, 'Welcome back!', 'the reply went out on Telegram');
+    assert.ok(sent.at(-1)?.params.reply_markup, 'with its buttons');
+    const history = (await org.admin.api.get(`/api/chats/${chat.id}/history`)).body.entity.items as {
+      kind: string;
+      toBotId: string | null;
+      botName: string | null;
+    }[];
+    const event = history.filter((h) => h.kind === 'transfer').at(-1);
+    assert.equal(event?.toBotId, botId);
+    assert.match(event?.botName ?? '', /^Bot /);
+    const [d] = await s.db.query<{ version: number; node_id: string }>(
+      'select version, node_id from chat_bot_dialogs where chat_id = $1 and ended_at is null',
+      [chat.id],
+    );
+    assert.deepEqual(d, { version: 2, node_id: 'a' });
+
+    // The client's next message is the bot's again.
+    const count = ms.length;
+    assert.equal(await tg.deliver(tg.updates.text(from, 'Prices'), hook, secret), 200);
+    ms = await settle(org, chat.id, count + 2);
+    assert.equal(ms.at(-1)?.text, 'Prices are low');
+
+    // Without OPTION_CHAT_BOT the transfer (and the list) is refused, and the chat stays with its operator.
+    assert.equal((await org.admin.api.post(`/api/chats/${chat.id}/take`, {})).status, 200);
+    await s.db.query(
+      `update organisations set options = array_remove(options, 'OPTION_CHAT_BOT') where id = $1`,
+      [org.id],
+    );
+    const noOption = await transfer(org.admin.api, { botId });
+    assert.equal(noOption.status, 403, JSON.stringify(noOption.body));
+    assert.equal(noOption.body.code, 'optionUnavailableException');
+    assert.equal((await chatById(org, chat.id)).status, 'in_progress');
+  });
+
+  test("a node's reply file: uploaded through /api/files, saved and published by its key; sent as a photo or a document", async () => {
+    const { org, hook, secret } = await setup(shop());
+    const upload = async (bytes: Uint8Array, type: string, name: string) => {
+      const form = new FormData();
+      form.append('file', new Blob([bytes], { type }), name);
+      const res = await org.admin.api.post('/api/files', form);
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      return (res.body.entity.url as string).split('/').pop() as string;
+    };
+    const photo = await upload(jpeg(), 'image/jpeg', 'menu.jpg');
+    const pdf = await upload(new TextEncoder().encode('%PDF-1.4\n%%EOF\n'), 'application/pdf', 'prices.pdf');
+    // The editor's path: a new bot whose draft names the files by key, published (the structure check accepts it).
+    const created = await org.admin.api.post('/api/chat-bots', {
+      name: 'Files bot',
+      defaultMessage: 'Sorry?',
+    });
+    assert.equal(created.status, 200, JSON.stringify(created.body));
+    const id = created.body.entity.id as string;
+    const draft = {
+      nodes: [
+        node('a', {
+          root: true,
+          reply: { text: 'Our menu', fileId: photo, fileName: 'menu.jpg' },
+          buttons: [{ id: 'x1', text: 'Prices', next: 'p' }],
+        }),
+        node('p', {
+          reply: { text: '', fileId: pdf, fileName: 'prices.pdf' },
+          actions: [{ id: 'f', kind: 'final', type: 'none' }],
+        }),
+      ],
+    };
+    const saved = await org.admin.api.patch(`/api/chat-bots/${id}`, { draft });
+    assert.equal(saved.status, 200, JSON.stringify(saved.body));
+    assert.equal(saved.body.entity.draft.nodes[0].reply.fileName, 'menu.jpg');
+    const bad = await org.admin.api.patch(`/api/chat-bots/${id}`, {
+      draft: { nodes: [node('a', { root: true, reply: { text: '', fileId: '../etc/passwd' } })] },
+    });
+    assert.equal(bad.status, 400, 'a file key is a stored key, nothing else');
+    assert.equal((await org.admin.api.post(`/api/chat-bots/${id}/publish`)).status, 200);
+    const rules = (await org.admin.api.get('/api/routing-rules')).body.entity.items as { id: string }[];
+    for (const r of rules) await org.admin.api.delete(`/api/routing-rules/${r.id}`);
+    const rule = await org.admin.api.post('/api/routing-rules', {
+      name: 'To the files bot',
+      conditions: { clients: 'any' },
+      action: { type: 'chat_bot', botId: id },
+    });
+    assert.equal(rule.status, 200, JSON.stringify(rule.body));
+
+    const from = { id: 5104, first_name: 'Di' };
+    const before = tg.requests.length;
+    assert.equal(await tg.deliver(tg.updates.text(from, 'Hi'), hook, secret), 200);
+    const chat = await chatOfClient(org);
+    let ms = await settle(org, chat.id, 2);
+    const withFile = ms[1] as Msg & { attachments: { url: string; name?: string; contentType?: string }[] };
+    assert.equal(withFile.text, 'Our menu');
+    assert.equal(withFile.attachments[0].url, `/api/files/${photo}`);
+    assert.equal(withFile.attachments[0].name, 'menu.jpg');
+    await drainOutbox(s.app);
+    const sentPhoto = tg.requests.slice(before).find((r) => r.method === 'sendPhoto');
+    assert.ok(sentPhoto, `a photo: ${tg.requests.slice(before).map((r) => r.method)}`);
+    assert.equal(await tg.deliver(tg.updates.text(from, 'Prices'), hook, secret), 200);
+    ms = await settle(org, chat.id, 4);
+    await drainOutbox(s.app);
+    const doc = tg.requests.slice(before).find((r) => r.method === 'sendDocument');
+    assert.ok(doc, `a document: ${tg.requests.slice(before).map((r) => r.method)}`);
+    assert.equal(tg.sent.at(-1)?.document?.file_name, 'prices.pdf');
   });
 
   test('triggers by the local time of two zones; final actions team and none', async () => {

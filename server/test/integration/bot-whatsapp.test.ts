@@ -2,23 +2,13 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { PLAN_OPTIONS } from '@smartconnect/contracts';
-import { runOutbox } from '../../src/jobs/outbox.ts';
+import { drainOutbox } from '../../src/jobs/outbox.ts';
 import { type FakeWhatsApp, startFakeWhatsApp } from '../fakes/whatsapp.ts';
 import { createOrganisation, startTestServer, type TestOrg, type TestServer } from '../helpers.ts';
+import { botNode, publishedBotForNewChats } from './bot-fixtures.ts';
 import { makeTeam } from './chats-fixtures.ts';
 
-const node = (id: string, extra: Record<string, unknown> = {}) => ({
-  id,
-  root: false,
-  title: '',
-  position: { x: 0, y: 0 },
-  reply: { text: '', fileId: null },
-  buttons: [],
-  triggers: [],
-  intents: [],
-  actions: [],
-  ...extra,
-});
+const node = botNode;
 
 type Interactive = {
   type: string;
@@ -61,24 +51,7 @@ describe('chat bot on WhatsApp: interactive reply buttons and lists', () => {
     });
     assert.equal(res.status, 200, JSON.stringify(res.body));
     const hook = `${s.url}/api/webhooks/whatsapp/${res.body.entity.id}`;
-    const botId = randomUUID();
-    const graph = JSON.stringify({ nodes });
-    await s.db.query(
-      `insert into chat_bots (id, organisation_id, name, default_message, draft, published_version, created_at, updated_at)
-       values ($1, $2, 'WA bot', 'Sorry?', $3, 1, now(), now())`,
-      [botId, org.id, graph],
-    );
-    await s.db.query(
-      `insert into chat_bot_versions (bot_id, version, organisation_id, graph, default_message, published_at)
-       values ($1, 1, $2, $3, 'Sorry?', now())`,
-      [botId, org.id, graph],
-    );
-    const rule = await org.admin.api.post('/api/routing-rules', {
-      name: 'To the bot',
-      conditions: { clients: 'any' },
-      action: { type: 'chat_bot', botId },
-    });
-    assert.equal(rule.status, 200, JSON.stringify(rule.body));
+    await publishedBotForNewChats(s, org, nodes);
     return { org, hook };
   }
 
@@ -145,7 +118,7 @@ describe('chat bot on WhatsApp: interactive reply buttons and lists', () => {
       );
     assert.equal(await say('text', { text: { body: 'Hi' } }), 200);
     await settle(org, 2);
-    await runOutbox(s.app);
+    await drainOutbox(s.app);
     const [first] = interactives(start);
     assert.ok(first, JSON.stringify(wa.sent.slice(start)));
     assert.equal(first.type, 'button');
@@ -174,7 +147,7 @@ describe('chat bot on WhatsApp: interactive reply buttons and lists', () => {
     let ms = await settle(org, 4);
     assert.equal(ms[2].text, 'Prices and delivery…');
     assert.equal(ms[3].text, 'Which one?');
-    await runOutbox(s.app);
+    await drainOutbox(s.app);
     const [list] = interactives(at);
     assert.ok(list, JSON.stringify(wa.sent.slice(at)));
     assert.equal(list.type, 'list');
@@ -200,7 +173,7 @@ describe('chat bot on WhatsApp: interactive reply buttons and lists', () => {
     );
     ms = await settle(org, 6);
     assert.equal(ms[5].text, 'Goodbye from the bot');
-    await runOutbox(s.app);
+    await drainOutbox(s.app);
     assert.equal(wa.sent.at(-1)?.body.type, 'text', 'a reply without buttons is plain text');
   });
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { after, before, describe, test } from 'node:test';
-import { OUTBOX, runOutbox } from '../../src/jobs/outbox.ts';
+import { drainOutbox, OUTBOX } from '../../src/jobs/outbox.ts';
 import { createOrganisation, startTestServer, type TestServer } from '../helpers.ts';
 import { goOnline, inbound, makeChannel, makeTeam, recordEvents } from './chats-fixtures.ts';
 
@@ -86,10 +86,10 @@ describe('outbound delivery to the API channel webhook', () => {
       );
       assert.equal(await status(messageId), 'pending');
       // Not yet due: nothing is sent before the backoff.
-      await runOutbox(s.app);
+      await drainOutbox(s.app);
       assert.equal(hook.hits.length, 1);
       s.clock.advance(OUTBOX.baseDelayMs);
-      await runOutbox(s.app);
+      await drainOutbox(s.app);
       await waitFor(async () => (await status(messageId)) === 'sent');
       assert.equal(hook.hits.length, 2);
       rec.stop();
@@ -134,12 +134,12 @@ describe('outbound delivery to the API channel webhook', () => {
             ).length === 1,
         );
         s.clock.advance(OUTBOX.maxDelayMs);
-        await runOutbox(s.app);
+        await drainOutbox(s.app);
         await waitFor(() => hook.hits.length === attempt);
       }
       await waitFor(async () => (await status(messageId)) === 'undelivered');
       s.clock.advance(OUTBOX.maxDelayMs * 10);
-      await runOutbox(s.app);
+      await drainOutbox(s.app);
       assert.equal(hook.hits.length, OUTBOX.maxAttempts);
     } finally {
       await hook.close();
@@ -247,7 +247,7 @@ describe('outbound delivery to the API channel webhook', () => {
       assert.equal(res.status, 200);
       assert.equal(await status(messageId), 'delivered');
       s.clock.advance(OUTBOX.baseDelayMs);
-      await runOutbox(s.app);
+      await drainOutbox(s.app);
       await waitFor(() => hook.hits.length === 2);
       await waitFor(
         async () =>

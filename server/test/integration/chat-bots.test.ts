@@ -158,6 +158,7 @@ describe('chat bots: the editor API', () => {
         },
       ],
       ['intent', (g) => (g.nodes[2].intents = [{ id: 'i', intent: null, next: 'root' }])],
+      ['VOIP key', (g) => (g.nodes[0].buttons[0].voip = '10')],
     ];
     for (const [what, change] of cases) {
       const draft = threeNodes(teamId);

@@ -5,7 +5,7 @@ import { after, before, describe, test } from 'node:test';
 import { PLAN_OPTIONS } from '@smartconnect/contracts';
 import { ImapFlow } from 'imapflow';
 import { simpleParser } from 'mailparser';
-import { runOutbox } from '../../src/jobs/outbox.ts';
+import { drainOutbox } from '../../src/jobs/outbox.ts';
 import { stopPolls } from '../../src/jobs/polls.ts';
 import { saveFile } from '../../src/modules/files/service.ts';
 import { createServer, type Server } from '../../src/server.ts';
@@ -301,7 +301,7 @@ describe('E-mail channel on real IMAP and SMTP', { skip: dovecotMissing() }, () 
     });
     assert.equal(res.status, 200, JSON.stringify(res.body));
     const ourId = res.body.entity.id as string;
-    await runOutbox(s.app);
+    await drainOutbox(s.app);
     const status = async () => (await messagesOf(org, chat.id)).find((m) => m.id === ourId);
     await until('Sent', async () => (await status())?.status === 'sent');
     const raw = sink.mails.slice(before).find((m) => m.to.includes('ivan@customer.test'));
@@ -348,7 +348,7 @@ describe('E-mail channel on real IMAP and SMTP', { skip: dovecotMissing() }, () 
       ],
     });
     assert.equal(second.status, 200, JSON.stringify(second.body));
-    await runOutbox(s.app);
+    await drainOutbox(s.app);
     await until(
       'second sent',
       async () =>
@@ -399,7 +399,7 @@ describe('E-mail channel on real IMAP and SMTP', { skip: dovecotMissing() }, () 
       text: 'Мы получили товар, деньги вернём завтра.',
     });
     assert.equal(started.status, 200, JSON.stringify(started.body));
-    await runOutbox(s.app);
+    await drainOutbox(s.app);
     const raw = await until('the mail', async () =>
       sink.mails.find((m) => m.to.includes('olga@customer.test') && m.raw.includes(address)),
     );
@@ -421,7 +421,7 @@ describe('E-mail channel on real IMAP and SMTP', { skip: dovecotMissing() }, () 
     assert.equal(replies.status, 200, JSON.stringify(replies.body));
     await deliver(address, fixture('html-only.eml'));
     const raw = await until('the automatic reply', async () => {
-      await runOutbox(s.app);
+      await drainOutbox(s.app);
       return sink.mails.find((m) => m.to.includes('mark@customer.test') && m.raw.includes(address));
     });
     const mail = await simpleParser(raw.raw);
@@ -440,7 +440,7 @@ describe('E-mail channel on real IMAP and SMTP', { skip: dovecotMissing() }, () 
     const chat = await chatOf(org, 'nobody@customer.test');
     await org.admin.api.post(`/api/chats/${chat.id}/take`);
     const res = await org.admin.api.post(`/api/chats/${chat.id}/messages`, { text: 'Hello?' });
-    await runOutbox(s.app);
+    await drainOutbox(s.app);
     const m = await until('Undelivered', async () => {
       const x = (await messagesOf(org, chat.id)).find((y) => y.id === res.body.entity.id);
       return x?.status === 'undelivered' && x;

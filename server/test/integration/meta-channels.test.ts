@@ -1,12 +1,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { runOutbox } from '../../src/jobs/outbox.ts';
+import { drainOutbox } from '../../src/jobs/outbox.ts';
 import { ManualClock } from '../../src/lib/clock.ts';
 import { decryptSecret } from '../../src/lib/crypto.ts';
 import { refreshProviderTokens } from '../../src/modules/channels/oauth.ts';
 import { saveFile } from '../../src/modules/files/service.ts';
 import { type FakeMeta, startFakeMeta } from '../fakes/meta.ts';
 import { createOrganisation, startTestServer, type TestOrg, type TestServer } from '../helpers.ts';
+import { chatsOf, messagesOf, replyTo } from '../replies.ts';
 import { goOnline, makeTeam } from './chats-fixtures.ts';
 
 /** Instagram and Facebook Messenger end to end against a fake of Facebook Login and the Messenger Platform. */
@@ -71,10 +72,6 @@ describe('Instagram and Facebook channels', () => {
     const channelId = res.body.entity.id;
     return { org: o, channelId, hook: `${s.url}/api/webhooks/${type}/${channelId}` };
   }
-  const messagesOf = async (org: TestOrg, chatId: string) =>
-    (await org.admin.api.get(`/api/chats/${chatId}/messages`)).body.entity.items;
-  const chatsOf = async (org: TestOrg) =>
-    (await org.admin.api.get('/api/chats?filter=waiting')).body.entity.items;
 
   test('logging in: state bound to the organisation, code -> long-lived token, pages to choose, page subscribed', async () => {
     const org = await createOrganisation(s);
@@ -233,20 +230,7 @@ describe('Instagram and Facebook channels', () => {
       200,
     );
     const chatId = (await chatsOf(org))[0].id;
-    assert.equal((await org.admin.api.post(`/api/chats/${chatId}/take`)).status, 200);
-    const send = async (body: Record<string, unknown>) => {
-      const res = await org.admin.api.post(`/api/chats/${chatId}/messages`, body);
-      assert.equal(res.status, 200, JSON.stringify(res.body));
-      await runOutbox(s.app);
-      return res.body.entity.id as string;
-    };
-    const byId = async (id: string) =>
-      (await messagesOf(org, chatId)).find((m: { id: string }) => m.id === id);
-    const waitStatus = async (id: string, want: string) => {
-      for (let i = 0; i < 100 && (await byId(id)).status !== want; i++)
-        await new Promise((r) => setTimeout(r, 30));
-      assert.equal((await byId(id)).status, want);
-    };
+    const { byId, waitStatus, send, sendRateLimited } = await replyTo(s, org, chatId);
 
     await waitStatus(await send({ text: 'Your order shipped' }), 'sent');
     assert.deepEqual(meta.sent.at(-1)?.body, {
@@ -276,11 +260,7 @@ describe('Instagram and Facebook channels', () => {
       code: 613,
       message: 'Calls to this api have exceeded the rate limit.',
     });
-    const limited = await send({ text: 'Slow down' });
-    assert.equal((await byId(limited)).status, 'pending');
-    s.clock.advance(61_000);
-    await runOutbox(s.app);
-    await waitStatus(limited, 'sent');
+    await sendRateLimited({ text: 'Slow down' }, 61_000);
 
     meta.failNext('/messages', { status: 400, code: 551, message: "This person isn't available right now." });
     const gone = await send({ text: 'Hello?' });
@@ -302,7 +282,7 @@ describe('Instagram and Facebook channels', () => {
     const racing = await org.admin.api.post(`/api/chats/${chatId}/messages`, { text: 'Close call' });
     assert.equal(racing.status, 200);
     s.clock.advance(2 * 3600_000);
-    await runOutbox(s.app);
+    await drainOutbox(s.app);
     await waitStatus(racing.body.entity.id, 'undelivered');
     assert.match((await byId(racing.body.entity.id)).statusReason, /^24-hour session ended \(10: /);
   });

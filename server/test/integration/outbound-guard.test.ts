@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import { after, before, describe, test } from 'node:test';
-import { runOutbox } from '../../src/jobs/outbox.ts';
+import { drainOutbox } from '../../src/jobs/outbox.ts';
 import { createOrganisation, startTestServer, type TestServer } from '../helpers.ts';
 import { goOnline, inbound, makeChannel, makeTeam } from './chats-fixtures.ts';
 
@@ -79,7 +79,7 @@ describe('tenant-chosen URLs: local and private addresses are refused', () => {
     const sent = await op.api.post(`/api/chats/${chatId}/messages`, { text: 'Hello' });
     assert.equal(sent.status, 200);
     // The send kicks the dispatcher; a run of our own covers a kick that has not started yet.
-    await runOutbox(s.app);
+    await drainOutbox(s.app);
     const status = async () =>
       (await op.api.get(`/api/chats/${chatId}/messages`)).body.entity.items.find(
         (m: { id: string }) => m.id === sent.body.entity.id,

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { PLAN_OPTIONS } from '@smartconnect/contracts';
 import { WebSocket } from 'ws';
-import { runOutbox } from '../../src/jobs/outbox.ts';
+import { drainOutbox } from '../../src/jobs/outbox.ts';
 import {
   createOrganisation,
   startTestServer,
@@ -83,7 +83,7 @@ describe('service rating', () => {
     const msgs = (await x.org.admin.api.get(`/api/chats/${chatId}/messages?limit=100`)).body.entity.items;
     const ask = msgs.find((m: { text: string }) => m.text.includes(uuid));
     assert.equal(ask.text, `Please rate us\nhttp://localhost:3000/link-action/${uuid}`);
-    await runOutbox(s.app);
+    await drainOutbox(s.app);
 
     assert.deepEqual((await s.api.get(`/api/link-actions/${uuid}`)).body.entity, {
       uuid,

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { PLAN_OPTIONS } from '@smartconnect/contracts';
+import { FIELD_MESSAGES, PLAN_OPTIONS } from '@smartconnect/contracts';
 import { ManualClock } from '../../src/lib/clock.ts';
 import { catchUpRollups, rebuildRollups } from '../../src/modules/reports/rollup.ts';
 import {
@@ -306,6 +306,30 @@ describe('reports: summary, channels, employees, teams, time, categories', () =>
     assert.equal(r.period.timeZone, 'Europe/London');
     assert.equal(named(r.rows, 'operator', 'Olga').onlineSeconds, H);
     await staff.patch(`/api/organisations/${org.id}`, { timeZone: 'Europe/Moscow' });
+  });
+
+  test("the organisation's administrator sets its time zone; a wrong name is a field error; others are refused", async () => {
+    const bad = await org.admin.api.patch('/api/organisation', { timeZone: 'Mars/Base' });
+    assert.equal(bad.status, 400);
+    assert.equal(bad.body.code, 'validationException');
+    assert.equal(bad.body.error.fields.timeZone, FIELD_MESSAGES.valueIncorrect);
+    // RIGHT_ACCOUNT_CONTROL: an operator and a supervisor (who sees every report) may not change it.
+    const supervisor = await org.user({ role: 'SUPERVISOR', name: 'Sveta' });
+    for (const u of [op1, supervisor]) {
+      const refused = await u.api.patch('/api/organisation', { timeZone: 'Europe/London' });
+      assert.equal(refused.status, 403);
+      assert.equal(refused.body.code, 'accessDeniedException');
+    }
+    assert.equal((await org.admin.api.get('/api/organisation')).body.entity.timeZone, 'Europe/Moscow');
+    const other = await createOrganisation(s);
+    const set = await org.admin.api.patch('/api/organisation', { timeZone: 'Europe/London' });
+    assert.equal(set.status, 200, JSON.stringify(set.body));
+    assert.equal(set.body.entity.timeZone, 'Europe/London');
+    assert.equal((await other.admin.api.get('/api/organisation')).body.entity.timeZone, 'Europe/Moscow');
+    const r = await entity('summary', 'period=date&from=2026-03-28');
+    assert.equal(r.period.timeZone, 'Europe/London');
+    assert.equal(named(r.rows, 'operator', 'Olga').onlineSeconds, H);
+    await org.admin.api.patch('/api/organisation', { timeZone: 'Europe/Moscow' });
   });
 
   test('a rebuild from history gives the same figures for every kind', async () => {

@@ -160,11 +160,20 @@ describe('reports: dialogs', () => {
   test('folding one row at a time (a restart between any two batches) and a rebuild give the same figures', async () => {
     const qs = 'period=last7&timeZone=Europe/London&groupBy=hour';
     const before = (await report(org.admin, qs)).body.entity;
+    // In the organisation's own zone the daily rollups answer; they must agree with the hourly ones.
+    const daily = 'period=last7';
+    const beforeDaily = (await report(org.admin, daily)).body.entity;
+    assert.ok(beforeDaily.totals.dialogsNew > 0);
+    const hourlyInZone = (await report(org.admin, `${daily}&groupBy=hour`)).body.entity;
+    assert.deepEqual(hourlyInZone.totals, beforeDaily.totals);
     await rebuildRollups(s.db, { lagMs: 0, batch: 1 });
     assert.deepEqual((await report(org.admin, qs)).body.entity, before);
+    assert.deepEqual((await report(org.admin, daily)).body.entity, beforeDaily);
     // Reset and fold by single rows, with a second folder racing the first (both take the cursor lock).
     await s.db.query(`delete from report_dialog_hourly`);
     await s.db.query(`delete from report_duration_hist`);
+    await s.db.query(`delete from report_dialog_daily`);
+    await s.db.query(`delete from report_duration_daily`);
     await s.db.query(`update report_cursors set last_id = '00000000-0000-0000-0000-000000000000'`);
     let n = 0;
     while ((await advanceRollups(s.db, { lagMs: 0, batch: 1 })) > 0) {
@@ -173,6 +182,7 @@ describe('reports: dialogs', () => {
     }
     assert.ok(n > 5);
     assert.deepEqual((await report(org.admin, qs)).body.entity, before);
+    assert.deepEqual((await report(org.admin, daily)).body.entity, beforeDaily);
     // Folding again when caught up changes nothing.
     await catchUpRollups(s.db, { lagMs: 0 });
     assert.deepEqual((await report(org.admin, qs)).body.entity, before);

@@ -6,7 +6,7 @@ import type { ButtonRows } from '@smartconnect/contracts';
 import { sendTelegram } from '../../src/channels/telegram/send.ts';
 import type { OutboundMessage } from '../../src/channels/types.ts';
 import { AppError } from '../../src/http/errors.ts';
-import { runOutbox } from '../../src/jobs/outbox.ts';
+import { drainOutbox } from '../../src/jobs/outbox.ts';
 import { adapterContext } from '../../src/modules/channels/service.ts';
 import { sendButtonsMessage } from '../../src/modules/chats/send-buttons.ts';
 import { type FakeTelegram, startFakeTelegram, type TgMessage } from '../fakes/telegram.ts';
@@ -75,7 +75,7 @@ describe('Telegram buttons', () => {
       buttons?: ButtonRows | null;
     }[];
   async function delivered(org: TestOrg, chatId: string, id: string) {
-    await runOutbox(s.app);
+    await drainOutbox(s.app);
     for (let i = 0; i < 100; i++) {
       const m = (await messagesOf(org, chatId)).find((x) => x.id === id);
       if (m?.status === 'sent') return m;
@@ -156,7 +156,7 @@ describe('Telegram buttons', () => {
     await refused({ text: 'Pick', buttons: [[{ text: 'Both', payload: 'x', url: 'https://shop.example' }]] });
     await refused({ text: ' ', buttons });
     await refused({ text: 'Pick', buttons: [] });
-    await runOutbox(s.app);
+    await drainOutbox(s.app);
     assert.equal((await messagesOf(org, chatId)).length, count, 'nothing stored');
     assert.equal(tg.requests.length, before, 'no Bot API call');
   });

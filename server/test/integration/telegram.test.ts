@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { runOutbox } from '../../src/jobs/outbox.ts';
+import { drainOutbox } from '../../src/jobs/outbox.ts';
 import { saveFile } from '../../src/modules/files/service.ts';
 import { type FakeTelegram, startFakeTelegram } from '../fakes/telegram.ts';
 import { createOrganisation, startTestServer, type TestOrg, type TestServer } from '../helpers.ts';
@@ -205,7 +205,7 @@ describe('Telegram channel', () => {
     const send = async (body: Record<string, unknown>) => {
       const res = await org.admin.api.post(`/api/chats/${chatId}/messages`, body);
       assert.equal(res.status, 200, JSON.stringify(res.body));
-      await runOutbox(s.app);
+      await drainOutbox(s.app);
       return res.body.entity.id as string;
     };
     const statusOf = async (id: string) =>
@@ -263,7 +263,7 @@ describe('Telegram channel', () => {
       'retry_after honoured',
     );
     s.clock.advance(8_000);
-    await runOutbox(s.app);
+    await drainOutbox(s.app);
     await waitStatus(limited, 'sent');
     assert.equal(tg.expect.calls('sendMessage').slice(before).length, 2);
 
@@ -274,7 +274,7 @@ describe('Telegram channel', () => {
     const reason = (await messagesOf(org, chatId)).find((m: { id: string }) => m.id === blocked).statusReason;
     assert.equal(reason, 'Forbidden: bot was blocked by the user');
     s.clock.advance(3_600_000);
-    await runOutbox(s.app);
+    await drainOutbox(s.app);
     assert.equal(tg.expect.calls('sendMessage').slice(before).length, 1, 'not retried');
     tg.assertNoUnexpected();
   });

@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { runOutbox } from '../../src/jobs/outbox.ts';
+import { drainOutbox } from '../../src/jobs/outbox.ts';
 import { saveFile } from '../../src/modules/files/service.ts';
 import { type FakeViber, startFakeViber } from '../fakes/viber.ts';
 import { createOrganisation, startTestServer, type TestOrg, type TestServer } from '../helpers.ts';
+import { chatsOf, messagesOf, replyTo } from '../replies.ts';
 import { goOnline, makeTeam } from './chats-fixtures.ts';
 
 /** The Viber bot channel end to end against a fake REST Bot API that follows Viber's documents. */
@@ -33,10 +34,6 @@ describe('Viber bot channel', () => {
     const channelId = res.body.entity.id;
     return { org, channelId, hook: `${s.url}/api/webhooks/viber_bot/${channelId}` };
   }
-  const messagesOf = async (org: TestOrg, chatId: string) =>
-    (await org.admin.api.get(`/api/chats/${chatId}/messages`)).body.entity.items;
-  const chatsOf = async (org: TestOrg) =>
-    (await org.admin.api.get('/api/chats?filter=waiting')).body.entity.items;
 
   test('connecting checks the token with get_account_info and sets the webhook, which Viber checks first', async () => {
     const org = await createOrganisation(s);
@@ -173,20 +170,7 @@ describe('Viber bot channel', () => {
     const user = { id: 'u-777=', name: 'Nina' };
     assert.equal(await vb.deliver(hook, vb.message(user, { type: 'text', text: 'Hi' })), 200);
     const chatId = (await chatsOf(org))[0].id;
-    assert.equal((await org.admin.api.post(`/api/chats/${chatId}/take`)).status, 200);
-    const byId = async (id: string) =>
-      (await messagesOf(org, chatId)).find((m: { id: string }) => m.id === id);
-    const waitStatus = async (id: string, want: string) => {
-      for (let i = 0; i < 100 && (await byId(id)).status !== want; i++)
-        await new Promise((r) => setTimeout(r, 30));
-      assert.equal((await byId(id)).status, want);
-    };
-    const send = async (body: Record<string, unknown>) => {
-      const res = await org.admin.api.post(`/api/chats/${chatId}/messages`, body);
-      assert.equal(res.status, 200, JSON.stringify(res.body));
-      await runOutbox(s.app);
-      return res.body.entity.id as string;
-    };
+    const { byId, waitStatus, send, sendRateLimited, botWrites } = await replyTo(s, org, chatId);
     const text = await send({ text: 'Hello Nina' });
     await waitStatus(text, 'sent');
     const sent = vb.sent.at(-1);
@@ -215,27 +199,13 @@ describe('Viber bot channel', () => {
     );
 
     // A bot's message with buttons (automation's): a keyboard; the press comes back with our tracking data.
-    const { writeAutomatedMessage } = await import('../../src/modules/chats/send-message.ts');
-    const { withEvents } = await import('../../src/realtime/emit.ts');
-    await withEvents(s.app, (q, emit) =>
-      writeAutomatedMessage(
-        { q, emit, now: s.clock.now() },
-        { kind: 'system', organisationId: org.id },
-        chatId,
-        {
-          text: 'Pick one',
-          internal: false,
-          attachments: [],
-          buttons: [
-            [
-              { text: 'Delivery', payload: 'menu:delivery' },
-              { text: 'Site', url: 'https://shop.example' },
-            ],
-          ],
-        },
-      ),
-    );
-    await runOutbox(s.app);
+    await botWrites('Pick one', [
+      [
+        { text: 'Delivery', payload: 'menu:delivery' },
+        { text: 'Site', url: 'https://shop.example' },
+      ],
+    ]);
+    await drainOutbox(s.app);
     for (let i = 0; i < 100 && vb.sent.at(-1)?.body.text !== 'Pick one'; i++)
       await new Promise((r) => setTimeout(r, 30));
     const withKeyboard = vb.sent.at(-1)?.body;
@@ -254,15 +224,14 @@ describe('Viber bot channel', () => {
 
     // Rate limited (status 12): pending, sent later; an unsubscribed receiver is final with the reason.
     vb.failNext('send_message', 12, 'tooManyRequests');
-    const limited = await send({ text: 'Slow' });
-    assert.equal((await byId(limited)).status, 'pending');
-    s.clock.advance(61_000);
-    await runOutbox(s.app);
-    await waitStatus(limited, 'sent');
+    await sendRateLimited({ text: 'Slow' }, 61_000);
     vb.subscribers.delete('u-777=');
     const gone = await send({ text: 'Still there?' });
     await waitStatus(gone, 'undelivered');
-    assert.equal((await byId(gone)).statusReason, '6: receiverNotSubscribed');
+    assert.equal(
+      (await byId(gone)).statusReason,
+      'Viber registration session expired (6: receiverNotSubscribed)',
+    );
     // A failed callback for a sent message: Undelivered with Viber's description.
     vb.subscribers.add('u-777=');
     const later = await send({ text: 'Later' });
@@ -383,7 +352,7 @@ describe('Viber bot channel', () => {
       (await org.admin.api.post(`/api/chats/${chatId}/messages`, { text: 'Hello Ivan' })).status,
       200,
     );
-    await runOutbox(s.app);
+    await drainOutbox(s.app);
     for (let i = 0; i < 100 && vb.sent.at(-1)?.body.text !== 'Hello Ivan'; i++)
       await new Promise((r) => setTimeout(r, 30));
     assert.deepEqual(vb.sent.at(-1)?.body.sender, {

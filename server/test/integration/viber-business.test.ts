@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { runOutbox } from '../../src/jobs/outbox.ts';
 import { saveFile } from '../../src/modules/files/service.ts';
 import { type FakeViberBusiness, startFakeViberBusiness } from '../fakes/viber-business.ts';
 import { createOrganisation, startTestServer, type TestOrg, type TestServer } from '../helpers.ts';
+import { chatsOf, messagesOf, replyTo } from '../replies.ts';
 import { goOnline, makeTeam } from './chats-fixtures.ts';
 
 /** Viber business through a regional delivery provider, end to end against a fake of its HTTP API. */
@@ -38,10 +38,6 @@ describe('Viber business channel (regional delivery provider)', () => {
     assert.equal(res.status, 200, JSON.stringify(res.body));
     return { org, channelId: res.body.entity.id };
   }
-  const messagesOf = async (org: TestOrg, chatId: string) =>
-    (await org.admin.api.get(`/api/chats/${chatId}/messages`)).body.entity.items;
-  const chatsOf = async (org: TestOrg) =>
-    (await org.admin.api.get('/api/chats?filter=waiting')).body.entity.items;
 
   test('connecting: required fields, the account checked with Basic credentials, the service id, the callback set', async () => {
     const org = await createOrganisation(s);
@@ -144,20 +140,7 @@ describe('Viber business channel (regional delivery provider)', () => {
     await goOnline(op);
     assert.equal(await vb.deliver(vb.message('375291234567', { text: 'Добрый день' })), 200);
     const chatId = (await chatsOf(org))[0].id;
-    assert.equal((await org.admin.api.post(`/api/chats/${chatId}/take`)).status, 200);
-    const byId = async (id: string) =>
-      (await messagesOf(org, chatId)).find((m: { id: string }) => m.id === id);
-    const waitStatus = async (id: string, want: string) => {
-      for (let i = 0; i < 200 && (await byId(id)).status !== want; i++)
-        await new Promise((r) => setTimeout(r, 50));
-      assert.equal((await byId(id)).status, want);
-    };
-    const send = async (b: Record<string, unknown>) => {
-      const res = await org.admin.api.post(`/api/chats/${chatId}/messages`, b);
-      assert.equal(res.status, 200, JSON.stringify(res.body));
-      await runOutbox(s.app);
-      return res.body.entity.id as string;
-    };
+    const { byId, waitStatus, send, sendRateLimited } = await replyTo(s, org, chatId);
     const text = await send({ text: 'Здравствуйте, чем помочь?' });
     await waitStatus(text, 'sent');
     const sent = vb.sent.at(-1);
@@ -193,11 +176,7 @@ describe('Viber business channel (regional delivery provider)', () => {
     );
 
     vb.failNext('/v1/messages', 429, 'rate_limited');
-    const limited = await send({ text: 'Slow' });
-    assert.equal((await byId(limited)).status, 'pending');
-    s.clock.advance(31_000);
-    await runOutbox(s.app);
-    await waitStatus(limited, 'sent');
+    await sendRateLimited({ text: 'Slow' }, 31_000);
 
     vb.noViber.add('375291234567');
     const gone = await send({ text: 'Are you there?' });

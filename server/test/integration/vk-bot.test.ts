@@ -1,9 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { runOutbox } from '../../src/jobs/outbox.ts';
+import { drainOutbox } from '../../src/jobs/outbox.ts';
 import { saveFile } from '../../src/modules/files/service.ts';
 import { type FakeVk, startFakeVk } from '../fakes/vk.ts';
 import { createOrganisation, startTestServer, type TestOrg, type TestServer } from '../helpers.ts';
+import { chatsOf, messagesOf, replyTo } from '../replies.ts';
+import { botNode, publishedBotForNewChats } from './bot-fixtures.ts';
 import { goOnline, makeTeam } from './chats-fixtures.ts';
 
 /** The VK community bot channel end to end against a fake VK API and Callback API that follow VK's documents. */
@@ -39,10 +41,6 @@ describe('VK community bot channel', () => {
     const channelId = res.body.entity.id;
     return { org, channelId, hook: `${s.url}/api/webhooks/vk_bot/${channelId}` };
   }
-  const messagesOf = async (org: TestOrg, chatId: string) =>
-    (await org.admin.api.get(`/api/chats/${chatId}/messages`)).body.entity.items;
-  const chatsOf = async (org: TestOrg) =>
-    (await org.admin.api.get('/api/chats?filter=waiting')).body.entity.items;
 
   test('connecting checks the community token (groups.getById, its rights); a refused one is on its field', async () => {
     const org = await createOrganisation(s);
@@ -243,20 +241,7 @@ describe('VK community bot channel', () => {
     await goOnline(op);
     assert.equal((await vk.deliver(hook, vk.messageNew(888, { text: 'Hi' }))).text, 'ok');
     const chatId = (await chatsOf(org))[0].id;
-    assert.equal((await org.admin.api.post(`/api/chats/${chatId}/take`)).status, 200);
-    const byId = async (id: string) =>
-      (await messagesOf(org, chatId)).find((m: { id: string }) => m.id === id);
-    const waitStatus = async (id: string, want: string) => {
-      for (let i = 0; i < 100 && (await byId(id)).status !== want; i++)
-        await new Promise((r) => setTimeout(r, 30));
-      assert.equal((await byId(id)).status, want);
-    };
-    const send = async (b: Record<string, unknown>) => {
-      const res = await org.admin.api.post(`/api/chats/${chatId}/messages`, b);
-      assert.equal(res.status, 200, JSON.stringify(res.body));
-      await runOutbox(s.app);
-      return res.body.entity.id as string;
-    };
+    const { byId, waitStatus, send, sendRateLimited, botWrites } = await replyTo(s, org, chatId);
     const text = await send({ text: 'Hello from the shop' });
     await waitStatus(text, 'sent');
     const sent = vk.sent.at(-1);
@@ -327,28 +312,14 @@ describe('VK community bot channel', () => {
     assert.equal(vk.sent.at(-1)?.params.message, 'Your receipt');
 
     // A bot's buttons: an inline keyboard; a press comes back with our payload as a postback.
-    const { writeAutomatedMessage } = await import('../../src/modules/chats/send-message.ts');
-    const { withEvents } = await import('../../src/realtime/emit.ts');
-    await withEvents(s.app, (q, emit) =>
-      writeAutomatedMessage(
-        { q, emit, now: s.clock.now() },
-        { kind: 'system', organisationId: org.id },
-        chatId,
-        {
-          text: 'Pick one',
-          internal: false,
-          attachments: [],
-          buttons: [
-            [
-              { text: 'Delivery', payload: 'menu:delivery' },
-              { text: 'Site', url: 'https://shop.example' },
-            ],
-          ],
-        },
-      ),
-    );
+    await botWrites('Pick one', [
+      [
+        { text: 'Delivery', payload: 'menu:delivery' },
+        { text: 'Site', url: 'https://shop.example' },
+      ],
+    ]);
     for (let i = 0; i < 100 && vk.sent.at(-1)?.params.message !== 'Pick one'; i++) {
-      await runOutbox(s.app);
+      await drainOutbox(s.app);
       await new Promise((r) => setTimeout(r, 100));
     }
     const keyboard = JSON.parse(vk.sent.at(-1)?.params.keyboard ?? '{}');
@@ -371,11 +342,7 @@ describe('VK community bot channel', () => {
     // Rate limits (6, 9, 29) are retried later; 5 is final; 901 is Undelivered with the reason.
     for (const code of [6, 9, 29]) {
       vk.failNext('messages.send', code, code === 9 ? 'Flood control' : 'Too many requests per second');
-      const limited = await send({ text: `Slow ${code}` });
-      assert.equal((await byId(limited)).status, 'pending');
-      s.clock.advance(61_000);
-      await runOutbox(s.app);
-      await waitStatus(limited, 'sent');
+      await sendRateLimited({ text: `Slow ${code}` }, 61_000);
     }
     const before = vk.sent.length;
     vk.failNext('messages.send', 5, 'User authorization failed: invalid access_token (4).');
@@ -405,5 +372,44 @@ describe('VK community bot channel', () => {
       'Ivan Petrov',
       'id555002',
     ]);
+  });
+
+  test("a chat bot's buttons: an inline keyboard up to VK's 6 rows; a node with more goes as numbered text", async () => {
+    const { org, hook } = await connect();
+    const many = Array.from({ length: 8 }, (_, i) => ({ id: `m${i}`, text: `Option ${i + 1}`, next: 'few' }));
+    await publishedBotForNewChats(s, org, [
+      botNode('many', { root: true, reply: { text: 'Pick one', fileId: null }, buttons: many }),
+      botNode('few', {
+        reply: { text: 'Now pick again', fileId: null },
+        buttons: [
+          { id: 'f1', text: 'Yes', next: 'many' },
+          { id: 'f2', text: 'No', next: 'many' },
+        ],
+      }),
+    ]);
+    const sent = () => vk.sent.filter((m) => m.params.message);
+    const before = sent().length;
+    assert.equal((await vk.deliver(hook, vk.messageNew(9001, { text: 'Hi' }))).status, 200);
+    const wait = async (n: number) => {
+      for (let i = 0; i < 100 && sent().length < before + n; i++) {
+        await drainOutbox(s.app);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      assert.equal(sent().length, before + n, JSON.stringify(vk.calls.slice(-3)));
+      return sent().at(-1)?.params ?? {};
+    };
+    const first = await wait(1);
+    assert.equal(first.keyboard, undefined, 'no keyboard: 8 rows do not fit');
+    assert.match(first.message, /^Pick one\n\n1\. Option 1\n2\. Option 2\n[\s\S]*8\. Option 8$/);
+    // A number answers; the next node's two buttons fit: an inline keyboard.
+    assert.equal((await vk.deliver(hook, vk.messageNew(9001, { text: '8' }))).status, 200);
+    const second = await wait(2);
+    assert.equal(second.message, 'Now pick again');
+    const keyboard = JSON.parse(second.keyboard ?? '{}');
+    assert.equal(keyboard.inline, true);
+    assert.deepEqual(
+      keyboard.buttons.map((row: { action: { label: string } }[]) => row.map((b) => b.action.label)),
+      [['Yes'], ['No']],
+    );
   });
 });

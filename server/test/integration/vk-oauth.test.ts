@@ -1,17 +1,19 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { type FakeVk, startFakeVk } from '../fakes/vk.ts';
-import { createOrganisation, startTestServer, type TestOrg, type TestServer } from '../helpers.ts';
+import { createOrganisation, logSink, startTestServer, type TestOrg, type TestServer } from '../helpers.ts';
 import { makeTeam } from './chats-fixtures.ts';
 
 /** The VK guide (log in with VK, choose a community, save) against a fake of VK's OAuth and API. */
 describe('VK community bot: logging in with VK', () => {
   let s: TestServer;
   let vk: FakeVk;
+  const logs = logSink();
   before(async () => {
     vk = await startFakeVk();
     vk.perSecond = 1_000;
     s = await startTestServer({
+      logStream: logs.stream,
       env: {
         VK_API_BASE_URL: vk.baseUrl,
         VK_OAUTH_BASE_URL: vk.baseUrl,
@@ -88,6 +90,15 @@ describe('VK community bot: logging in with VK', () => {
     const grant = second.get('grant') as string;
     assert.equal(second.get('account'), String(vk.groupId));
     assert.ok(grant && !grant.includes(vk.token));
+    // The community's grant names that community, by its name (groups.getById with its token): the guide shows it.
+    const community = await org.admin.api.get(`/api/channels/oauth/accounts?type=vk_bot&grant=${grant}`);
+    assert.equal(community.status, 200, JSON.stringify(community.body));
+    assert.deepEqual(community.body.entity.items, [
+      { id: String(vk.groupId), name: 'Shop VK', username: 'shopvk' },
+    ]);
+    const byId = vk.calls.filter((c) => c.method === 'groups.getById').at(-1);
+    assert.equal(byId?.params.group_id, String(vk.groupId));
+    assert.equal(byId?.params.access_token, vk.token);
     const otherGroup = await org.admin.api.post('/api/channels', {
       type: 'vk_bot',
       name: 'VK guide',
@@ -137,18 +148,111 @@ describe('VK community bot: logging in with VK', () => {
     assert.equal(signed.text, 'ok');
   });
 
-  test('a refused Callback API set-up names VK; nothing is kept', async () => {
-    const org = await createOrganisation(s);
+  /** Creates a VK channel in a new team of the organisation with its own fields (a grant, or a token...). */
+  async function createVk(org: TestOrg, name: string, own: Record<string, unknown>) {
     const teamId = await makeTeam(org);
-    const grant = (await login(org, String(vk.groupId))).get('grant') as string;
-    vk.failNext('groups.addCallbackServer', 2000, 'Servers number limit is reached');
-    const res = await org.admin.api.post('/api/channels', {
+    return org.admin.api.post('/api/channels', {
       type: 'vk_bot',
-      name: 'VK refused',
+      name,
       teamId,
       groupId: String(vk.groupId),
-      grant,
+      ...own,
     });
+  }
+  /** The grant of the community's authorisation (its token, sealed). */
+  const communityGrant = async (org: TestOrg) =>
+    (await login(org, String(vk.groupId))).get('grant') as string;
+
+  /** A channel connected by logging in with VK (its Callback API server added by us). */
+  async function connectedByLogin(org: TestOrg, name: string) {
+    const res = await createVk(org, name, { grant: await communityGrant(org) });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    return {
+      id: res.body.entity.id as string,
+      serverId: res.body.entity.settings.callbackServerId as number,
+    };
+  }
+
+  test('deleting the channel removes the Callback API server we added (groups.deleteCallbackServer)', async () => {
+    const org = await createOrganisation(s);
+    const { id, serverId } = await connectedByLogin(org, 'VK deleted');
+    assert.ok(vk.callbackServers.some((c) => c.id === serverId));
+    // Deactivating keeps it (activating again uses it).
+    assert.equal((await org.admin.api.patch(`/api/channels/${id}`, { status: 'inactive' })).status, 200);
+    assert.ok(vk.callbackServers.some((c) => c.id === serverId));
+    assert.equal((await org.admin.api.delete(`/api/channels/${id}`)).status, 200);
+    assert.equal((await org.admin.api.get(`/api/channels/${id}`)).status, 404);
+    assert.ok(!vk.callbackServers.some((c) => c.id === serverId), 'the server is gone from the community');
+    const call = vk.calls.filter((c) => c.method === 'groups.deleteCallbackServer').at(-1);
+    assert.deepEqual(
+      { group: call?.params.group_id, server: call?.params.server_id, token: call?.params.access_token },
+      { group: String(vk.groupId), server: String(serverId), token: vk.token },
+    );
+  });
+
+  test('logging in with VK again replaces the Callback API server: the earlier one is removed', async () => {
+    const org = await createOrganisation(s);
+    const { id, serverId } = await connectedByLogin(org, 'VK again');
+    const again = await org.admin.api.patch(`/api/channels/${id}`, { grant: await communityGrant(org) });
+    assert.equal(again.status, 200, JSON.stringify(again.body));
+    const next = again.body.entity.settings.callbackServerId as number;
+    assert.notEqual(next, serverId);
+    assert.ok(
+      vk.callbackServers.some((c) => c.id === next),
+      'the new server is in the community',
+    );
+    assert.ok(!vk.callbackServers.some((c) => c.id === serverId), 'the earlier server is gone');
+    // Saving other fields connects nothing again: the server stays.
+    assert.equal((await org.admin.api.patch(`/api/channels/${id}`, { name: 'VK renamed' })).status, 200);
+    assert.ok(vk.callbackServers.some((c) => c.id === next));
+  });
+
+  test('a refused groups.deleteCallbackServer does not keep the channel: it is deleted and the refusal logged', async () => {
+    const org = await createOrganisation(s);
+    const { id, serverId } = await connectedByLogin(org, 'VK refused delete');
+    vk.failNext('groups.deleteCallbackServer', 15, 'Access denied: no access to this group');
+    assert.equal((await org.admin.api.delete(`/api/channels/${id}`)).status, 200);
+    assert.equal((await org.admin.api.get(`/api/channels/${id}`)).status, 404);
+    assert.ok(
+      vk.callbackServers.some((c) => c.id === serverId),
+      'VK kept it',
+    );
+    const logged = logs.lines
+      .map((l) => JSON.parse(l) as { msg?: string; channel?: string; err?: { message?: string } })
+      .find((l) => l.msg === 'channel not removed at the provider' && l.channel === id);
+    assert.ok(logged, 'the refusal is logged with the channel');
+    assert.match(logged.err?.message ?? '', /groups\.deleteCallbackServer refused: 15 Access denied/);
+  });
+
+  test('a channel entered by hand has no server of ours: deleting it calls nothing at VK', async () => {
+    const org = await createOrganisation(s);
+    const res = await createVk(org, 'VK by hand', {
+      token: vk.token,
+      secret: vk.secret,
+      confirmation: vk.confirmation,
+    });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    const before = vk.calls.filter((c) => c.method === 'groups.deleteCallbackServer').length;
+    assert.equal((await org.admin.api.delete(`/api/channels/${res.body.entity.id}`)).status, 200);
+    assert.equal(vk.calls.filter((c) => c.method === 'groups.deleteCallbackServer').length, before);
+  });
+
+  test('a set-up refused after the server was added removes that server again', async () => {
+    const org = await createOrganisation(s);
+    const grant = await communityGrant(org);
+    const servers = vk.callbackServers.length;
+    vk.failNext('groups.setCallbackSettings', 100, 'One of the parameters specified was missing or invalid');
+    const res = await createVk(org, 'VK half set up', { grant });
+    assert.equal(res.status, 502, JSON.stringify(res.body));
+    assert.equal(vk.callbackServers.length, servers, 'the server added is removed');
+    assert.equal(vk.calls.at(-1)?.method, 'groups.deleteCallbackServer');
+  });
+
+  test('a refused Callback API set-up names VK; nothing is kept', async () => {
+    const org = await createOrganisation(s);
+    const grant = await communityGrant(org);
+    vk.failNext('groups.addCallbackServer', 2000, 'Servers number limit is reached');
+    const res = await createVk(org, 'VK refused', { grant });
     assert.equal(res.status, 502, JSON.stringify(res.body));
     assert.equal(res.body.error.message, 'Channel creation error');
     assert.equal((await org.admin.api.get('/api/channels')).body.entity.total, 0);
@@ -187,14 +291,7 @@ describe('VK community bot: logging in with VK', () => {
 
   test('the manual form still asks for the secret and confirmation', async () => {
     const org = await createOrganisation(s);
-    const teamId = await makeTeam(org);
-    const res = await org.admin.api.post('/api/channels', {
-      type: 'vk_bot',
-      name: 'VK manual',
-      teamId,
-      groupId: String(vk.groupId),
-      token: vk.token,
-    });
+    const res = await createVk(org, 'VK manual', { token: vk.token });
     assert.equal(res.status, 400);
     assert.ok(res.body.error.fields.secret);
   });

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { runOutbox } from '../../src/jobs/outbox.ts';
 import { saveFile } from '../../src/modules/files/service.ts';
 import { type FakeWhatsAppBsp, startFakeWhatsAppBsp } from '../fakes/whatsapp-bsp.ts';
 import { createOrganisation, startTestServer, type TestOrg, type TestServer } from '../helpers.ts';
+import { chatsOf, messagesOf, replyTo } from '../replies.ts';
 import { goOnline, makeTeam } from './chats-fixtures.ts';
 
 /** WhatsApp through a business solution provider (login and password), end to end against a fake of its API. */
@@ -40,10 +40,6 @@ describe('WhatsApp channel through a business solution provider', () => {
     bsp.callbackUrl = `http://localhost:3000${res.body.entity.inboundUrl}?key=${encodeURIComponent(key)}`;
     return { org, channelId: res.body.entity.id, key };
   }
-  const messagesOf = async (org: TestOrg, chatId: string) =>
-    (await org.admin.api.get(`/api/chats/${chatId}/messages`)).body.entity.items;
-  const chatsOf = async (org: TestOrg) =>
-    (await org.admin.api.get('/api/chats?filter=waiting')).body.entity.items;
 
   test('connecting: required fields, the credentials checked, the password never answered, the key shown once', async () => {
     const org = await createOrganisation(s);
@@ -129,26 +125,32 @@ describe('WhatsApp channel through a business solution provider', () => {
     assert.deepEqual(new Uint8Array(await (await fetch(s.url + doc.url)).arrayBuffer()), pdf);
   });
 
+  test("a BSP channel's chats offer no templates: the chat DTO says so, the list is empty, none is sent", async () => {
+    const { org } = await connect();
+    assert.equal(await bsp.deliver(bsp.message('447700900666', { text: 'Hello' })), 200);
+    const [chat] = await chatsOf(org);
+    assert.equal(chat.channel.type, 'whatsapp');
+    assert.equal(chat.channel.templates, false, 'the list item');
+    const one = await org.admin.api.get(`/api/chats/${chat.id}`);
+    assert.equal(one.status, 200);
+    assert.equal(one.body.entity.channel.templates, false, 'the chat');
+    const listed = await org.admin.api.get(`/api/chats/${chat.id}/provider-templates`);
+    assert.equal(listed.status, 200);
+    assert.deepEqual(listed.body.entity.items, []);
+    const sent = await org.admin.api.post(`/api/chats/${chat.id}/template-messages`, {
+      templateId: 'any',
+      variables: [],
+    });
+    assert.equal(sent.body.code, 'templateNotFoundException');
+  });
+
   test('replies: text and image out, delivery reports, failure with its reason, rate limit, the 24-hour rule', async () => {
     const { org } = await connect();
     const op = await org.user({ role: 'OPERATOR' });
     await goOnline(op);
     assert.equal(await bsp.deliver(bsp.message('447700900555', { text: 'Hi' })), 200);
     const chatId = (await chatsOf(org))[0].id;
-    assert.equal((await org.admin.api.post(`/api/chats/${chatId}/take`)).status, 200);
-    const byId = async (id: string) =>
-      (await messagesOf(org, chatId)).find((m: { id: string }) => m.id === id);
-    const waitStatus = async (id: string, want: string) => {
-      for (let i = 0; i < 200 && (await byId(id)).status !== want; i++)
-        await new Promise((r) => setTimeout(r, 50));
-      assert.equal((await byId(id)).status, want);
-    };
-    const send = async (b: Record<string, unknown>) => {
-      const res = await org.admin.api.post(`/api/chats/${chatId}/messages`, b);
-      assert.equal(res.status, 200, JSON.stringify(res.body));
-      await runOutbox(s.app);
-      return res.body.entity.id as string;
-    };
+    const { byId, waitStatus, send, sendRateLimited } = await replyTo(s, org, chatId);
     const text = await send({ text: 'How can I help?' });
     await waitStatus(text, 'sent');
     const sent = bsp.sent.at(-1);
@@ -191,11 +193,7 @@ describe('WhatsApp channel through a business solution provider', () => {
     assert.equal((await byId(failing)).statusReason, '1002: User is not on WhatsApp');
 
     bsp.failNext(429);
-    const limited = await send({ text: 'Slow' });
-    assert.equal((await byId(limited)).status, 'pending');
-    s.clock.advance(31_000);
-    await runOutbox(s.app);
-    await waitStatus(limited, 'sent');
+    await sendRateLimited({ text: 'Slow' }, 31_000);
 
     // The provider's own window (175): Undelivered with the reason, not retried.
     bsp.sessionEnded.add('447700900555');

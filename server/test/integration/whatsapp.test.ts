@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { runOutbox } from '../../src/jobs/outbox.ts';
+import { drainOutbox } from '../../src/jobs/outbox.ts';
 import { ManualClock } from '../../src/lib/clock.ts';
 import { saveFile } from '../../src/modules/files/service.ts';
 import { type FakeWhatsApp, startFakeWhatsApp } from '../fakes/whatsapp.ts';
 import { createOrganisation, startTestServer, type TestOrg, type TestServer } from '../helpers.ts';
+import { chatsOf, messagesOf, replyTo } from '../replies.ts';
 import { goOnline, makeTeam } from './chats-fixtures.ts';
 
 /** The WhatsApp channel end to end against a fake Cloud API that follows Meta's documents. */
@@ -43,10 +44,6 @@ describe('WhatsApp channel', () => {
     const channelId = res.body.entity.id;
     return { org, channelId, hook: `${s.url}/api/webhooks/whatsapp/${channelId}` };
   }
-  const messagesOf = async (org: TestOrg, chatId: string) =>
-    (await org.admin.api.get(`/api/chats/${chatId}/messages`)).body.entity.items;
-  const chatsOf = async (org: TestOrg) =>
-    (await org.admin.api.get('/api/chats?filter=waiting')).body.entity.items;
 
   test('connecting checks the credentials at the phone number endpoint and subscribes the app; errors are ours', async () => {
     const org = await createOrganisation(s);
@@ -245,20 +242,7 @@ describe('WhatsApp channel', () => {
       200,
     );
     const chatId = (await chatsOf(org))[0].id;
-    assert.equal((await org.admin.api.post(`/api/chats/${chatId}/take`)).status, 200);
-    const send = async (body: Record<string, unknown>) => {
-      const res = await org.admin.api.post(`/api/chats/${chatId}/messages`, body);
-      assert.equal(res.status, 200, JSON.stringify(res.body));
-      await runOutbox(s.app);
-      return res.body.entity.id as string;
-    };
-    const byId = async (id: string) =>
-      (await messagesOf(org, chatId)).find((m: { id: string }) => m.id === id);
-    const waitStatus = async (id: string, want: string) => {
-      for (let i = 0; i < 100 && (await byId(id)).status !== want; i++)
-        await new Promise((r) => setTimeout(r, 30));
-      assert.equal((await byId(id)).status, want);
-    };
+    const { byId, waitStatus, send, sendRateLimited } = await replyTo(s, org, chatId);
 
     const text = await send({ text: 'Your order shipped' });
     await waitStatus(text, 'sent');
@@ -318,17 +302,9 @@ describe('WhatsApp channel', () => {
       message: 'Rate limit hit',
       details: 'Cloud API message throughput has been reached.',
     });
-    const limited = await send({ text: 'Slow down' });
-    assert.equal((await byId(limited)).status, 'pending');
-    s.clock.advance(61_000);
-    await runOutbox(s.app);
-    await waitStatus(limited, 'sent');
+    await sendRateLimited({ text: 'Slow down' }, 61_000);
     wa.failNext('/messages', { status: 429, code: 80007, message: 'Rate limit' });
-    const limited2 = await send({ text: 'Slow down again' });
-    assert.equal((await byId(limited2)).status, 'pending');
-    s.clock.advance(61_000);
-    await runOutbox(s.app);
-    await waitStatus(limited2, 'sent');
+    await sendRateLimited({ text: 'Slow down again' }, 61_000);
 
     // The 24-hour window: the chat's last client message was more than 24 hours ago -> refused, shown, not stored.
     s.clock.advance(24 * 3600_000);
@@ -370,11 +346,11 @@ describe('WhatsApp channel', () => {
     assert.equal(racing.status, 200);
     s.clock.advance(2 * 3600_000);
     const sentBefore = wa.sent.length;
-    await runOutbox(s.app);
+    await drainOutbox(s.app);
     await waitStatus(racing.body.entity.id, 'undelivered');
     assert.match((await byId(racing.body.entity.id)).statusReason, /^24-hour session ended \(131047: /);
     s.clock.advance(3600_000);
-    await runOutbox(s.app);
+    await drainOutbox(s.app);
     assert.equal(wa.sent.length, sentBefore, 'not retried');
   });
 
@@ -445,7 +421,10 @@ describe('WhatsApp channel', () => {
       await wa.deliver(hook, wa.payload({ messages: [wa.message(to, 'text', { text: { body: 'Hi' } })] })),
       200,
     );
-    const chatId = (await chatsOf(org))[0].id;
+    const [chat] = await chatsOf(org);
+    // A Cloud API channel has templates: the chat says so (the composer offers them).
+    assert.equal(chat.channel.templates, true);
+    const chatId = chat.id;
     assert.equal((await org.admin.api.post(`/api/chats/${chatId}/take`)).status, 200);
     s.clock.advance(25 * 3600_000);
     assert.equal(
@@ -477,7 +456,7 @@ describe('WhatsApp channel', () => {
     });
     assert.equal(res.status, 200, JSON.stringify(res.body));
     assert.equal(res.body.entity.text, 'Hello Ann, your order A-42 is ready');
-    await runOutbox(s.app);
+    await drainOutbox(s.app);
     const statusOf = async () =>
       (await messagesOf(org, chatId)).find((m: { id: string }) => m.id === res.body.entity.id);
     for (let i = 0; i < 100 && (await statusOf()).status === 'pending'; i++)

@@ -6,8 +6,9 @@ import { useDisclosure } from '@mantine/hooks';
 import { ModalsProvider } from '@mantine/modals';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { Suspense } from 'react';
-import { useTranslation } from 'react-i18next';
 import { Outlet } from 'react-router';
+import { BillingBanner } from '../features/billing/billing-banner.tsx';
+import { useTranslation } from '../shared/i18n/index.ts';
 import { queryClient } from '../shared/query.ts';
 import { SectionLoader } from '../shared/ui/full-loader.tsx';
 import { Logo } from '../shared/ui/logo.tsx';
@@ -74,6 +75,7 @@ function Shell() {
       </AppShell.Navbar>
       <AppShell.Main id="main" tabIndex={-1}>
         <div style={{ maxWidth: 1280, margin: '0 auto' }}>
+          <BillingBanner />
           <PresenceBanner />
           <Suspense fallback={<SectionLoader />}>
             <Outlet />

@@ -13,9 +13,9 @@ import {
   IconUsersGroup,
   IconWallet,
 } from '@tabler/icons-react';
-import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
 import { useChatCounters } from '../features/chats/api.ts';
+import { useTranslation } from '../shared/i18n/index.ts';
 import { useAccess, useLogout } from './session.tsx';
 
 const FILTERS = [

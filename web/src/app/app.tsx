@@ -1,10 +1,9 @@
 import { MantineProvider } from '@mantine/core';
 import { useEffect } from 'react';
-import { I18nextProvider } from 'react-i18next';
 import { BrowserRouter, useLocation, useNavigate, useRoutes } from 'react-router';
-import { i18n } from '../shared/i18n/index.ts';
+import { startCurrentUser } from '../shared/api/current-user.ts';
 import { setNavigator } from '../shared/navigate.ts';
-import { declarativeRoutes } from './lazy.ts';
+import { declarativeRoutes, preloadRoutes } from './lazy.ts';
 import { NotificationsHost } from './notifications-host.tsx';
 import { TitleManager } from './root-layout.tsx';
 import { RouteErrorBoundary } from './route-error.tsx';
@@ -17,18 +16,19 @@ import { theme } from './theme.ts';
  */
 export function App() {
   return (
-    <I18nextProvider i18n={i18n}>
-      <MantineProvider theme={theme} defaultColorScheme="light">
-        <NotificationsHost />
-        <BrowserRouter>
-          <Routes />
-        </BrowserRouter>
-      </MantineProvider>
-    </I18nextProvider>
+    <MantineProvider theme={theme} defaultColorScheme="light">
+      <NotificationsHost />
+      <BrowserRouter>
+        <Routes />
+      </BrowserRouter>
+    </MantineProvider>
   );
 }
 
 const table = declarativeRoutes(routes);
+// While the entry's texts load: the screens of the opened address and, in the admin area, the session's user.
+preloadRoutes(table, window.location.pathname);
+startCurrentUser(window.location.pathname);
 
 /** The route table's screens, their titles and error boundary; HTTP handling navigates through this router. */
 function Routes() {

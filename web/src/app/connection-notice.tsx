@@ -1,8 +1,8 @@
 import { Button, Group, Paper, Text, ThemeIcon } from '@mantine/core';
 import { IconWifiOff } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { onConnectionChange, probeConnection, reportConnectionLost } from '../shared/api/connection.ts';
+import { useTranslation } from '../shared/i18n/index.ts';
 
 const probe = () => void probeConnection();
 

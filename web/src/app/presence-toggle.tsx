@@ -2,8 +2,8 @@ import { Alert, Button, Group, SegmentedControl, Text } from '@mantine/core';
 import type { CurrentUserDto, Presence, PresenceDto } from '@smartconnect/contracts';
 import { IconMoonStars } from '@tabler/icons-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
 import { patch } from '../shared/api/client.ts';
+import { useTranslation } from '../shared/i18n/index.ts';
 import { ME_KEY, useCurrentUser } from './session.tsx';
 
 /** The current user's presence and its change (optimistic; given back when the server refuses). */

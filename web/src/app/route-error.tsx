@@ -1,7 +1,7 @@
 import { Button, Center, Paper, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { IconAlertTriangle, IconWifiOff } from '@tabler/icons-react';
 import { Component, type ReactNode, useEffect } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../shared/i18n/index.ts';
 import { ERROR_ICON, setPageTitle } from '../shared/title.ts';
 
 /** A screen's code could not load (offline, or a new deployment removed the old chunk). */

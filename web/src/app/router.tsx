@@ -1,6 +1,5 @@
 import { Navigate, type RouteObject, useParams } from 'react-router';
 import { ERROR_ICON } from '../shared/title.ts';
-import { adminRoutes } from './admin-routes.tsx';
 import { screen, withAllTexts } from './lazy.ts';
 import { RootLayout } from './root-layout.tsx';
 
@@ -61,7 +60,15 @@ export const routes: RouteObject[] = [
           'WidgetPreviewPage',
         ),
       },
-      adminRoutes,
+      {
+        // The signed-in app: its route table, shell and titles load with it (admin-routes.tsx).
+        path: '/admin/*',
+        handle: { nestedTitles: true },
+        lazy: screen(
+          withAllTexts(() => import('./admin-routes.tsx')),
+          'AdminRoutes',
+        ),
+      },
       { path: '*', element: <Navigate to="/not-found" replace /> },
     ],
   },

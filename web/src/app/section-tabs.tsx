@@ -1,7 +1,7 @@
 import { Tabs } from '@mantine/core';
 import type { Right } from '@smartconnect/contracts';
-import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation, useNavigate } from 'react-router';
+import { useTranslation } from '../shared/i18n/index.ts';
 import { PageHeader } from '../shared/ui/page-header.tsx';
 import { useAccess } from './session.tsx';
 

@@ -1,7 +1,7 @@
 import { registerSW } from 'virtual:pwa-register';
 import { Button, Group, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../shared/i18n/index.ts';
 
 const CHECK_EVERY_MS = 30 * 60 * 1000;
 

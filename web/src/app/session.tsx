@@ -2,7 +2,8 @@ import type { CurrentUserDto, PlanOption, Right } from '@smartconnect/contracts'
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { createContext, type ReactNode, useContext, useEffect } from 'react';
 import { Navigate, useNavigate } from 'react-router';
-import { get, post } from '../shared/api/client.ts';
+import { post } from '../shared/api/client.ts';
+import { fetchCurrentUser } from '../shared/api/current-user.ts';
 import { setLanguage, storedLanguage } from '../shared/i18n/index.ts';
 import { closeRealtime } from '../shared/realtime/client.ts';
 import { clearToken, getToken, LANG_KEY } from '../shared/storage.ts';
@@ -11,12 +12,6 @@ import { FullLoader } from '../shared/ui/full-loader.tsx';
 export const ME_KEY = ['auth', 'user'] as const;
 
 const SessionContext = createContext<CurrentUserDto | null>(null);
-
-const standalone = () => window.matchMedia?.('(display-mode: standalone)').matches ?? false;
-
-export function fetchCurrentUser(): Promise<CurrentUserDto> {
-  return get<CurrentUserDto>(`/api/auth/user?pwa=${standalone()}`);
-}
 
 /** §2.6: the admin area needs a token and loads the profile first; on failure the token goes and login shows. */
 export function SessionProvider({ children }: { children: ReactNode }) {

@@ -10,9 +10,9 @@ import {
   IconVolumeOff,
 } from '@tabler/icons-react';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { initialsOf } from '../shared/bidi.ts';
+import { useTranslation } from '../shared/i18n/index.ts';
 import { UserText } from '../shared/ui/user-text.tsx';
 import { type AttentionPrefs, playChime, readAttentionPrefs, writeAttentionPrefs } from './attention.ts';
 import { useCurrentUser, useLogout } from './session.tsx';

@@ -1,15 +1,14 @@
-import type { UseFormReturnType } from '@mantine/form';
 import { isApiError } from './api/errors.ts';
 import { translateField } from './i18n/index.ts';
 import { notifyError } from './notify.ts';
 
 /**
- * Shows a failed submit: the server's `error.fields` under the fields (same messages as the
- * client-side check), otherwise a toast from the error code. Network failures and a rejected session
- * are handled globally.
+ * Shows a failed submit: the server's `error.fields` under the fields of a form (the form library's or
+ * light-form.ts; same messages as the client-side check), otherwise a toast from the error code. Network failures
+ * and a rejected session are handled globally.
  */
-export function showServerErrors<T>(
-  form: UseFormReturnType<T>,
+export function showServerErrors(
+  form: { setErrors: (errors: Record<string, string>) => void },
   err: unknown,
   fieldMap: Record<string, string> = {},
 ): void {

@@ -171,7 +171,8 @@ function oauth(kind: MessengerKind): NonNullable<ChannelAdapter['oauth']> {
         out.push({
           id: a.id,
           name: a.name ?? a.id,
-          username: a.instagram_business_account?.username ?? null,
+          // The linked Instagram account's handle is the Instagram channel's; a Messenger page has none.
+          username: kind.type === 'instagram' ? (a.instagram_business_account?.username ?? null) : null,
         });
       }
       return out;
@@ -221,7 +222,7 @@ async function connect(
       pageId,
       pageName: page.name ?? null,
       accountId: account.id,
-      username: page.instagram_business_account?.username ?? null,
+      username: kind.type === 'instagram' ? (page.instagram_business_account?.username ?? null) : null,
       tokenExpiresAt: typeof input.grantExpiresAt === 'string' ? input.grantExpiresAt : null,
     },
     // Meta signs webhooks with the app's secret; the verify token is the one entered in the app's webhook settings.

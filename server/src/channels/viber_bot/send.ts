@@ -28,8 +28,18 @@ export function viberKeyboard(buttons: OutboundMessage['buttons']) {
   };
 }
 
+/**
+ * §8's 'Viber registration session expired': Viber refuses a receiver who is not (or no longer) subscribed to the
+ * bot, or not registered; the reason keeps Viber's code after the spec's text (the web translates the text).
+ */
+export const VIBER_SESSION_EXPIRED = 'Viber registration session expired';
+
 function failure(a: Extract<ViberAnswer<unknown>, { ok: false }>): SendResult {
-  const error = `${a.status}: ${a.message}`;
+  const expired =
+    a.status === VIBER_STATUS.receiverNotSubscribed || a.status === VIBER_STATUS.receiverNotRegistered;
+  const error = expired
+    ? `${VIBER_SESSION_EXPIRED} (${a.status}: ${a.message})`
+    : `${a.status}: ${a.message}`;
   if (a.status === VIBER_STATUS.tooManyRequests || a.httpStatus === 429)
     return { ok: false, retryable: true, error, retryAfterMs: RATE_LIMIT_WAIT_MS };
   return { ok: false, retryable: a.status < 0 || a.httpStatus >= 500, error };

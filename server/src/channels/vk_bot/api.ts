@@ -71,6 +71,27 @@ function answerOf<T>(status: number, raw: Buffer, upload = false): VkAnswer<T> {
   };
 }
 
+/** A community as groups.getById describes it. */
+export type VkGroup = { id: number; name?: string; screen_name?: string };
+
+/**
+ * One community by its id or short name (groups.getById, https://dev.vk.com/ru/method/groups.getById): its id, name
+ * and short name, or null when the answer names none. Network failures throw.
+ */
+export async function vkGroupById(
+  ctx: AdapterContext,
+  token: string,
+  groupId: string,
+): Promise<VkAnswer<VkGroup | null>> {
+  const got = await callVk<{ groups?: VkGroup[] } | VkGroup[]>(ctx, token, 'groups.getById', {
+    group_id: groupId,
+  });
+  if (!got.ok) return got;
+  // Since 5.194 the answer is {groups, profiles}; before, the list itself.
+  const groups = Array.isArray(got.result) ? got.result : (got.result.groups ?? []);
+  return { ok: true, result: groups[0] ?? null };
+}
+
 /** The users' names (users.get, up to 1000 ids a call): "First Last" by id; deleted or banned pages are left out. */
 export async function vkUserNames(
   ctx: AdapterContext,

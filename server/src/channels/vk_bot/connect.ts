@@ -2,7 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { FIELD_MESSAGES as M } from '@smartconnect/contracts';
 import { AppError } from '../../http/errors.ts';
 import type { AdapterChannel, AdapterContext, Connected, RawRequest } from '../types.ts';
-import { callVk, VK_ERROR } from './api.ts';
+import { callVk, VK_ERROR, vkGroupById } from './api.ts';
 import { setUpCallbackApi } from './oauth.ts';
 
 const refusal = (reason: 'unreachable' | 'token', provider?: string) =>
@@ -10,8 +10,6 @@ const refusal = (reason: 'unreachable' | 'token', provider?: string) =>
 
 /** The community token's rights we need: messages (4096); photos (4) and docs (131072) for attachments. */
 const MESSAGES_RIGHT = 4096;
-
-type Group = { id: number; name?: string; screen_name?: string };
 
 /**
  * Checks the community token with groups.getById (a refused token, or one of another community, is 'Incorrect
@@ -41,17 +39,14 @@ export async function connectVkBot(
   const unreachable = () => {
     throw refusal('unreachable');
   };
-  const got = await callVk<{ groups?: Group[] } | Group[]>(ctx, token, 'groups.getById', {
-    group_id: groupId,
-  }).catch(unreachable);
+  const got = await vkGroupById(ctx, token, groupId).catch(unreachable);
   if (!got.ok) {
     if (got.code === VK_ERROR.authFailed || got.httpStatus === 401)
       throw new AppError('validationException', { token: M.tokenIncorrect });
     if (got.code === 100) throw new AppError('validationException', { groupId: M.tokenIncorrect });
     throw refusal('token', `${got.code}: ${got.message}`);
   }
-  const groups = Array.isArray(got.result) ? got.result : (got.result.groups ?? []);
-  const group = groups[0];
+  const group = got.result;
   if (!group || String(group.id) !== groupId)
     throw new AppError('validationException', { groupId: M.tokenIncorrect });
   const rights = await callVk<{ mask?: number }>(ctx, token, 'groups.getTokenPermissions').catch(unreachable);
@@ -82,8 +77,37 @@ export async function connectVkBot(
   };
 }
 
-/** Nothing to undo: the Callback API server stays in the community's settings until the admin removes it. */
+/**
+ * Deactivating undoes nothing: the Callback API server stays in the community's settings (activating again uses
+ * it); events of an inactive channel are not taken in.
+ */
 export async function disconnectVkBot(): Promise<void> {}
+
+/**
+ * The channel is deleted: the Callback API server we added (logged in with VK: `callbackServerId`) is removed with
+ * groups.deleteCallbackServer (https://dev.vk.com/ru/method/groups.deleteCallbackServer); one the admin added by
+ * hand is theirs. Throws when VK refuses or is out of reach (the caller logs it; the channel is deleted anyway).
+ */
+export async function removeVkBot(ctx: AdapterContext, channel: AdapterChannel): Promise<void> {
+  const serverId = channel.settings.callbackServerId;
+  if (serverId === null || serverId === undefined) return;
+  const got = await callVk<number>(ctx, channel.secrets.token ?? '', 'groups.deleteCallbackServer', {
+    group_id: String(channel.settings.groupId ?? ''),
+    server_id: Number(serverId),
+  });
+  if (!got.ok) throw new Error(`groups.deleteCallbackServer refused: ${got.code} ${got.message}`);
+}
+
+/**
+ * Logged in with VK again: the Callback API server the earlier login added is removed once the new one is stored
+ * (with the earlier token and community, which may differ); a server the admin added by hand is left alone.
+ */
+export async function replaceVkBot(ctx: AdapterContext, before: AdapterChannel, after: AdapterChannel) {
+  const old = before.settings.callbackServerId;
+  if (old === null || old === undefined) return;
+  if (old === after.settings.callbackServerId && before.settings.groupId === after.settings.groupId) return;
+  await removeVkBot(ctx, before);
+}
 
 const same = (a: string, b: string) => {
   const x = Buffer.from(a);

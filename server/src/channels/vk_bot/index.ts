@@ -1,7 +1,7 @@
 import { CHANNEL_TYPE_FIELDS } from '@smartconnect/contracts';
 import type { ChannelAdapter } from '../types.ts';
 import { vkUserNames } from './api.ts';
-import { connectVkBot, disconnectVkBot, verifyVkBot } from './connect.ts';
+import { connectVkBot, disconnectVkBot, removeVkBot, replaceVkBot, verifyVkBot } from './connect.ts';
 import { fetchVkMedia, VK_MEDIA_MAX } from './media.ts';
 import { vkOauth } from './oauth.ts';
 import { parseVkBot, vkAnswer } from './parse.ts';
@@ -17,6 +17,8 @@ export const vkBotAdapter: ChannelAdapter = {
     startDialog: true,
     edit: false,
     buttons: true,
+    // An inline keyboard holds at most 6 rows (VK's keyboard limits); our buttons go one per row.
+    buttonsMax: 6,
     templates: false,
     sessionWindowHours: null,
     textLimit: VK_TEXT_LIMIT,
@@ -25,6 +27,8 @@ export const vkBotAdapter: ChannelAdapter = {
   connect: connectVkBot,
   oauth: vkOauth,
   disconnect: disconnectVkBot,
+  remove: removeVkBot,
+  replaced: replaceVkBot,
   verify: verifyVkBot,
   parse: (_channel, req) => parseVkBot(req),
   answer: vkAnswer,

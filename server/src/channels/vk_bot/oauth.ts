@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { AppError } from '../../http/errors.ts';
 import { type AdapterContext, type ChannelAdapter, OAuthRefusedError, type OauthAccount } from '../types.ts';
-import { callVk, VK_API_VERSION, VK_ERROR } from './api.ts';
+import { callVk, VK_API_VERSION, VK_ERROR, type VkGroup, vkGroupById } from './api.ts';
 
 /**
  * Connecting a VK community by logging in with VK (https://dev.vk.com/ru/api/access-token/authcode-flow-user and
@@ -28,6 +28,18 @@ type TokenAnswer = {
   error?: string;
   error_description?: string;
 } & Record<string, unknown>;
+
+const accountOf = (g: VkGroup): OauthAccount => ({
+  id: String(g.id),
+  name: g.name ?? String(g.id),
+  username: g.screen_name ?? null,
+});
+
+/** A refused token is the login's refusal; any other error is VK's. */
+const refusalOf = (a: { code: number; message: string }) =>
+  a.code === VK_ERROR.authFailed || a.code === VK_ERROR.accessDenied
+    ? new OAuthRefusedError(a.message)
+    : new Error(`${a.code}: ${a.message}`);
 
 export const vkOauth: NonNullable<ChannelAdapter['oauth']> = {
   accountAuthorization: true,
@@ -69,26 +81,25 @@ export const vkOauth: NonNullable<ChannelAdapter['oauth']> = {
     if (typeof token !== 'string' || !token) throw new OAuthRefusedError('no token');
     return { token, expiresInSeconds: json.expires_in ? json.expires_in : null };
   },
-  /** The communities the user administers (groups.get filter=admin extended=1), up to 1000. */
-  accounts: async (ctx, token) => {
-    const got = await callVk<{ items?: { id: number; name?: string; screen_name?: string }[] }>(
-      ctx,
-      token,
-      'groups.get',
-      { filter: 'admin', extended: 1, count: 1000 },
-    );
-    if (!got.ok) {
-      if (got.code === VK_ERROR.authFailed || got.code === VK_ERROR.accessDenied)
-        throw new OAuthRefusedError(got.message);
-      throw new Error(`${got.code}: ${got.message}`);
+  /**
+   * The communities the user administers (groups.get filter=admin extended=1), up to 1000; with a community's
+   * token (`accountId`, the second authorisation) that community, named by groups.getById.
+   */
+  accounts: async (ctx, token, accountId) => {
+    if (accountId) {
+      const got = await vkGroupById(ctx, token, accountId);
+      if (!got.ok) throw refusalOf(got);
+      if (!got.result || String(got.result.id) !== accountId)
+        throw new OAuthRefusedError("the token is not the community's");
+      return [accountOf(got.result)];
     }
-    return (got.result.items ?? []).map(
-      (g): OauthAccount => ({
-        id: String(g.id),
-        name: g.name ?? String(g.id),
-        username: g.screen_name ?? null,
-      }),
-    );
+    const got = await callVk<{ items?: VkGroup[] }>(ctx, token, 'groups.get', {
+      filter: 'admin',
+      extended: 1,
+      count: 1000,
+    });
+    if (!got.ok) throw refusalOf(got);
+    return (got.result.items ?? []).map(accountOf);
   },
 };
 
@@ -98,7 +109,8 @@ const SERVER_TITLE = 'SmartConnect';
 /**
  * Registers our Callback API server in the community (groups.addCallbackServer with a secret key we make), reads
  * its confirmation string (groups.getCallbackConfirmationCode) and turns on the message events at our API version
- * (groups.setCallbackSettings). Answers the secret and confirmation to store; a refusal is the provider's reason.
+ * (groups.setCallbackSettings). Answers the secret and confirmation to store; a refusal is the provider's reason
+ * (a server added before the refusal is removed again).
  */
 export async function setUpCallbackApi(
   ctx: AdapterContext,
@@ -124,20 +136,28 @@ export async function setUpCallbackApi(
   }).catch(unreachable);
   if (!added.ok) throw refused(added);
   const serverId = added.result.server_id ?? 0;
-  const code = await callVk<{ code?: string }>(ctx, token, 'groups.getCallbackConfirmationCode', {
-    group_id: groupId,
-  }).catch(unreachable);
-  if (!code.ok) throw refused(code);
-  const set = await callVk<number>(ctx, token, 'groups.setCallbackSettings', {
-    group_id: groupId,
-    server_id: serverId,
-    api_version: VK_API_VERSION,
-    message_new: 1,
-    message_reply: 1,
-    message_read: 1,
-    message_allow: 1,
-    message_deny: 1,
-  }).catch(unreachable);
-  if (!set.ok) throw refused(set);
-  return { secret, confirmation: code.result.code ?? '', serverId };
+  try {
+    const code = await callVk<{ code?: string }>(ctx, token, 'groups.getCallbackConfirmationCode', {
+      group_id: groupId,
+    }).catch(unreachable);
+    if (!code.ok) throw refused(code);
+    const set = await callVk<number>(ctx, token, 'groups.setCallbackSettings', {
+      group_id: groupId,
+      server_id: serverId,
+      api_version: VK_API_VERSION,
+      message_new: 1,
+      message_reply: 1,
+      message_read: 1,
+      message_allow: 1,
+      message_deny: 1,
+    }).catch(unreachable);
+    if (!set.ok) throw refused(set);
+    return { secret, confirmation: code.result.code ?? '', serverId };
+  } catch (err) {
+    // The server we added is not left in the community (best effort: the refusal above is what the admin sees).
+    await callVk(ctx, token, 'groups.deleteCallbackServer', { group_id: groupId, server_id: serverId }).catch(
+      () => undefined,
+    );
+    throw err;
+  }
 }

@@ -7,6 +7,7 @@ import { decryptSecret, encryptSecret, hashToken, randomToken } from '../../lib/
 import { hashPassword, verifyPassword } from '../../lib/password.ts';
 import { type Limit, release, reserve } from '../../lib/rate-limit.ts';
 import { withEvents } from '../../realtime/emit.ts';
+import { billingState } from '../billing/suspension.ts';
 import { presentUser } from '../users/presenter.ts';
 import { announceAccess, getUser, revokeSessions } from '../users/service.ts';
 import * as Q from './queries.ts';
@@ -119,7 +120,10 @@ export async function currentUser(
 ): Promise<CurrentUserDto> {
   if (pwa !== undefined) await Q.markPwa(app.db, auth.sessionId, pwa);
   const user = presentUser(await getUser(app, auth.organisationId, auth.userId));
-  const organisation = await Q.organisationOf(app.db, auth.organisationId);
+  const organisation = {
+    ...(await Q.organisationOf(app.db, auth.organisationId)),
+    billing: await billingState(app, auth.organisationId),
+  };
   const rights = [...auth.rights];
   return { ...user, role: { ...user.role, rights }, rights, options: [...auth.options], organisation };
 }

@@ -8,9 +8,12 @@ import {
 } from '@smartconnect/contracts';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../http/errors.ts';
+import { resumeIfSuspended } from './daily-charge.ts';
+import { topUpNote } from './notes.ts';
 import { renderDocument } from './pdf.ts';
 import { changePlan, dailyPrice, money, presentPlan } from './plans.ts';
 import * as Q from './queries.ts';
+import { billingState } from './suspension.ts';
 import { createPayment, fetchPayment, shop } from './yookassa.ts';
 
 /** At most this many top-ups waiting for the payer at once (§8 'limit on simultaneously created objects'). */
@@ -34,6 +37,7 @@ export async function financeSummary(app: AppContext, orgId: string): Promise<Fi
     paidUntil: org.paid_until,
     plan: plan ? presentPlan(plan) : null,
     dailyCharge: plan ? dailyPrice(plan.price) : 0,
+    state: await billingState(app, orgId),
   };
 }
 
@@ -58,6 +62,7 @@ const presentDocument = (d: Q.DocumentRow): BillingDocumentDto => ({
   vat: money(d.vat),
   paid: d.paid,
   releaseDate: d.release_date,
+  period: d.period,
   link: `/api/finance/documents/${d.id}/pdf`,
 });
 export const listDocuments = async (app: AppContext, orgId: string) =>
@@ -73,6 +78,7 @@ export async function documentPdf(app: AppContext, orgId: string, id: string) {
 /** The organisation's own change of plan from the finance screen (the options screen's change-plan action). */
 export async function changeOwnPlan(app: AppContext, orgId: string, planId: string) {
   await app.db.tx((q) => changePlan(q, orgId, planId));
+  await resumeIfSuspended(app, orgId);
   return financeSummary(app, orgId);
 }
 
@@ -97,7 +103,7 @@ export async function topUp(app: AppContext, orgId: string, amount: number) {
       kind: 'top_up',
       status: 'pending',
       amount,
-      notes: 'Top-up',
+      notes: topUpNote(org.language),
       idempotenceKey: randomUUID(),
     })) as string;
     await Q.insertDocument(q, {
@@ -146,7 +152,7 @@ export async function settleFromProvider(app: AppContext, providerPaymentId: str
       app.log.warn({ providerPaymentId }, 'payment amount differs from the top-up: not credited');
       return false;
     }
-    return app.db.tx(async (q) => {
+    const credited = await app.db.tx(async (q) => {
       if (!(await Q.settle(q, local.id, 'succeeded'))) return false;
       await Q.addBalance(q, local.organisation_id, amount);
       await Q.markDocumentsPaid(q, local.id);
@@ -162,6 +168,9 @@ export async function settleFromProvider(app: AppContext, providerPaymentId: str
         });
       return true;
     });
+    // A top-up that covers the day's charge lifts a suspension at once (the charge taken, the days moved).
+    if (credited) await resumeIfSuspended(app, local.organisation_id);
+    return credited;
   }
   if (remote.status === 'canceled') await app.db.tx((q) => Q.settle(q, local.id, 'canceled'));
   return false;

@@ -14,6 +14,25 @@ const TITLES: Record<DocumentRow['kind'], string> = {
   act: 'Акт оказанных услуг',
   factura: 'Счёт-фактура',
 };
+const MONTHS = [
+  'январь',
+  'февраль',
+  'март',
+  'апрель',
+  'май',
+  'июнь',
+  'июль',
+  'август',
+  'сентябрь',
+  'октябрь',
+  'ноябрь',
+  'декабрь',
+];
+/** What the document is for: a month of the tariff (a monthly act) or a top-up of the account. */
+const service = (doc: DocumentRow) =>
+  doc.period
+    ? `доступ к платформе SmartConnect по тарифу за ${MONTHS[Number(doc.period.slice(5, 7)) - 1]} ${doc.period.slice(0, 4)} г. (ежедневные списания)`
+    : 'доступ к платформе SmartConnect по тарифу (пополнение лицевого счёта)';
 const rub = (v: string | number) =>
   `${Number(v).toLocaleString('ru-RU', { minimumFractionDigits: 2, maximumFractionDigits: 2 })} руб.`;
 
@@ -43,7 +62,7 @@ export function renderDocument(doc: DocumentRow, buyer: { name: string; login: s
   pdf.text('Исполнитель: ООО «СмартКоннект»');
   pdf.text(`Заказчик: ${buyer.name} (логин организации: ${buyer.login})`);
   pdf.moveDown();
-  pdf.text('Услуга: доступ к платформе SmartConnect по тарифу (пополнение лицевого счёта)');
+  pdf.text(`Услуга: ${service(doc)}`);
   pdf.moveDown();
   pdf.font('bold').text(`Сумма с НДС: ${rub(doc.sum)}`);
   pdf.font('regular').text(`в том числе НДС ${VAT_RATE}%: ${rub(doc.vat)}`);

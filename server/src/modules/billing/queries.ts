@@ -71,12 +71,15 @@ export type BillingRow = {
   billing_mode: 'prepaid' | 'postpaid';
   paid_until: string | null;
   plan_id: string | null;
+  suspended_at: Date | null;
+  language: 'eng' | 'rus';
 };
 /** The organisation's billing state, locked for the transaction when `lock`. */
 export const billingOf = (q: Queryable, orgId: string, lock = false) =>
   maybe<BillingRow>(
     q,
-    `select id, name, login, status, is_platform, balance, billing_mode, to_char(paid_until, 'YYYY-MM-DD') as paid_until, plan_id
+    `select id, name, login, status, is_platform, balance, billing_mode, to_char(paid_until, 'YYYY-MM-DD') as paid_until, plan_id,
+            suspended_at, language
        from organisations where id = $1 ${lock ? 'for update' : ''}`,
     [orgId],
   );
@@ -96,6 +99,43 @@ export const addBalance = (q: Queryable, orgId: string, amount: number) =>
 
 export const setPaidUntil = (q: Queryable, orgId: string, day: string) =>
   q.query('update organisations set paid_until = $2 where id = $1', [orgId, day]);
+
+export const setSuspended = (q: Queryable, orgId: string, at: Date | null) =>
+  q.query('update organisations set suspended_at = $2, updated_at = now() where id = $1', [orgId, at]);
+
+export const teamIdsOf = async (q: Queryable, orgId: string) =>
+  (await q.query<{ id: string }>('select id from teams where organisation_id = $1', [orgId])).map(
+    (t) => t.id,
+  );
+
+/** Where the organisation's paid service stands on `today` (contracts' billingStateDto). */
+export const billingState = async (q: Queryable, orgId: string, today: string) =>
+  (await maybe<{ serviceUntil: string | null; suspended: boolean }>(
+    q,
+    `select o.suspended_at is not null as suspended,
+            case when o.billing_mode = 'postpaid' or o.paid_until is null then null
+                 when n.days > 0 then to_char(greatest(o.paid_until, $2::date - 1) + n.days, 'YYYY-MM-DD')
+                 else to_char(o.paid_until, 'YYYY-MM-DD') end as "serviceUntil"
+       from organisations o left join plans p on p.id = o.plan_id
+       cross join lateral (select case when p.price > 0 and o.balance > 0
+                                        then floor(o.balance / round(p.price / 30, 2))::int else 0 end as days) n
+      where o.id = $1`,
+    [orgId, today],
+  )) ?? { serviceUntil: null, suspended: false };
+
+/** The day's charge row of an organisation (succeeded or cancelled), if any. */
+export const chargeOfDay = (q: Queryable, orgId: string, day: string) =>
+  maybe<{ id: string; status: PaymentRow['status'] }>(
+    q,
+    `select id, status from payments where organisation_id = $1 and kind = 'charge' and charge_day = $2::date`,
+    [orgId, day],
+  );
+/** A cancelled day's charge taken after all (the balance was topped up the same day). */
+export const chargeSucceeded = (q: Queryable, id: string, amount: number, notes: string) =>
+  q.query(
+    `update payments set status = 'succeeded', amount = $2, notes = $3, settled_at = now() where id = $1`,
+    [id, amount, notes],
+  );
 
 export const countAccounts = async (q: Queryable, orgId: string) =>
   (await one<{ n: number }>(q, 'select count(*)::int as n from users where organisation_id = $1', [orgId])).n;
@@ -180,8 +220,11 @@ export type DocumentRow = {
   vat: string;
   paid: boolean;
   release_date: string;
+  /** A monthly act's month (YYYY-MM), else null. */
+  period: string | null;
 };
-const docCols = `id, organisation_id, payment_id, kind, number, sum, vat, paid, to_char(release_date, 'YYYY-MM-DD') as release_date`;
+const docCols = `id, organisation_id, payment_id, kind, number, sum, vat, paid, to_char(release_date, 'YYYY-MM-DD') as release_date,
+  to_char(period, 'YYYY-MM') as period`;
 const PREFIX: Record<DocumentKind, string> = { act: 'ACT', invoice: 'INV', factura: 'SF' };
 export async function insertDocument(
   q: Queryable,
@@ -215,13 +258,50 @@ export const findDocument = (q: Queryable, orgId: string, id: string) =>
     id,
   ]);
 
-/** Organisations a day's charge is due for: on a plan, active, the day not covered by `paid_until`, not yet charged. */
+/**
+ * Organisations a day's charge (or a suspension) is due for: active customers whose paid days do not cover the day,
+ * on a plan and not yet tried that day, or with no plan, paid days that ran out and not yet suspended.
+ */
 export const dueForCharge = (q: Queryable, day: string, limit: number) =>
-  q.query<{ id: string; price: string; plan_name: string }>(
-    `select o.id, p.price, p.name as plan_name from organisations o join plans p on p.id = o.plan_id
+  q.query<{ id: string }>(
+    `select o.id from organisations o
       where o.status = 'active' and not o.is_platform and o.first_tariff_day <= $1::date
         and (o.paid_until is null or o.paid_until < $1::date)
-        and not exists (select 1 from payments c where c.organisation_id = o.id and c.kind = 'charge' and c.charge_day = $1::date)
+        and case when o.plan_id is null then o.paid_until is not null and o.suspended_at is null
+                 and o.billing_mode = 'prepaid'
+            else not exists (select 1 from payments c where c.organisation_id = o.id and c.kind = 'charge'
+                                and c.charge_day = $1::date) end
       order by o.id limit $2`,
     [day, limit],
   );
+
+/**
+ * Issues the monthly acts that are due at `now`: for each organisation and calendar month before the current one in
+ * the organisation's time zone, one act summing the month's succeeded daily charges (by the day charged for), dated
+ * the month's last day. Exactly once: a month that has its act is skipped and the unique (organisation, kind,
+ * period) index drops a second instance's insert. Only the last three months are looked at (a bounded read every
+ * minute; an installation down longer than that issues the older months' acts no more). Returns how many acts were
+ * issued.
+ */
+export async function issueMonthlyActs(q: Queryable, now: Date, vatRate: number, limit: number) {
+  const rows = await q.query<{ id: string }>(
+    `with due as (
+       select c.organisation_id, date_trunc('month', c.charge_day)::date as period, sum(c.amount) as total
+         from payments c join organisations o on o.id = c.organisation_id
+        where c.kind = 'charge' and c.status = 'succeeded'
+          and c.charge_day < date_trunc('month', ($1::timestamptz at time zone o.time_zone))::date
+          and c.charge_day >= (date_trunc('month', $1::timestamptz at time zone 'UTC') - interval '3 months')::date
+          and not exists (select 1 from billing_documents d where d.organisation_id = c.organisation_id
+                           and d.kind = 'act' and d.period = date_trunc('month', c.charge_day)::date)
+        group by c.organisation_id, date_trunc('month', c.charge_day)
+        order by 1, 2 limit $3)
+     insert into billing_documents (organisation_id, kind, number, sum, vat, paid, release_date, period)
+     select organisation_id, 'act', 'ACT-' || lpad(nextval('billing_document_numbers')::text, 6, '0'), total,
+            round(total * $2 / (100 + $2), 2), true, (period + interval '1 month' - interval '1 day')::date, period
+       from due
+     on conflict (organisation_id, kind, period) where period is not null do nothing
+     returning id`,
+    [now.toISOString(), vatRate, limit],
+  );
+  return rows.length;
+}

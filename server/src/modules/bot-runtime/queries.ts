@@ -32,11 +32,20 @@ export const openDialogs = (q: Queryable, chatIds: string[]) =>
 
 export type VersionRow = { bot_id: string; version: number; graph: BotGraph; default_message: string };
 
+/** Whether the organisation has this bot (not deleted), published or not. */
+export const botExists = async (q: Queryable, orgId: string, botId: string) =>
+  (
+    await q.query('select 1 from chat_bots where id = $1 and organisation_id = $2 and deleted_at is null', [
+      botId,
+      orgId,
+    ])
+  ).length > 0;
+
 /** A bot's published version (its graph frozen at publishing), when the bot exists, is not deleted and was published. */
 export const publishedVersion = async (q: Queryable, orgId: string, botId: string) =>
   (
-    await q.query<VersionRow>(
-      `select v.bot_id, v.version, v.graph, v.default_message from chat_bots b
+    await q.query<VersionRow & { name: string }>(
+      `select v.bot_id, v.version, v.graph, v.default_message, b.name from chat_bots b
          join chat_bot_versions v on v.bot_id = b.id and v.version = b.published_version
         where b.id = $1 and b.organisation_id = $2 and b.deleted_at is null`,
       [botId, orgId],
@@ -76,6 +85,15 @@ export const saveDialog = (
             ended_at = case when $6::text is null then null else $7::timestamptz end, end_reason = $6
       where id = $1`,
     [d.id, JSON.stringify(d.state), d.state.nodeId, d.state.intent, d.messageId, d.endReason, d.now],
+  );
+
+/** The organisation's bots with a published version, by name (the transfer dialog's list). */
+export const publishedBots = (q: Queryable, orgId: string) =>
+  q.query<{ id: string; name: string }>(
+    `select id, name from chat_bots
+      where organisation_id = $1 and deleted_at is null and published_version is not null
+      order by lower(name), id`,
+    [orgId],
   );
 
 /** Ends the chat's open dialog (an operator took the chat over, or it closed). */

@@ -1,5 +1,6 @@
+import { chatBotRefDto, page } from '@smartconnect/contracts';
 import { z } from 'zod';
-import { definePublicRoute, type ModuleRoutes } from '../../http/route.ts';
+import { definePublicRoute, defineRoute, type ModuleRoutes } from '../../http/route.ts';
 import * as Q from './queries.ts';
 
 /**
@@ -8,6 +9,23 @@ import * as Q from './queries.ts';
  * app's start page, so the link reveals nothing.
  */
 export const botRuntimeRoutes: ModuleRoutes = (fastify, app) => {
+  defineRoute(
+    fastify,
+    app,
+    {
+      method: 'GET',
+      url: '/api/chat-bots/published',
+      access: { option: 'OPTION_CHAT_BOT' },
+      response: page(chatBotRefDto),
+      summary:
+        "The organisation's published chat bots {id, name}, by name: the targets of a transfer to a chat bot (any signed-in user; POST /api/chats/{id}/transfer {botId})",
+      tags: ['chat bots'],
+    },
+    async ({ auth }) => {
+      const items = await Q.publishedBots(app.db, auth.organisationId);
+      return { items, total: items.length };
+    },
+  );
   definePublicRoute(
     fastify,
     app,

@@ -21,9 +21,9 @@ import { registerStage, routeAgain, type StageRun, type StageTx } from '../../jo
 import type { PipelineJob } from '../../jobs/pipeline-queries.ts';
 import type { Actor } from '../../lib/actor.ts';
 import { closeChatTx, registerCloseStep } from '../chats/close-chat.ts';
-import { registerHandOverStep } from '../chats/lifecycle.ts';
+import { distributeWaiting, registerHandOverStep } from '../chats/lifecycle.ts';
 import { writeAutomatedMessage } from '../chats/send-message.ts';
-import { transferChatTx } from '../chats/transfer-chat.ts';
+import { type BotTransfer, registerBotTransfer, transferChatTx } from '../chats/transfer-chat.ts';
 import { setAutomationNeed } from '../organisations/automation.ts';
 import * as Q from './queries.ts';
 
@@ -69,7 +69,13 @@ async function send(
   const attachments: Attachment[] = [];
   if (out.fileId) {
     const f = await Q.fileOf(tx.q, actor.organisationId, out.fileId);
-    if (f) attachments.push({ url: `/api/files/${f.key}`, contentType: f.content_type, size: f.size });
+    if (f)
+      attachments.push({
+        url: `/api/files/${f.key}`,
+        contentType: f.content_type,
+        size: f.size,
+        ...(out.fileName ? { name: out.fileName } : {}),
+      });
   }
   const buttons: Button[] = [];
   const lines: string[] = [];
@@ -94,10 +100,13 @@ async function send(
       lines.push(b.text);
     }
   }
-  const native = adapterFor(channelType).capabilities.buttons;
+  const { capabilities } = adapterFor(channelType);
+  // More buttons than the channel shows under one message: all of them as numbered text (a number answers).
+  const fits =
+    buttons.length <= Math.min(capabilities.buttonsMax ?? BUTTON_LIMITS.rowsMax, BUTTON_LIMITS.rowsMax);
   let text = out.text;
   let rows: ButtonRows | undefined;
-  if (buttons.length && native) rows = buttons.slice(0, BUTTON_LIMITS.rowsMax).map((b) => [b]);
+  if (buttons.length && capabilities.buttons && fits) rows = buttons.map((b) => [b]);
   else if (lines.length) text = numbered(text, lines);
   // Telegram shows a keyboard only under a text.
   if (!text.trim() && rows) text = '…';
@@ -220,6 +229,46 @@ export async function startBotDialog(
   return true;
 }
 
+/**
+ * §4 transfer to a chat bot (the operator's transfer with {botId}; the chat is locked and the caller's rights checked
+ * by transferChat): the plan must include OPTION_CHAT_BOT and the bot be the organisation's and published. The chat
+ * leaves its operator and waits in its team's queue (which skips it while the bot talks); any dialog it had ends;
+ * the history records the transfer naming the bot; a new dialog starts at the bot's root node on its current
+ * published version and the bot's first reply goes out on the channel. A bot that ends at once without placing
+ * the chat (final action 'none') hands it to the team's queue as usual.
+ */
+const transferToBot: BotTransfer = async (app, tx, chat, botId, handOver) => {
+  const orgId = chat.organisation_id;
+  if (!(await Q.chatBotsAllowed(tx.q, orgId)))
+    throw new AppError('optionUnavailableException', undefined, { option: 'OPTION_CHAT_BOT' });
+  const version = await Q.publishedVersion(tx.q, orgId, botId);
+  if (!version)
+    throw new AppError(
+      (await Q.botExists(tx.q, orgId, botId)) ? 'chatBotNotPublishedException' : 'chatBotNotFoundException',
+    );
+  await Q.endDialogOf(tx.q, orgId, chat.id, 'transfer', tx.now);
+  await handOver(version.name);
+  const row = await Q.insertDialog(tx.q, {
+    orgId,
+    chatId: chat.id,
+    botId,
+    version: version.version,
+    now: tx.now,
+  });
+  if (!row) throw new AppError('cannotTransferException');
+  await setAutomationNeed(tx.q, orgId, 'chat_bots', true);
+  const step = startDialog(version.graph, version.default_message, tx.now);
+  const state: Q.ChatState = {
+    status: 'waiting',
+    operator_id: null,
+    channel_type: chat.channel_type,
+    team_id: chat.team_id,
+  };
+  const dialog = { id: row.id, orgId, chatId: chat.id, botId };
+  if ((await apply(app, tx, dialog, state, step, null)) === 'continue')
+    await distributeWaiting(tx, [chat.team_id]);
+};
+
 /** The intent the chat's latest bot dialog recognised: the chat's intent for routing rules (§3), or null. */
 export const chatIntentOf = (q: Queryable, chatId: string) => Q.chatIntent(q, chatId);
 
@@ -307,6 +356,7 @@ export async function botStage(
 /** The bot runtime's slot in the pipeline, and its ends: an operator taking a chat over, the chat closing. */
 export function registerBotRuntime(): void {
   registerStage('bot', botStage);
+  registerBotTransfer(transferToBot);
   registerHandOverStep((tx, orgId, chatId) =>
     Q.endDialogOf(tx.q, orgId, chatId, 'operator', tx.now).then(() => {}),
   );

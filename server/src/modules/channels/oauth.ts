@@ -136,7 +136,8 @@ export const oauthRoutes: ModuleRoutes = (fastify, app) => {
       url: '/api/channels/oauth/accounts',
       access: { right: 'AUTHORITY_SERVICE_ACCOUNT' },
       response: page(oauthAccountDto),
-      summary: 'The accounts (pages) a provider login may connect',
+      summary:
+        "The accounts (pages) a provider login may connect; for a second authorisation's grant (VK's community token), that one account with its name",
       tags,
       query: oauthAccountsQuery.extend(typeQuery.shape),
     },
@@ -146,7 +147,8 @@ export const oauthRoutes: ModuleRoutes = (fastify, app) => {
       const opened = open(app, query.grant, 'grant', query.type);
       if (!opened || opened.o !== auth.organisationId || !opened.v) throw new AppError('notFoundException');
       const grant = opened.v;
-      const items = await oauth.accounts(adapterContext(app), grant).catch((err) => {
+      // A second authorisation's grant (VK: a community's token) names its one account.
+      const items = await oauth.accounts(adapterContext(app), grant, opened.g).catch((err) => {
         if (err instanceof OAuthRefusedError)
           throw new AppError('validationException', { grant: M.tokenIncorrect });
         throw new AppError('channelCreationException', undefined, { reason: 'unreachable' });

@@ -7,7 +7,7 @@ import {
   FIELD_MESSAGES as M,
 } from '@smartconnect/contracts';
 import type { z } from 'zod';
-import { adapterFor } from '../../channels/registry.ts';
+import { adapterFor, channelCapabilities } from '../../channels/registry.ts';
 import type {
   AdapterChannel,
   AdapterContext,
@@ -89,6 +89,16 @@ async function undoConnect(app: AppContext, adapter: ChannelAdapter, channel: Ad
 }
 
 /**
+ * The channel is gone for good: what its connect set up at the provider is removed (adapters with `remove`). A
+ * refusal does not keep the channel: it is logged, naming the channel, for the admin to remove it by hand.
+ */
+async function removeAtProvider(app: AppContext, adapter: ChannelAdapter, channel: AdapterChannel) {
+  await adapter.remove?.(adapterContext(app), channel).catch((err) => {
+    app.log.warn({ err, channel: channel.id }, 'channel not removed at the provider');
+  });
+}
+
+/**
  * Creates a channel of a team of the caller's organisation: its adapter checks the credentials with the provider
  * and registers our webhook first (a refusal is a field error, nothing stored); answers the keys it generated once.
  */
@@ -144,6 +154,7 @@ export async function createChannel(
     });
   } catch (err) {
     await undoConnect(app, adapter, stored);
+    await removeAtProvider(app, adapter, stored);
     throw err;
   }
   if (adapter.register && input.status === 'active')
@@ -262,6 +273,10 @@ export async function updateChannel(
   if (input.status === 'inactive' && current.status === 'active') await undoConnect(app, adapter, channel);
   cacheOf(app).delete(id);
   const updated = await getChannel(app, auth.organisationId, id);
+  if (connected && adapter.replaced)
+    await adapter.replaced(ctx, channel, adapterChannel(app, updated)).catch((err) => {
+      app.log.warn({ err, channel: id }, 'channel not removed at the provider');
+    });
   if (adapter.register && updated.status === 'active' && (activating || connected))
     await adapter.register(ctx, adapterChannel(app, updated)).catch(async (err) => {
       // The provider refused our webhook: the channel stays (or goes back to) inactive.
@@ -272,13 +287,19 @@ export async function updateChannel(
   return updated;
 }
 
-/** Retires a channel: the provider's webhook is let go, chats and messages stay readable. */
+/**
+ * Retires a channel: the provider's webhook is let go and what connect set up there removed (a refusal is logged,
+ * the channel is deleted anyway); chats and messages stay readable.
+ */
 export async function deleteChannel(app: AppContext, auth: AuthContext, id: string) {
   const row = await getChannel(app, auth.organisationId, id);
   await Q.softDeleteChannel(app.db, auth.organisationId, id);
   if (adapterFor(row.type).poll) await resetPoll(app.db, id, app.clock.now());
   cacheOf(app).delete(id);
-  if (row.status === 'active') await undoConnect(app, adapterFor(row.type), adapterChannel(app, row));
+  const adapter = adapterFor(row.type);
+  const channel = adapterChannel(app, row);
+  if (row.status === 'active') await undoConnect(app, adapter, channel);
+  await removeAtProvider(app, adapter, channel);
 }
 
 /**
@@ -289,7 +310,12 @@ export async function providerTemplates(app: AppContext, orgId: string) {
   const out: (ProviderTemplate & { channelId: string })[] = [];
   for (const row of await Q.listChannels(app.db, orgId)) {
     const adapter = adapterFor(row.type);
-    if (row.status !== 'active' || !adapter.listTemplates) continue;
+    if (
+      row.status !== 'active' ||
+      !adapter.listTemplates ||
+      !channelCapabilities(row.type, row.settings).templates
+    )
+      continue;
     try {
       const list = await adapter.listTemplates(adapterContext(app), adapterChannel(app, row));
       out.push(...list.map((t) => ({ ...t, channelId: row.id })));
@@ -308,7 +334,7 @@ export async function channelTemplates(app: AppContext, orgId: string, channelId
   const row = await Q.findChannel(app.db, orgId, channelId);
   if (!row) throw new AppError('channelNotFoundException');
   const adapter = adapterFor(row.type);
-  if (!adapter.listTemplates) return [];
+  if (!adapter.listTemplates || !channelCapabilities(row.type, row.settings).templates) return [];
   const list = await adapter.listTemplates(adapterContext(app), adapterChannel(app, row)).catch((err) => {
     app.log.warn({ err, channel: row.id }, 'provider templates not read');
     throw new AppError('providerUnavailableException');

@@ -6,6 +6,7 @@ import type { AuthContext } from '../../http/auth.ts';
 import { AppError } from '../../http/errors.ts';
 import { userActor } from '../../lib/actor.ts';
 import { withEvents } from '../../realtime/emit.ts';
+import { assertNotSuspended } from '../billing/suspension.ts';
 import { getClient } from '../clients/service.ts';
 import { enterWork } from '../presence/service.ts';
 import { distributeTeamQueues } from '../routing/distribute.ts';
@@ -66,6 +67,7 @@ export async function createChat(
     if (!target || !canStartDialog(target.channel_type) || target.opted_out)
       throw new AppError('validationException', { channelId: M.valueIncorrect });
     if (!target.channel_active) throw new AppError('deactivatedChannelException');
+    await assertNotSuspended(q, orgId);
     switched = await enterWork(tx, user);
     const viewer = await viewerOf(q, user);
     const open = await maybe<{ id: string; status: 'waiting' | 'in_progress'; operator_id: string | null }>(

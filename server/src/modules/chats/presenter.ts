@@ -1,4 +1,5 @@
 import type { ChatDto, ChatHistoryDto, MessageDto } from '@smartconnect/contracts';
+import { channelCapabilities } from '../../channels/registry.ts';
 import type { ChatRow, HistoryRow, MessageRow } from './queries.ts';
 
 const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
@@ -7,7 +8,12 @@ const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
 export const presentChat = (c: ChatRow): ChatDto => ({
   id: c.id,
   status: c.status,
-  channel: { id: c.channel_id, name: c.channel_name, type: c.channel_type },
+  channel: {
+    id: c.channel_id,
+    name: c.channel_name,
+    type: c.channel_type,
+    templates: channelCapabilities(c.channel_type, c.channel_settings ?? {}).templates,
+  },
   team: { id: c.team_id, name: c.team_name },
   operator: c.operator_id ? { id: c.operator_id, name: c.operator_name ?? '' } : null,
   client: {
@@ -63,6 +69,8 @@ export const presentHistory = (h: HistoryRow): ChatHistoryDto => ({
   score: h.score,
   ruleId: h.rule_id,
   ruleName: h.rule_name,
+  toBotId: h.to_bot_id,
+  botName: h.bot_name,
   categoryPath: h.category_path,
   createdAt: new Date(h.created_at).toISOString(),
 });

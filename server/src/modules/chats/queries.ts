@@ -17,6 +17,8 @@ export type ChatRow = {
   channel_id: string;
   channel_name: string;
   channel_type: ChannelType;
+  /** The channel's settings: what it can do may depend on them (registry's channelCapabilities). */
+  channel_settings: Record<string, unknown>;
   channel_status: 'active' | 'inactive';
   channel_deleted: boolean;
   half_expired_minutes: number | null;
@@ -52,7 +54,7 @@ export type ChatRow = {
 
 export const selectChat = `
   select c.id, c.organisation_id, c.channel_id, ch.name as channel_name, ch.type as channel_type,
-         ch.status as channel_status, ch.deleted_at is not null as channel_deleted,
+         ch.settings as channel_settings, ch.status as channel_status, ch.deleted_at is not null as channel_deleted,
          ch.half_expired_minutes, ch.expired_minutes, ch.visible_team_ids,
          c.client_id, cl.name as client_name, ct.external_id as client_external_id, cl.personal_manager_id,
          c.contact_id, c.team_id, t.name as team_name, c.operator_id, u.name as operator_name,
@@ -446,17 +448,9 @@ export async function touchChatOnOperatorMessage(q: Queryable, chatId: string, t
   );
 }
 
-/** Records an automation message (bot, rule, system) on the chat: its last message only, not an operator's answer. */
 /** The chat changed in a way its row does not show (history of another module): its updatedAt moves. */
 export const touchChat = (q: Queryable, chatId: string, now: Date) =>
   q.query('update chats set updated_at = $2 where id = $1', [chatId, now]);
-
-export async function touchChatOnAutomatedMessage(q: Queryable, chatId: string, text: string, now: Date) {
-  await q.query(
-    'update chats set last_message_text = $3, last_message_at = $2, updated_at = $2 where id = $1',
-    [chatId, now, text],
-  );
-}
 
 // ---- messages ----
 
@@ -516,36 +510,52 @@ export type MessageInsert = {
  * message of the same millisecond carries microseconds; another instance's clock may run ahead): a chat's messages
  * list in the order they were stored.
  */
-export const insertMessage = (q: Queryable, m: MessageInsert) =>
-  maybe<MessageRow>(
-    q,
-    `insert into messages as m (organisation_id, chat_id, channel_id, direction, kind, internal, text, attachments,
-                                status, author_id, external_message_id, created_at, buttons, client_key,
+const messageParams = (m: MessageInsert) => [
+  m.orgId,
+  m.chatId,
+  m.channelId,
+  m.direction,
+  m.kind,
+  m.internal,
+  m.text,
+  JSON.stringify(m.attachments),
+  m.status,
+  m.authorId,
+  m.externalMessageId,
+  m.now,
+  m.buttons?.length ? JSON.stringify(m.buttons) : null,
+  m.clientKey ?? null,
+  m.providerTemplate ? JSON.stringify(m.providerTemplate) : null,
+  m.botId ?? null,
+];
+
+const INSERT_MESSAGE = `insert into messages as m (organisation_id, chat_id, channel_id, direction, kind, internal, text,
+                                attachments, status, author_id, external_message_id, created_at, buttons, client_key,
                                 provider_template, bot_id)
      values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11,
              greatest($12::timestamptz, (select l.created_at + interval '1 microsecond' from messages l
                                           where l.chat_id = $2 order by l.created_at desc, l.id desc limit 1)),
              $13, $14, $15, $16)
      on conflict (channel_id, external_message_id) do nothing
-     returning ${messageColumns}`,
-    [
-      m.orgId,
-      m.chatId,
-      m.channelId,
-      m.direction,
-      m.kind,
-      m.internal,
-      m.text,
-      JSON.stringify(m.attachments),
-      m.status,
-      m.authorId,
-      m.externalMessageId,
-      m.now,
-      m.buttons?.length ? JSON.stringify(m.buttons) : null,
-      m.clientKey ?? null,
-      m.providerTemplate ? JSON.stringify(m.providerTemplate) : null,
-      m.botId ?? null,
-    ],
+     returning ${messageColumns}`;
+
+export const insertMessage = (q: Queryable, m: MessageInsert) =>
+  maybe<MessageRow>(q, INSERT_MESSAGE, messageParams(m));
+
+/**
+ * An automated message to send (a bot's reply, an auto-reply, a rule's): the message, its outbox row and the chat's
+ * last message in ONE statement (data-modifying CTEs) instead of three — the bot path's writes per reply.
+ */
+export const insertAutomatedMessage = (q: Queryable, m: MessageInsert) =>
+  maybe<MessageRow>(
+    q,
+    `with m as (${INSERT_MESSAGE}),
+          o as (insert into outbox (organisation_id, channel_id, message_id, event, next_attempt_at)
+                select $1, $3, m.id, 'message.created', $12 from m),
+          c as (update chats set last_message_text = $7, last_message_at = $12, updated_at = $12
+                 where id = $2 and exists (select 1 from m))
+     select * from m`,
+    messageParams(m),
   );
 
 /**
@@ -735,14 +745,17 @@ export type HistoryInsert = {
   score?: number | null;
   /** The category's path of names at this moment (category_set, category_removed). */
   categoryPath?: string[] | null;
+  /** A transfer to a chat bot: the bot and its name at this moment. */
+  toBotId?: string | null;
+  botName?: string | null;
   now: Date;
 };
 
 export const insertHistory = (q: Queryable, h: HistoryInsert) =>
   q.query(
     `insert into chat_history (organisation_id, chat_id, kind, actor_id, from_user_id, to_user_id, from_team_id,
-                               to_team_id, category_id, category_path, score, created_at)
-     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::text[], $11, $12)`,
+                               to_team_id, category_id, category_path, score, to_bot_id, bot_name, created_at)
+     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::text[], $11, $12, $13, $14)`,
     [
       h.orgId,
       h.chatId,
@@ -755,6 +768,8 @@ export const insertHistory = (q: Queryable, h: HistoryInsert) =>
       h.categoryId ?? null,
       h.categoryPath ?? null,
       h.score ?? null,
+      h.toBotId ?? null,
+      h.botName ?? null,
       h.now,
     ],
   );
@@ -771,6 +786,8 @@ export type HistoryRow = {
   score: number | null;
   rule_id: string | null;
   rule_name: string | null;
+  to_bot_id: string | null;
+  bot_name: string | null;
   category_path: string[] | null;
   created_at: Date;
 };
@@ -778,7 +795,7 @@ export type HistoryRow = {
 export const listHistory = (q: Queryable, chatId: string) =>
   q.query<HistoryRow>(
     `select id, kind, actor_id, from_user_id, to_user_id, from_team_id, to_team_id, category_id, category_path,
-            score, rule_id, rule_name, created_at
+            score, rule_id, rule_name, to_bot_id, bot_name, created_at
        from chat_history where chat_id = $1 order by created_at, id`,
     [chatId],
   );

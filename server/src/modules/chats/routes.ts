@@ -246,7 +246,8 @@ export const chatRoutes: ModuleRoutes = (fastify, app) => {
       url: '/api/chats/:id/transfer',
       access: 'user',
       response: chatDto,
-      summary: 'Transfer to {operatorId} | {teamId} | {target: last_operator | personal_manager}',
+      summary:
+        'Transfer to {operatorId} | {teamId} | {target: last_operator | personal_manager} | {botId} (a published chat bot, OPTION_CHAT_BOT: the bot answers from its root node; 409 chatBotNotPublishedException when it has no published version)',
       tags,
       params: idParams,
       body: transferSchema,

@@ -6,6 +6,7 @@ import { kickOutbox } from '../../jobs/outbox.ts';
 import { deleteTimers, insertOutbox } from '../../jobs/queries.ts';
 import { type Actor, actorUserId, type UserActor } from '../../lib/actor.ts';
 import { withEvents } from '../../realtime/emit.ts';
+import { assertNotSuspended } from '../billing/suspension.ts';
 import { enterWork } from '../presence/service.ts';
 import { distributeTeamQueues } from '../routing/distribute.ts';
 import { emitChat, handedOver, type Tx } from './lifecycle.ts';
@@ -74,6 +75,7 @@ export async function sendMessage(
       const seen = await Q.findChat(q, orgId, chatId);
       assertVisible(view, seen);
       assertCanAct(view, seen);
+      await assertNotSuspended(q, orgId);
       switched = await enterWork({ q, emit, now }, actor);
     }
     const written = await writeMessage({ q, emit, now }, actor, view, chatId, input, clientKey);
@@ -120,7 +122,9 @@ async function writeMessage(
     assertChannelWritable(chat);
     if (!input.template) assertSessionOpen(chat, now);
   }
-  const m = await Q.insertMessage(q, {
+  // Automation's message to send: the message, its outbox row and the chat's last message in one statement.
+  const combined = actor.kind !== 'user' && !input.internal;
+  const m = await (combined ? Q.insertAutomatedMessage : Q.insertMessage)(q, {
     orgId,
     chatId: chat.id,
     channelId: chat.channel_id,
@@ -140,7 +144,7 @@ async function writeMessage(
   });
   if (!m) throw new Error('message insert returned nothing');
   await emit(orgId, 'message.created', presentMessage(m), chatAudience(chat));
-  if (!input.internal) {
+  if (!input.internal && !combined) {
     await insertOutbox(q, {
       orgId,
       channelId: chat.channel_id,
@@ -154,7 +158,7 @@ async function writeMessage(
       await Q.touchChatOnOperatorMessage(q, chat.id, m.text, now);
       await deleteTimers(q, chat.id, ['redistribute', 'overdue_half', 'overdue_expired']);
       if (chat.overdue_level !== 'none') await emitChat({ q, emit, now }, orgId, chat.id, 'chat.updated');
-    } else await Q.touchChatOnAutomatedMessage(q, chat.id, m.text, now);
+    }
   }
   return { m, repeat: false };
 }

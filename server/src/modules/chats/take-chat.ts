@@ -2,6 +2,7 @@ import type { AppContext } from '../../context.ts';
 import { AppError } from '../../http/errors.ts';
 import type { UserActor } from '../../lib/actor.ts';
 import { withEvents } from '../../realtime/emit.ts';
+import { assertNotSuspended } from '../billing/suspension.ts';
 import { enterWork } from '../presence/service.ts';
 import { distributeTeamQueues } from '../routing/distribute.ts';
 import { findTeam } from '../routing/service.ts';
@@ -43,6 +44,7 @@ export async function takeChat(app: AppContext, user: UserActor, chatId: string)
       return chat;
     };
     await takeable();
+    await assertNotSuspended(q, user.organisationId);
     switched = await enterWork(tx, user);
     const chat = await takeable();
     const team = await findTeam(q, chat.team_id);
@@ -84,6 +86,7 @@ export async function takeOverChat(app: AppContext, user: UserActor, chatId: str
       return chat;
     };
     check(await Q.findChat(q, orgId, chatId));
+    await assertNotSuspended(q, orgId);
     // The user and organisation before the chat (the lock order of sendMessage).
     switched = await enterWork(tx, user);
     const chat = check(await Q.lockChat(q, orgId, chatId));

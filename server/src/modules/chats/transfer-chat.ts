@@ -1,6 +1,7 @@
 import type { TransferTarget } from '@smartconnect/contracts';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../http/errors.ts';
+import { kickOutbox } from '../../jobs/outbox.ts';
 import { deleteTimers } from '../../jobs/queries.ts';
 import { type Actor, actorUserId } from '../../lib/actor.ts';
 import { withEvents } from '../../realtime/emit.ts';
@@ -31,9 +32,68 @@ import * as Q from './queries.ts';
  * {operatorId} (take is a user's own act).
  */
 export async function transferChat(app: AppContext, actor: Actor, chatId: string, target: TransferTarget) {
-  return withEvents(app, (q, emit) =>
-    transferChatTx({ q, emit, now: app.clock.now() }, actor, chatId, target),
-  );
+  const moved = await withEvents(app, (q, emit) => {
+    const tx = { q, emit, now: app.clock.now() };
+    return 'botId' in target
+      ? transferToBotTx(app, tx, actor, chatId, target.botId)
+      : transferChatTx(tx, actor, chatId, target);
+  });
+  // The bot's first reply goes out now, not at the dispatcher's next poll.
+  if ('botId' in target) kickOutbox(app);
+  return moved;
+}
+
+/**
+ * Hands a locked chat to a chat bot (the bot runtime registers it, so chats/ does not depend on the runtime): checks
+ * the plan option and the bot, calls `handOver` with the bot's name (the chat leaves its operator, the history records
+ * the transfer), then starts the bot's dialog and lets it answer.
+ */
+export type BotTransfer = (
+  app: AppContext,
+  tx: Tx,
+  chat: Q.ChatRow,
+  botId: string,
+  handOver: (botName: string) => Promise<void>,
+) => Promise<void>;
+let botTransfer: BotTransfer | null = null;
+export function registerBotTransfer(fn: BotTransfer): void {
+  botTransfer = fn;
+}
+
+/**
+ * §4 transfer to a chat bot: the same rights as any transfer (the caller's own chat, or any with
+ * AUTHORITY_ALL_CHATS); the chat leaves its operator and waits in its team's queue, which skips it while the bot
+ * talks; the bot starts at its root node on its current published version. The operator's teams' queues move.
+ */
+async function transferToBotTx(app: AppContext, tx: Tx, actor: Actor, chatId: string, botId: string) {
+  const orgId = actor.organisationId;
+  const view = await viewOf(tx.q, actor);
+  const chat = await Q.lockChat(tx.q, orgId, chatId);
+  assertVisible(view, chat);
+  assertCanAct(view, chat);
+  if (chat.status === 'closed' || !botTransfer) throw new AppError('cannotTransferException');
+  const before = {
+    userIds: [chat.operator_id],
+    teamIds: chat.status === 'waiting' ? queueTeams(chat) : [],
+  };
+  await botTransfer(app, tx, chat, botId, async (botName) => {
+    await deleteTimers(tx.q, chat.id, ['redistribute']);
+    await Q.moveToQueue(tx.q, chat.id, chat.team_id, tx.now);
+    await Q.insertHistory(tx.q, {
+      orgId,
+      chatId: chat.id,
+      kind: 'transfer',
+      actorId: actorUserId(actor),
+      fromUserId: chat.operator_id,
+      fromTeamId: chat.team_id,
+      toBotId: botId,
+      botName,
+      now: tx.now,
+    });
+  });
+  const moved = await emitChat(tx, orgId, chat.id, 'chat.transferred', before, { fromTeamId: chat.team_id });
+  if (chat.status === 'in_progress') await distributeWaiting(tx, await teamsOfOperator(tx, chat.operator_id));
+  return moved;
 }
 
 /**
@@ -44,6 +104,8 @@ export async function transferChatTx(tx: Tx, actor: Actor, chatId: string, targe
   const orgId = actor.organisationId;
   const actorId = actorUserId(actor);
   const { q } = tx;
+  // A bot's final action or a rule never hands a chat to a bot this way (a rule starts the bot itself).
+  if ('botId' in target) throw new AppError('cannotTransferException');
   const view = await viewOf(q, actor);
   const chat = await Q.lockChat(q, orgId, chatId);
   assertVisible(view, chat);

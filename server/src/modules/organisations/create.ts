@@ -15,24 +15,26 @@ export type OrganisationWithAdmin = {
   language: Language;
   planId?: string | null;
   instance?: string | null;
-  /** Days of the trial (§9: 7); the tariff is paid up to the trial's last day. */
-  trialDays?: number;
   /** The administrator's password, already hashed (sign-up); without it an invitation link is mailed. */
   passwordHash?: string;
   adminPhone?: string | null;
   /** Plan options when no plan is given (sign-up's trial has them all); a plan's options replace them. */
   options?: readonly PlanOption[];
-  /** The trial's last paid day (YYYY-MM-DD), when the caller counts it itself; else from `trialDays`. */
-  paidUntil?: string;
 };
 
-const addDays = (d: Date, days: number) =>
-  new Date(d.getTime() + days * 86_400_000).toISOString().slice(0, 10);
+/**
+ * §9 'Trial: 7 days', the one reading for every way an organisation is created: `paid_until` is the last paid day
+ * (inclusive, a UTC day like the daily charge's), so a trial of 7 whole days counting the day of creation ends on
+ * today + 6; the daily charge first charges today + 7.
+ */
+export function trialEnd(now: Date): string {
+  return new Date(now.getTime() + (LIMITS.trialDays - 1) * 86_400_000).toISOString().slice(0, 10);
+}
 
 /**
  * Creates a customer organisation (its built-in roles and default routing rule) with its Administrator, on a plan
- * (its licences and options; a new organisation's balance is 0, so the plan's balance check is skipped) and a trial
- * of `trialDays` (default §9's 7). Inside the caller's transaction; the invitation, if any, is mailed by `finish`
+ * (its licences and options; a new organisation's balance is 0, so the plan's balance check is skipped) and the
+ * §9 trial (`trialEnd`). Inside the caller's transaction; the invitation, if any, is mailed by `finish`
  * after commit. Shared by staff's `POST /api/organisations` and the sign-up.
  */
 export async function createOrganisationWithAdmin(
@@ -51,7 +53,7 @@ export async function createOrganisationWithAdmin(
     language: input.language,
     instance: input.instance ?? null,
     firstTariffDay: today.toISOString().slice(0, 10),
-    paidUntil: input.paidUntil ?? addDays(today, (input.trialDays ?? LIMITS.trialDays) - 1),
+    paidUntil: trialEnd(today),
   });
   if (input.planId) await changePlan(q, org.id, input.planId, { skipBalanceCheck: true });
   const adminId = await addUser(q, {
@@ -74,6 +76,7 @@ export async function createOrganisationWithAdmin(
     organisationId: org.id,
     adminId,
     roles: org.roles,
+    paidUntil: trialEnd(today),
     /** Mails the invitation; call after the transaction committed. */
     finish: async () => {
       if (link) await mailInvitation(app, input.adminEmail, input.name, link);

@@ -85,6 +85,7 @@ export type OrganisationRow = {
   paid_until: string | null;
   balance: string;
   billing_mode: 'prepaid' | 'postpaid';
+  suspended: boolean;
   updated_at: Date;
   created_at: Date;
 };
@@ -94,6 +95,7 @@ const select = `
   select o.id, o.login, o.name, o.language, o.status, o.tariff_name, o.options, o.operator_licences, o.modify_denied, o.time_zone, o.created_at,
          o.admin_email, o.instance, o.plan_id, to_char(o.first_tariff_day, 'YYYY-MM-DD') as first_tariff_day,
          to_char(o.paid_until, 'YYYY-MM-DD') as paid_until, o.balance, o.billing_mode, o.updated_at,
+         o.suspended_at is not null as suspended,
          (select count(*)::int from users u join roles r on r.id = u.role_id
            where u.organisation_id = o.id and u.presence = 'online'
              and 'AUTHORITY_CHAT_DISTRIBUTION' = any(r.rights)) as online_operators

@@ -2,6 +2,7 @@ import {
   idParams,
   organisationCreateSchema,
   organisationDto,
+  organisationSettingsSchema,
   organisationUpdateSchema,
   page,
 } from '@smartconnect/contracts';
@@ -23,6 +24,21 @@ export const organisationRoutes: ModuleRoutes = (fastify, app) => {
       response: organisationDto,
     },
     async ({ auth }) => S.ownOrganisation(app, auth.organisationId),
+  );
+  defineRoute(
+    fastify,
+    app,
+    {
+      method: 'PATCH',
+      url: '/api/organisation',
+      access: { right: 'RIGHT_ACCOUNT_CONTROL' },
+      summary:
+        "Change the caller's organisation settings (its administrator): the time zone reports count days in",
+      tags,
+      body: organisationSettingsSchema,
+      response: organisationDto,
+    },
+    async ({ auth, body }) => S.updateOwnSettings(app, auth.organisationId, body),
   );
   defineRoute(
     fastify,

@@ -2,13 +2,16 @@ import {
   LIMITS,
   type OrganisationDto,
   type organisationCreateSchema,
+  type organisationSettingsSchema,
   type organisationUpdateSchema,
 } from '@smartconnect/contracts';
 import type { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../http/errors.ts';
+import { resumeIfSuspended } from '../billing/daily-charge.ts';
 import { changePlan } from '../billing/plans.ts';
 import { forgetInboundChannels } from '../channels/service.ts';
+import { rezoneDailyRollups } from '../reports/rollup.ts';
 import { createOrganisationWithAdmin } from './create.ts';
 import * as Q from './queries.ts';
 
@@ -32,6 +35,7 @@ export function presentOrganisation(row: Q.OrganisationRow): OrganisationDto {
     paidUntil: row.paid_until,
     balance: Math.round(Number(row.balance) * 100) / 100,
     billingMode: row.billing_mode,
+    suspended: row.suspended,
     updatedAt: new Date(row.updated_at).toISOString(),
     createdAt: new Date(row.created_at).toISOString(),
   };
@@ -42,6 +46,19 @@ export async function ownOrganisation(app: AppContext, organisationId: string): 
   const row = await Q.findOrganisation(app.db, organisationId, true);
   if (!row) throw new AppError('organizationNotFoundException');
   return presentOrganisation(row);
+}
+
+/** The organisation's administrator changes its own settings: the reports' time zone (issue 17). */
+export async function updateOwnSettings(
+  app: AppContext,
+  organisationId: string,
+  patch: z.output<typeof organisationSettingsSchema>,
+): Promise<OrganisationDto> {
+  await app.db.tx(async (q) => {
+    await Q.updateOrganisation(q, organisationId, { timeZone: patch.timeZone });
+    await rezoneDailyRollups(q, organisationId);
+  });
+  return ownOrganisation(app, organisationId);
 }
 
 export async function listOrganisations(app: AppContext): Promise<OrganisationDto[]> {
@@ -69,13 +86,18 @@ export async function updateOrganisation(
       modifyDenied: patch.modifyDenied && [...new Set(patch.modifyDenied)],
     });
     if (planId) await changePlan(q, id, planId);
+    // Reports' daily rollups count the days of the organisation's zone.
+    if (patch.timeZone) await rezoneDailyRollups(q, id);
     const row = await Q.findOrganisation(q, id);
     if (!row) throw new AppError('organizationNotFoundException');
     return presentOrganisation(row);
   });
+  // Credit, a plan, more paid days or postpaid may let a suspended organisation pay: tried at once.
+  await resumeIfSuspended(app, id);
   // Inbound pushes read the organisation's status with the channel: a deactivation refuses them at once.
   if (patch.status || patch.options || patch.planId) forgetInboundChannels(app);
-  return updated;
+  const row = await Q.findOrganisation(app.db, id);
+  return row ? presentOrganisation(row) : updated;
 }
 
 /** Platform staff create a customer organisation with its Administrator, who is mailed an invitation link. */
@@ -97,5 +119,6 @@ export async function extendOrganisation(app: AppContext, id: string) {
     return Q.findOrganisation(q, id);
   });
   if (!row) throw new AppError('organizationNotFoundException');
-  return presentOrganisation(row);
+  await resumeIfSuspended(app, id);
+  return presentOrganisation((await Q.findOrganisation(app.db, id)) ?? row);
 }

@@ -10,7 +10,7 @@ import type {
 } from '@smartconnect/contracts';
 import type { AppContext } from '../../context.ts';
 import { NIL } from './rollup.ts';
-import { emptySums, figures, type ResolvedPeriod, resolveReportPeriod } from './service.ts';
+import { emptySums, figures, type ResolvedPeriod, resolveReportPeriod, rollupSource } from './service.ts';
 
 /**
  * The report kinds beside Dialogs, all from the hourly rollups (rollup.ts) or, for working time, from the presence
@@ -46,8 +46,9 @@ export async function groupedReport(
 ): Promise<GroupedReport> {
   const period = await resolveReportPeriod(app, orgId, query);
   const col = GROUP_COLUMN[by];
-  const params = [orgId, period.start.toISOString(), period.end.toISOString()];
-  const cond = `organisation_id = $1 and hour >= $2 and hour < $3${by === 'employees' ? ` and operator_id <> '${NIL}'` : ''}`;
+  const src = rollupSource(orgId, period);
+  const params = src.params;
+  const cond = `${src.range}${by === 'employees' ? ` and operator_id <> '${NIL}'` : ''}`;
   const [sums, hist, names] = await Promise.all([
     app.db.query<Record<string, number | string>>(
       `select ${col} as id, sum(dialogs_new)::int as dialogs_new, sum(dialogs_closed)::int as dialogs_closed,
@@ -56,11 +57,11 @@ export async function groupedReport(
               sum(handling_count)::int as h_count, sum(handling_sum_ms)::bigint as h_sum,
               sum(rating_1)::int as r1, sum(rating_2)::int as r2, sum(rating_3)::int as r3, sum(rating_4)::int as r4,
               sum(rating_5)::int as r5, sum(messages_in)::int as messages_in, sum(messages_out)::int as messages_out
-         from report_dialog_hourly where ${cond} group by ${col}`,
+         from ${src.dialogs} where ${cond} group by ${col}`,
       params,
     ),
     app.db.query<{ id: string; metric: string; bucket: number; count: number }>(
-      `select ${col} as id, metric, bucket, sum(count)::int as count from report_duration_hist where ${cond}
+      `select ${col} as id, metric, bucket, sum(count)::int as count from ${src.hist} where ${cond}
         group by ${col}, metric, bucket`,
       params,
     ),
@@ -124,6 +125,7 @@ export async function summaryReport(
 ): Promise<SummaryReport> {
   const period = await resolveReportPeriod(app, orgId, query);
   const params = [orgId, period.start.toISOString(), period.end.toISOString()];
+  const src = rollupSource(orgId, period);
   const [channels, byChannel, byOperator, presence, ops] = await Promise.all([
     app.db.query<{ id: string; name: string }>(
       'select id, name from channels where organisation_id = $1 order by name, id',
@@ -132,15 +134,14 @@ export async function summaryReport(
     app.db.query<{ id: string; dialogs: number; accepted: number; missed: number }>(
       `select channel_id as id, sum(dialogs_new)::int as dialogs, sum(messages_in)::int as accepted,
               sum(messages_missed)::int as missed
-         from report_dialog_hourly where organisation_id = $1 and hour >= $2 and hour < $3 group by channel_id`,
-      params,
+         from ${src.dialogs} where ${src.range} group by channel_id`,
+      src.params,
     ),
     app.db.query<{ id: string; dialogs: number; accepted: number; missed: number }>(
       `select operator_id as id, sum(dialogs_closed)::int as dialogs, sum(messages_in)::int as accepted,
               sum(messages_missed)::int as missed
-         from report_dialog_hourly where organisation_id = $1 and hour >= $2 and hour < $3
-          and operator_id <> '${NIL}' group by operator_id`,
-      params,
+         from ${src.dialogs} where ${src.range} and operator_id <> '${NIL}' group by operator_id`,
+      src.params,
     ),
     app.db.query<{ id: string; online: string; brk: string }>(
       `select user_id as id, sum(online_ms)::bigint as online, sum(break_ms)::bigint as brk

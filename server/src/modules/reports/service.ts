@@ -74,7 +74,7 @@ export function figures(s: Sums): DialogFigures {
 }
 
 type HourRow = {
-  hour: Date;
+  slot: number;
   dialogs_new: number;
   dialogs_closed: number;
   dialogs_transferred: number;
@@ -91,7 +91,15 @@ type HourRow = {
   messages_out: number;
 };
 
-export type ResolvedPeriod = { start: Date; end: Date; from: string; to: string; timeZone: string };
+/** `daily`: the report is in the organisation's own zone, so the daily rollups (its local days) answer it. */
+export type ResolvedPeriod = {
+  start: Date;
+  end: Date;
+  from: string;
+  to: string;
+  timeZone: string;
+  daily: boolean;
+};
 
 /**
  * The period of a report query in its zone: the query's `timeZone`, else the organisation's (organisations.time_zone).
@@ -102,11 +110,10 @@ export async function resolveReportPeriod(
   orgId: string,
   query: ReportQuery,
 ): Promise<ResolvedPeriod> {
-  const timeZone =
-    query.timeZone ??
-    (await maybe<{ time_zone: string }>(app.db, 'select time_zone from organisations where id = $1', [orgId]))
-      ?.time_zone ??
-    'UTC';
+  const own = (
+    await maybe<{ time_zone: string }>(app.db, 'select time_zone from organisations where id = $1', [orgId])
+  )?.time_zone;
+  const timeZone = query.timeZone ?? own ?? 'UTC';
   if (!isTimeZone(timeZone))
     throw new AppError('validationException', { timeZone: FIELD_MESSAGES.valueIncorrect });
   const name = (query.period ?? 'custom') as PeriodName;
@@ -116,7 +123,27 @@ export async function resolveReportPeriod(
       // At most REPORT_MAX_DAYS days in one report.
       to: FIELD_MESSAGES.valueIncorrect,
     });
-  return { ...period, timeZone };
+  return { ...period, timeZone, daily: timeZone === own };
+}
+
+/**
+ * Where a report reads the dialog rollups: the daily rows when it is in the organisation's zone (a period is whole
+ * local days), else the hourly rows of [start, end). `range` takes the first three parameters of `params`.
+ */
+export function rollupSource(orgId: string, period: ResolvedPeriod, hourly = false) {
+  return period.daily && !hourly
+    ? {
+        dialogs: 'report_dialog_daily',
+        hist: 'report_duration_daily',
+        range: 'organisation_id = $1 and day >= $2::date and day <= $3::date',
+        params: [orgId, period.from, period.to] as unknown[],
+      }
+    : {
+        dialogs: 'report_dialog_hourly',
+        hist: 'report_duration_hist',
+        range: 'organisation_id = $1 and hour >= $2 and hour < $3',
+        params: [orgId, period.start.toISOString(), period.end.toISOString()] as unknown[],
+      };
 }
 
 /** The dialogs report of an organisation (optionally one operator, channel or team) from the hourly rollups. */
@@ -127,8 +154,9 @@ export async function dialogsReport(
   only: { operatorId?: string } = {},
 ): Promise<DialogsReport> {
   const period = await resolveReportPeriod(app, orgId, query);
-  const params: unknown[] = [orgId, period.start.toISOString(), period.end.toISOString()];
-  const where = ['organisation_id = $1', 'hour >= $2', 'hour < $3'];
+  const src = rollupSource(orgId, period, query.groupBy === 'hour');
+  const params = src.params;
+  const where = [src.range];
   const operatorId = only.operatorId ?? query.operatorId;
   for (const [col, v] of [
     ['operator_id', operatorId],
@@ -140,28 +168,40 @@ export async function dialogsReport(
     where.push(`${col} = $${params.length}`);
   }
   const cond = where.join(' and ');
+  const tz = period.timeZone;
+  // By day, the rows are summed per local day in SQL (a year is 366 rows, not 8,784 hours times the histogram's
+  // buckets), as the index of the day (1-based): from the daily rollups in the organisation's zone; else each hour
+  // goes to the day whose local midnight (computed here) is the last at or before it, by `width_bucket` over them.
+  const days: string[] = [];
+  if (query.groupBy === 'day') for (let d = period.from; d <= period.to; d = addDays(d, 1)) days.push(d);
+  let slot = '(extract(epoch from hour) * 1000)::bigint';
+  if (days.length && period.daily) slot = `(day - $2::date) + 1`;
+  else if (days.length) {
+    params.push(days.map((d) => zonedMidnight(d, tz).getTime() / 1000));
+    slot = `width_bucket(extract(epoch from hour)::float8, $${params.length}::float8[])`;
+  }
   const hours = await app.db.query<HourRow>(
-    `select hour, sum(dialogs_new)::int as dialogs_new, sum(dialogs_closed)::int as dialogs_closed,
+    `select ${slot} as slot, sum(dialogs_new)::int as dialogs_new, sum(dialogs_closed)::int as dialogs_closed,
             sum(dialogs_transferred)::int as dialogs_transferred,
             sum(first_response_count)::int as first_response_count,
             sum(first_response_sum_ms)::bigint as first_response_sum_ms,
             sum(handling_count)::int as handling_count, sum(handling_sum_ms)::bigint as handling_sum_ms,
             sum(rating_1)::int as r1, sum(rating_2)::int as r2, sum(rating_3)::int as r3, sum(rating_4)::int as r4,
             sum(rating_5)::int as r5, sum(messages_in)::int as messages_in, sum(messages_out)::int as messages_out
-       from report_dialog_hourly where ${cond} group by hour`,
+       from ${src.dialogs} where ${cond} group by 1`,
     params,
   );
-  const hist = await app.db.query<{ hour: Date; metric: string; bucket: number; count: number }>(
-    `select hour, metric, bucket, sum(count)::int as count from report_duration_hist where ${cond}
-      group by hour, metric, bucket`,
+  const hist = await app.db.query<{ slot: number; metric: string; bucket: number; count: number }>(
+    `select ${slot} as slot, metric, bucket, sum(count)::int as count from ${src.hist} where ${cond}
+      group by 1, metric, bucket`,
     params,
   );
 
-  const tz = period.timeZone;
   const points = new Map<string, { at: string; label: string; s: Sums }>();
   if (query.groupBy === 'day') {
-    for (let d = period.from; d <= period.to; d = addDays(d, 1))
-      points.set(d, { at: zonedMidnight(d, tz).toISOString(), label: d, s: emptySums() });
+    days.forEach((d, i) => {
+      points.set(String(i + 1), { at: zonedMidnight(d, tz).toISOString(), label: d, s: emptySums() });
+    });
   } else {
     for (let t = period.start.getTime(); t < period.end.getTime(); t += 3_600_000) {
       const hourStart = t - (t % 3_600_000);
@@ -170,21 +210,10 @@ export async function dialogsReport(
       points.set(String(hourStart), { at: new Date(hourStart).toISOString(), label, s: emptySums() });
     }
   }
-  // Each hour's local date is formatted once (the rollup and histogram rows repeat hours).
-  const dayOfHour = new Map<number, string>();
-  const pointOf = (hour: Date) => {
-    const t = new Date(hour).getTime();
-    if (query.groupBy === 'hour') return points.get(String(t));
-    let day = dayOfHour.get(t);
-    if (day === undefined) {
-      day = localDate(t, tz);
-      dayOfHour.set(t, day);
-    }
-    return points.get(day);
-  };
+  const pointOf = (slot: number) => points.get(String(slot));
   const totals = emptySums();
   for (const r of hours) {
-    const point = pointOf(r.hour);
+    const point = pointOf(r.slot);
     for (const s of point ? [totals, point.s] : [totals]) {
       s.dialogsNew += r.dialogs_new;
       s.dialogsClosed += r.dialogs_closed;
@@ -201,7 +230,7 @@ export async function dialogsReport(
     }
   }
   for (const h of hist) {
-    const point = pointOf(h.hour);
+    const point = pointOf(h.slot);
     for (const s of point ? [totals, point.s] : [totals]) {
       const m = h.metric === 'first_response' ? s.frBuckets : s.hBuckets;
       m.set(h.bucket, (m.get(h.bucket) ?? 0) + h.count);

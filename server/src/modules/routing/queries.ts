@@ -36,10 +36,12 @@ export const findTeam = (q: Queryable, teamId: string) =>
     [teamId],
   );
 
-const eligibleUser = `u.active and u.presence = 'online' and 'AUTHORITY_CHAT_DISTRIBUTION' = any(r.rights)`;
+// An organisation suspended for non-payment (billing) hands no chat to anyone: they wait, nothing is lost.
+const eligibleUser = `u.active and u.presence = 'online' and 'AUTHORITY_CHAT_DISTRIBUTION' = any(r.rights)
+  and not exists (select 1 from organisations so where so.id = u.organisation_id and so.suspended_at is not null)`;
 const load = `(select count(*)::int from chats c where c.operator_id = u.id and c.status = 'in_progress')`;
 
-/** Online, active members of the team holding AUTHORITY_CHAT_DISTRIBUTION, with their open chats and last turn. */
+/** Online, active members of the team holding AUTHORITY_CHAT_DISTRIBUTION (organisation not suspended), with their open chats and last turn. */
 export const teamCandidates = (q: Queryable, teamId: string) =>
   q.query<Candidate>(
     `select u.id as "userId", ${load} as load, rr.last_turn::float8 as "lastTurn"

@@ -22,7 +22,6 @@ export const SIGNUP_RULES = {
   codesPerStage: 5,
   /** A registration left unfinished this long is gone. */
   registrationTtlMs: 24 * 60 * MINUTE,
-  trialDays: 7,
 } as const;
 /** New registrations per address, and per e-mail or phone across addresses. */
 export const SIGNUP_IP_LIMIT: Limit = { max: 10, windowMs: 60 * MINUTE };
@@ -177,9 +176,6 @@ export async function confirmPhone(app: AppContext, token: string, code: string)
   const row = await live(app, token, now);
   await checkCode(app, row, 'phone', code, now);
   const passwordHash = await hashPassword(randomToken());
-  const paidUntil = new Date(now.getTime() + SIGNUP_RULES.trialDays * 24 * 60 * MINUTE)
-    .toISOString()
-    .slice(0, 10);
   const done = await app.db.tx(async (q) => {
     if (app.db.kind === 'postgres') await q.query('select pg_advisory_xact_lock(4242019)');
     if (await Q.emailTaken(q, row.email)) throw new AppError('emailAlreadyExistsException');
@@ -196,13 +192,17 @@ export async function confirmPhone(app: AppContext, token: string, code: string)
       passwordHash,
       language: row.language,
       options: PLAN_OPTIONS,
-      paidUntil,
     });
-    return { row: finished, organisationId: org.organisationId, userId: org.adminId };
+    return {
+      row: finished,
+      organisationId: org.organisationId,
+      userId: org.adminId,
+      paidUntil: org.paidUntil,
+    };
   });
   const session = await openSession(app, { id: done.userId, organisation_id: done.organisationId });
   await app.mailer.send(
-    welcomeMail(row.language, row, done.row.organisation_login ?? '', paidUntil, app.config.publicUrl),
+    welcomeMail(row.language, row, done.row.organisation_login ?? '', done.paidUntil, app.config.publicUrl),
   );
   app.log.info({ event: 'signup.done', organisationId: done.organisationId }, 'sign-up finished');
   return present(done.row, token, session);

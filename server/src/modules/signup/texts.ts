@@ -33,14 +33,14 @@ export function welcomeMail(
         to: s.email,
         subject: `SmartConnect: организация «${s.company}» создана`,
         text:
-          `Организация «${s.company}» (логин ${login}) создана, пробный период до ${paidUntil}.\n` +
+          `Организация «${s.company}» (логин ${login}) создана, пробный период по ${paidUntil} включительно.\n` +
           `Чтобы входить в SmartConnect позже, задайте пароль: ${publicUrl}/restore`,
       }
     : {
         to: s.email,
         subject: `SmartConnect: ${s.company} is ready`,
         text:
-          `Your organisation ${s.company} (login ${login}) is ready, on a trial until ${paidUntil}.\n` +
+          `Your organisation ${s.company} (login ${login}) is ready, on a trial up to and including ${paidUntil}.\n` +
           `To sign in to SmartConnect later, set a password: ${publicUrl}/restore`,
       };
 }

@@ -1,11 +1,10 @@
 import { Alert, Anchor, Button, Loader, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
-import { useForm } from '@mantine/form';
 import { IconAlertCircle } from '@tabler/icons-react';
 import { lazy, Suspense, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useNavigate } from 'react-router';
 import { isApiError } from '../../shared/api/errors.ts';
-import { translateError, translateField } from '../../shared/i18n/index.ts';
+import { translateError, translateField, useTranslation } from '../../shared/i18n/index.ts';
+import { useLightForm } from '../../shared/light-form.ts';
 import { showServerErrors } from '../../shared/server-errors.ts';
 import { getToken, setToken } from '../../shared/storage.ts';
 import { RichText } from '../../shared/ui/rich-text.tsx';
@@ -27,12 +26,7 @@ export function LoginPage() {
   const navigate = useNavigate();
   const [ticket, setTicket] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const form = useForm({
-    mode: 'controlled',
-    initialValues: { email: '', password: '' },
-    validate: validateLogin,
-    validateInputOnBlur: true,
-  });
+  const form = useLightForm({ initialValues: { email: '', password: '' }, validate: validateLogin });
   const login = useAction({
     call: loginCall,
     onSuccess: (result) => {

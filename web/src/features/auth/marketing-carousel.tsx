@@ -2,7 +2,7 @@ import { Box, Group, Stack, Text, ThemeIcon, Title, UnstyledButton } from '@mant
 import { useInterval } from '@mantine/hooks';
 import { IconChartLine, IconLock, IconMessages, IconRoute, IconTemplate } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../shared/i18n/index.ts';
 
 const SLIDES = [
   { n: 1, icon: IconMessages },

@@ -1,8 +1,8 @@
 import { Alert, Anchor, Button, Group, Stack, Text, Title } from '@mantine/core';
 import { IconAlertCircle } from '@tabler/icons-react';
-import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useSearchParams } from 'react-router';
 import { isApiError } from '../../shared/api/errors.ts';
+import { useTranslation } from '../../shared/i18n/index.ts';
 import { SectionLoader } from '../../shared/ui/full-loader.tsx';
 import { useLoad } from '../../shared/use-call.ts';
 import { recoveryCheck } from './api.ts';

@@ -1,9 +1,8 @@
 import { Alert, Anchor, Button, Center, PinInput, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { IconAlertCircle, IconShieldLock } from '@tabler/icons-react';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { isApiError } from '../../shared/api/errors.ts';
-import { translateError } from '../../shared/i18n/index.ts';
+import { translateError, useTranslation } from '../../shared/i18n/index.ts';
 import { RichText } from '../../shared/ui/rich-text.tsx';
 import { useAction } from '../../shared/use-call.ts';
 import { twoFactorCall } from './api.ts';

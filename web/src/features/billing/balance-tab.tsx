@@ -16,10 +16,11 @@ import { LIMITS, topUpSchema } from '@smartconnect/contracts';
 import { IconAlertTriangle } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
+import { ME_KEY } from '../../app/session.tsx';
 import { isApiError } from '../../shared/api/errors.ts';
 import { showServerErrors, zodValidate } from '../../shared/form.ts';
+import { useTranslation } from '../../shared/i18n/index.ts';
 import { notifySuccess } from '../../shared/notify.ts';
 import { ErrorState } from '../../shared/ui/error-state.tsx';
 import { SectionLoader } from '../../shared/ui/full-loader.tsx';
@@ -40,6 +41,8 @@ export function BalanceTab() {
     queryFn: async () => {
       const p = await refreshPayment(returned as string);
       await client.invalidateQueries({ queryKey: ['finance'], exact: true });
+      // The shell's billing banner reads the current user: a top-up may have lifted a suspension.
+      await client.invalidateQueries({ queryKey: ME_KEY });
       return p;
     },
   });
@@ -143,6 +146,7 @@ function ChangePlan({ current }: { current: string | null }) {
     onSuccess: async () => {
       notifySuccess(t('billing.planChanged'));
       await client.invalidateQueries({ queryKey: ['finance'] });
+      await client.invalidateQueries({ queryKey: ME_KEY });
     },
   });
   const err = change.error;

@@ -1,33 +1,16 @@
-import {
-  Badge,
-  Button,
-  Checkbox,
-  Drawer,
-  Group,
-  NumberInput,
-  Paper,
-  ScrollArea,
-  SimpleGrid,
-  Stack,
-  Table,
-  TextInput,
-  Title,
-  VisuallyHidden,
-} from '@mantine/core';
+import { Badge, Button, Checkbox, Drawer, NumberInput, SimpleGrid, Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { PLAN_OPTIONS, type PlanDto, planBodySchema } from '@smartconnect/contracts';
 import { IconListDetails, IconPlus } from '@tabler/icons-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { showServerErrors, zodValidate } from '../../shared/form.ts';
+import { useTranslation } from '../../shared/i18n/index.ts';
 import { notifySuccess } from '../../shared/notify.ts';
-import { EmptyState } from '../../shared/ui/empty-state.tsx';
-import { ErrorState } from '../../shared/ui/error-state.tsx';
 import { FormActions } from '../../shared/ui/form-actions.tsx';
-import { SectionLoader } from '../../shared/ui/full-loader.tsx';
 import { createPlan, type PlanInput, updatePlan, usePlans } from './api.ts';
 import { formatMoney } from './format.ts';
+import { RecordTable } from './record-table.tsx';
 
 /** Preferences -> Plans (platform staff, RIGHT_OBSERVER): tariffs with price, operator licences and plan options. */
 export function PlansPage() {
@@ -39,66 +22,42 @@ export function PlansPage() {
     setEditing(p);
     setOpened(true);
   };
-  const items = list.data?.items ?? [];
   return (
-    <Paper p="md">
-      <Stack gap="md">
-        <Group justify="space-between" wrap="wrap">
-          <Title order={2} size="h4">
-            {t('preferences.plans')}
-          </Title>
-          <Button leftSection={<IconPlus size={16} />} onClick={() => open(null)}>
-            {t('billing.newPlan')}
-          </Button>
-        </Group>
-        {list.isPending ? (
-          <SectionLoader />
-        ) : list.isError ? (
-          <ErrorState onRetry={() => list.refetch()} retrying={list.isFetching} />
-        ) : items.length === 0 ? (
-          <EmptyState icon={<IconListDetails size={32} />} title={t('billing.noPlans')} />
-        ) : (
-          <ScrollArea
-            type="auto"
-            viewportProps={{ tabIndex: 0, role: 'region', 'aria-label': t('preferences.plans') }}
-          >
-            <Table striped miw={760} data-testid="plans">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>{t('billing.planName')}</Table.Th>
-                  <Table.Th>{t('billing.price')}</Table.Th>
-                  <Table.Th>{t('billing.operatorLicences')}</Table.Th>
-                  <Table.Th>{t('billing.accountsMax')}</Table.Th>
-                  <Table.Th>{t('billing.options')}</Table.Th>
-                  <Table.Th>{t('billing.companiesOnPlan')}</Table.Th>
-                  <Table.Th>
-                    <VisuallyHidden>{t('billing.actions')}</VisuallyHidden>
-                  </Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {items.map((p) => (
-                  <Table.Tr key={p.id}>
-                    <Table.Td fw={600}>{p.name}</Table.Td>
-                    <Table.Td>{formatMoney(p.price, i18n.language)}</Table.Td>
-                    <Table.Td>{p.operatorLicences}</Table.Td>
-                    <Table.Td>{p.accountsMax ?? '∞'}</Table.Td>
-                    <Table.Td>
-                      <Badge variant="light">{t('billing.optionsCount', { count: p.options.length })}</Badge>
-                    </Table.Td>
-                    <Table.Td>{p.organisations}</Table.Td>
-                    <Table.Td>
-                      <Button size="xs" variant="default" onClick={() => open(p)}>
-                        {t('billing.edit')}
-                      </Button>
-                    </Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </ScrollArea>
-        )}
-      </Stack>
+    <RecordTable
+      label={t('preferences.plans')}
+      title
+      action={
+        <Button leftSection={<IconPlus size={16} />} onClick={() => open(null)}>
+          {t('billing.newPlan')}
+        </Button>
+      }
+      query={list}
+      empty={{ icon: <IconListDetails size={32} />, title: t('billing.noPlans') }}
+      minWidth={760}
+      testId="plans"
+      columns={[
+        { header: t('billing.planName'), cell: (p) => p.name, td: { fw: 600 } },
+        { header: t('billing.price'), cell: (p) => formatMoney(p.price, i18n.language) },
+        { header: t('billing.operatorLicences'), cell: (p) => p.operatorLicences },
+        { header: t('billing.accountsMax'), cell: (p) => p.accountsMax ?? '∞' },
+        {
+          header: t('billing.options'),
+          cell: (p) => (
+            <Badge variant="light">{t('billing.optionsCount', { count: p.options.length })}</Badge>
+          ),
+        },
+        { header: t('billing.companiesOnPlan'), cell: (p) => p.organisations },
+        {
+          header: t('billing.actions'),
+          hidden: true,
+          cell: (p) => (
+            <Button size="xs" variant="default" onClick={() => open(p)}>
+              {t('billing.edit')}
+            </Button>
+          ),
+        },
+      ]}
+    >
       <Drawer
         opened={opened}
         onClose={() => setOpened(false)}
@@ -109,7 +68,7 @@ export function PlansPage() {
       >
         {opened && <PlanForm key={editing?.id ?? 'new'} plan={editing} onClose={() => setOpened(false)} />}
       </Drawer>
-    </Paper>
+    </RecordTable>
   );
 }
 

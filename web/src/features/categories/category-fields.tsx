@@ -1,11 +1,10 @@
 import { MultiSelect, Stack, TextInput } from '@mantine/core';
 import type { UseFormReturnType } from '@mantine/form';
 import { CATEGORY_NAME_MAX, type CategoryDto } from '@smartconnect/contracts';
-import { useTranslation } from 'react-i18next';
 import { isApiError } from '../../shared/api/errors.ts';
 import { isolate } from '../../shared/bidi.ts';
 import { showServerErrors } from '../../shared/form.ts';
-import { translateError } from '../../shared/i18n/index.ts';
+import { translateError, useTranslation } from '../../shared/i18n/index.ts';
 import { useTeams } from '../teams/api.ts';
 
 export type CategoryFormValues = { name: string; teamIds: string[] };

@@ -1,6 +1,6 @@
 import { Badge, Group, Text } from '@mantine/core';
 import type { CategoryDto } from '@smartconnect/contracts';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../shared/i18n/index.ts';
 import { UserText } from '../../shared/ui/user-text.tsx';
 import { useTeams } from '../teams/api.ts';
 

@@ -1,7 +1,7 @@
 import { Box, Group, Stack, Text } from '@mantine/core';
 import type { CategoryDto } from '@smartconnect/contracts';
 import { IconListTree, IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../shared/i18n/index.ts';
 import { EmptyState } from '../../shared/ui/empty-state.tsx';
 import { RowAction } from '../../shared/ui/list-table.tsx';
 import { UserText } from '../../shared/ui/user-text.tsx';

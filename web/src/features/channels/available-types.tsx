@@ -1,6 +1,6 @@
 import { Badge, Group, Paper, SimpleGrid, Text, ThemeIcon, Title, UnstyledButton } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../shared/i18n/index.ts';
 import { CHANNEL_CATALOGUE, channelUi } from './types/registry.ts';
 import type { ChannelTypeUi, TypeIcon } from './types/types.ts';
 

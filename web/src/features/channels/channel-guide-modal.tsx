@@ -4,7 +4,7 @@ import type { ChannelCreatedDto } from '@smartconnect/contracts';
 import { IconInfoCircle } from '@tabler/icons-react';
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../shared/i18n/index.ts';
 import { createChannel } from './api.ts';
 import { showChannelErrors } from './channel-errors.ts';
 import { type ChannelFormValues, channelPayload, channelToForm, validateChannel } from './channel-form.ts';

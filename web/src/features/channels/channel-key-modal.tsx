@@ -13,7 +13,7 @@ import {
 } from '@mantine/core';
 import type { ChannelCreatedDto } from '@smartconnect/contracts';
 import { IconCheck, IconCopy, IconKey, IconWebhook } from '@tabler/icons-react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../shared/i18n/index.ts';
 import { curlExample } from './api.ts';
 
 export function Copyable({ label, value, testId }: { label: string; value: string; testId: string }) {

@@ -2,9 +2,9 @@ import { Anchor, Group, Stack, Switch, Table, Text, ThemeIcon } from '@mantine/c
 import type { ChannelDto } from '@smartconnect/contracts';
 import { IconPencil } from '@tabler/icons-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { isolate } from '../../shared/bidi.ts';
+import { useTranslation } from '../../shared/i18n/index.ts';
 import { notifySuccess } from '../../shared/notify.ts';
 import { ListTable, RowAction } from '../../shared/ui/list-table.tsx';
 import { UserText } from '../../shared/ui/user-text.tsx';

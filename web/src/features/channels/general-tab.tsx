@@ -2,7 +2,7 @@ import { Button, Group, Stack } from '@mantine/core';
 import { type UseFormReturnType, useForm } from '@mantine/form';
 import type { ChannelDto } from '@smartconnect/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../shared/i18n/index.ts';
 import { notifySuccess } from '../../shared/notify.ts';
 import { channelKeys, updateChannel } from './api.ts';
 import { showChannelErrors } from './channel-errors.ts';

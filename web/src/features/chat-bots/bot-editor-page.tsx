@@ -5,6 +5,7 @@ import {
   Badge,
   Button,
   Checkbox,
+  FileButton,
   Group,
   Paper,
   SegmentedControl,
@@ -26,7 +27,7 @@ import {
   chatBotStructureIssues,
   unconnectedNodes,
 } from '@smartconnect/contracts';
-import { IconArrowLeft, IconPlus, IconTrash } from '@tabler/icons-react';
+import { IconArrowLeft, IconPaperclip, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import {
   Background,
@@ -40,12 +41,13 @@ import {
   useReactFlow,
 } from '@xyflow/react';
 import { type CSSProperties, lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { isApiError } from '../../shared/api/errors.ts';
+import { useTranslation } from '../../shared/i18n/index.ts';
 import { notifyError, notifyMessage, notifySuccess } from '../../shared/notify.ts';
 import { ErrorState } from '../../shared/ui/error-state.tsx';
 import { SectionLoader } from '../../shared/ui/full-loader.tsx';
+import { uploadFile } from '../chats/composer/upload.ts';
 import { botKeys, publishBot, saveBot, useChatBot, useOperatorChoices, useTeamChoices } from './api.ts';
 import { BotNodeCard, type BotNodeData } from './bot-node.tsx';
 import { emptyNode, newId, removeNode, setNext, transitions, updateNode } from './graph.ts';
@@ -538,6 +540,16 @@ function NodePanel(props: {
           onChange((n) => ({ ...n, reply: { ...n.reply, text } }));
         }}
       />
+      <ReplyFile
+        fileId={node.reply.fileId}
+        fileName={node.reply.fileName}
+        onChange={(fileId, fileName) =>
+          onChange((n) => ({
+            ...n,
+            reply: fileId ? { ...n.reply, fileId, fileName } : { text: n.reply.text, fileId: null },
+          }))
+        }
+      />
 
       <Text size="sm" fw={600}>
         {t('chatBots.panel.buttons')}
@@ -556,6 +568,26 @@ function NodePanel(props: {
                 onChange((n) => ({
                   ...n,
                   buttons: n.buttons.map((x) => (x.id === b.id ? { ...x, text } : x)),
+                }));
+              }}
+            />
+            <TextInput
+              size="xs"
+              w={72}
+              maxLength={1}
+              label={t('chatBots.voipKey', { n: i + 1 })}
+              placeholder={t('chatBots.voipKeyHint')}
+              value={b.voip ?? ''}
+              error={
+                props.issues.some((x) => x.elementId === b.id && x.code === 'invalidVoipButton')
+                  ? t('chatBots.issues.invalidVoipButton')
+                  : null
+              }
+              onChange={(e) => {
+                const voip = e.currentTarget.value || undefined;
+                onChange((n) => ({
+                  ...n,
+                  buttons: n.buttons.map((x) => (x.id === b.id ? { ...x, voip } : x)),
                 }));
               }}
             />
@@ -758,3 +790,75 @@ const ZONES: string[] = (() => {
   const zones = intl.supportedValuesOf?.('timeZone') ?? [];
   return zones.includes('UTC') ? zones : ['UTC', ...zones];
 })();
+
+const IMAGE_NAME = /\.(jpe?g|png|gif|webp)$/i;
+
+/**
+ * The node's reply file (§2.6, §5 Node 'bot reply as text or file'): uploaded through POST /api/files as the composer
+ * does; the node keeps the file's key and name. An image shows a small preview; the file can be removed.
+ */
+function ReplyFile(props: {
+  fileId: string | null;
+  fileName: string | undefined;
+  onChange: (fileId: string | null, fileName?: string) => void;
+}) {
+  const { t } = useTranslation();
+  const [busy, setBusy] = useState(false);
+  const pick = async (file: File | null) => {
+    if (!file) return;
+    setBusy(true);
+    try {
+      const a = await uploadFile(file, () => {});
+      props.onChange(a.url.split('/').pop() ?? null, a.name || file.name);
+    } catch (err) {
+      notifyError(err instanceof Error ? err.message : 'unknownException');
+    } finally {
+      setBusy(false);
+    }
+  };
+  if (props.fileId) {
+    const name = props.fileName || props.fileId;
+    return (
+      <Group gap="xs" wrap="nowrap" data-testid="reply-file">
+        {IMAGE_NAME.test(name) ? (
+          <img
+            src={`/api/files/${props.fileId}`}
+            alt=""
+            width={40}
+            height={40}
+            style={{ objectFit: 'cover', borderRadius: 4 }}
+          />
+        ) : (
+          <IconPaperclip size={16} aria-hidden />
+        )}
+        <Text size="sm" style={{ flex: 1, overflowWrap: 'anywhere' }}>
+          {name}
+        </Text>
+        <ActionIcon
+          variant="subtle"
+          color="red"
+          aria-label={t('chatBots.removeFile', { name })}
+          onClick={() => props.onChange(null)}
+        >
+          <IconTrash size={16} />
+        </ActionIcon>
+      </Group>
+    );
+  }
+  return (
+    <FileButton onChange={pick}>
+      {(p) => (
+        <Button
+          {...p}
+          size="xs"
+          variant="light"
+          leftSection={<IconPaperclip size={14} />}
+          loading={busy}
+          aria-label={busy ? t('chatBots.uploading') : undefined}
+        >
+          {t('chatBots.attachFile')}
+        </Button>
+      )}
+    </FileButton>
+  );
+}

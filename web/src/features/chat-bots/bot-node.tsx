@@ -1,7 +1,8 @@
 import { Badge, Group, Stack, Text } from '@mantine/core';
 import type { BotNode, BotStructureIssue } from '@smartconnect/contracts';
+import { IconPaperclip } from '@tabler/icons-react';
 import { Handle, type NodeProps, Position } from '@xyflow/react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../shared/i18n/index.ts';
 import { UserText } from '../../shared/ui/user-text.tsx';
 
 export type BotNodeData = {
@@ -61,8 +62,18 @@ export function BotNodeCard({ data }: NodeProps & { data: BotNodeData }) {
         )}
       </Group>
       <Text size="xs" fw={600} lineClamp={3} style={{ overflowWrap: 'anywhere' }}>
-        {node.reply.text ? <UserText>{node.reply.text}</UserText> : <i>{t('chatBots.node.noReply')}</i>}
+        {node.reply.text ? (
+          <UserText>{node.reply.text}</UserText>
+        ) : node.reply.fileId ? null : (
+          <i>{t('chatBots.node.noReply')}</i>
+        )}
       </Text>
+      {node.reply.fileId && (
+        <Text size="xs" c="dimmed" data-testid="node-file" style={{ overflowWrap: 'anywhere' }}>
+          <IconPaperclip size={12} aria-hidden style={{ verticalAlign: 'middle' }} />{' '}
+          <UserText>{node.reply.fileName || t('chatBots.replyFile')}</UserText>
+        </Text>
+      )}
       <Stack gap={3} mt={6}>
         {node.buttons.map((b) => (
           <div key={b.id} style={row}>

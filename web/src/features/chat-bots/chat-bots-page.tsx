@@ -17,11 +17,11 @@ import { type ChatBotSummaryDto, chatBotCreateSchema } from '@smartconnect/contr
 import { IconPencil, IconPlus, IconRobot, IconTrash } from '@tabler/icons-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { isApiError } from '../../shared/api/errors.ts';
 import { isolate } from '../../shared/bidi.ts';
 import { showServerErrors, zodValidate } from '../../shared/form.ts';
+import { useTranslation } from '../../shared/i18n/index.ts';
 import { notifyMessage, notifySuccess } from '../../shared/notify.ts';
 import { EmptyState } from '../../shared/ui/empty-state.tsx';
 import { ErrorState } from '../../shared/ui/error-state.tsx';

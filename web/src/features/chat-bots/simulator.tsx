@@ -14,7 +14,7 @@ import {
 import type { BotGraph } from '@smartconnect/contracts';
 import { IconExternalLink, IconRefresh, IconRobot, IconSend, IconX } from '@tabler/icons-react';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../shared/i18n/index.ts';
 import { UserText } from '../../shared/ui/user-text.tsx';
 import { type SimState, simAnswer, simStart } from './simulator-model.ts';
 

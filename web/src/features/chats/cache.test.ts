@@ -10,7 +10,7 @@ const chat = (id: string, over: Partial<ChatDto> = {}): ChatDto =>
   ({
     id,
     status: 'waiting',
-    channel: { id: 'ch', name: 'API', type: 'api' },
+    channel: { id: 'ch', name: 'API', type: 'api', templates: false },
     team: { id: 't', name: 'Sales' },
     operator: null,
     client: { id: 'c', name: 'Jane', externalId: 'x', personalManagerId: null },

@@ -1,8 +1,8 @@
 import { Avatar, Badge, Group, Text, UnstyledButton } from '@mantine/core';
 import type { ChatListItemDto } from '@smartconnect/contracts';
 import { memo, useCallback, useRef } from 'react';
-import { useTranslation } from 'react-i18next';
 import { initialsOf } from '../../shared/bidi.ts';
+import { useTranslation } from '../../shared/i18n/index.ts';
 import { dateFormat } from '../../shared/intl.ts';
 import { UserText } from '../../shared/ui/user-text.tsx';
 import { elapsed, useNow } from './list/use-now.ts';

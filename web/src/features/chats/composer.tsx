@@ -16,7 +16,7 @@ import {
 import { ATTACHMENT_LIMITS, MESSAGE_TEXT_MAX } from '@smartconnect/contracts';
 import { IconLock, IconPaperclip, IconSend } from '@tabler/icons-react';
 import { forwardRef, useImperativeHandle, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../shared/i18n/index.ts';
 import { UserText } from '../../shared/ui/user-text.tsx';
 import { TemplatesButton, useSlashTemplates, useTemplatesEnabled } from '../templates/template-picker.tsx';
 import { EmojiPicker } from './composer/emoji-picker.tsx';

@@ -2,8 +2,8 @@ import { Box, Button, Center, Divider, Group, Loader, Paper, Stack, Text } from 
 import type { ChatHistoryDto, MessageDto } from '@smartconnect/contracts';
 import { IconAlertTriangle, IconClock, IconLock } from '@tabler/icons-react';
 import { memo, useEffect, useLayoutEffect, useMemo, useRef } from 'react';
-import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
+import { useTranslation } from '../../shared/i18n/index.ts';
 import { dateFormat } from '../../shared/intl.ts';
 import { UserText } from '../../shared/ui/user-text.tsx';
 import { discardOutgoing, type Outgoing, retryOutgoing } from './composer/outbox.ts';

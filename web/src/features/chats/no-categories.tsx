@@ -3,10 +3,9 @@ import { categorySchema } from '@smartconnect/contracts';
 import { IconCategory } from '@tabler/icons-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { useAccess } from '../../app/session.tsx';
 import { isApiError } from '../../shared/api/errors.ts';
-import { translateError, translateField } from '../../shared/i18n/index.ts';
+import { translateError, translateField, useTranslation } from '../../shared/i18n/index.ts';
 import { notifyError, notifySuccess } from '../../shared/notify.ts';
 import { createCategory } from './api.ts';
 

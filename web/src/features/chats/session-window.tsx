@@ -10,8 +10,8 @@ import {
 import { IconClockHour4, IconTemplate } from '@tabler/icons-react';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { get, post } from '../../shared/api/client.ts';
+import { useTranslation } from '../../shared/i18n/index.ts';
 import { SectionLoader } from '../../shared/ui/full-loader.tsx';
 import { UserText } from '../../shared/ui/user-text.tsx';
 import { channelUi } from '../channels/types/registry.ts';
@@ -28,7 +28,7 @@ export function sessionClosesAt(chat: ChatDto): number | null | undefined {
 
 /**
  * Above the message box of a chat whose channel has a session window: when it closes, or that it has closed and
- * only the provider's templates can be sent (the button opens them). `canWrite`: the caller may answer the chat.
+ * only the provider's templates can be sent (the button opens them, for a channel whose provider has templates). `canWrite`: the caller may answer the chat.
  */
 export function SessionWindow({ chat, canWrite }: { chat: ChatDto; canWrite: boolean }) {
   const { t, i18n } = useTranslation();
@@ -38,7 +38,8 @@ export function SessionWindow({ chat, canWrite }: { chat: ChatDto; canWrite: boo
   const closesAt = sessionClosesAt(chat);
   if (!session || closesAt === undefined || chat.status === 'closed') return null;
   const ended = closesAt === null || closesAt <= now;
-  const label = session.templatesLabel ? t(session.templatesLabel) : null;
+  // The channel's provider may have no templates (a WhatsApp business solution provider): no button then.
+  const label = session.templatesLabel && chat.channel.templates ? t(session.templatesLabel) : null;
   const button = canWrite && label && (
     <Button
       size="compact-sm"

@@ -1,16 +1,20 @@
 import { Button, Group, Modal, Radio, Select, Stack } from '@mantine/core';
-import type { ChatDto, Page, TeamDto, TransferTarget, UserDto } from '@smartconnect/contracts';
+import type { ChatBotRefDto, ChatDto, Page, TeamDto, TransferTarget, UserDto } from '@smartconnect/contracts';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useAccess } from '../../app/session.tsx';
 import { get } from '../../shared/api/client.ts';
+import { useTranslation } from '../../shared/i18n/index.ts';
 import { notifySuccess } from '../../shared/notify.ts';
 import { transferChat } from './api.ts';
 import { useChatChanged } from './use-chat-cache.ts';
 
-type Kind = 'operator' | 'team' | 'last_operator' | 'personal_manager';
+type Kind = 'operator' | 'team' | 'last_operator' | 'personal_manager' | 'chat_bot';
 
-/** Transfer to an operator, a team, the client's last operator or personal manager ('cannot transfer' toast). */
+/**
+ * Transfer to an operator, a team, the client's last operator or personal manager, or (with OPTION_CHAT_BOT) a
+ * published chat bot ('cannot transfer' toast).
+ */
 export function TransferDialog({
   chat,
   opened,
@@ -26,6 +30,20 @@ export function TransferDialog({
   const changed = useChatChanged();
   const [kind, setKind] = useState<Kind>('operator');
   const [target, setTarget] = useState<string | null>(null);
+  const botsOn = useAccess().has('OPTION_CHAT_BOT');
+  const bots = useQuery({
+    queryKey: ['chat-bots', 'published'],
+    queryFn: async () => (await get<Page<ChatBotRefDto>>('/api/chat-bots/published')).items,
+    enabled: opened && kind === 'chat_bot',
+    staleTime: 0,
+  });
+  const kinds: Kind[] = [
+    'operator',
+    'team',
+    'last_operator',
+    'personal_manager',
+    ...(botsOn ? ['chat_bot' as const] : []),
+  ];
   const users = useQuery({
     queryKey: ['users', { search: '', team: null, limit: 500 }],
     queryFn: () => get<Page<UserDto>>('/api/users?limit=500'),
@@ -52,7 +70,11 @@ export function TransferDialog({
         ? target
           ? { teamId: target }
           : null
-        : { target: kind };
+        : kind === 'chat_bot'
+          ? target
+            ? { botId: target }
+            : null
+          : { target: kind };
   const transfer = useMutation({
     mutationFn: (b: TransferTarget) => transferChat(chat.id, b),
     onSuccess: (c) => {
@@ -74,8 +96,12 @@ export function TransferDialog({
           }}
         >
           <Stack gap="xs">
-            {(['operator', 'team', 'last_operator', 'personal_manager'] as const).map((k) => (
-              <Radio key={k} value={k} label={t(`chat.transferTo.${k}`)} />
+            {kinds.map((k) => (
+              <Radio
+                key={k}
+                value={k}
+                label={k === 'chat_bot' ? t('botRuntime.transferToBot') : t(`chat.transferTo.${k}`)}
+              />
             ))}
           </Stack>
         </Radio.Group>
@@ -97,6 +123,18 @@ export function TransferDialog({
             value={target}
             onChange={setTarget}
             nothingFoundMessage={t('chat.nothingFound')}
+          />
+        )}
+        {kind === 'chat_bot' && (
+          <Select
+            label={t('botRuntime.chooseBot')}
+            searchable
+            data={(bots.data ?? []).map((x) => ({ value: x.id, label: x.name }))}
+            value={target}
+            onChange={setTarget}
+            placeholder={bots.data && !bots.data.length ? t('botRuntime.noPublishedBots') : undefined}
+            nothingFoundMessage={t('chat.nothingFound')}
+            data-testid="transfer-bot"
           />
         )}
         <Group justify="flex-end">

@@ -1,5 +1,5 @@
 import { Text } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../shared/i18n/index.ts';
 import { useClientTyping } from './typing.ts';
 
 /** 'The client is typing…' under the conversation while the client's typing signal holds. */

@@ -1,13 +1,14 @@
 import { Button, Group, Paper, Table, Text } from '@mantine/core';
 import { IconBan } from '@tabler/icons-react';
 import { useMutation } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { useTranslation } from '../../shared/i18n/index.ts';
 import { notifySuccess } from '../../shared/notify.ts';
 import { EmptyState } from '../../shared/ui/empty-state.tsx';
 import { ErrorState } from '../../shared/ui/error-state.tsx';
 import { SectionLoader } from '../../shared/ui/full-loader.tsx';
 import { ListTable } from '../../shared/ui/list-table.tsx';
+import { LoadMore } from '../../shared/ui/load-more.tsx';
 import { UserText } from '../../shared/ui/user-text.tsx';
 import { unblockClient, useClientList, useRefreshClients } from './api.ts';
 
@@ -64,17 +65,7 @@ export function BlacklistPage() {
           ))}
         </ListTable>
       )}
-      {list.hasNextPage && (
-        <Group justify="center" p="md">
-          <Button
-            variant="default"
-            loading={list.isFetchingNextPage}
-            onClick={() => void list.fetchNextPage()}
-          >
-            {t('clientProfiles.loadMore')}
-          </Button>
-        </Group>
-      )}
+      <LoadMore list={list}>{t('clientProfiles.loadMore')}</LoadMore>
     </Paper>
   );
 }

@@ -1,6 +1,6 @@
 import { Paper, Stack, Text } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
+import { useTranslation } from '../../shared/i18n/index.ts';
 import { ErrorState } from '../../shared/ui/error-state.tsx';
 import { SectionLoader } from '../../shared/ui/full-loader.tsx';
 import { PageHeader } from '../../shared/ui/page-header.tsx';

@@ -2,13 +2,14 @@ import { Badge, Button, Group, Paper, Select, Table, Text, TextInput } from '@ma
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconBuilding, IconSearch, IconUsers } from '@tabler/icons-react';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useAccess } from '../../app/session.tsx';
+import { useTranslation } from '../../shared/i18n/index.ts';
 import { EmptyState } from '../../shared/ui/empty-state.tsx';
 import { ErrorState } from '../../shared/ui/error-state.tsx';
 import { SectionLoader } from '../../shared/ui/full-loader.tsx';
 import { ListTable } from '../../shared/ui/list-table.tsx';
+import { LoadMore } from '../../shared/ui/load-more.tsx';
 import { PageHeader } from '../../shared/ui/page-header.tsx';
 import { UserText } from '../../shared/ui/user-text.tsx';
 import { useClientList, useCompanies, useStatuses, useUsers } from './api.ts';
@@ -141,17 +142,7 @@ export function ClientsPage() {
             ))}
           </ListTable>
         )}
-        {list.hasNextPage && (
-          <Group justify="center" p="md">
-            <Button
-              variant="default"
-              loading={list.isFetchingNextPage}
-              onClick={() => void list.fetchNextPage()}
-            >
-              {t('clientProfiles.loadMore')}
-            </Button>
-          </Group>
-        )}
+        <LoadMore list={list}>{t('clientProfiles.loadMore')}</LoadMore>
       </Paper>
     </>
   );

@@ -4,8 +4,8 @@ import type { MergePreviewDto } from '@smartconnect/contracts';
 import { IconAlertTriangle } from '@tabler/icons-react';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { isolate } from '../../shared/bidi.ts';
+import { useTranslation } from '../../shared/i18n/index.ts';
 import { notifySuccess } from '../../shared/notify.ts';
 import { mergeClients, previewMerge, useClientList, useMergeSuggestions, useRefreshClients } from './api.ts';
 

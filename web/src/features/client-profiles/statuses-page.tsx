@@ -22,9 +22,9 @@ import {
 import { IconPencil, IconPlus, IconTags, IconTrash } from '@tabler/icons-react';
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { isolate } from '../../shared/bidi.ts';
 import { showServerErrors, zodValidate } from '../../shared/form.ts';
+import { useTranslation } from '../../shared/i18n/index.ts';
 import { notifySuccess } from '../../shared/notify.ts';
 import { EmptyState } from '../../shared/ui/empty-state.tsx';
 import { ErrorState } from '../../shared/ui/error-state.tsx';

@@ -2,8 +2,8 @@ import { Badge, Button, Group, Paper, ScrollArea, Stack, Table, Text, Title } fr
 import type { LandingRequestPage } from '@smartconnect/contracts';
 import { IconInbox } from '@tabler/icons-react';
 import { useInfiniteQuery } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
 import { get } from '../../shared/api/client.ts';
+import { useTranslation } from '../../shared/i18n/index.ts';
 import { EmptyState } from '../../shared/ui/empty-state.tsx';
 import { ErrorState } from '../../shared/ui/error-state.tsx';
 import { SectionLoader } from '../../shared/ui/full-loader.tsx';

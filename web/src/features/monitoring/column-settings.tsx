@@ -3,7 +3,7 @@ import { MONITORING_COLUMNS, type MonitoringSettings, type MonitoringView } from
 import { IconArrowDown, IconArrowUp } from '@tabler/icons-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../shared/i18n/index.ts';
 import { notifySuccess } from '../../shared/notify.ts';
 import { saveMonitoringSettings, settingsKey } from './api.ts';
 

@@ -2,7 +2,7 @@ import { Badge, Button, Group, Table, Tooltip } from '@mantine/core';
 import type { MonitoringView } from '@smartconnect/contracts';
 import { IconActivityHeartbeat, IconColumns } from '@tabler/icons-react';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../shared/i18n/index.ts';
 import { EmptyState } from '../../shared/ui/empty-state.tsx';
 import { ErrorState } from '../../shared/ui/error-state.tsx';
 import { SectionLoader } from '../../shared/ui/full-loader.tsx';

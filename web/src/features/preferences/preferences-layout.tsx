@@ -1,12 +1,13 @@
 import { Grid, NavLink, Paper } from '@mantine/core';
 import type { Right } from '@smartconnect/contracts';
-import { useTranslation } from 'react-i18next';
 import { Link, Navigate, Outlet, useLocation } from 'react-router';
 import { useAccess } from '../../app/session.tsx';
+import { useTranslation } from '../../shared/i18n/index.ts';
 import { PageHeader } from '../../shared/ui/page-header.tsx';
 
 /** The settings menu of §2.6, in its order; each item shows only with its §6 right. */
 const ITEMS: { path: string; key: string; right?: Right; label?: string }[] = [
+  { path: 'organisation', key: 'organisation', right: 'RIGHT_ACCOUNT_CONTROL', label: 'orgSettings.menu' },
   { path: 'channels', key: 'channels', right: 'AUTHORITY_SERVICE_ACCOUNT' },
   { path: 'roles', key: 'roles', right: 'AUTHORITY_ROLE_MODIFY' },
   { path: 'companies', key: 'companies', right: 'RIGHT_OBSERVER' },

@@ -2,9 +2,9 @@ import { Button, Group, Paper, PasswordInput, SimpleGrid, Stack, Text, Title } f
 import { useForm } from '@mantine/form';
 import { passwordChangeSchema } from '@smartconnect/contracts';
 import { useMutation } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
 import { post } from '../../shared/api/client.ts';
 import { showServerErrors, zodValidate } from '../../shared/form.ts';
+import { useTranslation } from '../../shared/i18n/index.ts';
 import { notifySuccess } from '../../shared/notify.ts';
 import { setToken } from '../../shared/storage.ts';
 

@@ -1,7 +1,7 @@
 import { Tabs } from '@mantine/core';
 import { IconShieldLock, IconUser } from '@tabler/icons-react';
-import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation, useNavigate } from 'react-router';
+import { useTranslation } from '../../shared/i18n/index.ts';
 import { PageHeader } from '../../shared/ui/page-header.tsx';
 
 /** /admin/profile: general and authentication. */

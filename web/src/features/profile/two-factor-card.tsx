@@ -1,11 +1,10 @@
 import { Badge, Button, Code, Group, Image, Paper, PinInput, Stack, Text, Title } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { ME_KEY, useCurrentUser } from '../../app/session.tsx';
 import { patch, post } from '../../shared/api/client.ts';
 import { isApiError } from '../../shared/api/errors.ts';
-import { translateError } from '../../shared/i18n/index.ts';
+import { translateError, useTranslation } from '../../shared/i18n/index.ts';
 import { notifySuccess } from '../../shared/notify.ts';
 
 type Enrolment = { secret: string; otpauthUri: string; qr: string };

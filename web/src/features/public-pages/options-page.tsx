@@ -1,9 +1,9 @@
 import { Button, Paper, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { PLAN_OPTIONS, type PlanOption } from '@smartconnect/contracts/constants';
 import { IconLockSquareRounded } from '@tabler/icons-react';
-import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { useAccess } from '../../app/session.tsx';
+import { useTranslation } from '../../shared/i18n/index.ts';
 
 const isOption = (v: string | null): v is PlanOption => PLAN_OPTIONS.includes(v as PlanOption);
 

@@ -9,8 +9,8 @@ import {
   IconServerOff,
 } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
+import { useTranslation } from '../../shared/i18n/index.ts';
 import { getToken } from '../../shared/storage.ts';
 import { PublicFrame } from './public-frame.tsx';
 

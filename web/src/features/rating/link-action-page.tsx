@@ -4,10 +4,10 @@ import { Button, Loader, SimpleGrid, Text, ThemeIcon, Title } from '@mantine/cor
 import { type LinkActionDto, RATING_VALUES } from '@smartconnect/contracts';
 import { IconStar } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
 import { get, post } from '../../shared/api/client.ts';
 import { ApiError } from '../../shared/api/errors.ts';
+import { useTranslation } from '../../shared/i18n/index.ts';
 import { PublicFrame } from '../public-pages/public-frame.tsx';
 
 /**

@@ -14,8 +14,8 @@ import type { DialogFigures, DialogsReport } from '@smartconnect/contracts';
 import { IconChartBar } from '@tabler/icons-react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { get } from '../../shared/api/client.ts';
+import { useTranslation } from '../../shared/i18n/index.ts';
 import { EmptyState } from '../../shared/ui/empty-state.tsx';
 import { ErrorState } from '../../shared/ui/error-state.tsx';
 import { SectionLoader } from '../../shared/ui/full-loader.tsx';
@@ -146,6 +146,7 @@ export function DialogsReportView({ own = false }: { own?: boolean }) {
                     <Table.Th>{t('reports.handling')}</Table.Th>
                     <Table.Th>{t('reports.messagesIn')}</Table.Th>
                     <Table.Th>{t('reports.messagesOut')}</Table.Th>
+                    <RatingHeaders />
                   </Table.Tr>
                 </Table.Thead>
                 <Table.Tbody>
@@ -159,6 +160,7 @@ export function DialogsReportView({ own = false }: { own?: boolean }) {
                       <Table.Td>{duration(p.handling.medianSeconds)}</Table.Td>
                       <Table.Td>{p.messagesIn}</Table.Td>
                       <Table.Td>{p.messagesOut}</Table.Td>
+                      <RatingCells ratings={p.ratings} />
                     </Table.Tr>
                   ))}
                 </Table.Tbody>
@@ -169,6 +171,20 @@ export function DialogsReportView({ own = false }: { own?: boolean }) {
       </Stack>
     </Paper>
   );
+}
+
+/** The ratings 1-5 distribution as five columns, each headed 'Rated N of 5' (the scale is the widget's, §2.6). */
+export function RatingHeaders() {
+  const { t } = useTranslation();
+  return [1, 2, 3, 4, 5].map((score) => (
+    <Table.Th key={score} data-testid={`rating-header-${score}`}>
+      {t('reports.ratingColumn', { score })}
+    </Table.Th>
+  ));
+}
+
+export function RatingCells({ ratings }: { ratings: readonly number[] }) {
+  return [0, 1, 2, 3, 4].map((i) => <Table.Td key={i}>{ratings[i] ?? 0}</Table.Td>);
 }
 
 export function DialogsTab() {

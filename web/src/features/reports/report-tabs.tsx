@@ -4,11 +4,11 @@ import type { CategoriesReport, GroupedReport, SummaryReport } from '@smartconne
 import { IconDownload } from '@tabler/icons-react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { useAccess } from '../../app/session.tsx';
 import { get } from '../../shared/api/client.ts';
+import { useTranslation } from '../../shared/i18n/index.ts';
 import { getToken } from '../../shared/storage.ts';
-import { OwnReportTab } from './dialogs-report.tsx';
+import { OwnReportTab, RatingCells, RatingHeaders } from './dialogs-report.tsx';
 import { hms, ReportFrame, useDuration } from './report-frame.tsx';
 import { periodParams, usePeriod } from './use-period.ts';
 
@@ -160,7 +160,7 @@ function GroupedTab({ kind }: { kind: 'channels' | 'employees' | 'teams' }) {
                 <Table.Th>{t('reports.dialogsTransferred')}</Table.Th>
                 <Table.Th>{t('reports.firstResponse')}</Table.Th>
                 <Table.Th>{t('reports.handling')}</Table.Th>
-                <Table.Th>{t('reports.ratings')}</Table.Th>
+                <RatingHeaders />
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
@@ -182,7 +182,7 @@ function GroupedTab({ kind }: { kind: 'channels' | 'employees' | 'teams' }) {
                       p90: duration(x.handling.p90Seconds),
                     })}
                   </Table.Td>
-                  <Table.Td>{x.ratings.join(' / ')}</Table.Td>
+                  <RatingCells ratings={x.ratings} />
                 </Table.Tr>
               ))}
             </Table.Tbody>

@@ -1,10 +1,10 @@
 import { Anchor, Badge, Group, Stack, Text } from '@mantine/core';
 import type { ChannelDto } from '@smartconnect/contracts';
 import { IconRoute } from '@tabler/icons-react';
-import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useAccess } from '../../app/session.tsx';
 import { isolate } from '../../shared/bidi.ts';
+import { useTranslation } from '../../shared/i18n/index.ts';
 import { EmptyState } from '../../shared/ui/empty-state.tsx';
 import { ErrorState } from '../../shared/ui/error-state.tsx';
 import { SectionLoader } from '../../shared/ui/full-loader.tsx';

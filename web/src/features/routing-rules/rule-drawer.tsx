@@ -11,9 +11,9 @@ import {
 } from '@smartconnect/contracts';
 import { IconLock } from '@tabler/icons-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
 import { useAccess } from '../../app/session.tsx';
 import { showServerErrors, zodValidate } from '../../shared/form.ts';
+import { useTranslation } from '../../shared/i18n/index.ts';
 import { notifySuccess } from '../../shared/notify.ts';
 import { FormActions } from '../../shared/ui/form-actions.tsx';
 import { useChannels } from '../channels/api.ts';

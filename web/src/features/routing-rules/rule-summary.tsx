@@ -1,8 +1,8 @@
 import { Badge, Group, Text } from '@mantine/core';
 import type { RoutingRuleDto } from '@smartconnect/contracts';
 import { IconArrowRight } from '@tabler/icons-react';
-import { useTranslation } from 'react-i18next';
 import { isolate } from '../../shared/bidi.ts';
+import { useTranslation } from '../../shared/i18n/index.ts';
 import { UserText } from '../../shared/ui/user-text.tsx';
 
 type Names = { team: (id: string | null) => string | undefined; channel: (id: string) => string | undefined };

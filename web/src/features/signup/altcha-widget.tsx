@@ -1,7 +1,7 @@
 import { Button, Group, Loader, Text, ThemeIcon } from '@mantine/core';
 import { IconAlertTriangle, IconShieldCheck } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../shared/i18n/index.ts';
 import { fetchChallenge } from './api.ts';
 import { solvePow } from './pow.ts';
 

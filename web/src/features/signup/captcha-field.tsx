@@ -1,7 +1,7 @@
 import { Alert, Button, Stack, Text } from '@mantine/core';
 import { IconAlertTriangle } from '@tabler/icons-react';
 import { type ComponentType, useCallback, useEffect, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../shared/i18n/index.ts';
 import { AltchaWidget, type CaptchaWidgetProps } from './altcha-widget.tsx';
 
 /** The captcha providers the server may name (GET /api/signup/challenge `provider`). */

@@ -3,11 +3,10 @@ import { useForm } from '@mantine/form';
 import { type SignupState, signupCodeSchema } from '@smartconnect/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { type ApiError, isApiError } from '../../shared/api/errors.ts';
 import { zodValidate } from '../../shared/form.ts';
-import { translateError } from '../../shared/i18n/index.ts';
+import { translateError, useTranslation } from '../../shared/i18n/index.ts';
 import { SectionLoader } from '../../shared/ui/full-loader.tsx';
 import { fetchSignup, resendCode, sendCode } from './api.ts';
 

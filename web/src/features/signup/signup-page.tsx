@@ -1,7 +1,7 @@
 import { Anchor, Group, Stack, Text, Title } from '@mantine/core';
 import { QueryClientProvider } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
+import { useTranslation } from '../../shared/i18n/index.ts';
 import { queryClient } from '../../shared/query.ts';
 import { setToken } from '../../shared/storage.ts';
 import { AuthLayout } from '../auth/auth-layout.tsx';

@@ -6,10 +6,9 @@ import { useForm } from '@mantine/form';
 import { signupStartSchema } from '@smartconnect/contracts';
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { isApiError } from '../../shared/api/errors.ts';
 import { showServerErrors, zodValidate } from '../../shared/form.ts';
-import { storedLanguage, translateError } from '../../shared/i18n/index.ts';
+import { storedLanguage, translateError, useTranslation } from '../../shared/i18n/index.ts';
 import { startSignup } from './api.ts';
 import { CaptchaField } from './captcha-field.tsx';
 

@@ -1,8 +1,8 @@
 import { Alert, Box, Loader, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { useTranslation } from 'react-i18next';
 import { post } from '../../shared/api/client.ts';
+import { useTranslation } from '../../shared/i18n/index.ts';
 import { embedSupportWidget } from './embed.ts';
 
 type SupportVisitor = { channelId: string; visitorId: string; token: string };

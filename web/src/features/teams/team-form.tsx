@@ -6,7 +6,7 @@ import {
   type DistributionMethod,
   type TeamDto,
 } from '@smartconnect/contracts';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../shared/i18n/index.ts';
 import { readOnlyProps } from '../../shared/ui/read-only.ts';
 import { useUsers } from '../users/api.ts';
 

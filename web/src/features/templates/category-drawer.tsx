@@ -6,8 +6,8 @@ import {
   templateCategoryCreateSchema,
 } from '@smartconnect/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
 import { showServerErrors, zodValidate } from '../../shared/form.ts';
+import { useTranslation } from '../../shared/i18n/index.ts';
 import { notifySuccess } from '../../shared/notify.ts';
 import { FormActions } from '../../shared/ui/form-actions.tsx';
 import { useTeams } from '../teams/api.ts';

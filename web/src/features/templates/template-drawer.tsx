@@ -12,8 +12,8 @@ import {
 import { IconPlus } from '@tabler/icons-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useRef } from 'react';
-import { useTranslation } from 'react-i18next';
 import { showServerErrors, zodValidate } from '../../shared/form.ts';
+import { useTranslation } from '../../shared/i18n/index.ts';
 import { notifySuccess } from '../../shared/notify.ts';
 import { FormActions } from '../../shared/ui/form-actions.tsx';
 import { createTemplate, type TemplateInput, updateTemplate } from './api.ts';

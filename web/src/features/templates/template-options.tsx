@@ -2,7 +2,7 @@ import { Box, Loader, Paper, ScrollArea, Text } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import type { TemplateDto } from '@smartconnect/contracts';
 import { type KeyboardEvent, useEffect, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../shared/i18n/index.ts';
 import { UserText } from '../../shared/ui/user-text.tsx';
 import { useTemplates } from './api.ts';
 import { TemplateText } from './template-text.tsx';

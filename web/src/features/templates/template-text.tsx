@@ -1,6 +1,6 @@
 import { Badge } from '@mantine/core';
 import { type TemplateVariable, templateParts } from '@smartconnect/contracts';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../shared/i18n/index.ts';
 import { UserText } from '../../shared/ui/user-text.tsx';
 
 /** A template's text with its variables shown as chips (named in the interface language), never as HTML. */

@@ -1,6 +1,6 @@
 import { Tabs } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation, useNavigate } from 'react-router';
+import { useTranslation } from '../../shared/i18n/index.ts';
 
 const BASE = '/admin/preferences/templates';
 

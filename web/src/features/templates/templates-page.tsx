@@ -5,7 +5,7 @@ import type { TemplateCategoryDto, TemplateDto } from '@smartconnect/contracts';
 import { IconLock, IconMessageBolt, IconPencil, IconPlus, IconSearch, IconTrash } from '@tabler/icons-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../shared/i18n/index.ts';
 import { notifySuccess } from '../../shared/notify.ts';
 import { EmptyState } from '../../shared/ui/empty-state.tsx';
 import { ErrorState } from '../../shared/ui/error-state.tsx';

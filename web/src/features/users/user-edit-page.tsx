@@ -5,13 +5,12 @@ import { type UserDto, userCreateSchema, userUpdateSchema } from '@smartconnect/
 import { IconArrowLeft, IconPhotoExclamation } from '@tabler/icons-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useEffect, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useLocation, useNavigate, useParams } from 'react-router';
 import { useCurrentUser } from '../../app/session.tsx';
 import { isApiError } from '../../shared/api/errors.ts';
 import { isolate } from '../../shared/bidi.ts';
 import { showServerErrors, zodValidate } from '../../shared/form.ts';
-import { translateError } from '../../shared/i18n/index.ts';
+import { translateError, useTranslation } from '../../shared/i18n/index.ts';
 import { notifySuccess } from '../../shared/notify.ts';
 import { AvatarDrop } from '../../shared/ui/avatar-drop.tsx';
 import { ErrorState } from '../../shared/ui/error-state.tsx';

@@ -1,7 +1,7 @@
 import { Avatar, Badge, Group, Table, Text } from '@mantine/core';
 import type { UserDto } from '@smartconnect/contracts';
-import { useTranslation } from 'react-i18next';
 import { initialsOf } from '../../shared/bidi.ts';
+import { useTranslation } from '../../shared/i18n/index.ts';
 import { UserText } from '../../shared/ui/user-text.tsx';
 import { formatDateTime } from './api.ts';
 

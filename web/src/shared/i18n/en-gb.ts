@@ -279,6 +279,8 @@ export const enGB = {
     download: 'Download {{name}}',
     undeliveredReason: 'Not delivered: {{reason}}',
     undeliveredUnknown: 'Not delivered; the provider gave no reason',
+    viberSessionExpired:
+      'Viber registration session expired: the client has unsubscribed from the bot; the message can be sent once they write to it again',
     someone: 'an operator',
     someTeam: 'a team',
     events: {
@@ -538,6 +540,7 @@ export const enGB = {
     requests: 'Requests',
     states: { online: 'In work', break: 'Break', offline: 'Offline' },
     workingChart: "Operators' working time chart",
+    ratingColumn: 'Rated {{score}} of 5',
   },
   monitoring: {
     channels: 'Channels',
@@ -1271,7 +1274,7 @@ export const enGB = {
         loggedIn: 'Logged in with VK. Choose the community to connect:',
         communityHint: 'The communities you manage',
         authoriseCommunity: 'Authorise the community',
-        authorised: 'Community {{id}} authorised. Save to connect it; we set up its Callback API.',
+        authorised: 'Community “{{name}}” authorised. Save to connect it; we set up its Callback API.',
         accountsError: 'VK did not list your communities. Log in again.',
         noAccounts: 'You manage no VK communities.',
       },
@@ -1536,6 +1539,12 @@ export const enGB = {
       title: 'Try the bot',
       soon: 'The simulator is coming soon.',
     },
+    voipKey: 'VOIP key {{n}}',
+    voipKeyHint: '0-9 # *',
+    replyFile: 'Reply file',
+    attachFile: 'Attach a file',
+    removeFile: 'Remove the file {{name}}',
+    uploading: 'Uploading…',
   },
   signup: {
     title: 'Sign up',
@@ -1589,6 +1598,10 @@ export const enGB = {
       personal_manager: 'pass to the personal manager',
       none: 'hand over to people',
     },
+    transferToBot: 'Chat bot',
+    chooseBot: 'Choose a chat bot',
+    noPublishedBots: 'No published chat bots',
+    transferredToBot: 'Transferred to the chat bot {{bot}}',
   },
   billing: {
     newCompany: 'New organisation',
@@ -1666,6 +1679,24 @@ export const enGB = {
     notPaid: 'Not paid',
     releaseDate: 'Release date',
     link: 'Link',
+    period: 'Period',
+    suspended: 'Suspended for non-payment',
+    suspendedFinance:
+      'The organisation is suspended for non-payment: operators cannot take or answer chats. Customer messages are kept. Top up the balance to resume at once.',
+    suspendedOperator:
+      'The organisation is suspended for non-payment: chats cannot be taken or answered until the administrator tops up the balance. Customer messages are kept.',
+    endsSoon: 'The paid service ends on {{date}}. Top up the balance to keep working without a break.',
+    topUpLink: 'Top up',
+  },
+  orgSettings: {
+    menu: 'Organisation',
+    title: 'Organisation settings',
+    hint: 'Settings that apply to everyone in the organisation.',
+    timeZone: 'Time zone',
+    timeZoneHint: 'Reports count days and hours in this zone.',
+    timeZoneSearch: 'Search by city or region',
+    nothingFound: 'No such time zone',
+    saved: 'Organisation settings saved',
   },
   fields: {
     invalidPasswordFormat: 'Invalid password format',
@@ -1790,6 +1821,7 @@ export const enGB = {
     defaultRuleUpdateException: 'The default rule cannot be updated',
     invalidRuleValueException: 'Invalid action or condition value',
     chatBotNotFoundException: 'Chat bot not found',
+    chatBotNotPublishedException: 'The chat bot is not published',
     chatBotNameExistsException: 'A chat bot with this name already exists',
     chatBotStructureException: 'The bot cannot be published: fix the errors shown on its nodes',
     chatBotUsedByRulesException: 'The chat bot is used by rules: {{rules}}',
@@ -1813,6 +1845,7 @@ export const enGB = {
     planNameAlreadyExistsException: 'A tariff with this name already exists',
     paymentNotFoundException: 'Payment not found',
     documentNotFoundException: 'Document not found',
+    organizationSuspendedException: 'The organisation is suspended for non-payment',
   },
 };
 

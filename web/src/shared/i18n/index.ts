@@ -1,9 +1,11 @@
 import type { Language } from '@smartconnect/contracts';
 import { FIELD_MESSAGES } from '@smartconnect/contracts/constants';
-import i18next from 'i18next';
-import { initReactI18next } from 'react-i18next';
+import { useSyncExternalStore } from 'react';
 import { LANG_KEY } from '../storage.ts';
 import type { LocalePart } from './parts.ts';
+import { type TFunction, Translator } from './translator.ts';
+
+export type { TFunction } from './translator.ts';
 
 /** `sc-lang` values (§1, §9) and the locales they select. */
 export const LOCALES: Record<Language, string> = { eng: 'en-GB', rus: 'ru-RU' };
@@ -43,24 +45,27 @@ export async function loadLocale(lang: Language, which: 'all' | 'public' = 'all'
     parts.map(async (part) => {
       if (loaded.has(`${lng}:${part}`)) return;
       const texts = await loaders[lang][part]();
-      i18n.addResourceBundle(lng, 'translation', texts, true, true);
+      i18n.addTexts(lng, texts);
       loaded.add(`${lng}:${part}`);
     }),
   );
 }
 
-export const i18n = i18next.createInstance();
-void i18n.use(initReactI18next).init({
-  resources: {},
-  partialBundledLanguages: true,
-  lng: LOCALES[storedLanguage()],
-  fallbackLng: 'en-GB',
-  interpolation: { escapeValue: false },
-  returnNull: false,
-  showSupportNotice: false,
-  // The admin part of the texts arrives after the first render (a page title set meanwhile): draw again then.
-  react: { bindI18nStore: 'added' },
-});
+/** The texts and `t` (translator.ts); English is the fallback of a missing key. */
+export const i18n = new Translator(LOCALES[storedLanguage()], 'en-GB');
+
+const subscribe = (listener: () => void) => i18n.subscribe(listener);
+const currentT = () => i18n.t;
+
+/**
+ * `t` and the translator for a component: it draws again when the language changes or texts arrive (the admin
+ * part of the texts comes after the first render: a page title set meanwhile).
+ */
+export function useTranslation(): { t: TFunction; i18n: Translator } {
+  const t = useSyncExternalStore(subscribe, currentT);
+  return { t, i18n };
+}
+
 document.documentElement.lang = LOCALES[storedLanguage()];
 
 /** Switches the interface language and remembers it in `sc-lang`. */
@@ -68,7 +73,7 @@ export async function setLanguage(lang: Language): Promise<void> {
   localStorage.setItem(LANG_KEY, lang);
   await loadLocale(lang, inUse.has('admin') ? 'all' : 'public');
   document.documentElement.lang = LOCALES[lang];
-  await i18n.changeLanguage(LOCALES[lang]);
+  i18n.changeLanguage(LOCALES[lang]);
 }
 
 const fieldKeyByText = new Map<string, string>(Object.entries(FIELD_MESSAGES).map(([k, v]) => [v, k]));

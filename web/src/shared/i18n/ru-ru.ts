@@ -284,6 +284,8 @@ export const ruRU: Resources = {
     download: 'Скачать {{name}}',
     undeliveredReason: 'Не доставлено: {{reason}}',
     undeliveredUnknown: 'Не доставлено; провайдер не указал причину',
+    viberSessionExpired:
+      'Сессия регистрации Viber истекла: клиент отписался от бота; написать ему можно будет, когда он снова напишет боту',
     someone: 'оператор',
     someTeam: 'команда',
     events: {
@@ -544,6 +546,7 @@ export const ruRU: Resources = {
     requests: 'Обращения',
     states: { online: 'В работе', break: 'Перерыв', offline: 'Не в сети' },
     workingChart: 'График рабочего времени операторов',
+    ratingColumn: 'Оценка {{score}} из 5',
   },
   monitoring: {
     channels: 'Каналы',
@@ -1290,7 +1293,7 @@ export const ruRU: Resources = {
         communityHint: 'Сообщества, которыми вы управляете',
         authoriseCommunity: 'Разрешить доступ сообщества',
         authorised:
-          'Доступ сообщества {{id}} получен. Сохраните, чтобы подключить его; Callback API мы настроим сами.',
+          'Доступ сообщества «{{name}}» получен. Сохраните, чтобы подключить его; Callback API мы настроим сами.',
         accountsError: 'ВКонтакте не вернул список сообществ. Войдите снова.',
         noAccounts: 'Вы не управляете ни одним сообществом ВКонтакте.',
       },
@@ -1561,6 +1564,12 @@ export const ruRU: Resources = {
       title: 'Попробовать бота',
       soon: 'Симулятор скоро появится.',
     },
+    voipKey: 'Клавиша VOIP {{n}}',
+    voipKeyHint: '0-9 # *',
+    replyFile: 'Файл ответа',
+    attachFile: 'Прикрепить файл',
+    removeFile: 'Удалить файл {{name}}',
+    uploading: 'Загрузка…',
   },
   signup: {
     title: 'Регистрация',
@@ -1616,6 +1625,10 @@ export const ruRU: Resources = {
       personal_manager: 'передать персональному менеджеру',
       none: 'передать людям',
     },
+    transferToBot: 'Чат-бот',
+    chooseBot: 'Выберите чат-бота',
+    noPublishedBots: 'Нет опубликованных чат-ботов',
+    transferredToBot: 'Передан чат-боту {{bot}}',
   },
   billing: {
     newCompany: 'Новая организация',
@@ -1695,6 +1708,24 @@ export const ruRU: Resources = {
     notPaid: 'Не оплачен',
     releaseDate: 'Дата выставления',
     link: 'Ссылка',
+    period: 'Период',
+    suspended: 'Приостановлена за неуплату',
+    suspendedFinance:
+      'Организация приостановлена за неуплату: операторы не могут брать чаты и отвечать в них. Сообщения клиентов сохраняются. Пополните баланс, и работа возобновится сразу.',
+    suspendedOperator:
+      'Организация приостановлена за неуплату: брать чаты и отвечать в них нельзя, пока администратор не пополнит баланс. Сообщения клиентов сохраняются.',
+    endsSoon: 'Оплаченный период заканчивается {{date}} — пополните баланс, чтобы работа не прервалась.',
+    topUpLink: 'Пополнить',
+  },
+  orgSettings: {
+    menu: 'Организация',
+    title: 'Настройки организации',
+    hint: 'Настройки, общие для всех сотрудников организации.',
+    timeZone: 'Часовой пояс',
+    timeZoneHint: 'Отчёты считают дни и часы в этом поясе.',
+    timeZoneSearch: 'Поиск по городу или региону',
+    nothingFound: 'Такого часового пояса нет',
+    saved: 'Настройки организации сохранены',
   },
   fields: {
     invalidPasswordFormat: 'Неверный формат пароля',
@@ -1819,6 +1850,7 @@ export const ruRU: Resources = {
     defaultRuleUpdateException: 'Правило по умолчанию нельзя изменить',
     invalidRuleValueException: 'Неверное значение действия или условия',
     chatBotNotFoundException: 'Чат-бот не найден',
+    chatBotNotPublishedException: 'Чат-бот не опубликован',
     chatBotNameExistsException: 'Чат-бот с таким названием уже существует',
     chatBotStructureException: 'Бота нельзя опубликовать: исправьте ошибки на его узлах',
     chatBotUsedByRulesException: 'Чат-бот используется правилами: {{rules}}',
@@ -1842,5 +1874,6 @@ export const ruRU: Resources = {
     planNameAlreadyExistsException: 'Тариф с таким названием уже существует',
     paymentNotFoundException: 'Платёж не найден',
     documentNotFoundException: 'Документ не найден',
+    organizationSuspendedException: 'Организация приостановлена за неуплату',
   },
 };

@@ -3,8 +3,8 @@ import { Dropzone, type FileRejection } from '@mantine/dropzone';
 import { LIMITS } from '@smartconnect/contracts/constants';
 import { IconPhotoUp } from '@tabler/icons-react';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { initialsOf } from '../bidi.ts';
+import { useTranslation } from '../i18n/index.ts';
 
 type Props = {
   name: string;

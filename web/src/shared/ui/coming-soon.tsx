@@ -1,6 +1,6 @@
 import { Badge, Paper } from '@mantine/core';
 import { IconSparkles } from '@tabler/icons-react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../i18n/index.ts';
 import { EmptyState } from './empty-state.tsx';
 
 /** The "coming soon" state of a screen whose issue has not been built yet. */

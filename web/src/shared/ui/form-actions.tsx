@@ -1,5 +1,5 @@
 import { Button, Group } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../i18n/index.ts';
 
 type Props = { onClose: () => void; readOnly: boolean; creating: boolean; pending: boolean };
 

@@ -8,11 +8,11 @@ import {
 } from '@smartconnect/contracts';
 import { IconLockSquareRounded } from '@tabler/icons-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useAccess } from '../../../app/session.tsx';
 import { isApiError } from '../../../shared/api/errors.ts';
 import { showServerErrors, zodValidate } from '../../../shared/form.ts';
+import { useTranslation } from '../../../shared/i18n/index.ts';
 import { notifySuccess } from '../../../shared/notify.ts';
 import { optionsPath } from '../../../shared/query.ts';
 import { EmptyState } from '../../../shared/ui/empty-state.tsx';

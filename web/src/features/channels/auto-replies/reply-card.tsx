@@ -2,7 +2,7 @@ import { Group, Paper, Stack, Switch, Text, Textarea } from '@mantine/core';
 import type { UseFormReturnType } from '@mantine/form';
 import { AUTO_REPLY_TEXT_MAX, type AutoReplyKind } from '@smartconnect/contracts';
 import type { ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../shared/i18n/index.ts';
 import type { AutoRepliesValues } from './api.ts';
 
 type Props = { kind: AutoReplyKind; form: UseFormReturnType<AutoRepliesValues>; children?: ReactNode };

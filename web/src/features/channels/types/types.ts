@@ -46,7 +46,10 @@ export type ChannelTypeUi = {
    */
   session?: {
     hours: number;
-    /** The templates button's label; none: the provider has no templates (Instagram, Facebook) and offers none. */
+    /**
+     * The templates button's label; none: the provider has no templates (Instagram, Facebook) and offers none. Shown
+     * only for a chat whose channel has them (`ChatDto.channel.templates`: not a WhatsApp BSP channel).
+     */
     templatesLabel?: string;
     /** i18n keys of 'closes at {{time}}' and 'ended' (default: WhatsApp's, `messengers.session.*`). */
     closesAt?: string;

@@ -1,7 +1,7 @@
 import { ActionIcon, Popover, SimpleGrid, Stack, Text, Tooltip, UnstyledButton } from '@mantine/core';
 import { IconMoodSmile } from '@tabler/icons-react';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../shared/i18n/index.ts';
 
 /** A compact built-in set: what support conversations use, without a picker library and its data (~100 KB). */
 const GROUPS = {

@@ -1,7 +1,7 @@
 import { notifications } from '@mantine/notifications';
 import { ATTACHMENT_LIMITS, ATTACHMENT_MAX_BYTES, type Attachment } from '@smartconnect/contracts';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../shared/i18n/index.ts';
 import { uploadFile } from './upload.ts';
 
 export type PendingFile = {

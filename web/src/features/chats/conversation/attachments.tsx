@@ -2,7 +2,7 @@ import { Anchor, Group, Image, Modal, Stack, Text, UnstyledButton } from '@manti
 import type { Attachment } from '@smartconnect/contracts';
 import { IconFileDownload } from '@tabler/icons-react';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../shared/i18n/index.ts';
 import { UserText } from '../../../shared/ui/user-text.tsx';
 
 const IMAGE = /^image\/(jpeg|png|gif|webp)$/;

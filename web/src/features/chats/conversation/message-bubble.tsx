@@ -12,12 +12,13 @@ import {
 } from '@tabler/icons-react';
 import { useMutation } from '@tanstack/react-query';
 import { memo, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { patch } from '../../../shared/api/client.ts';
+import { useTranslation } from '../../../shared/i18n/index.ts';
 import { dateFormat } from '../../../shared/intl.ts';
 import { UserText } from '../../../shared/ui/user-text.tsx';
 import { useUpsertMessage } from '../use-chat-cache.ts';
 import { Attachments } from './attachments.tsx';
+import { deliveryReason } from './delivery-reason.ts';
 import { MessageText } from './message-text.tsx';
 
 const STATUS_ICON = {
@@ -70,7 +71,7 @@ export function Delivery({ status, reason }: { status: MessageDto['status']; rea
     </Group>
   );
   if (status !== 'undelivered') return label;
-  const why = reason ? t('conversation.undeliveredReason', { reason }) : t('conversation.undeliveredUnknown');
+  const why = deliveryReason(reason, t);
   return (
     <Tooltip label={why} multiline maw={280} events={{ hover: true, focus: true, touch: true }}>
       {/* Focusable so keyboard users get the reason too; screen readers read it as the label. */}

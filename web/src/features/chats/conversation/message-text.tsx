@@ -1,6 +1,6 @@
 import { Anchor, Text } from '@mantine/core';
 import { useId, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../shared/i18n/index.ts';
 import { UserText } from '../../../shared/ui/user-text.tsx';
 import { splitQuoted } from './quoted.ts';
 

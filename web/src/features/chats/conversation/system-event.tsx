@@ -12,10 +12,10 @@ import {
   IconUserBolt,
 } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
 import { useCurrentUser } from '../../../app/session.tsx';
 import { get } from '../../../shared/api/client.ts';
 import { isolate } from '../../../shared/bidi.ts';
+import { useTranslation } from '../../../shared/i18n/index.ts';
 import { dateFormat } from '../../../shared/intl.ts';
 import { pathText } from '../../categories/api.ts';
 
@@ -88,17 +88,19 @@ export function SystemEvent({ event, names }: { event: ChatHistoryDto; names: Hi
       ? t('conversation.events.rating_requested_auto')
       : event.kind === 'rated'
         ? t('conversation.events.rated', { value, score: event.score })
-        : event.kind === 'transfer' && !event.toUserId
-          ? t('conversation.events.transferTeam', {
-              team: isolate(names.team(event.toTeamId) ?? t('conversation.someTeam')),
-            })
-          : t(`conversation.events.${event.kind as 'assign'}`, {
-              to: user(event.toUserId),
-              from: user(event.fromUserId),
-              by: user(event.actorId),
-              category: isolate(names.category(event) ?? '—'),
-              rule: isolate(event.ruleName ?? '—'),
-            });
+        : event.kind === 'transfer' && (event.toBotId || event.botName)
+          ? t('botRuntime.transferredToBot', { bot: isolate(event.botName ?? '—') })
+          : event.kind === 'transfer' && !event.toUserId
+            ? t('conversation.events.transferTeam', {
+                team: isolate(names.team(event.toTeamId) ?? t('conversation.someTeam')),
+              })
+            : t(`conversation.events.${event.kind as 'assign'}`, {
+                to: user(event.toUserId),
+                from: user(event.fromUserId),
+                by: user(event.actorId),
+                category: isolate(names.category(event) ?? '—'),
+                rule: isolate(event.ruleName ?? '—'),
+              });
   const time = dateFormat(i18n.language, { timeStyle: 'short' }).format(new Date(event.createdAt));
   return (
     <Group

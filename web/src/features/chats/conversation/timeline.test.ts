@@ -32,6 +32,8 @@ const ev = (id: string, kind: ChatHistoryDto['kind'], at: string): ChatHistoryDt
   score: null,
   ruleId: null,
   ruleName: null,
+  toBotId: null,
+  botName: null,
   categoryPath: null,
   createdAt: at,
 });

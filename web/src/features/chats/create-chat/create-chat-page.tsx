@@ -16,9 +16,9 @@ import { type ClientLookupDto, createChatSchema } from '@smartconnect/contracts'
 import { IconInfoCircle, IconSearch } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { showServerErrors, zodValidate } from '../../../shared/form.ts';
+import { useTranslation } from '../../../shared/i18n/index.ts';
 import { notifySuccess } from '../../../shared/notify.ts';
 import { PageHeader } from '../../../shared/ui/page-header.tsx';
 import { UserText } from '../../../shared/ui/user-text.tsx';

@@ -1,7 +1,7 @@
 import { Paper, Stack } from '@mantine/core';
 import { IconClockCheck } from '@tabler/icons-react';
-import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { useTranslation } from '../../../shared/i18n/index.ts';
 import { EmptyState } from '../../../shared/ui/empty-state.tsx';
 import { ErrorState } from '../../../shared/ui/error-state.tsx';
 import { SectionLoader } from '../../../shared/ui/full-loader.tsx';

@@ -2,7 +2,7 @@ import { ActionIcon, Badge, Group, Indicator, Popover, Select, Stack, TextInput 
 import { useDebouncedCallback } from '@mantine/hooks';
 import { IconAdjustmentsHorizontal, IconSearch, IconX } from '@tabler/icons-react';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../shared/i18n/index.ts';
 import { type ListFilters, useFilterOptions } from './list-api.ts';
 
 /** Quick search and the channel / team / operator filters of the chat lists (operator: supervisors only). */

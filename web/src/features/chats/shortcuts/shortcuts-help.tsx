@@ -1,7 +1,7 @@
 import { ActionIcon, Group, Kbd, Popover, Table, Text, Tooltip } from '@mantine/core';
 import { IconKeyboard } from '@tabler/icons-react';
 import { Fragment } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../shared/i18n/index.ts';
 import { SHORTCUTS } from './keys.ts';
 
 /** The keyboard button of the chat center: a popover listing every shortcut (also opened by '?'). */

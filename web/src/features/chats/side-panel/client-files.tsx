@@ -1,6 +1,6 @@
 import { Anchor, Group, Stack, Text } from '@mantine/core';
 import { IconFile, IconPhoto } from '@tabler/icons-react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../shared/i18n/index.ts';
 import { UserText } from '../../../shared/ui/user-text.tsx';
 import { useClientFiles } from '../list/list-api.ts';
 

@@ -1,6 +1,6 @@
 import { Badge, Group, Modal, Paper, Stack, Text, UnstyledButton } from '@mantine/core';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../shared/i18n/index.ts';
 import { SectionLoader } from '../../../shared/ui/full-loader.tsx';
 import { UserText } from '../../../shared/ui/user-text.tsx';
 import { pathText } from '../../categories/api.ts';

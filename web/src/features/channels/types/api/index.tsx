@@ -1,6 +1,6 @@
 import { TextInput } from '@mantine/core';
 import { IconApi } from '@tabler/icons-react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../../shared/i18n/index.ts';
 import { ChannelKeyModal } from '../../channel-key-modal.tsx';
 import type { ChannelTypeUi, OwnFieldsProps } from '../types.ts';
 

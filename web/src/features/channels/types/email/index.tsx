@@ -1,7 +1,7 @@
 import { Fieldset, PasswordInput, Select, SimpleGrid, Switch, TextInput } from '@mantine/core';
 import { emailUpdateFields } from '@smartconnect/contracts';
 import { IconMail } from '@tabler/icons-react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../../shared/i18n/index.ts';
 import type { ChannelTypeUi, OwnFieldsProps } from '../types.ts';
 import { emailBody, emailFieldOf, emailInitial, keyOf, type Part } from './body.ts';
 

@@ -2,8 +2,8 @@ import { Alert, Button, Loader, Select, Stack, Text, TextInput } from '@mantine/
 import type { ChannelType, OauthAccountDto, Page } from '@smartconnect/contracts';
 import { IconBrandFacebook } from '@tabler/icons-react';
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
 import { get } from '../../../../shared/api/client.ts';
+import { useTranslation } from '../../../../shared/i18n/index.ts';
 import type { ChannelTypeUi, OwnFieldsProps, OwnValues } from '../types.ts';
 
 /** The grant our OAuth callback handed back in the page's address (`?connect=<type>&grant=...`), if any. */

@@ -1,7 +1,7 @@
 import { Button, Group, Modal, Select, Stack, Textarea, TextInput } from '@mantine/core';
 import type { ChannelDto } from '@smartconnect/contracts';
 import { IconMessages } from '@tabler/icons-react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../../shared/i18n/index.ts';
 import type { ChannelTypeUi, OwnFieldsProps, OwnValues } from '../types.ts';
 import { WidgetSnippet } from './snippet.tsx';
 

@@ -1,8 +1,8 @@
 import '../../../../app/admin-styles.ts';
 import { Anchor, Container, Paper, Stack, Text, Title } from '@mantine/core';
 import { useEffect } from 'react';
-import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
+import { useTranslation } from '../../../../shared/i18n/index.ts';
 import { embedSupportWidget } from '../../../support/embed.ts';
 
 /**

@@ -1,6 +1,6 @@
 import { ActionIcon, Anchor, Code, CopyButton, Group, Stack, Text, Tooltip } from '@mantine/core';
 import { IconCheck, IconCopy } from '@tabler/icons-react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../../shared/i18n/index.ts';
 
 /** The one tag a site needs: `<script src="{PUBLIC_URL}/widget.js" data-channel="{id}" async></script>`. */
 export const widgetSnippet = (channelId: string) =>

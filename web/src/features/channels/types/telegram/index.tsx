@@ -1,6 +1,6 @@
 import { PasswordInput, TextInput } from '@mantine/core';
 import { IconBrandTelegram } from '@tabler/icons-react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../../shared/i18n/index.ts';
 import type { ChannelTypeUi, OwnFieldsProps } from '../types.ts';
 
 function TelegramFields({ values, errors, onChange, editing, disabled, channel }: OwnFieldsProps) {

@@ -1,7 +1,7 @@
 import { PasswordInput, Select, TextInput } from '@mantine/core';
 import { VIBER_REGIONS } from '@smartconnect/contracts';
 import { IconBrandViber } from '@tabler/icons-react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../../shared/i18n/index.ts';
 import type { ChannelTypeUi, OwnFieldsProps } from '../types.ts';
 
 /** The provider account (login, write-only password), the region it serves, the Viber service id and the phone. */

@@ -14,8 +14,8 @@ import type { ChannelCreatedDto, OauthAccountDto, Page } from '@smartconnect/con
 import { IconBrandVk } from '@tabler/icons-react';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { useTranslation } from 'react-i18next';
 import { get } from '../../../../shared/api/client.ts';
+import { useTranslation } from '../../../../shared/i18n/index.ts';
 import { CallbackCreatedModal, callbackUrl } from '../../channel-key-modal.tsx';
 import type { ChannelTypeUi, OwnFieldsProps, OwnValues } from '../types.ts';
 
@@ -47,6 +47,18 @@ function VkLogin({ values, errors, onChange, disabled }: OwnFieldsProps) {
         )
       ).items,
   });
+  // Back from the community's authorisation: its name (groups.getById with its token) for the note.
+  const community = useQuery({
+    queryKey: ['channels', 'oauth-accounts', 'vk_bot', grant],
+    enabled: !!grant,
+    retry: false,
+    queryFn: async () =>
+      (
+        await get<Page<OauthAccountDto>>(
+          `/api/channels/oauth/accounts?type=vk_bot&grant=${encodeURIComponent(grant)}`,
+        )
+      ).items[0] ?? null,
+  });
   const loginButton = (label: string, filled: boolean) => (
     <Button
       leftSection={<IconBrandVk size={18} />}
@@ -69,7 +81,12 @@ function VkLogin({ values, errors, onChange, disabled }: OwnFieldsProps) {
     return (
       <Stack gap="xs">
         <Alert color="green" variant="light" data-testid="vk-community-authorised">
-          {t('messengers.vk.oauth.authorised', { id: values.groupId })}
+          {community.isLoading ? (
+            <Loader size="xs" aria-label={t('common.loading')} />
+          ) : (
+            // Its id when VK does not name it now (the channel is still saved with the community's id).
+            t('messengers.vk.oauth.authorised', { name: community.data?.name ?? values.groupId })
+          )}
         </Alert>
         {errors.grant && (
           <Text c="red" size="sm" role="alert">

@@ -1,7 +1,7 @@
 import { Input, PasswordInput, SegmentedControl, TextInput } from '@mantine/core';
 import type { ChannelCreatedDto } from '@smartconnect/contracts';
 import { IconBrandWhatsapp } from '@tabler/icons-react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../../shared/i18n/index.ts';
 import { CallbackCreatedModal, callbackUrl } from '../../channel-key-modal.tsx';
 import type { ChannelTypeUi, OwnFieldsProps } from '../types.ts';
 
@@ -178,8 +178,8 @@ function WhatsAppCreated({ channel, onClose }: { channel: ChannelCreatedDto; onC
 }
 
 /**
- * WhatsApp Business through Meta's Cloud API or a business solution provider (phone, login, password; the
- * composer's templates list is the Cloud API's only, empty for a BSP channel). Cloud API: the phone number id, WABA id and access token are checked with
+ * WhatsApp Business through Meta's Cloud API or a business solution provider (phone, login, password; templates
+ * are the Cloud API's only: a BSP chat's DTO says `channel.templates: false` and its composer has no button). Cloud API: the phone number id, WABA id and access token are checked with
  * Meta; Meta then posts to our callback URL, signed with the app secret, after checking it with the verify token.
  */
 export const whatsappChannel: ChannelTypeUi = {
