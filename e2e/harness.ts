@@ -1,5 +1,6 @@
 // Browser-test harness: starts the real server as a child process on a free port with its own data
 // directory, reads its stdout (seeded passwords, recovery mails) and drives Debian's Chromium.
+import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -335,6 +336,17 @@ export async function fieldError(
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error(`"${label}": expected its error "${message}", it describes ${JSON.stringify(described)}`);
+}
+
+/**
+ * Waits until the focused element's text is `text` (focus may move in a queued event, such as a dialog's close),
+ * and fails naming what has the focus instead.
+ */
+export async function focusOn(page: Page, text: string, timeoutMs = 5000): Promise<void> {
+  const focused = () => page.evaluate(() => document.activeElement?.textContent ?? null);
+  const end = Date.now() + timeoutMs;
+  while ((await focused()) !== text && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
+  assert.equal(await focused(), text, 'the focused element');
 }
 
 /** The route's title is set after its lazy screen renders: wait for it, then return it. */

@@ -13,6 +13,7 @@ import {
   assertNoErrors,
   field,
   fieldError,
+  focusOn,
   launchBrowser,
   openPage,
   screenshot,
@@ -159,7 +160,7 @@ describe('landing page', () => {
     await dialog.getByText('We will contact you shortly', { exact: true }).waitFor();
     await page.keyboard.press('Enter');
     await dialog.waitFor({ state: 'hidden' });
-    assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'Submit request');
+    await focusOn(page, 'Submit request');
     assert.equal(await field(form, 'Phone number').inputValue(), '');
     assert.equal(await field(form, 'Phone number').getAttribute('aria-invalid'), null);
     assertNoErrors(errors);
@@ -194,7 +195,7 @@ describe('landing page', () => {
     await screenshot(page, 'landing-modal-success');
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'hidden' });
-    assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'Try for Free');
+    await focusOn(page, 'Try for Free');
 
     // The long form at the bottom: same errors, then the success state in the modal.
     const long = page.locator('form.long').first();

@@ -337,7 +337,7 @@ describe('reports: summary, channels, employees, teams, time, categories', () =>
       'period=custom&from=2026-03-28&to=2026-03-29&timeZone=Europe/London&includeWithoutCategory=true';
     const kinds = ['summary', 'channels', 'employees', 'teams', 'time', 'categories'];
     const before = await Promise.all(kinds.map((k) => entity(k, qs)));
-    await rebuildRollups(s.db, { lagMs: 0, batch: 2 });
+    await rebuildRollups(s.db, { lagMs: 0 });
     assert.deepEqual(await Promise.all(kinds.map((k) => entity(k, qs))), before);
   });
 

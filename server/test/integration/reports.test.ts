@@ -166,7 +166,7 @@ describe('reports: dialogs', () => {
     assert.ok(beforeDaily.totals.dialogsNew > 0);
     const hourlyInZone = (await report(org.admin, `${daily}&groupBy=hour`)).body.entity;
     assert.deepEqual(hourlyInZone.totals, beforeDaily.totals);
-    await rebuildRollups(s.db, { lagMs: 0, batch: 1 });
+    await rebuildRollups(s.db, { lagMs: 0 });
     assert.deepEqual((await report(org.admin, qs)).body.entity, before);
     assert.deepEqual((await report(org.admin, daily)).body.entity, beforeDaily);
     // Reset and fold by single rows, with a second folder racing the first (both take the cursor lock).

@@ -418,7 +418,11 @@ function render() {
     modalForm,
     success,
   ) as HTMLDialogElement;
-  const close = () => dialog.close();
+  // The focus goes back at once on a button's close; Escape closes through the dialog's own (queued) close event.
+  const close = () => {
+    dialog.close();
+    opener?.focus();
+  };
   closeButton.addEventListener('click', close);
   doneButton.addEventListener('click', close);
   dialog.addEventListener('close', () => opener?.focus());

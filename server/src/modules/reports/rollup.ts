@@ -516,9 +516,9 @@ export async function rezoneDailyRollups(q: Queryable, orgId: string): Promise<v
  * ... GROUP BY statements over the whole history, in one transaction holding the cursor lock, which then sets each
  * cursor to the last row it counted. The figures are the incremental fold's exactly (same keys, same rules: the
  * tests compare both); only the way there differs (minutes for ten million messages instead of hours).
- * `batch` is accepted for callers of the old row-by-row rebuild and ignored.
+ * Returns the passes it took: the set-based one, then each batch the periodic fold took for the rows of the lag.
  */
-export async function rebuildRollups(db: Db, opts: { lagMs?: number; batch?: number } = {}): Promise<number> {
+export async function rebuildRollups(db: Db, opts: { lagMs?: number } = {}): Promise<number> {
   const now = Date.now();
   await db.tx(async (q) => {
     const before = uuidV7Floor(Math.min(now - (opts.lagMs ?? DEFAULT_LAG_MS), await openWritersSince(db, q)));
