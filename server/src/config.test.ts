@@ -25,10 +25,19 @@ test('every bad variable is named with what is wrong', () => {
         SMTP_URL: 'http://mail',
         ADMIN_EMAIL: 'not-mail',
         SECRET_KEY: 'short',
+        PAYMENT_PROVIDER: 'stripe',
       }),
     (err: Error) => {
       assert.ok(err instanceof ConfigError);
-      for (const name of ['PORT', 'DATABASE_URL', 'REDIS_URL', 'SMTP_URL', 'ADMIN_EMAIL', 'SECRET_KEY']) {
+      for (const name of [
+        'PORT',
+        'DATABASE_URL',
+        'REDIS_URL',
+        'SMTP_URL',
+        'ADMIN_EMAIL',
+        'SECRET_KEY',
+        'PAYMENT_PROVIDER',
+      ]) {
         assert.match(err.message, new RegExp(`^  ${name}: `, 'm'), name);
       }
       return true;

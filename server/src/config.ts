@@ -73,6 +73,7 @@ const envSchema = z.object({
   TELEMETRY_URL: z.preprocess(emptyToUndefined, url(['http:', 'https:']).optional()),
   TELEMETRY_API_KEY: z.preprocess(emptyToUndefined, z.string().max(512).optional()),
   OTEL_EXPORTER_OTLP_ENDPOINT: z.preprocess(emptyToUndefined, url(['http:', 'https:']).optional()),
+  PAYMENT_PROVIDER: z.preprocess(emptyToUndefined, z.enum(['yookassa', 'demo', 'none']).optional()),
 });
 
 export type Config = {
@@ -102,6 +103,12 @@ export type Config = {
    * a url, to this server's own collector POST /api/telemetry.
    */
   telemetry: { enabled: boolean; url?: string; apiKey?: string };
+  /**
+   * Who takes top-ups, when PAYMENT_PROVIDER names it: YooKassa (its shop's keys in YOOKASSA_*), the built-in demo
+   * payment page (no money moves), or nobody (§8 'billing account not registered'). Unset: YooKassa when its shop is
+   * configured, else the demo page, so a new installation can try the whole finance path (billing/provider.ts).
+   */
+  paymentProvider?: 'yookassa' | 'demo' | 'none';
   /** The environment as given: channel adapters read their own variables from it (e.g. TELEGRAM_API_BASE_URL). */
   env: Readonly<Record<string, string | undefined>>;
 };
@@ -138,6 +145,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sessionIdleDays: e.SESSION_IDLE_DAYS,
     metricsToken: e.METRICS_TOKEN,
     telemetry: { enabled: e.TELEMETRY === 'on', url: e.TELEMETRY_URL, apiKey: e.TELEMETRY_API_KEY },
+    paymentProvider: e.PAYMENT_PROVIDER,
     env: { ...env },
   };
 }

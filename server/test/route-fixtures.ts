@@ -156,16 +156,35 @@ async function metaGrant(org: TestOrg, s: TestServer): Promise<string> {
 
 const yooKassaFakes = new WeakMap<TestServer, Promise<FakeYooKassa>>();
 /** A fake YooKassa shop for the server (its env set as a deployment would), shared by its fixtures. */
-function yooKassa(s: TestServer): Promise<FakeYooKassa> {
+async function yooKassa(s: TestServer): Promise<FakeYooKassa> {
   let fake = yooKassaFakes.get(s);
   if (!fake) {
-    fake = startFakeYooKassa({ unref: true }).then((y) => {
-      Object.assign(s.app.config.env, y.env);
-      return y;
-    });
+    fake = startFakeYooKassa({ unref: true });
     yooKassaFakes.set(s, fake);
   }
-  return fake;
+  const y = await fake;
+  Object.assign(s.app.config.env, y.env);
+  return y;
+}
+/**
+ * A pending top-up on the built-in demo payment page (the server's provider while no YooKassa shop is configured:
+ * the fake's env is taken away first), written as a top-up would; answers the demo payment's id.
+ */
+async function demoTopUp(org: TestOrg, s: TestServer) {
+  const env = s.app.config.env as Record<string, string | undefined>;
+  delete env.YOOKASSA_SHOP_ID;
+  delete env.YOOKASSA_SECRET_KEY;
+  const [demo] = await s.db.query<{ id: string }>(
+    `insert into demo_payments (organisation_id, idempotence_key, amount, currency, return_url)
+     values ($1, $2, 500, 'RUB', 'http://localhost:3000/admin/finance/balance') returning id`,
+    [org.id, uniq('demo')],
+  );
+  await s.db.query(
+    `insert into payments (organisation_id, kind, status, amount, notes, provider_payment_id)
+     values ($1, 'top_up', 'pending', 500, 'Fixture', $2)`,
+    [org.id, demo.id],
+  );
+  return demo.id;
 }
 /** A free plan with every option and many licences: moving an organisation onto it takes nothing from later calls. */
 const fullPlan = async (s: TestServer) =>
@@ -566,6 +585,15 @@ export const fixtures: Record<string, Fixture> = {
     await yooKassa(s);
     return { path: '/api/finance/top-up', body: { amount: 500 } };
   },
+  'GET /api/finance/demo-payments/:id': async (org, s) => ({
+    path: `/api/finance/demo-payments/${await demoTopUp(org, s)}`,
+  }),
+  'POST /api/finance/demo-payments/:id/pay': async (org, s) => ({
+    path: `/api/finance/demo-payments/${await demoTopUp(org, s)}/pay`,
+  }),
+  'POST /api/finance/demo-payments/:id/cancel': async (org, s) => ({
+    path: `/api/finance/demo-payments/${await demoTopUp(org, s)}/cancel`,
+  }),
   'POST /api/finance/payments/:id/refresh': async (org, s) => ({
     path: `/api/finance/payments/${(await settledPayment(org, s)).paymentId}/refresh`,
   }),

@@ -64,6 +64,18 @@ export const topUpDto = z.object({
   confirmationUrl: z.string(),
 });
 
+/** A payment of the built-in demo payment page (PAYMENT_PROVIDER=demo) as its page shows it. */
+export const demoPaymentDto = z.object({
+  id: z.uuid(),
+  amount: z.number(),
+  currency: z.string(),
+  description: z.string(),
+  status: z.enum(['pending', 'succeeded', 'canceled']),
+  /** Where the payer goes back to: the finance page, which then asks for the top-up's outcome. */
+  returnUrl: z.string(),
+});
+export type DemoPaymentDto = z.infer<typeof demoPaymentDto>;
+
 export const changePlanSchema = z.object({ planId: z.uuid(M.tariffRequired) });
 
 export const PAYMENT_KINDS = ['top_up', 'charge', 'adjustment'] as const;

@@ -292,8 +292,8 @@ describe('billing', () => {
     assert.equal((await post.admin.api.get('/api/finance')).body.entity.billingMode, 'postpaid');
   });
 
-  test("'billing account not registered' without a payment shop", async () => {
-    const bare = await startTestServer();
+  test("'billing account not registered' with PAYMENT_PROVIDER=none", async () => {
+    const bare = await startTestServer({ env: { PAYMENT_PROVIDER: 'none' } });
     try {
       const org = await createOrganisation(bare);
       const res = await org.admin.api.post('/api/finance/top-up', { amount: 500 });
@@ -301,6 +301,88 @@ describe('billing', () => {
       assert.equal(res.body.error.message, 'billing account not registered');
     } finally {
       await bare.close();
+    }
+  });
+
+  test('without a YooKassa shop the demo payment page takes top-ups: pay credits once, cancel closes, scoped to the organisation', async () => {
+    const demo = await startTestServer();
+    try {
+      const org = await createOrganisation(demo);
+      const balance = async () => (await org.admin.api.get('/api/finance')).body.entity.balance;
+      const low = await org.admin.api.post('/api/finance/top-up', { amount: 499.5 });
+      assert.equal(low.status, 400);
+      assert.equal(low.body.error.message, 'invalid amount (min 500)');
+      const start = async (amount: number) => {
+        const res = await org.admin.api.post('/api/finance/top-up', { amount });
+        assert.equal(res.status, 200, JSON.stringify(res.body));
+        const url = new URL(res.body.entity.confirmationUrl);
+        assert.equal(url.origin, 'http://localhost:3000', 'the page is on this installation (PUBLIC_URL)');
+        const [, id] = url.pathname.match(/^\/admin\/finance\/demo-payment\/([0-9a-f-]{36})$/) ?? [];
+        assert.ok(id, url.pathname);
+        return { paymentId: res.body.entity.paymentId as string, id: id as string };
+      };
+      const first = await start(750);
+      const shown = await org.admin.api.get(`/api/finance/demo-payments/${first.id}`);
+      assert.equal(shown.status, 200);
+      assert.deepEqual(
+        {
+          amount: shown.body.entity.amount,
+          currency: shown.body.entity.currency,
+          status: shown.body.entity.status,
+        },
+        { amount: 750, currency: 'RUB', status: 'pending' },
+      );
+      assert.equal(
+        shown.body.entity.returnUrl,
+        `http://localhost:3000/admin/finance/balance?payment=${first.paymentId}`,
+      );
+      // Another organisation, and a user without AUTHORITY_FINANCE, can neither see nor pay it.
+      const other = await createOrganisation(demo);
+      assert.equal((await other.admin.api.get(`/api/finance/demo-payments/${first.id}`)).status, 404);
+      assert.equal((await other.admin.api.post(`/api/finance/demo-payments/${first.id}/pay`)).status, 404);
+      const op = await org.user({ role: 'OPERATOR' });
+      assert.equal((await op.api.post(`/api/finance/demo-payments/${first.id}/pay`)).status, 403);
+      assert.equal(await balance(), 0);
+      // Paid twice at once and once more: credited once, with its act and factura.
+      const paid = await Promise.all(
+        [1, 2].map(() => org.admin.api.post(`/api/finance/demo-payments/${first.id}/pay`)),
+      );
+      assert.deepEqual(
+        paid.map((r) => r.body.entity?.status),
+        ['succeeded', 'succeeded'],
+      );
+      assert.equal(
+        (await org.admin.api.post(`/api/finance/demo-payments/${first.id}/cancel`)).body.entity.status,
+        'succeeded',
+      );
+      assert.equal(await balance(), 750, 'credited exactly once');
+      const payment = (await org.admin.api.post(`/api/finance/payments/${first.paymentId}/refresh`)).body
+        .entity;
+      assert.deepEqual([payment.status, payment.transactionId], ['succeeded', first.id]);
+      const docs = (await org.admin.api.get('/api/finance/documents')).body.entity.items;
+      assert.deepEqual(docs.map((d: { kind: string }) => d.kind).sort(), ['act', 'factura', 'invoice']);
+      // Cancelled: nothing credited, the payment closed; paying afterwards changes nothing.
+      const second = await start(500);
+      assert.equal(
+        (await org.admin.api.post(`/api/finance/demo-payments/${second.id}/cancel`)).body.entity.status,
+        'canceled',
+      );
+      assert.equal(
+        (await org.admin.api.post(`/api/finance/demo-payments/${second.id}/pay`)).body.entity.status,
+        'canceled',
+      );
+      const closed = (await org.admin.api.post(`/api/finance/payments/${second.paymentId}/refresh`)).body
+        .entity;
+      assert.equal(closed.status, 'canceled');
+      assert.equal(await balance(), 750);
+      // Once a YooKassa shop is configured the demo page takes nothing more.
+      const third = await start(500);
+      (demo.app.config.env as Record<string, string>).YOOKASSA_SHOP_ID = 'shop';
+      (demo.app.config.env as Record<string, string>).YOOKASSA_SECRET_KEY = 'key';
+      assert.equal((await org.admin.api.post(`/api/finance/demo-payments/${third.id}/pay`)).status, 404);
+      assert.equal(await balance(), 750);
+    } finally {
+      await demo.close();
     }
   });
 

@@ -399,6 +399,12 @@ const adminRoutes: RouteObject = {
             },
           ],
         },
+        {
+          // The built-in demo payment page (no payment provider configured): a top-up's hosted page.
+          path: 'demo-payment/:id',
+          handle: { title: 'finance.demoPayment' },
+          lazy: screen(() => import('../features/billing/demo-payment-page.tsx'), 'DemoPaymentPage'),
+        },
       ],
     },
     { path: '*', element: <Navigate to="/not-found" replace /> },

@@ -9,12 +9,13 @@ import {
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../http/errors.ts';
 import { resumeIfSuspended } from './daily-charge.ts';
+import { answerDemoPayment, demoPaymentOf } from './demo-payments.ts';
 import { topUpNote } from './notes.ts';
 import { renderDocument } from './pdf.ts';
 import { changePlan, dailyPrice, money, presentPlan } from './plans.ts';
+import { paymentProvider, providerName } from './provider.ts';
 import * as Q from './queries.ts';
 import { billingState } from './suspension.ts';
-import { createPayment, fetchPayment, shop } from './yookassa.ts';
 
 /** At most this many top-ups waiting for the payer at once (§8 'limit on simultaneously created objects'). */
 export const MAX_PENDING_TOP_UPS = 3;
@@ -91,7 +92,7 @@ const vatOf = (sum: number) => Math.round((sum * VAT_RATE * 100) / (100 + VAT_RA
  * MAX_PENDING_TOP_UPS waiting at once.
  */
 export async function topUp(app: AppContext, orgId: string, amount: number) {
-  shop(app);
+  const provider = paymentProvider(app);
   const paymentId = await app.db.tx(async (q) => {
     const org = await Q.billingOf(q, orgId, true);
     if (!org) throw new AppError('organizationNotFoundException');
@@ -118,7 +119,8 @@ export async function topUp(app: AppContext, orgId: string, amount: number) {
     return id;
   });
   try {
-    const created = await createPayment(app, {
+    const created = await provider.create(app, {
+      organisationId: orgId,
       amount,
       currency: CURRENCY,
       returnUrl: `${app.config.publicUrl}/admin/finance/balance?payment=${paymentId}`,
@@ -145,7 +147,7 @@ export async function topUp(app: AppContext, orgId: string, amount: number) {
 export async function settleFromProvider(app: AppContext, providerPaymentId: string): Promise<boolean> {
   const local = await Q.paymentByProviderId(app.db, providerPaymentId);
   if (local?.status !== 'pending') return false;
-  const remote = await fetchPayment(app, providerPaymentId);
+  const remote = await paymentProvider(app).fetch(app, providerPaymentId);
   const amount = money(local.amount);
   if (remote.status === 'succeeded' && remote.paid) {
     if (Number(remote.amount.value) !== amount || remote.amount.currency !== local.currency) {
@@ -182,4 +184,25 @@ export async function refreshPayment(app: AppContext, orgId: string, id: string)
   if (!p) throw new AppError('paymentNotFoundException');
   if (p.status === 'pending' && p.provider_payment_id) await settleFromProvider(app, p.provider_payment_id);
   return presentPayment((await Q.findPayment(app.db, orgId, id)) as Q.PaymentRow);
+}
+
+/**
+ * The demo payment page: the payment it shows, and the payer's answer settling the top-up. Only while the demo
+ * page is the installation's provider (a payment left from before a switch to YooKassa cannot be paid here).
+ */
+function demoOnly(app: AppContext) {
+  if (providerName(app) !== 'demo') throw new AppError('paymentNotFoundException');
+}
+export async function demoPayment(app: AppContext, orgId: string, id: string) {
+  demoOnly(app);
+  return demoPaymentOf(app, orgId, id);
+}
+export async function answerDemo(
+  app: AppContext,
+  orgId: string,
+  id: string,
+  outcome: 'succeeded' | 'canceled',
+) {
+  demoOnly(app);
+  return answerDemoPayment(app, orgId, id, outcome, (providerId) => settleFromProvider(app, providerId));
 }

@@ -1,6 +1,7 @@
 import {
   billingDocumentDto,
   changePlanSchema,
+  demoPaymentDto,
   FIELD_MESSAGES,
   financeDto,
   idParams,
@@ -204,6 +205,39 @@ export const billingRoutes: ModuleRoutes = (fastify, app) => {
     },
     async ({ auth, params }) => F.refreshPayment(app, auth.organisationId, params.id),
   );
+  defineRoute(
+    fastify,
+    app,
+    {
+      method: 'GET',
+      url: '/api/finance/demo-payments/:id',
+      access: finance,
+      summary:
+        "The built-in demo payment page's payment (PAYMENT_PROVIDER=demo, the default without a YooKassa shop); 404 under another provider",
+      tags,
+      params: idParams,
+      response: demoPaymentDto,
+    },
+    async ({ auth, params }) => F.demoPayment(app, auth.organisationId, params.id),
+  );
+  for (const [action, outcome] of [
+    ['pay', 'succeeded'],
+    ['cancel', 'canceled'],
+  ] as const)
+    defineRoute(
+      fastify,
+      app,
+      {
+        method: 'POST',
+        url: `/api/finance/demo-payments/:id/${action}`,
+        access: finance,
+        summary: `The demo payment page: the payer ${action === 'pay' ? 'pays' : 'cancels'}; the top-up settles as on a provider's notification (once; no money moves)`,
+        tags,
+        params: idParams,
+        response: demoPaymentDto,
+      },
+      async ({ auth, params }) => F.answerDemo(app, auth.organisationId, params.id, outcome),
+    );
   definePublicRoute(
     fastify,
     app,

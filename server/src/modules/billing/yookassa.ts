@@ -15,6 +15,17 @@ export type ProviderPayment = {
   metadata?: Record<string, string>;
 };
 
+/** What a top-up asks of a payment provider (YooKassa, or the built-in demo page: provider.ts). */
+export type PaymentRequest = {
+  organisationId: string;
+  amount: number;
+  currency: string;
+  returnUrl: string;
+  description: string;
+  idempotenceKey: string;
+  paymentId: string;
+};
+
 type Shop = { baseUrl: string; shopId: string; secretKey: string };
 
 /** The installation's shop at the provider; none: §8 'billing account not registered'. */
@@ -49,17 +60,7 @@ async function call<T>(s: Shop, method: string, path: string, body?: unknown, ke
 }
 
 /** Creates a payment; the same `idempotenceKey` gives back the same payment (a retry never pays twice). */
-export function createPayment(
-  app: AppContext,
-  input: {
-    amount: number;
-    currency: string;
-    returnUrl: string;
-    description: string;
-    idempotenceKey: string;
-    paymentId: string;
-  },
-): Promise<ProviderPayment> {
+export function createPayment(app: AppContext, input: PaymentRequest): Promise<ProviderPayment> {
   return call<ProviderPayment>(
     shop(app),
     'POST',

@@ -589,7 +589,7 @@ export const enGB = {
       waitingFor: 'Waiting for',
     },
   },
-  finance: { balance: 'Balance', payments: 'Payments', billing: 'Billing' },
+  finance: { balance: 'Balance', payments: 'Payments', billing: 'Billing', demoPayment: 'Demo payment' },
   preferences: {
     title: 'Preferences',
     channels: 'Communication channels',
@@ -1687,6 +1687,13 @@ export const enGB = {
       'The organisation is suspended for non-payment: chats cannot be taken or answered until the administrator tops up the balance. Customer messages are kept.',
     endsSoon: 'The paid service ends on {{date}}. Top up the balance to keep working without a break.',
     topUpLink: 'Top up',
+    demo: {
+      title: 'Demo payment page',
+      hint: "No money moves: this installation has no payment provider yet (set YooKassa's shop to take real payments). Paying here credits the balance as a real payment would.",
+      pay: 'Pay {{amount}}',
+      cancel: 'Cancel payment',
+      back: 'Back to the balance',
+    },
   },
   orgSettings: {
     menu: 'Organisation',
