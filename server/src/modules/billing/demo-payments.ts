@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { maybe, one, type Queryable } from '../../db/index.ts';
 import { AppError } from '../../http/errors.ts';
@@ -57,9 +58,9 @@ export async function fetchDemoPayment(app: AppContext, id: string): Promise<Pro
   return present(app, row);
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** A provider id of another provider (after a switch) is no uuid: no such demo payment, not a database error. */
 const byId = (q: Queryable, id: string, orgId?: string) =>
-  UUID.test(id)
+  z.uuid().safeParse(id).success
     ? maybe<DemoRow>(
         q,
         `select ${cols} from demo_payments where id = $1 ${orgId ? 'and organisation_id = $2' : ''}`,
@@ -82,21 +83,16 @@ export async function demoPaymentOf(app: AppContext, orgId: string, id: string) 
 }
 
 /**
- * The payer's answer on the page: pending moves to succeeded or canceled once (a second answer changes nothing),
- * then `settle` is told, as a provider's notification would tell it.
+ * The payer's answer on the page: a pending payment of the organisation moves to succeeded or canceled, once (a
+ * second answer changes nothing). The caller then settles the top-up, as a provider's notification would.
  */
-export async function answerDemoPayment(
+export const markDemoPayment = (
   app: AppContext,
   orgId: string,
   id: string,
   outcome: 'succeeded' | 'canceled',
-  settle: (providerPaymentId: string) => Promise<unknown>,
-) {
-  await demoPaymentOf(app, orgId, id);
-  await app.db.query(
+) =>
+  app.db.query(
     `update demo_payments set status = $3 where id = $1 and organisation_id = $2 and status = 'pending'`,
     [id, orgId, outcome],
   );
-  await settle(id);
-  return demoPaymentOf(app, orgId, id);
-}
