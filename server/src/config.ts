@@ -73,6 +73,7 @@ const envSchema = z.object({
   TELEMETRY_URL: z.preprocess(emptyToUndefined, url(['http:', 'https:']).optional()),
   TELEMETRY_API_KEY: z.preprocess(emptyToUndefined, z.string().max(512).optional()),
   OTEL_EXPORTER_OTLP_ENDPOINT: z.preprocess(emptyToUndefined, url(['http:', 'https:']).optional()),
+  INGEST_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
   PAYMENT_PROVIDER: z.preprocess(emptyToUndefined, z.enum(['yookassa', 'demo', 'none']).optional()),
 });
 
@@ -109,6 +110,11 @@ export type Config = {
    * configured, else the demo page, so a new installation can try the whole finance path (billing/provider.ts).
    */
   paymentProvider?: 'yookassa' | 'demo' | 'none';
+  /**
+   * The longest an inbound batch's statement may run on PostgreSQL before it is cancelled, so one organisation's slow
+   * statement cannot hold another's messages; the batch is then written one message at a time (modules/chats/ingest.ts).
+   */
+  ingestStatementTimeoutMs: number;
   /** The environment as given: channel adapters read their own variables from it (e.g. TELEGRAM_API_BASE_URL). */
   env: Readonly<Record<string, string | undefined>>;
 };
@@ -146,6 +152,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metricsToken: e.METRICS_TOKEN,
     telemetry: { enabled: e.TELEMETRY === 'on', url: e.TELEMETRY_URL, apiKey: e.TELEMETRY_API_KEY },
     paymentProvider: e.PAYMENT_PROVIDER,
+    ingestStatementTimeoutMs: e.INGEST_STATEMENT_TIMEOUT_MS,
     env: { ...env },
   };
 }

@@ -1,3 +1,4 @@
+import { cut, INBOUND_BOUNDS } from '../../channels/bounds.ts';
 import type { InboundEvent } from '../../channels/types.ts';
 import type { AppContext } from '../../context.ts';
 import type { ChannelRow } from './queries.ts';
@@ -51,7 +52,7 @@ export async function withClientNames(
       return {} as Record<string, string>;
     });
     for (const id of ask) {
-      const name = found[id]?.trim() || null;
+      const name = cut(found[id]?.trim() ?? '', INBOUND_BOUNDS.name) || null;
       names.set(id, name);
       remember(`${row.id}:${id}`, name, now);
     }

@@ -1,4 +1,5 @@
 import type { Attachment, MessageDto } from '@smartconnect/contracts';
+import { boundEvent, boundMessage } from '../../channels/bounds.ts';
 import { adapterFor } from '../../channels/registry.ts';
 import {
   type AdapterChannel,
@@ -77,8 +78,10 @@ async function withFiles(
   return { attachments, files: undefined };
 }
 
-async function act(t: Target, e: InboundEvent): Promise<Received> {
+async function act(t: Target, event: InboundEvent): Promise<Received> {
   const { app, row } = t;
+  // Every text from outside within its field's bound, here where it enters (channels/bounds.ts).
+  const e = boundEvent(row.type, event);
   switch (e.kind) {
     case 'message':
     case 'postback': {
@@ -91,7 +94,8 @@ async function act(t: Target, e: InboundEvent): Promise<Received> {
         : await withMedia(t, e.message);
       // A pressed button's payload rides on the message (the bot runtime reads it).
       const pressed = e.kind === 'postback' ? { ...message, payload: e.data } : message;
-      return { event: e.kind, result: await ingestInbound(app, row, pressed) };
+      // Bounded again: the names of fetched files came with the download.
+      return { event: e.kind, result: await ingestInbound(app, row, boundMessage(row.type, pressed)) };
     }
     case 'edit':
       return {

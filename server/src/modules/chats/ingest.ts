@@ -150,20 +150,60 @@ const LOCK_CYCLE = new Set(['40P01', '40001', '23503']);
  * next try finds that writer's rows; PostgreSQL's rare lock-cycle victim simply runs again.
  */
 async function appendAlone(app: AppContext, item: Item): Promise<Stored> {
+  let current = item;
   for (let attempt = 1; ; attempt++) {
     try {
-      const [outcome] = await appendBatch(app, [item]);
+      const [outcome] = await appendBatch(app, [current]);
       if (outcome.kind === 'appended') {
         await publishCommitted(app, outcome.events);
         return outcome.result;
       }
       if (outcome.kind === 'duplicate') return outcome.result;
     } catch (err) {
-      if (!LOCK_CYCLE.has((err as { code?: string }).code ?? '') || attempt >= 5) throw err;
-      continue;
+      const code = (err as { code?: string }).code ?? '';
+      if (LOCK_CYCLE.has(code) && attempt < 5) continue;
+      // A message the database cannot take as it is (a statement that ran out of time, a value it refuses) would
+      // fail the same way on every retry of the provider: it is stored once as a notice instead.
+      if (current === item && POISON.test(code)) {
+        // The error alone: its statement's parameters hold the message itself.
+        const { message } = err as Error;
+        app.log.warn(
+          { code, error: message, channel: item.channel.id },
+          'inbound message stored as a notice',
+        );
+        current = asNotice(item, code);
+        continue;
+      }
+      throw err;
     }
     if (attempt >= 5) throw new Error('ingest: the message kept losing races to concurrent writers');
   }
+}
+
+/**
+ * SQLSTATEs of a message that fails by its own content: a statement cancelled by its timeout (57014), a data
+ * exception (22xxx), a program limit (54xxx). Others (a lost connection, a full disk) are the server's trouble: the
+ * provider is refused and retries.
+ */
+const POISON = /^(57014|22...|54...)$/;
+
+/** The part of a poison message's text kept in its notice. */
+const NOTICE_TEXT_MAX = 2_000;
+
+/** What is left of a message the database refused: its ids, files and the start of its text, with the reason. */
+function asNotice(item: Item, code: string): Item {
+  const { msg } = item;
+  const reason = code === '57014' ? 'it took too long to store' : `the database refused it (${code})`;
+  const start = msg.text.length > NOTICE_TEXT_MAX ? `${msg.text.slice(0, NOTICE_TEXT_MAX - 1)}…` : msg.text;
+  return {
+    ...item,
+    msg: {
+      ...msg,
+      client: { externalId: msg.client.externalId, name: '' },
+      text: [`[This message could not be stored as received: ${reason}]`, start].filter(Boolean).join('\n'),
+      payload: undefined,
+    },
+  };
 }
 
 /** The inbound message as stored by the statement, for its message.created event (the presenter's one shape). */
@@ -194,6 +234,11 @@ const storedInbound = (item: Item, id: string, chatId: string): Q.MessageRow => 
  */
 async function appendBatch(app: AppContext, items: Item[]): Promise<BatchOutcome<Stored, StoredEvent>[]> {
   const { result: rows, emitted } = await commitWithEvents(app, async (q, emit) => {
+    // One organisation's slow statement must not hold the others' messages (PGlite, one connection, has no timer).
+    if (app.db.kind === 'postgres')
+      await q.query("select set_config('statement_timeout', $1, true)", [
+        String(app.config.ingestStatementTimeoutMs),
+      ]);
     const rows = await Q.ingestBatch(
       q,
       items.map(({ channel, msg, now, at }) => {
