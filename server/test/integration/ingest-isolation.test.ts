@@ -158,8 +158,10 @@ describe('ingest isolation: hostile names and poison messages', () => {
       if (type === 'site_chat') assert.ok([400, 413].includes(status), `site_chat: ${status}`);
       else assert.equal(status, type === 'api' ? 400 : 200, type);
 
-    // Another organisation's messages answered within their normal time (2x its p99, with room for a loaded machine).
-    const limit = 2 * p99(baseline) + 250;
+    // Another organisation's messages answered within their normal time: 2x its p99, or 1.5 s on a machine loaded
+    // by other tests (the names of the previous code held every organisation for seconds to minutes; the 2x figure
+    // on a quiet machine is bench/ingest-isolation.ts's).
+    const limit = Math.max(2 * p99(baseline), 1_500);
     assert.ok(
       p99(during) <= limit,
       `p99 ${p99(during).toFixed(0)} ms during the attack, limit ${limit.toFixed(0)} ms`,
