@@ -218,6 +218,71 @@ describe('operator workspace: connection loss, keyboard, phone', () => {
     assertNoErrors(errors, /Failed to load resource/);
     await context.close();
   });
+  test('typing after each editing affordance stays in that editor: nothing reaches the client (issue 36.1)', async () => {
+    const chatId = await olegsChat('edit-1', 'Eddie Editor', 'Please fix my name');
+    const sent = await apiCall(
+      server.url,
+      'POST',
+      `/api/chats/${chatId}/messages`,
+      { text: 'Our first answer' },
+      olegToken,
+    );
+    assert.equal(sent.status, 200, JSON.stringify(sent.body));
+    const outbound = async () => {
+      const res = await apiCall(server.url, 'GET', `/api/chats/${chatId}/messages`, undefined, adminToken);
+      return res.body.entity.items.filter((m: { direction: string }) => m.direction === 'out').length;
+    };
+    const { page, errors, context } = await openPage(browser, server.url);
+    await signIn(page, olegToken, `/admin/chats?filter=assigned&chat=${chatId}`);
+    const composer = page.getByTestId('composer-input');
+    await composer.waitFor();
+
+    // The client's name: the pencil opens the field with the focus in it; 'r' and Enter are the name's.
+    await page.getByTestId('edit-client-name').click();
+    const name = page.getByLabel('Profile name');
+    await page.waitForFunction(() => document.activeElement?.tagName === 'INPUT');
+    await page.keyboard.type('Robert Rr');
+    assert.match(await name.inputValue(), /Robert Rr$/);
+    await name.fill('');
+    // Even with the focus fallen to the page while the editor is open, letters are not shortcuts.
+    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    await page.keyboard.type('rr?');
+    assert.equal(await composer.inputValue(), '');
+    assert.equal(await page.getByTestId('shortcuts-help').count(), 0);
+    await name.fill('Robert Roe');
+    await name.press('Enter');
+    await page.getByTestId('client-name').getByText('Robert Roe').waitFor();
+    assert.equal(await composer.inputValue(), '');
+
+    // One's own message: the pencil opens its edit box with the focus in it; typing edits that message only.
+    const own = page.getByTestId('message').filter({ hasText: 'Our first answer' });
+    await own.getByTestId('edit-message').click();
+    const edit = own.getByRole('textbox', { name: 'Message text' });
+    await page.waitForFunction(() => document.activeElement?.tagName === 'TEXTAREA');
+    await page.keyboard.press('End');
+    await page.keyboard.type(' right now');
+    await page.keyboard.press('Enter');
+    await page
+      .getByTestId('message')
+      .filter({ hasText: 'Our first answer right now' })
+      .getByTestId('edited')
+      .waitFor();
+    assert.equal(await edit.count(), 0);
+    assert.equal(await composer.inputValue(), '');
+
+    // The client card's editor is a drawer (a dialog): its fields keep the keyboard.
+    await page.getByTestId('edit-profile').click();
+    const drawer = page.getByRole('dialog');
+    await drawer.waitFor();
+    await page.keyboard.type('rrr');
+    assert.equal(await composer.inputValue(), '');
+    await page.keyboard.press('Escape');
+    await drawer.waitFor({ state: 'detached' });
+
+    assert.equal(await outbound(), 1, "only the operator's first answer was ever sent");
+    assertNoErrors(errors, /Failed to load resource/);
+    await context.close();
+  });
   test('390 px: list -> conversation -> back, the client panel as a sheet, no horizontal overflow on any chat screen (both languages)', async () => {
     const width = (page: Page) => page.evaluate(() => document.scrollingElement?.scrollWidth ?? 0);
     const noOverflow = async (page: Page, where: string) => {

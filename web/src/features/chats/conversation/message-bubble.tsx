@@ -101,7 +101,7 @@ function EditBox({ message, onDone }: { message: MessageDto; onDone: () => void 
     else save.mutate();
   };
   return (
-    <Stack gap={6} data-testid="edit-box">
+    <Stack gap={6} data-testid="edit-box" data-editing>
       <Textarea
         autosize
         minRows={1}

@@ -37,6 +37,13 @@ test('R focuses the message box, ? opens the help, never while typing; Esc in th
   assert.equal(shortcutOf(press('x')), null);
 });
 
+test('letters never fire while an inline editor is open, even with the focus fallen to the page', () => {
+  assert.equal(shortcutOf(press('r', { editing: true })), null);
+  assert.equal(shortcutOf(press('к', { editing: true })), null);
+  assert.equal(shortcutOf(press('?', { shiftKey: true, editing: true })), null);
+  assert.equal(shortcutOf(press('ArrowDown', { altKey: true, editing: true })), 'next');
+});
+
 test('neighbour: the next or previous chat, the first or last when none is open, null past an end', () => {
   const ids = ['a', 'b', 'c'];
   assert.equal(neighbour(ids, 'b', 1), 'c');

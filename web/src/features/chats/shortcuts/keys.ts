@@ -30,12 +30,17 @@ export type KeyPress = {
   inList: boolean;
   /** Focus is in the message box. */
   inComposer: boolean;
+  /**
+   * An inline editor is open on the screen (the client's name, a message being edited; marked `data-editing`): what
+   * is typed belongs to it even when the focus has fallen to the page, so letters never fire.
+   */
+  editing?: boolean;
 };
 
 /**
  * The chat center's shortcut for a key press, or null: ↑/↓ on the list and Alt+↑/↓ anywhere move between chats,
  * R focuses the message box, Esc in the message box goes back to the list, ? opens the help. Letters never fire
- * while typing, and Ctrl/Meta combinations are left to the browser.
+ * while typing or while an inline editor is open, and Ctrl/Meta combinations are left to the browser.
  */
 export function shortcutOf(e: KeyPress): WorkspaceAction | null {
   if (e.ctrlKey || e.metaKey) return null;
@@ -44,7 +49,7 @@ export function shortcutOf(e: KeyPress): WorkspaceAction | null {
   if ((down || up) && !e.shiftKey && (e.altKey || (e.inList && !e.typing))) return down ? 'next' : 'previous';
   if (e.altKey) return null;
   if (e.key === 'Escape' && e.inComposer) return 'list';
-  if (e.typing) return null;
+  if (e.typing || e.editing) return null;
   if (e.key === 'r' || e.key === 'R' || e.key === 'к' || e.key === 'К') return 'composer';
   if (e.key === '?') return 'help';
   return null;

@@ -30,6 +30,7 @@ export function useWorkspaceKeys(handlers: Record<WorkspaceAction, () => void>):
         typing,
         inList: !!target?.closest('[data-chat-list]'),
         inComposer: typing && !!target?.closest('[data-testid="composer"]'),
+        editing: !!document.querySelector('[data-editing]'),
       });
       if (!action) return;
       e.preventDefault();

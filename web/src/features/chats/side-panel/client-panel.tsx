@@ -65,14 +65,15 @@ function NameEditor({ clientId, name, onDone }: { clientId: string; name: string
     onError: (err) => showServerErrors(form, err),
   });
   return (
-    <form noValidate onSubmit={form.onSubmit((v) => save.mutate(v))}>
+    <form noValidate onSubmit={form.onSubmit((v) => save.mutate(v))} data-editing>
       <Group gap={4} align="flex-start" wrap="nowrap">
         <TextInput
           size="xs"
           flex={1}
           label={t('workspace.clientName')}
           withAsterisk
-          data-autofocus
+          // Opened by a click on the pencil: what is typed next is the name (issue 36: never a shortcut).
+          autoFocus
           {...form.getInputProps('name')}
         />
         <ActionIcon type="submit" mt={24} loading={save.isPending} aria-label={t('common.save')}>
