@@ -378,6 +378,9 @@ export const enGB = {
       settings: 'Settings',
       next: 'Next',
       back: 'Back',
+      site_chat: {
+        intro: 'Put a chat on your website: visitors write from any page, operators answer here.',
+      },
       whatsapp: {
         intro: 'Connect a WhatsApp Business phone number through Meta’s Cloud API.',
       },

@@ -383,6 +383,9 @@ export const ruRU: Resources = {
       settings: 'Настройки',
       next: 'Далее',
       back: 'Назад',
+      site_chat: {
+        intro: 'Разместите чат на своём сайте: посетители пишут с любой страницы, операторы отвечают здесь.',
+      },
       whatsapp: {
         intro: 'Подключите бизнес-номер WhatsApp через Cloud API от Meta.',
       },
