@@ -283,6 +283,45 @@ describe('operator workspace: connection loss, keyboard, phone', () => {
     assertNoErrors(errors, /Failed to load resource/);
     await context.close();
   });
+  test('transfer to an operator lists everyone with their state; only those In work can be chosen (issue 36.7)', async () => {
+    const chatId = await olegsChat('xfer-1', 'Tina Transfer', 'Can someone else help?');
+    const olga = await apiLogin(server.url, 'operator2@demo.local', server.passwords['operator2@demo.local']);
+    assert.equal(
+      (await apiCall(server.url, 'PATCH', '/api/presence', { status: 'offline' }, olga)).status,
+      200,
+    );
+    const { page, errors, context } = await openPage(browser, server.url);
+    await signIn(page, olegToken, `/admin/chats?filter=assigned&chat=${chatId}`);
+    await page.getByRole('button', { name: 'Transfer' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByText('No operators online.').waitFor();
+    await dialog.getByTestId('transfer-operator').click();
+    const away = page.getByRole('option', { name: /\(Offline\)$/ }).first();
+    await away.waitFor();
+    assert.equal(await away.getAttribute('data-combobox-disabled'), 'true');
+    await screenshot(page, 'workspace-transfer-nobody-online', { toasts: false });
+    await assertAccessible(page, 'transfer dialog, nobody online');
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+
+    // Olga goes In work: she can be chosen, and the chat goes to her.
+    assert.equal(
+      (await apiCall(server.url, 'PATCH', '/api/presence', { status: 'online' }, olga)).status,
+      200,
+    );
+    await page.getByRole('button', { name: 'Transfer' }).click();
+    await dialog.getByTestId('transfer-operator').click();
+    const olgaOption = page.getByRole('option', { name: /^Olga/ });
+    await olgaOption.click();
+    assert.equal(await dialog.getByText('No operators online.').count(), 0);
+    await dialog.getByRole('button', { name: 'Transfer' }).click();
+    await page.getByText('The chat has been transferred').waitFor();
+    const chat = await apiCall(server.url, 'GET', `/api/chats/${chatId}`, undefined, adminToken);
+    assert.match(chat.body.entity.operator.name, /^Olga/);
+    assertNoErrors(errors, /Failed to load resource/);
+    await context.close();
+  });
   test('390 px: list -> conversation -> back, the client panel as a sheet, no horizontal overflow on any chat screen (both languages)', async () => {
     const width = (page: Page) => page.evaluate(() => document.scrollingElement?.scrollWidth ?? 0);
     const noOverflow = async (page: Page, where: string) => {

@@ -50,9 +50,17 @@ export function TransferDialog({
     enabled: opened && kind === 'operator',
     // Presence changes by the minute: read afresh when the dialog opens (the timeline's names share this query).
     staleTime: 0,
-    // Only an online operator can receive a chat (§4); the server checks it again.
-    select: (p) => p.items.filter((u) => u.active && u.presence === 'online' && u.id !== chat.operator?.id),
+    // Everyone who could take it, the chat's team first and those In work on top; only an online operator can
+    // receive a chat (§4, checked again by the server), so the others are shown with their state and cannot be chosen.
+    select: (p) => {
+      const inTeam = (u: UserDto) => u.teams.some((x) => x.id === chat.team.id);
+      const rank = (u: UserDto) => (u.presence === 'online' ? 0 : 2) + (inTeam(u) ? 0 : 1);
+      return p.items
+        .filter((u) => u.active && u.id !== chat.operator?.id)
+        .sort((a, b) => rank(a) - rank(b) || a.name.localeCompare(b.name));
+    },
   });
+  const noneOnline = !!users.data && !users.data.some((u) => u.presence === 'online');
   const teams = useQuery({
     queryKey: ['teams', ''],
     queryFn: async () => {
@@ -109,10 +117,19 @@ export function TransferDialog({
           <Select
             label={t('chat.chooseOperator')}
             searchable
-            data={(users.data ?? []).map((u) => ({ value: u.id, label: u.name }))}
+            data={(users.data ?? []).map((u) => ({
+              value: u.id,
+              label:
+                u.presence === 'online'
+                  ? u.name
+                  : t('chat.operatorAway', { name: u.name, state: t(`chat.presence.${u.presence}`) }),
+              disabled: u.presence !== 'online',
+            }))}
             value={target}
             onChange={setTarget}
+            description={noneOnline ? t('chat.noOperatorsOnline') : undefined}
             nothingFoundMessage={t('chat.nothingFound')}
+            data-testid="transfer-operator"
           />
         )}
         {kind === 'team' && (

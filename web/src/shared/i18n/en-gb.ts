@@ -246,6 +246,9 @@ export const enGB = {
     addCategory: 'Add category',
     categoryCreated: 'The category has been created',
     chooseOperator: 'Choose an operator',
+    noOperatorsOnline: 'No operators online.',
+    operatorAway: '{{name}} ({{state}})',
+    presence: { online: 'In work', break: 'Break', offline: 'Offline' },
     chooseTeam: 'Choose a team',
     transferTo: {
       operator: 'Operator',

@@ -251,6 +251,9 @@ export const ruRU: Resources = {
     addCategory: 'Добавить категорию',
     categoryCreated: 'Категория создана',
     chooseOperator: 'Выберите оператора',
+    noOperatorsOnline: 'Нет операторов в сети.',
+    operatorAway: '{{name}} ({{state}})',
+    presence: { online: 'В работе', break: 'Перерыв', offline: 'Не в сети' },
     chooseTeam: 'Выберите команду',
     transferTo: {
       operator: 'Оператор',
