@@ -146,6 +146,13 @@ describe('chat lists: last activity, cursor pages, unread, filters, expired', ()
     assert.deepEqual(await ids(sup, 'filter=waiting&q=REFUND'), [a2]);
     assert.deepEqual(await ids(sup, 'filter=waiting&q=x2'), [a2]);
     assert.deepEqual(await ids(sup, 'filter=waiting&q=%25'), []);
+    // Any message of the conversation, not only the last: the client asked about order #1042 earlier.
+    await inbound(s, chA, { client: 'x2', name: 'John Smith', text: 'It is about order #1042, paid twice' });
+    await inbound(s, chA, { client: 'x2', name: 'John Smith', text: 'Thanks' });
+    assert.deepEqual(await ids(sup, 'filter=waiting&q=1042'), [a2]);
+    assert.deepEqual(await ids(sup, 'filter=waiting&q=paid%20twice'), [a2]);
+    assert.deepEqual(await ids(opA, 'filter=waiting&q=1042'), [a2]);
+    assert.deepEqual(await ids(opB, 'filter=waiting&q=1042'), [], 'still only the chats one may see');
     // An operator filtering by someone else still sees only what is theirs.
     assert.deepEqual(await ids(opA, 'filter=assigned'), [a1]);
     assert.deepEqual(await ids(opA, `filter=assigned&operatorId=${opB.id}`), []);

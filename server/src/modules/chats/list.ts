@@ -65,7 +65,13 @@ function listWhere(orgId: string, viewer: Viewer, kind: ListKind, f: ChatListFil
   if (f.operatorId) parts.push(`c.operator_id = ${add(f.operatorId)}::uuid`);
   if (f.q) {
     const p = add(likePattern(f.q));
-    parts.push(`(cl.name ilike ${p} or ct.external_id ilike ${p} or c.last_message_text ilike ${p})`);
+    // The whole conversation too, not only its last message ('1042' finds the chat about order #1042): the words of
+    // any message, through the full-text index of extended search (messages_fts_idx).
+    const words = add(f.q);
+    parts.push(`(cl.name ilike ${p} or ct.external_id ilike ${p} or c.last_message_text ilike ${p}
+      or c.id in (select m.chat_id from messages m
+                   where m.organisation_id = $1
+                     and to_tsvector('russian', m.text) @@ websearch_to_tsquery('russian', ${words})))`);
   }
   return { where: parts.join(' and '), params, add };
 }
