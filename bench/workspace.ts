@@ -3,7 +3,8 @@
  * and BENCH_MESSAGES messages (200,000) seeded in SQL, then over HTTP against an in-process server:
  * - the chat lists: first page and cursor pages (`GET /api/chats?filter=...&limit=50`) for a supervisor (every chat)
  *   and an operator (their own), p50/p95;
- * - extended search (`GET /api/search/messages?q=`) for a common word, a rare word and a Russian word form, p50/p95.
+ * - extended search (`GET /api/search/messages?q=`) for a common word, a rare word and a Russian word form, p50/p95;
+ * - the chat list's quick search over whole conversations (`GET /api/chats?filter=...&q=`) for the same words.
  *
  * Env: BENCH_CHATS, BENCH_MESSAGES, BENCH_RUNS (30), DATABASE_URL (PostgreSQL; unset: embedded PGlite).
  */
@@ -88,6 +89,21 @@ async function main() {
       }
       searches.push([q, xs, hits]);
     }
+    const quick: [string, number[], number][] = [];
+    for (const q of ['order', 'заказы', 'kaleidoscope', 'доставка refund']) {
+      const xs: number[] = [];
+      let hits = 0;
+      for (const filter of ['assigned', 'waiting', 'closed'])
+        for (let i = 0; i < RUNS / 3; i++) {
+          const r = await time(
+            org.admin.api,
+            `/api/chats?filter=${filter}&limit=50&q=${encodeURIComponent(q)}`,
+          );
+          xs.push(r.ms);
+          hits = Math.max(hits, r.entity.items.length);
+        }
+      quick.push([q, xs, hits]);
+    }
     console.log(`\n## ${target}: ${CHATS} chats, ${MESSAGES} messages`);
     console.log(
       `seed: chats ${(seedChats / 1000).toFixed(1)} s, messages ${(seedMessages / 1000).toFixed(1)} s`,
@@ -97,6 +113,8 @@ async function main() {
       console.log(`| ${name} | ${fmt(first)} | ${pages.length ? fmt(pages) : '-'} |`);
     console.log('\n| search q | latency | hits on the first page |\n|---|---|---|');
     for (const [q, xs, hits] of searches) console.log(`| ${q} | ${fmt(xs)} | ${hits} |`);
+    console.log('\n| chat-list quick search q | latency | most chats on a first page |\n|---|---|---|');
+    for (const [q, xs, hits] of quick) console.log(`| ${q} | ${fmt(xs)} | ${hits} |`);
   } finally {
     await s.close();
   }
