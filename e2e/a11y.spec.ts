@@ -160,3 +160,41 @@ describe('accessibility of every screen (axe-core: no serious or critical violat
     });
   }
 });
+
+describe('accessibility of error states (issue 36.10: error texts and red buttons readable, panels closable by name)', () => {
+  test('a refused sign-in, a team form with every field wrong, in both languages', async () => {
+    for (const lang of ['eng', 'rus'] as const) {
+      const { page, context } = await openPage(browser, server.url);
+      if (lang === 'rus') await context.addInitScript(() => localStorage.setItem('sc-lang', 'rus'));
+      await page.goto('/');
+      await page.locator('input[type="password"]').waitFor();
+      await page
+        .locator('input[type="email"], input[name="login"], input[autocomplete="username"]')
+        .first()
+        .fill('admin@demo.local');
+      await page.locator('input[type="password"]').fill('Wrong-passw0rd!');
+      await page.locator('input[type="password"]').press('Enter');
+      await page
+        .getByText(lang === 'eng' ? 'Incorrect login or password' : /неверн/i)
+        .first()
+        .waitFor();
+      const report = (await seriousA11y(page)).map(
+        (v) => `login error (${lang}): ${v.impact} ${v.id} at ${v.targets.join(' | ')}`,
+      );
+
+      await signIn(page, admin, '/admin/teams/all');
+      await page.getByRole('button', { name: lang === 'eng' ? 'Add team' : /Добавить команду/ }).click();
+      const drawer = page.getByRole('dialog');
+      await drawer.locator('form').waitFor();
+      await drawer.locator('button[type="submit"]').click();
+      await drawer.locator('.mantine-InputWrapper-error').first().waitFor();
+      report.push(
+        ...(await seriousA11y(page)).map(
+          (v) => `team form errors (${lang}): ${v.impact} ${v.id} at ${v.targets.join(' | ')}`,
+        ),
+      );
+      await context.close();
+      assert.deepEqual(report, [], `\n${report.join('\n')}`);
+    }
+  });
+});
