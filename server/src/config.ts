@@ -74,6 +74,10 @@ const envSchema = z.object({
   TELEMETRY_API_KEY: z.preprocess(emptyToUndefined, z.string().max(512).optional()),
   OTEL_EXPORTER_OTLP_ENDPOINT: z.preprocess(emptyToUndefined, url(['http:', 'https:']).optional()),
   PAYMENT_PROVIDER: z.preprocess(emptyToUndefined, z.enum(['yookassa', 'demo', 'none']).optional()),
+  MEDIA_DOWNLOAD_CONCURRENCY: z.preprocess(
+    emptyToUndefined,
+    z.coerce.number().int().min(1).max(64).default(4),
+  ),
 });
 
 export type Config = {
@@ -109,6 +113,8 @@ export type Config = {
    * configured, else the demo page, so a new installation can try the whole finance path (billing/provider.ts).
    */
   paymentProvider?: 'yookassa' | 'demo' | 'none';
+  /** How many provider media files this server downloads at once (the others wait their turn). */
+  mediaDownloadConcurrency: number;
   /** The environment as given: channel adapters read their own variables from it (e.g. TELEGRAM_API_BASE_URL). */
   env: Readonly<Record<string, string | undefined>>;
 };
@@ -146,6 +152,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metricsToken: e.METRICS_TOKEN,
     telemetry: { enabled: e.TELEMETRY === 'on', url: e.TELEMETRY_URL, apiKey: e.TELEMETRY_API_KEY },
     paymentProvider: e.PAYMENT_PROVIDER,
+    mediaDownloadConcurrency: e.MEDIA_DOWNLOAD_CONCURRENCY,
     env: { ...env },
   };
 }

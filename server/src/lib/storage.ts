@@ -1,9 +1,17 @@
+import { createWriteStream } from 'node:fs';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 
 /** Where file bytes live (avatars, attachments, recordings): local disk by default. */
 export type Storage = {
   put(key: string, data: Buffer): Promise<void>;
+  /**
+   * Writes a stream as it arrives (a provider's media file), never holding it whole; when the stream fails (a
+   * limit passed, the provider gone) nothing is left under the key and the stream's error is thrown.
+   */
+  putStream(key: string, data: Readable): Promise<void>;
   get(key: string): Promise<Buffer | null>;
   remove(key: string): Promise<void>;
 };
@@ -17,6 +25,16 @@ export function diskStorage(root: string): Storage {
     async put(key, data) {
       await mkdir(join(root, key.slice(0, 2)), { recursive: true });
       await writeFile(path(key), data);
+    },
+    async putStream(key, data) {
+      const file = path(key);
+      await mkdir(join(root, key.slice(0, 2)), { recursive: true });
+      try {
+        await pipeline(data, createWriteStream(file));
+      } catch (err) {
+        await rm(file, { force: true });
+        throw err;
+      }
     },
     async get(key) {
       try {
