@@ -48,8 +48,13 @@ export async function sendGenerated(res: ServerResponse, f: GeneratedFile, stats
       stats.sent += chunk.length;
       if (!res.write(chunk) && !closed)
         await new Promise<void>((r) => {
-          res.once('drain', r);
-          res.once('close', r);
+          const go = () => {
+            res.off('drain', go);
+            res.off('close', go);
+            r();
+          };
+          res.on('drain', go);
+          res.on('close', go);
         });
       if (f.pauseMs) await new Promise((r) => setTimeout(r, f.pauseMs));
     }
