@@ -1,5 +1,5 @@
-import { createWriteStream } from 'node:fs';
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -13,6 +13,8 @@ export type Storage = {
    */
   putStream(key: string, data: Readable): Promise<void>;
   get(key: string): Promise<Buffer | null>;
+  /** The bytes as a stream to send on (a download), with their size; null when there are none. */
+  open(key: string): Promise<{ stream: Readable; size: number } | null>;
   remove(key: string): Promise<void>;
 };
 
@@ -42,6 +44,11 @@ export function diskStorage(root: string): Storage {
       } catch {
         return null;
       }
+    },
+    async open(key) {
+      const file = path(key);
+      const info = await stat(file).catch(() => null);
+      return info?.isFile() ? { stream: createReadStream(file), size: info.size } : null;
     },
     async remove(key) {
       await rm(path(key), { force: true });

@@ -174,8 +174,29 @@ describe('inbound media: streamed, limited, capped, typed by content', () => {
       assert.equal(f.size, size);
       assert.equal(f.contentType, 'image/jpeg');
     }
-    const res = await fetch(s.url + files[0]?.url, { method: 'HEAD' });
-    assert.equal(res.status, 200);
+    // An operator opening them: the files are streamed from storage, never read whole either.
+    const servedFrom = process.memoryUsage.rss();
+    let servedPeak = servedFrom;
+    const servedSampler = setInterval(() => {
+      servedPeak = Math.max(servedPeak, process.memoryUsage.rss());
+    }, 5);
+    try {
+      const lengths = await Promise.all(
+        files.map(async (f) => {
+          const res = await fetch(s.url + f.url);
+          assert.equal(res.headers.get('content-length'), String(size));
+          let n = 0;
+          for await (const chunk of res.body as AsyncIterable<Uint8Array>) n += chunk.length;
+          return n;
+        }),
+      );
+      assert.deepEqual(lengths, [size, size, size, size]);
+    } finally {
+      clearInterval(servedSampler);
+    }
+    const served = servedPeak - servedFrom;
+    console.log(`RSS +${(served / MiB).toFixed(0)} MiB while the four were downloaded from /api/files`);
+    assert.ok(served < 100 * MiB, `RSS grew by ${(served / MiB).toFixed(0)} MiB while serving`);
   });
 
   test('the content decides the type: a claimed picture that is not one is kept as what it is, and downloaded, never shown', async () => {
