@@ -12,6 +12,8 @@ export type GeneratedFile = {
   announce?: boolean;
   /** A pause between chunks (ms), so that downloads overlap for a test of how many run at once. */
   pauseMs?: number;
+  /** The connection is dropped after this many bytes (a provider failing midway). */
+  failAfter?: number;
 };
 
 /** What a fake saw of its generated files: bytes sent, downloads at once (now and at most), cut-off ones. */
@@ -43,9 +45,19 @@ export async function sendGenerated(res: ServerResponse, f: GeneratedFile, stats
       stats.sent += head.length;
     }
     while (left > 0 && !closed) {
+      if (f.pauseMs) await new Promise((r) => setTimeout(r, f.pauseMs));
+      if (f.failAfter !== undefined && f.size - left >= f.failAfter) {
+        res.destroy();
+        break;
+      }
       const chunk = left >= CHUNK ? FILLER : FILLER.subarray(0, left);
       left -= chunk.length;
       stats.sent += chunk.length;
+      // The last bytes end the answer at once: the download counts as over before the client can see them all.
+      if (left === 0) {
+        res.end(chunk);
+        break;
+      }
       if (!res.write(chunk) && !closed)
         await new Promise<void>((r) => {
           const go = () => {
@@ -56,10 +68,9 @@ export async function sendGenerated(res: ServerResponse, f: GeneratedFile, stats
           res.on('drain', go);
           res.on('close', go);
         });
-      if (f.pauseMs) await new Promise((r) => setTimeout(r, f.pauseMs));
     }
     if (closed) stats.aborted++;
-    else res.end();
+    else if (!res.writableEnded) res.end();
   } finally {
     stats.active--;
   }

@@ -139,6 +139,27 @@ describe('inbound media: streamed, limited, capped, typed by content', () => {
     assert.equal(storedFiles(s).length, before, 'the partial bytes were removed');
   });
 
+  test('a provider failing midway: the request is refused for a retry (503), nothing of the message kept', async () => {
+    const { org, hook } = await connectVk();
+    const before = storedFiles(s).length;
+    const photo = (url: string) => ({
+      type: 'photo',
+      photo: { id: 1, owner_id: 940, sizes: [{ type: 'x', url, width: 1, height: 1 }] },
+    });
+    const whole = vk.addMedia(MEDIA.jpg, 'image/jpeg');
+    const broken = vk.addGeneratedMedia({
+      size: 8 * MiB,
+      type: 'image/jpeg',
+      head: MEDIA.jpg,
+      failAfter: MiB,
+    });
+    const event = vk.messageNew(940, { text: 'two', attachments: [photo(whole), photo(broken)] });
+    assert.equal((await vk.deliver(hook, event)).status, 503);
+    assert.equal(await filesOf(org), 0, 'the first photo, kept before the second failed, is removed');
+    assert.equal(storedFiles(s).length, before, 'no bytes left in storage');
+    assert.equal((await chatsOf(org)).length, 0);
+  });
+
   test('four 150 MiB photos at once: all kept whole, the process grows by less than 100 MiB', async () => {
     const { org, hook } = await connectVk();
     vk.generated = generatedStats();
@@ -236,7 +257,7 @@ describe('inbound media: streamed, limited, capped, typed by content', () => {
       const events = [1, 2, 3, 4, 5].map((i) =>
         vkPhoto(
           930 + i,
-          vk.addGeneratedMedia({ size: MiB, type: 'image/jpeg', head: MEDIA.jpg, pauseMs: 10 }),
+          vk.addGeneratedMedia({ size: MiB / 2, type: 'image/jpeg', head: MEDIA.jpg, pauseMs: 20 }),
         ),
       );
       const answers = await Promise.all(events.map((e) => vk.deliver(hook, e)));
@@ -245,7 +266,7 @@ describe('inbound media: streamed, limited, capped, typed by content', () => {
         events.map(() => ({ status: 200, text: 'ok' })),
       );
       assert.equal(vk.generated.peak, 2);
-      assert.equal(vk.generated.sent, 5 * MiB);
+      assert.equal(vk.generated.sent, (5 * MiB) / 2);
       const all: Message[] = [];
       for (const chat of (await org.admin.api.get('/api/chats?filter=waiting')).body.entity.items)
         all.push(...(await org.admin.api.get(`/api/chats/${chat.id}/messages`)).body.entity.items);

@@ -15,7 +15,7 @@ import { recordProviderStatus } from '../chats/delivery-status.ts';
 import { editInbound, inboundKnown, optOut } from '../chats/inbound-events.ts';
 import { type IngestResult, ingestInbound } from '../chats/ingest.ts';
 import { FileTooLargeError, keepDownload, underDownloadCap } from '../files/inbound.ts';
-import { saveFile } from '../files/service.ts';
+import { removeFile, saveFile } from '../files/service.ts';
 import { receivedType, SNIFF_BYTES } from '../files/sniff.ts';
 import { withClientNames } from './client-names.ts';
 import type { ChannelRow } from './queries.ts';
@@ -39,6 +39,7 @@ async function withMedia(t: Target, msg: InboundMessage): Promise<InboundMessage
     t.adapter.mediaMaxBytes ?? channelCapabilities(t.row.type, t.channel.settings).attachments.maxBytes;
   const attachments: Attachment[] = [...msg.attachments];
   const notices: string[] = [];
+  const keys: string[] = [];
   for (const ref of msg.media) {
     const name = ref.name ?? 'file';
     if (ref.size !== undefined && ref.size > maxBytes) {
@@ -50,6 +51,7 @@ async function withMedia(t: Target, msg: InboundMessage): Promise<InboundMessage
         const file = await fetchMedia(adapterContext(t.app), t.channel, ref);
         return { file, kept: await keepDownload(t.app, t.row.organisation_id, file, maxBytes) };
       });
+      keys.push(kept.key);
       attachments.push({
         url: `/api/files/${kept.key}`,
         name: file.name ?? ref.name,
@@ -63,6 +65,8 @@ async function withMedia(t: Target, msg: InboundMessage): Promise<InboundMessage
       }
       if (!(err instanceof MediaError) || err.retryable) {
         t.app.log.warn({ err, channel: t.row.id }, 'provider file not fetched; the provider will retry');
+        // The retry downloads the message's files again: those kept so far would belong to nothing.
+        for (const key of keys) await removeFile(t.app, t.app.db, key);
         throw new AppError('providerUnavailableException');
       }
       notices.push(`[${name}: not available (${err.message})]`);

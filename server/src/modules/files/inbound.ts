@@ -69,7 +69,13 @@ export async function keepDownload(
     }
   }
   const key = randomToken();
-  await app.storage.putStream(key, Readable.from(metered(file.stream)));
+  try {
+    await app.storage.putStream(key, Readable.from(metered(file.stream)));
+  } catch (err) {
+    // Storage may fail before reading a byte: the provider's request is not left open.
+    file.stream.destroy();
+    throw err;
+  }
   try {
     const contentType = await receivedType(Buffer.concat(head), file.contentType, size > headBytes);
     await recordFile(app.db, key, organisationId, contentType, size);
