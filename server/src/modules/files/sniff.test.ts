@@ -23,6 +23,11 @@ test('a declared type the content bears out is kept, with its parameters and wit
 
 test('the content decides: another known type is kept as itself, unknown bytes as application/octet-stream', async () => {
   assert.equal(await receivedType(PNG, 'image/jpeg', false), 'image/png');
+  assert.equal(
+    await receivedType(JPEG, 'image/jpg', false),
+    'image/jpeg',
+    'an alias gives way to the standard name',
+  );
   assert.equal(await receivedType(PDF, 'application/octet-stream', false), 'application/pdf');
   assert.equal(await receivedType(ELF, 'image/jpeg', false), 'application/x-elf');
   assert.equal(

@@ -8,10 +8,10 @@ export const SNIFF_BYTES = 64 * 1024;
 
 /**
  * Types that name the same container, where the declared one is the more precise word (an m4a voice note is an mp4,
- * a .doc a compound file): a declared type of the content's family is kept as declared.
+ * a .doc a compound file): a declared type of the content's family is kept as declared. Mere aliases (image/jpg,
+ * audio/mp3) are not families: the content's standard name replaces them.
  */
 const FAMILIES: readonly (readonly string[])[] = [
-  ['image/jpeg', 'image/jpg', 'image/pjpeg'],
   [
     'video/mp4',
     'audio/mp4',
@@ -24,8 +24,6 @@ const FAMILIES: readonly (readonly string[])[] = [
   ],
   ['audio/ogg', 'video/ogg', 'application/ogg', 'audio/opus'],
   ['video/webm', 'audio/webm', 'video/x-matroska', 'audio/x-matroska'],
-  ['audio/mpeg', 'audio/mp3'],
-  ['audio/wav', 'audio/x-wav', 'audio/vnd.wave', 'audio/wave'],
   [
     'application/zip',
     'application/x-zip-compressed',
