@@ -9,6 +9,7 @@ test('defaults: port 3000, ./data, generated secret kept in DATA_DIR', () => {
   const dir = mkdtempSync(join(tmpdir(), 'sc-config-'));
   const c = loadConfig({ DATA_DIR: dir });
   assert.equal(c.port, 3000);
+  assert.equal(c.mediaDownloadConcurrency, 4);
   assert.equal(c.publicUrl, 'http://localhost:3000');
   assert.equal(c.databaseUrl, undefined);
   assert.equal(c.secretKey, readFileSync(join(dir, 'secret.key'), 'utf8'));
@@ -26,6 +27,7 @@ test('every bad variable is named with what is wrong', () => {
         ADMIN_EMAIL: 'not-mail',
         SECRET_KEY: 'short',
         PAYMENT_PROVIDER: 'stripe',
+        MEDIA_DOWNLOAD_CONCURRENCY: '0',
       }),
     (err: Error) => {
       assert.ok(err instanceof ConfigError);
@@ -37,6 +39,7 @@ test('every bad variable is named with what is wrong', () => {
         'ADMIN_EMAIL',
         'SECRET_KEY',
         'PAYMENT_PROVIDER',
+        'MEDIA_DOWNLOAD_CONCURRENCY',
       ]) {
         assert.match(err.message, new RegExp(`^  ${name}: `, 'm'), name);
       }
@@ -52,8 +55,10 @@ test('PUBLIC_URL loses a trailing slash; empty variables count as unset', () => 
     PUBLIC_URL: 'https://chat.example.com/',
     DATABASE_URL: '',
     PORT: '8080',
+    MEDIA_DOWNLOAD_CONCURRENCY: '2',
   });
   assert.equal(c.publicUrl, 'https://chat.example.com');
   assert.equal(c.databaseUrl, undefined);
   assert.equal(c.port, 8080);
+  assert.equal(c.mediaDownloadConcurrency, 2);
 });

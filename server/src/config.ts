@@ -75,6 +75,10 @@ const envSchema = z.object({
   OTEL_EXPORTER_OTLP_ENDPOINT: z.preprocess(emptyToUndefined, url(['http:', 'https:']).optional()),
   INGEST_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
   PAYMENT_PROVIDER: z.preprocess(emptyToUndefined, z.enum(['yookassa', 'demo', 'none']).optional()),
+  MEDIA_DOWNLOAD_CONCURRENCY: z.preprocess(
+    emptyToUndefined,
+    z.coerce.number().int().min(1).max(64).default(4),
+  ),
 });
 
 export type Config = {
@@ -115,6 +119,8 @@ export type Config = {
    * statement cannot hold another's messages; the batch is then written one message at a time (modules/chats/ingest.ts).
    */
   ingestStatementTimeoutMs: number;
+  /** How many provider media files this server downloads at once (the others wait their turn). */
+  mediaDownloadConcurrency: number;
   /** The environment as given: channel adapters read their own variables from it (e.g. TELEGRAM_API_BASE_URL). */
   env: Readonly<Record<string, string | undefined>>;
 };
@@ -153,6 +159,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     telemetry: { enabled: e.TELEMETRY === 'on', url: e.TELEMETRY_URL, apiKey: e.TELEMETRY_API_KEY },
     paymentProvider: e.PAYMENT_PROVIDER,
     ingestStatementTimeoutMs: e.INGEST_STATEMENT_TIMEOUT_MS,
+    mediaDownloadConcurrency: e.MEDIA_DOWNLOAD_CONCURRENCY,
     env: { ...env },
   };
 }

@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import type { Attachment, ButtonRows, ChannelType, WhatsAppTemplateDto } from '@smartconnect/contracts';
 import type { z } from 'zod';
 import type { Queryable } from '../db/index.ts';
@@ -30,8 +31,15 @@ export type InboundMessage = {
 /** A provider's file, as its adapter can fetch it. */
 export type MediaRef = { ref: string; name?: string; contentType?: string; size?: number };
 
-/** A fetched provider file. */
+/** A file's bytes in hand (an e-mail's attachment, one of our stored files). */
 export type Media = { data: Buffer; contentType: string; name?: string };
+
+/**
+ * A provider file being downloaded: its bytes as they arrive, never held whole. Ingest streams them into our storage
+ * under the type's limit (`mediaMaxBytes`), checks their type by content and destroys the stream when it stops
+ * early. `contentType` is what the provider says; `size` its Content-Length (or the size it announced), when known.
+ */
+export type MediaDownload = { stream: Readable; contentType: string; name?: string; size?: number };
 
 /**
  * What one provider request says, in our words. Adapters answer a list: one webhook may carry several updates,
@@ -250,8 +258,14 @@ export type ChannelAdapter = {
     channel: AdapterChannel,
     externalIds: string[],
   ): Promise<Record<string, string>>;
-  /** A provider file named by a MediaRef; throws a MediaError when it cannot be had. */
-  fetchMedia?(ctx: AdapterContext, channel: AdapterChannel, ref: MediaRef): Promise<Media>;
+  /** A provider file named by a MediaRef, as a stream; throws a MediaError when it cannot be had. */
+  fetchMedia?(ctx: AdapterContext, channel: AdapterChannel, ref: MediaRef): Promise<MediaDownload>;
+  /**
+   * The largest file the provider lets us download (its documented inbound limit), when it differs from
+   * `capabilities.attachments.maxBytes` (what we may send): Telegram's bots download at most 20 MB. A larger file
+   * becomes a notice in the message's text.
+   */
+  mediaMaxBytes?: number;
   /** The settings shown in the API (never secrets). */
   present(settings: Record<string, unknown>): Record<string, unknown>;
   /** Where the provider posts, when not the common `/api/webhooks/{type}/{channelId}`. */

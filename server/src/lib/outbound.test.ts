@@ -91,6 +91,7 @@ describe('guarded outbound fetch', () => {
         `http://[::ffff:127.0.0.1]:${port}/x`,
       ]) {
         await assert.rejects(out.fetch(url), OutboundRefusedError, url);
+        await assert.rejects(out.stream(url), OutboundRefusedError, url);
         await assert.rejects(out.check(url), OutboundRefusedError, url);
       }
       await assert.rejects(out.fetch('file:///etc/passwd'), OutboundRefusedError);
@@ -162,6 +163,37 @@ describe('guarded outbound fetch', () => {
       const started = Date.now();
       await assert.rejects(out.fetch(silent.url, { timeoutMs: 300 }));
       assert.ok(Date.now() - started < 3_000);
+    } finally {
+      await out.close();
+    }
+  });
+
+  test('stream: the answer is handed over as it arrives, with its Content-Length; destroying it closes the connection', async () => {
+    let aborted = false;
+    const big = await listen((_req, res) => {
+      const chunk = Buffer.alloc(64 * 1024, 'b');
+      res.setHeader('content-length', String(50 * 1024 * 1024));
+      res.on('close', () => {
+        aborted = !res.writableFinished;
+      });
+      const pump = () => {
+        while (!res.destroyed) if (!res.write(chunk)) return void res.once('drain', pump);
+      };
+      pump();
+    });
+    servers.push(big.server);
+    const out = createOutbound('127.0.0.1');
+    try {
+      const res = await out.stream(big.url);
+      assert.equal(res.status, 200);
+      assert.equal(res.size, 50 * 1024 * 1024);
+      let read = 0;
+      for await (const chunk of res.body) {
+        read += (chunk as Buffer).length;
+        if (read >= 1024 * 1024) break;
+      }
+      await new Promise((r) => setTimeout(r, 200));
+      assert.ok(aborted, 'leaving the stream closed the connection');
     } finally {
       await out.close();
     }

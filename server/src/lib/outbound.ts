@@ -1,5 +1,6 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { isIP } from 'node:net';
+import { Readable } from 'node:stream';
 import ipaddr from 'ipaddr.js';
 import { Agent, fetch } from 'undici';
 
@@ -10,7 +11,11 @@ import { Agent, fetch } from 'undici';
  * followed, a 10 s deadline and at most 64 KB of the answer read. The installation's operator may allow
  * networks or host names with OUTBOUND_ALLOWED_NETWORKS.
  */
-export const OUTBOUND = { timeoutMs: 10_000, maxAnswerBytes: 64 * 1024 } as const;
+export const OUTBOUND = {
+  timeoutMs: 10_000,
+  maxAnswerBytes: 64 * 1024,
+  streamTimeoutMs: 10 * 60_000,
+} as const;
 
 /** Why a URL may not be requested; the message names no internal detail beyond the address. */
 export class OutboundRefusedError extends Error {
@@ -36,11 +41,28 @@ export type OutboundInit = {
   maxBytes?: number;
 };
 
+/**
+ * An answer whose body is read by the caller as it arrives (a provider's media file): nothing is buffered here.
+ * The caller must consume or destroy `body`; destroying it aborts the request.
+ */
+export type OutboundStream = {
+  status: number;
+  headers: Headers;
+  body: Readable;
+  /** The answer's Content-Length, when it names one. */
+  size: number | null;
+};
+
 export type Outbound = {
   /** Throws OutboundRefusedError when the URL is not http(s) or names a refused address (a name that does not resolve is let through: sending re-checks). */
   check(url: string): Promise<void>;
   /** One request under the rules above; a refused address throws OutboundRefusedError, a network failure its own error. */
   fetch(url: string, init?: OutboundInit): Promise<OutboundAnswer>;
+  /**
+   * One request under the same rules whose answer is streamed to the caller (media downloads): the connection and
+   * each pause of the body within OUTBOUND.timeoutMs, the whole answer within OUTBOUND.streamTimeoutMs.
+   */
+  stream(url: string, init?: Omit<OutboundInit, 'maxBytes'>): Promise<OutboundStream>;
   /**
    * The address to connect to for a host a tenant chose for another protocol (IMAP, SMTP): every address the name
    * resolves to must be allowed, as for URLs; the caller connects to the answer (TLS still checks the name).
@@ -133,6 +155,29 @@ export function createOutbound(allowedNetworks = ''): Outbound {
     bodyTimeout: OUTBOUND.timeoutMs,
   });
 
+  /** Sends one request under the rules; a refused address throws OutboundRefusedError, not undici's wrapper. */
+  async function request(url: string, init: OutboundInit, signal: AbortSignal) {
+    const u = precheck(url);
+    try {
+      return await fetch(u, {
+        method: init.method ?? 'GET',
+        headers: init.headers,
+        body: init.body as never,
+        redirect: 'manual',
+        dispatcher: agent,
+        signal,
+      });
+    } catch (err) {
+      // undici wraps connect errors: surface our refusal as itself.
+      let cause: unknown = err;
+      while (cause instanceof Error) {
+        if (cause instanceof OutboundRefusedError) throw cause;
+        cause = cause.cause;
+      }
+      throw err;
+    }
+  }
+
   return {
     async check(url) {
       const u = precheck(url);
@@ -146,29 +191,21 @@ export function createOutbound(allowedNetworks = ''): Outbound {
     },
 
     async fetch(url, init = {}) {
-      const u = precheck(url);
       const signal = AbortSignal.timeout(Math.min(init.timeoutMs ?? OUTBOUND.timeoutMs, OUTBOUND.timeoutMs));
-      let res: Awaited<ReturnType<typeof fetch>>;
-      try {
-        res = await fetch(u, {
-          method: init.method ?? 'GET',
-          headers: init.headers,
-          body: init.body as never,
-          redirect: 'manual',
-          dispatcher: agent,
-          signal,
-        });
-      } catch (err) {
-        // undici wraps connect errors: surface our refusal as itself.
-        let cause: unknown = err;
-        while (cause instanceof Error) {
-          if (cause instanceof OutboundRefusedError) throw cause;
-          cause = cause.cause;
-        }
-        throw err;
-      }
+      const res = await request(url, init, signal);
       const { body, truncated } = await readBounded(res.body, init.maxBytes ?? OUTBOUND.maxAnswerBytes);
       return { status: res.status, headers: res.headers as unknown as Headers, body, truncated };
+    },
+
+    async stream(url, init = {}) {
+      const signal = AbortSignal.timeout(
+        Math.min(init.timeoutMs ?? OUTBOUND.streamTimeoutMs, OUTBOUND.streamTimeoutMs),
+      );
+      const res = await request(url, init, signal);
+      const length = res.headers.get('content-length');
+      const size = length && /^\d+$/.test(length) ? Number(length) : null;
+      const body = res.body ? Readable.fromWeb(res.body as never) : Readable.from([]);
+      return { status: res.status, headers: res.headers as unknown as Headers, body, size };
     },
 
     async resolve(hostname) {

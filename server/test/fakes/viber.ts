@@ -1,6 +1,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { type GeneratedFile, type GeneratedStats, generatedStats, sendGenerated } from './generated-file.ts';
 
 /**
  * A fake of Viber's REST Bot API (https://developers.viber.com/docs/api/rest-bot-api/), following its documents:
@@ -23,6 +24,10 @@ export type FakeViber = {
   subscribers: Set<string>;
   failNext(method: string, status: number, message: string, times?: number): void;
   addMedia(bytes: Uint8Array, contentType: string): string;
+  /** A large file made up as it is downloaded (never held whole); its URL. */
+  addGeneratedMedia(file: GeneratedFile): string;
+  /** What was sent of generated files. */
+  generated: GeneratedStats;
   /** A fresh message_token past 2^53, as Viber's are. */
   nextToken(): string;
   /** POSTs a callback signed with the token (or `signature`; null for none); big message_tokens stay numbers in JSON. */
@@ -41,6 +46,7 @@ const viberJson = (v: unknown) => JSON.stringify(v).replace(/("message_token":)"
 export async function startFakeViber(): Promise<FakeViber> {
   const token = `4453b6ac12345678-e02c5f12174805f9-daec9cbb5448c51${randomBytes(1).toString('hex')}`;
   const media = new Map<string, { bytes: Buffer; type: string }>();
+  const generatedFiles = new Map<string, GeneratedFile>();
   const fails: { method: string; status: number; message: string; times: number }[] = [];
   let counter = 5_741_311_803_571_721_000n;
   const fake: FakeViber = {
@@ -59,6 +65,12 @@ export async function startFakeViber(): Promise<FakeViber> {
       media.set(id, { bytes: Buffer.from(bytes), type });
       return `${fake.baseUrl}/media/${id}`;
     },
+    addGeneratedMedia(file) {
+      const id = randomBytes(8).toString('hex');
+      generatedFiles.set(id, file);
+      return `${fake.baseUrl}/media/${id}`;
+    },
+    generated: generatedStats(),
     nextToken() {
       counter += 7n;
       return counter.toString();
@@ -107,6 +119,8 @@ export async function startFakeViber(): Promise<FakeViber> {
     const url = new URL(req.url ?? '/', 'http://fake');
     const m = url.pathname.match(/^\/media\/(\w+)$/);
     if (req.method === 'GET' && m) {
+      const g = generatedFiles.get(m[1] ?? '');
+      if (g) return sendGenerated(res, g, fake.generated);
       const f = media.get(m[1] ?? '');
       if (!f) {
         res.writeHead(404);

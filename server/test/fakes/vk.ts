@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { type GeneratedFile, type GeneratedStats, generatedStats, sendGenerated } from './generated-file.ts';
 
 /**
  * A fake of the VK API for a community bot (https://dev.vk.com/ru/api/api-requests), following its documents:
@@ -54,6 +55,10 @@ export type FakeVk = {
   }[];
   failNext(method: string, code: number, message: string, times?: number): void;
   addMedia(bytes: Uint8Array, contentType: string): string;
+  /** A large file made up as it is downloaded (never held whole); its URL. */
+  addGeneratedMedia(file: GeneratedFile): string;
+  /** What was sent of generated files. */
+  generated: GeneratedStats;
   /** POSTs a Callback API event (group_id, secret and event_id filled in unless given); answers status and text. */
   deliver(url: string, event: Record<string, unknown>): Promise<{ status: number; text: string }>;
   /** A message_new event from a user (who thereby allows the community's messages). */
@@ -64,6 +69,7 @@ export type FakeVk = {
 export async function startFakeVk(): Promise<FakeVk> {
   const token = `vk1.a.${randomBytes(40).toString('hex')}`;
   const media = new Map<string, { bytes: Buffer; type: string }>();
+  const generatedFiles = new Map<string, GeneratedFile>();
   const fails: { method: string; code: number; message: string; times: number }[] = [];
   const byRandom = new Map<string, number>();
   const pending = new Map<string, { kind: 'photo' | 'doc'; bytes: Buffer; name: string; type: string }>();
@@ -97,6 +103,12 @@ export async function startFakeVk(): Promise<FakeVk> {
       media.set(id, { bytes: Buffer.from(bytes), type });
       return `${fake.baseUrl}/media/${id}`;
     },
+    addGeneratedMedia(file) {
+      const id = randomBytes(8).toString('hex');
+      generatedFiles.set(id, file);
+      return `${fake.baseUrl}/media/${id}`;
+    },
+    generated: generatedStats(),
     async deliver(url, event) {
       const body = {
         group_id: fake.groupId,
@@ -213,6 +225,8 @@ export async function startFakeVk(): Promise<FakeVk> {
     const url = new URL(req.url ?? '/', 'http://fake');
     const m = url.pathname.match(/^\/media\/(\w+)$/);
     if (req.method === 'GET' && m) {
+      const g = generatedFiles.get(m[1] ?? '');
+      if (g) return sendGenerated(res, g, fake.generated);
       const f = media.get(m[1] ?? '');
       if (!f) {
         res.writeHead(404);

@@ -4,6 +4,7 @@ import { drainOutbox } from '../../src/jobs/outbox.ts';
 import { saveFile } from '../../src/modules/files/service.ts';
 import { type FakeViber, startFakeViber } from '../fakes/viber.ts';
 import { createOrganisation, startTestServer, type TestOrg, type TestServer } from '../helpers.ts';
+import { MEDIA } from '../media-fixtures.ts';
 import { chatsOf, messagesOf, replyTo } from '../replies.ts';
 import { goOnline, makeTeam } from './chats-fixtures.ts';
 
@@ -89,7 +90,8 @@ describe('Viber bot channel', () => {
     assert.equal(await vb.deliver(hook, text), 200, 'a retry is answered too');
     const jpg = new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 4, 4]);
     const pdf = new Uint8Array([0x25, 0x50, 0x44, 0x46, 1]);
-    const mp4 = new Uint8Array([0, 0, 0, 0x18, 0x66, 0x74]);
+    // Bytes that are what they claim: received files are kept under the type their content shows.
+    const { mp4 } = MEDIA;
     const events = [
       vb.message(user, { type: 'picture', text: 'my receipt', media: vb.addMedia(jpg, 'image/jpeg') }),
       vb.message(user, {

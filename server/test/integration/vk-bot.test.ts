@@ -4,6 +4,7 @@ import { drainOutbox } from '../../src/jobs/outbox.ts';
 import { saveFile } from '../../src/modules/files/service.ts';
 import { type FakeVk, startFakeVk } from '../fakes/vk.ts';
 import { createOrganisation, startTestServer, type TestOrg, type TestServer } from '../helpers.ts';
+import { MEDIA } from '../media-fixtures.ts';
 import { chatsOf, messagesOf, replyTo } from '../replies.ts';
 import { botNode, publishedBotForNewChats } from './bot-fixtures.ts';
 import { goOnline, makeTeam } from './chats-fixtures.ts';
@@ -120,8 +121,8 @@ describe('VK community bot channel', () => {
     const { org, hook } = await connect();
     const jpg = new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 4, 4]);
     const pdf = new Uint8Array([0x25, 0x50, 0x44, 0x46, 1]);
-    const ogg = new Uint8Array([0x4f, 0x67, 0x67, 0x53, 0]);
-    const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47]);
+    // Bytes that are what they claim: received files are kept under the type their content shows.
+    const { ogg, png } = MEDIA;
     const small = vk.addMedia(new Uint8Array([1]), 'image/jpeg');
     const events = [
       vk.messageNew(777, { text: 'Hi there' }),

@@ -5,6 +5,7 @@ import { ManualClock } from '../../src/lib/clock.ts';
 import { saveFile } from '../../src/modules/files/service.ts';
 import { type FakeWhatsApp, startFakeWhatsApp } from '../fakes/whatsapp.ts';
 import { createOrganisation, startTestServer, type TestOrg, type TestServer } from '../helpers.ts';
+import { MEDIA } from '../media-fixtures.ts';
 import { chatsOf, messagesOf, replyTo } from '../replies.ts';
 import { goOnline, makeTeam } from './chats-fixtures.ts';
 
@@ -127,9 +128,8 @@ describe('WhatsApp channel', () => {
     const from = '79005550000';
     const jpg = new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 1, 2, 3]);
     const pdf = new Uint8Array([0x25, 0x50, 0x44, 0x46, 9]);
-    const ogg = new Uint8Array([0x4f, 0x67, 0x67, 0x53, 7]);
-    const mp4 = new Uint8Array([0, 0, 0, 0x18, 0x66, 0x74]);
-    const webp = new Uint8Array([0x52, 0x49, 0x46, 0x46, 5]);
+    // Bytes that are what they claim: received files are kept under the type their content shows.
+    const { ogg, mp4, webp } = MEDIA;
     const m = (type: string, body: Record<string, unknown>) => wa.message(from, type, body);
     const messages = [
       m('text', { text: { body: 'plain' } }),

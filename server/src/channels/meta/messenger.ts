@@ -1,6 +1,7 @@
 import { CHANNEL_TYPE_FIELDS, FIELD_MESSAGES as M } from '@smartconnect/contracts';
 import { FormData } from 'undici';
 import { AppError } from '../../http/errors.ts';
+import { downloadMedia, mediaType } from '../download.ts';
 import { splitText } from '../telegram/send.ts';
 import {
   type AdapterChannel,
@@ -9,8 +10,7 @@ import {
   type Connected,
   type InboundEvent,
   type InboundMessage,
-  type Media,
-  MediaError,
+  type MediaDownload,
   type MediaRef,
   OAuthRefusedError,
   type OauthAccount,
@@ -57,6 +57,8 @@ const call = <T>(
 
 /** Meta's Send API and Instagram's largest image (8 MB). */
 export const MESSENGER_MEDIA_MAX = 8 * 1024 * 1024;
+/** The largest attachment Meta's webhooks name (25 MB). */
+export const MESSENGER_INBOUND_MAX = 25 * 1024 * 1024;
 /** Longest text of one message (Messenger: 2000 characters; Instagram: 1000 bytes, kept to 1000 characters). */
 const TEXT_LIMIT: Record<MessengerKind['type'], number> = { facebook: 2000, instagram: 1000 };
 /** How long to wait after a rate limit answer (Meta names no Retry-After). */
@@ -329,16 +331,16 @@ function parse(kind: MessengerKind, channel: AdapterChannel, req: RawRequest): I
 }
 
 /** An attachment's URL is a CDN link that works without a token for a while. */
-async function fetchMedia(ctx: AdapterContext, _channel: AdapterChannel, ref: MediaRef): Promise<Media> {
-  const res = await ctx.outbound.fetch(ref.ref, { maxBytes: 25 * 1024 * 1024 }).catch((err) => {
-    throw new MediaError((err as Error).message, true);
-  });
-  if (res.status !== 200) throw new MediaError(`HTTP ${res.status}`, res.status === 429 || res.status >= 500);
-  if (res.truncated) throw new MediaError('file too big', false);
-  const type = res.headers.get('content-type')?.split(';')[0]?.trim();
+async function fetchMedia(
+  ctx: AdapterContext,
+  _channel: AdapterChannel,
+  ref: MediaRef,
+): Promise<MediaDownload> {
+  const res = await downloadMedia(ctx, ref.ref);
   return {
-    data: res.body,
-    contentType: type || ref.contentType || 'application/octet-stream',
+    stream: res.body,
+    size: res.size ?? ref.size,
+    contentType: mediaType(res.headers.get('content-type')) ?? ref.contentType ?? 'application/octet-stream',
     name: ref.name,
   };
 }
@@ -466,6 +468,8 @@ export function messengerAdapter(kind: MessengerKind): ChannelAdapter {
     parse: (channel, req) => parse(kind, channel, req),
     send: (ctx, channel, m) => send(kind, ctx, channel, m),
     fetchMedia,
+    // Meta's documented largest attachment a webhook names (25 MB); we send images of at most 8 MB.
+    mediaMaxBytes: MESSENGER_INBOUND_MAX,
     clientNames: (ctx, channel, ids) => clientNames(kind, ctx, channel, ids),
     present: (settings) => ({
       pageId: settings.pageId ?? null,

@@ -43,8 +43,3 @@ export async function callBot<T>(
     retryAfter: json.parameters?.retry_after,
   };
 }
-
-/** Downloads a file by the path getFile answered (at most 20 MB, the Bot API's own limit for bots). */
-export async function downloadFile(ctx: AdapterContext, token: string, filePath: string) {
-  return ctx.outbound.fetch(`${baseUrl(ctx)}/file/bot${token}/${filePath}`, { maxBytes: 20 * 1024 * 1024 });
-}

@@ -1,7 +1,7 @@
 import { CHANNEL_TYPE_FIELDS } from '@smartconnect/contracts';
 import type { ChannelAdapter } from '../types.ts';
 import { answerCallbacks, connectTelegram, disconnectTelegram, verifyTelegram } from './connect.ts';
-import { fetchTelegramMedia } from './media.ts';
+import { fetchTelegramMedia, TELEGRAM_DOWNLOAD_MAX } from './media.ts';
 import { parseTelegram } from './parse.ts';
 import { sendTelegram, TELEGRAM_TEXT_LIMIT } from './send.ts';
 
@@ -26,6 +26,7 @@ export const telegramAdapter: ChannelAdapter = {
   parse: (_channel, req) => parseTelegram(req),
   send: sendTelegram,
   fetchMedia: fetchTelegramMedia,
+  mediaMaxBytes: TELEGRAM_DOWNLOAD_MAX,
   afterReceive: answerCallbacks,
   present: (settings) => ({ username: settings.username ?? null, botId: settings.botId ?? null }),
 };

@@ -1,12 +1,12 @@
+import { downloadMedia, mediaType } from '../download.ts';
 import { splitText } from '../telegram/send.ts';
-import {
-  type AdapterChannel,
-  type AdapterContext,
-  type Media,
-  MediaError,
-  type MediaRef,
-  type OutboundMessage,
-  type SendResult,
+import type {
+  AdapterChannel,
+  AdapterContext,
+  MediaDownload,
+  MediaRef,
+  OutboundMessage,
+  SendResult,
 } from '../types.ts';
 import { basicAuth, callProvider, credentialsOf } from './api.ts';
 
@@ -71,21 +71,12 @@ export async function fetchViberBusinessMedia(
   ctx: AdapterContext,
   channel: AdapterChannel,
   ref: MediaRef,
-): Promise<Media> {
-  const res = await ctx.outbound
-    .fetch(ref.ref, {
-      headers: { authorization: basicAuth(credentialsOf(channel)) },
-      maxBytes: VIBER_BUSINESS_MEDIA_MAX,
-    })
-    .catch((err) => {
-      throw new MediaError((err as Error).message, true);
-    });
-  if (res.status !== 200) throw new MediaError(`HTTP ${res.status}`, res.status === 429 || res.status >= 500);
-  if (res.truncated) throw new MediaError('file too big', false);
+): Promise<MediaDownload> {
+  const res = await downloadMedia(ctx, ref.ref, { authorization: basicAuth(credentialsOf(channel)) });
   return {
-    data: res.body,
-    contentType:
-      res.headers.get('content-type')?.split(';')[0] ?? ref.contentType ?? 'application/octet-stream',
+    stream: res.body,
+    size: res.size ?? ref.size,
+    contentType: mediaType(res.headers.get('content-type')) ?? ref.contentType ?? 'application/octet-stream',
     name: ref.name,
   };
 }

@@ -1,4 +1,5 @@
-import { type AdapterChannel, type AdapterContext, type Media, MediaError, type MediaRef } from '../types.ts';
+import { downloadMedia, mediaType } from '../download.ts';
+import type { AdapterChannel, AdapterContext, MediaDownload, MediaRef } from '../types.ts';
 
 /** Viber's largest file (50 MB). */
 export const VIBER_MEDIA_MAX = 50 * 1024 * 1024;
@@ -8,16 +9,12 @@ export async function fetchViberMedia(
   ctx: AdapterContext,
   _channel: AdapterChannel,
   ref: MediaRef,
-): Promise<Media> {
-  const res = await ctx.outbound.fetch(ref.ref, { maxBytes: VIBER_MEDIA_MAX }).catch((err) => {
-    throw new MediaError((err as Error).message, true);
-  });
-  if (res.status !== 200) throw new MediaError(`HTTP ${res.status}`, res.status === 429 || res.status >= 500);
-  if (res.truncated) throw new MediaError('file too big', false);
+): Promise<MediaDownload> {
+  const res = await downloadMedia(ctx, ref.ref);
   return {
-    data: res.body,
-    contentType:
-      res.headers.get('content-type')?.split(';')[0] ?? ref.contentType ?? 'application/octet-stream',
+    stream: res.body,
+    size: res.size ?? ref.size,
+    contentType: mediaType(res.headers.get('content-type')) ?? ref.contentType ?? 'application/octet-stream',
     name: ref.name,
   };
 }

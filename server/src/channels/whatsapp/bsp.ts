@@ -2,18 +2,18 @@ import { timingSafeEqual } from 'node:crypto';
 import { FIELD_MESSAGES as M } from '@smartconnect/contracts';
 import { AppError } from '../../http/errors.ts';
 import { hashToken, randomToken } from '../../lib/crypto.ts';
+import { downloadMedia, mediaType } from '../download.ts';
 import { splitText } from '../telegram/send.ts';
-import {
-  type AdapterChannel,
-  type AdapterContext,
-  type Connected,
-  type InboundEvent,
-  type Media,
-  MediaError,
-  type MediaRef,
-  type OutboundMessage,
-  type RawRequest,
-  type SendResult,
+import type {
+  AdapterChannel,
+  AdapterContext,
+  Connected,
+  InboundEvent,
+  MediaDownload,
+  MediaRef,
+  OutboundMessage,
+  RawRequest,
+  SendResult,
 } from '../types.ts';
 
 /**
@@ -323,16 +323,12 @@ export async function fetchBspMedia(
   ctx: AdapterContext,
   _channel: AdapterChannel,
   ref: MediaRef,
-): Promise<Media> {
-  const res = await ctx.outbound.fetch(ref.ref, { maxBytes: BSP_MEDIA_MAX }).catch((err) => {
-    throw new MediaError((err as Error).message, true);
-  });
-  if (res.status !== 200) throw new MediaError(`HTTP ${res.status}`, res.status === 429 || res.status >= 500);
-  if (res.truncated) throw new MediaError('file too big', false);
+): Promise<MediaDownload> {
+  const res = await downloadMedia(ctx, ref.ref);
   return {
-    data: res.body,
-    contentType:
-      ref.contentType ?? res.headers.get('content-type')?.split(';')[0] ?? 'application/octet-stream',
+    stream: res.body,
+    size: res.size ?? ref.size,
+    contentType: ref.contentType ?? mediaType(res.headers.get('content-type')) ?? 'application/octet-stream',
     name: ref.name,
   };
 }

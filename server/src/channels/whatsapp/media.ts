@@ -1,4 +1,11 @@
-import { type AdapterChannel, type AdapterContext, type Media, MediaError, type MediaRef } from '../types.ts';
+import { downloadMedia } from '../download.ts';
+import {
+  type AdapterChannel,
+  type AdapterContext,
+  type MediaDownload,
+  MediaError,
+  type MediaRef,
+} from '../types.ts';
 import { callGraph, retryable } from './cloud-api.ts';
 
 /** The Cloud API's largest media (documents: 100 MB). */
@@ -12,7 +19,7 @@ export async function fetchWhatsAppMedia(
   ctx: AdapterContext,
   channel: AdapterChannel,
   ref: MediaRef,
-): Promise<Media> {
+): Promise<MediaDownload> {
   const token = channel.secrets.accessToken ?? '';
   const meta = await callGraph<{ url?: string; mime_type?: string; file_size?: number }>(
     ctx,
@@ -24,15 +31,10 @@ export async function fetchWhatsAppMedia(
   });
   if (!meta.ok) throw new MediaError(meta.message, retryable(meta));
   if (!meta.result.url) throw new MediaError('no media URL', false);
-  const res = await ctx.outbound
-    .fetch(meta.result.url, { headers: { authorization: `Bearer ${token}` }, maxBytes: WHATSAPP_MEDIA_MAX })
-    .catch((err) => {
-      throw new MediaError((err as Error).message, true);
-    });
-  if (res.status !== 200) throw new MediaError(`HTTP ${res.status}`, res.status === 429 || res.status >= 500);
-  if (res.truncated) throw new MediaError('file too big', false);
+  const res = await downloadMedia(ctx, meta.result.url, { authorization: `Bearer ${token}` });
   return {
-    data: res.body,
+    stream: res.body,
+    size: res.size ?? meta.result.file_size ?? ref.size,
     contentType:
       ref.contentType ??
       meta.result.mime_type ??

@@ -1,6 +1,6 @@
 import type { Attachment, MessageDto } from '@smartconnect/contracts';
 import { boundEvent, boundMessage } from '../../channels/bounds.ts';
-import { adapterFor } from '../../channels/registry.ts';
+import { adapterFor, channelCapabilities } from '../../channels/registry.ts';
 import {
   type AdapterChannel,
   type ChannelAdapter,
@@ -15,7 +15,9 @@ import { AppError } from '../../http/errors.ts';
 import { recordProviderStatus } from '../chats/delivery-status.ts';
 import { editInbound, inboundKnown, optOut } from '../chats/inbound-events.ts';
 import { type IngestResult, ingestInbound } from '../chats/ingest.ts';
-import { saveFile } from '../files/service.ts';
+import { FileTooLargeError, keepDownload, underDownloadCap } from '../files/inbound.ts';
+import { removeFile, saveFile } from '../files/service.ts';
+import { receivedType, SNIFF_BYTES } from '../files/sniff.ts';
 import { withClientNames } from './client-names.ts';
 import type { ChannelRow } from './queries.ts';
 import { adapterContext, inboundChannel } from './service.ts';
@@ -25,53 +27,79 @@ export type Received = { event: InboundEvent['kind']; result: IngestResult | Mes
 type Target = { app: AppContext; row: ChannelRow; adapter: ChannelAdapter; channel: AdapterChannel };
 
 /**
- * The provider's files of a message, fetched into our storage (their links expire) and attached. A file the
- * provider will never give (too big, gone) becomes a visible notice in the text; one it cannot give now refuses
- * the whole request (503), so the provider retries it later.
+ * The provider's files of a message, streamed into our storage (their links expire) and attached. A file the
+ * provider will never give (gone), or one past the type's limit (`mediaMaxBytes`), becomes a visible notice in the
+ * text, as a mail too large to receive does; one it cannot give now refuses the whole request (503), so the
+ * provider retries it later. Downloads run under the server's cap (MEDIA_DOWNLOAD_CONCURRENCY).
  */
 async function withMedia(t: Target, msg: InboundMessage): Promise<InboundMessage> {
   if (msg.files?.length) msg = { ...msg, ...(await withFiles(t, msg)) };
-  if (!msg.media?.length || !t.adapter.fetchMedia) return msg;
+  const fetchMedia = t.adapter.fetchMedia;
+  if (!msg.media?.length || !fetchMedia) return msg;
+  const maxBytes =
+    t.adapter.mediaMaxBytes ?? channelCapabilities(t.row.type, t.channel.settings).attachments.maxBytes;
   const attachments: Attachment[] = [...msg.attachments];
   const notices: string[] = [];
+  const keys: string[] = [];
   for (const ref of msg.media) {
+    const name = ref.name ?? 'file';
+    if (ref.size !== undefined && ref.size > maxBytes) {
+      notices.push(tooLargeNotice(name, new FileTooLargeError(maxBytes, ref.size)));
+      continue;
+    }
     try {
-      const file = await t.adapter.fetchMedia(adapterContext(t.app), t.channel, ref);
-      const key = await t.app.db.tx((q) =>
-        saveFile(t.app, q, t.row.organisation_id, file.data, file.contentType),
-      );
+      const { file, kept } = await underDownloadCap(t.app, async () => {
+        const file = await fetchMedia(adapterContext(t.app), t.channel, ref);
+        return { file, kept: await keepDownload(t.app, t.row.organisation_id, file, maxBytes) };
+      });
+      keys.push(kept.key);
       attachments.push({
-        url: `/api/files/${key}`,
+        url: `/api/files/${kept.key}`,
         name: file.name ?? ref.name,
-        contentType: file.contentType,
-        size: file.data.length,
+        contentType: kept.contentType,
+        size: kept.size,
       });
     } catch (err) {
+      if (err instanceof FileTooLargeError) {
+        notices.push(tooLargeNotice(name, err));
+        continue;
+      }
       if (!(err instanceof MediaError) || err.retryable) {
         t.app.log.warn({ err, channel: t.row.id }, 'provider file not fetched; the provider will retry');
+        // The retry downloads the message's files again: those kept so far would belong to nothing.
+        for (const key of keys) await removeFile(t.app, t.app.db, key);
         throw new AppError('providerUnavailableException');
       }
-      notices.push(`[${ref.name ?? 'file'}: not available (${err.message})]`);
+      notices.push(`[${name}: not available (${err.message})]`);
     }
   }
   const text = [msg.text, ...notices].filter(Boolean).join('\n');
   return { ...msg, text, attachments, media: undefined };
 }
 
-/** Files that came with the message (an e-mail's attachments) into our storage, attached in their order. */
+/** What stands for a file past the limit, worded as the e-mail channel's notice of a mail too large to receive. */
+const tooLargeNotice = (name: string, err: FileTooLargeError) =>
+  err.size === undefined
+    ? `[${name} of more than ${Math.floor(err.maxBytes / 1048576)} MB: too large to receive]`
+    : `[${name} of ${Math.ceil(err.size / 1048576)} MB: too large to receive]`;
+
+/**
+ * Files that came with the message (an e-mail's attachments) into our storage, attached in their order, each under
+ * the type its content bears out (files/sniff.ts).
+ */
 async function withFiles(
   t: Target,
   msg: InboundMessage,
 ): Promise<Pick<InboundMessage, 'attachments' | 'files'>> {
   const attachments: Attachment[] = [...msg.attachments];
   for (const file of msg.files ?? []) {
-    const key = await t.app.db.tx((q) =>
-      saveFile(t.app, q, t.row.organisation_id, file.data, file.contentType),
-    );
+    const partial = file.data.length > SNIFF_BYTES;
+    const contentType = await receivedType(file.data.subarray(0, SNIFF_BYTES), file.contentType, partial);
+    const key = await t.app.db.tx((q) => saveFile(t.app, q, t.row.organisation_id, file.data, contentType));
     attachments.push({
       url: `/api/files/${key}`,
       name: file.name,
-      contentType: file.contentType,
+      contentType,
       size: file.data.length,
     });
   }

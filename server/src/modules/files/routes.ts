@@ -32,7 +32,8 @@ export const fileRoutes: ModuleRoutes = (fastify, app) => {
         'select content_type from files where key = $1',
         [params.key],
       );
-      const data = meta && (await app.storage.get(params.key));
+      // Streamed from storage: a large file is never held whole while it is sent.
+      const data = meta && (await app.storage.open(params.key));
       if (!meta || !data) throw new AppError('imageNotFoundException');
       // Pictures show in place; anything else is downloaded, never rendered as a page of ours.
       const inline = /^image\/(jpeg|png|gif|webp)$/.test(meta.content_type);
@@ -42,7 +43,8 @@ export const fileRoutes: ModuleRoutes = (fastify, app) => {
         .header('x-content-type-options', 'nosniff')
         .header('content-security-policy', "default-src 'none'; sandbox")
         .header('content-disposition', inline ? 'inline' : 'attachment')
-        .send(data);
+        .header('content-length', data.size)
+        .send(data.stream);
     },
   );
 

@@ -11,6 +11,7 @@ import type { AppContext } from '../../context.ts';
 import type { Queryable } from '../../db/index.ts';
 import { AppError } from '../../http/errors.ts';
 import { randomToken } from '../../lib/crypto.ts';
+import { isPlainText } from './sniff.ts';
 
 /** Reads the uploaded picture (multipart field or a raw image/jpeg body) and accepts only a real JPEG of at most 200 KB. */
 export async function readJpegUpload(req: FastifyRequest): Promise<Buffer> {
@@ -46,13 +47,24 @@ export async function saveFile(
 ) {
   const key = randomToken();
   await app.storage.put(key, data);
+  await recordFile(q, key, organisationId, contentType, data.length);
+  return key;
+}
+
+/** Records whose stored bytes a key names. */
+export async function recordFile(
+  q: Queryable,
+  key: string,
+  organisationId: string,
+  contentType: string,
+  size: number,
+) {
   await q.query('insert into files (key, organisation_id, content_type, size) values ($1, $2, $3, $4)', [
     key,
     organisationId,
     contentType,
-    data.length,
+    size,
   ]);
-  return key;
 }
 
 export async function removeFile(app: AppContext, q: Queryable, key: string | null) {
@@ -74,19 +86,6 @@ export async function readStoredFile(app: AppContext, organisationId: string, ur
   )[0];
   const data = meta && (await app.storage.get(key));
   return data ? { data, contentType: meta.content_type } : null;
-}
-
-/** Plain text: valid UTF-8 without control characters other than tab, line feed, carriage return and form feed. */
-function isPlainText(data: Buffer): boolean {
-  if (data.length === 0) return false;
-  let text: string;
-  try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(data);
-  } catch {
-    return false;
-  }
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is looked for
-  return !/[\u0000-\u0008\u000B\u000E-\u001F\u007F]/.test(text);
 }
 
 /** The type of a file by its content (never its name or declared type); null when it is not one we accept. */
