@@ -111,3 +111,69 @@ describe('password recovery over real SMTP', () => {
     assert.deepEqual(codes, [200, 200, 200, 200, 200, 429]);
   });
 });
+
+/** Issue 29: a link holds only for the password it was issued under, and only the newest link holds. */
+describe('recovery links die with the password', () => {
+  let s: TestServer;
+  before(async () => {
+    s = await startTestServer();
+  });
+  after(() => s.close());
+
+  const link = async (email: string) => {
+    const res = await s.api.post('/api/auth/recovery', { email });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    const m = [...s.mails]
+      .reverse()
+      .find((x) => x.to === email)
+      ?.text.match(/token=([^\s]+)/);
+    assert.ok(m, 'the mail carries the link');
+    return decodeURIComponent(m[1]);
+  };
+  const reset = (token: string, password: string) =>
+    s.api.post('/api/auth/recovery/reset', { token, password, repeatPassword: password });
+  const expired = async (token: string) => {
+    assert.equal((await s.api.get(`/api/auth/recovery/${token}`)).body.code, 'recoveryLinkExpiredException');
+    const res = await reset(token, 'Att4cker-pass!');
+    assert.equal(res.status, 400);
+    assert.equal(res.body.code, 'recoveryLinkExpiredException');
+  };
+
+  test('a newer link supersedes the older one, and a reset with it leaves the older one dead', async () => {
+    const org = await createOrganisation(s);
+    const older = await link(org.admin.email);
+    const newer = await link(org.admin.email);
+    assert.equal((await s.api.get(`/api/auth/recovery/${newer}`)).status, 200);
+    await expired(older);
+    assert.equal((await reset(newer, 'N3w-pass!!')).status, 200);
+    await expired(older);
+    await expired(newer);
+    await loginToken(s.api, org.admin.email, 'N3w-pass!!');
+  });
+
+  test('a link issued before the owner changes the password in the profile dies', async () => {
+    const org = await createOrganisation(s);
+    const token = await link(org.admin.email);
+    const change = await org.admin.api.post('/api/auth/acc/passwordChange', {
+      oldPassword: TEST_PASSWORD,
+      password: 'Own-n3w-pass!',
+      repeatPassword: 'Own-n3w-pass!',
+    });
+    assert.equal(change.status, 200);
+    await expired(token);
+    await loginToken(s.api, org.admin.email, 'Own-n3w-pass!');
+  });
+
+  test('a link issued before an administrator sets the password dies', async () => {
+    const org = await createOrganisation(s);
+    const op = await org.user({ role: 'OPERATOR' });
+    const token = await link(op.email);
+    const set = await org.admin.api.patch(`/api/users/${op.id}`, {
+      password: 'Adm1n-set-pass!',
+      repeatPassword: 'Adm1n-set-pass!',
+    });
+    assert.equal(set.status, 200, JSON.stringify(set.body));
+    await expired(token);
+    await loginToken(s.api, op.email, 'Adm1n-set-pass!');
+  });
+});

@@ -52,22 +52,40 @@ export type TicketRow = {
   attempts: number;
   expires_at: Date;
   used_at: Date | null;
+  /** Whether the user's password is still the one the ticket was issued under (088_auth_hardening.sql). */
+  current_password: boolean;
 };
 
+/** A digest of the password hash: what a ticket remembers of the password it was issued under. */
+const stamp = (hash: string) => `encode(sha256(convert_to(${hash}, 'UTF8')), 'hex')`;
+
+/** A ticket bound to the user's current password: any later change of the password hash kills it. */
 export async function insertTicket(
   q: Queryable,
   t: { organisationId: string; userId: string; kind: TicketKind; tokenHash: string; expiresAt: Date },
 ) {
   await q.query(
-    'insert into auth_tickets (organisation_id, user_id, kind, token_hash, expires_at) values ($1, $2, $3, $4, $5)',
+    `insert into auth_tickets (organisation_id, user_id, kind, token_hash, expires_at, password_stamp)
+     select $1, u.id, $3, $4, $5, ${stamp('u.password_hash')} from users u where u.id = $2`,
     [t.organisationId, t.userId, t.kind, t.tokenHash, t.expiresAt],
   );
 }
 
 export const findTicket = (q: Queryable, kind: TicketKind, tokenHash: string) =>
-  maybe<TicketRow>(q, 'select * from auth_tickets where kind = $1 and token_hash = $2 for update', [
+  maybe<TicketRow>(
+    q,
+    `select t.*, t.password_stamp = ${stamp('u.password_hash')} as current_password
+       from auth_tickets t join users u on u.id = t.user_id
+      where t.kind = $1 and t.token_hash = $2 for update of t`,
+    [kind, tokenHash],
+  );
+
+/** Spends every outstanding ticket of one kind of a user: a new recovery link supersedes the older ones. */
+export const spendTickets = (q: Queryable, userId: string, kind: TicketKind, now: Date) =>
+  q.query('update auth_tickets set used_at = $3 where user_id = $1 and kind = $2 and used_at is null', [
+    userId,
     kind,
-    tokenHash,
+    now,
   ]);
 
 export const countTicketAttempt = (q: Queryable, id: string) =>

@@ -87,7 +87,13 @@ export async function loginTwoFactor(
 ): Promise<{ token: string }> {
   const now = app.clock.now();
   const t = await Q.findTicket(app.db, 'two_factor', hashToken(ticket));
-  if (!t || t.used_at || new Date(t.expires_at) <= now || t.attempts >= TWO_FACTOR_ATTEMPTS) {
+  if (
+    !t ||
+    t.used_at ||
+    !t.current_password ||
+    new Date(t.expires_at) <= now ||
+    t.attempts >= TWO_FACTOR_ATTEMPTS
+  ) {
     throw new AppError('loginTicketExpiredException');
   }
   const limitKeys = [`2fa:user:${t.user_id}`];
@@ -211,14 +217,9 @@ export async function requestRecovery(app: AppContext, email: string, ip: string
   await reserve(app.db, [`recovery:ip:${ip}`], RECOVERY_IP_LIMIT, now);
   const user = await Q.credentialsByEmail(app.db, email.toLowerCase());
   if (!user?.active) throw new AppError('emailNotFoundException', { email: M.emailNotFound });
-  const token = randomToken();
-  await Q.insertTicket(app.db, {
-    organisationId: user.organisation_id,
-    userId: user.id,
-    kind: 'recovery',
-    tokenHash: hashToken(token),
-    expiresAt: new Date(now.getTime() + RECOVERY_TTL),
-  });
+  const token = await app.db.tx((q) =>
+    issueRecoveryTicket(app, q, { userId: user.id, organisationId: user.organisation_id }, RECOVERY_TTL),
+  );
   const link = `${app.config.publicUrl}/restore?token=${encodeURIComponent(token)}`;
   await app.mailer.send({
     to: user.email,
@@ -240,14 +241,12 @@ export async function createInvitation(
   q: Parameters<typeof Q.insertTicket>[0],
   user: { id: string; organisationId: string },
 ): Promise<string> {
-  const token = randomToken();
-  await Q.insertTicket(q, {
-    organisationId: user.organisationId,
-    userId: user.id,
-    kind: 'recovery',
-    tokenHash: hashToken(token),
-    expiresAt: new Date(app.clock.now().getTime() + INVITATION_TTL),
-  });
+  const token = await issueRecoveryTicket(
+    app,
+    q,
+    { userId: user.id, organisationId: user.organisationId },
+    INVITATION_TTL,
+  );
   return `${app.config.publicUrl}/restore?token=${encodeURIComponent(token)}`;
 }
 
@@ -259,9 +258,33 @@ export async function mailInvitation(app: AppContext, to: string, organisation: 
   });
 }
 
+/**
+ * A new recovery link (or invitation) of a user; it supersedes every older one, and like them it holds only while
+ * the password stays the one it was issued under (the ticket's stamp).
+ */
+async function issueRecoveryTicket(
+  app: AppContext,
+  q: Parameters<typeof Q.insertTicket>[0],
+  { userId, organisationId }: { userId: string; organisationId: string },
+  ttlMs: number,
+): Promise<string> {
+  const now = app.clock.now();
+  const token = randomToken();
+  await Q.spendTickets(q, userId, 'recovery', now);
+  await Q.insertTicket(q, {
+    organisationId,
+    userId,
+    kind: 'recovery',
+    tokenHash: hashToken(token),
+    expiresAt: new Date(now.getTime() + ttlMs),
+  });
+  return token;
+}
+
+/** A link is live while unspent, unexpired and issued under the user's current password. */
 async function liveRecoveryTicket(app: AppContext, q: Parameters<typeof Q.findTicket>[0], token: string) {
   const t = await Q.findTicket(q, 'recovery', hashToken(token));
-  if (!t || t.used_at || new Date(t.expires_at) <= app.clock.now())
+  if (!t || t.used_at || !t.current_password || new Date(t.expires_at) <= app.clock.now())
     throw new AppError('recoveryLinkExpiredException');
   return t;
 }
