@@ -131,3 +131,36 @@ export const organisationOf = (q: Queryable, id: string) =>
     'select id, name, login, language from organisations where id = $1',
     [id],
   );
+
+export type LoginThrottle = { failures: number; next_at: Date };
+
+/** The account's failed sign-ins in the current window (none once the window has passed). */
+export const loginThrottle = (q: Queryable, account: string, windowStart: Date) =>
+  maybe<LoginThrottle>(
+    q,
+    'select failures, next_at from login_throttle where account = $1 and window_start > $2',
+    [account, windowStart],
+  );
+
+/** Counts a failed sign-in (a wrong password or second-factor code); a window that has passed starts over. */
+export const recordLoginFailure = (q: Queryable, account: string, now: Date, windowStart: Date) =>
+  q.query(
+    `insert into login_throttle (account, failures, window_start, next_at) values ($1, 1, $2, $2)
+     on conflict (account) do update set
+       failures = case when login_throttle.window_start <= $3 then 1 else login_throttle.failures + 1 end,
+       next_at = case when login_throttle.window_start <= $3 then $2 else login_throttle.next_at end,
+       window_start = case when login_throttle.window_start <= $3 then $2 else login_throttle.window_start end`,
+    [account, now, windowStart],
+  );
+
+/**
+ * Takes the throttled account's next slot: true when it was free (and is now taken until `until`), false when an
+ * earlier attempt holds it. One statement, so parallel attempts cannot share a slot.
+ */
+export async function claimLoginSlot(q: Queryable, account: string, now: Date, until: Date) {
+  const rows = await q.query(
+    'update login_throttle set next_at = $3 where account = $1 and next_at <= $2 returning account',
+    [account, now, until],
+  );
+  return rows.length > 0;
+}
