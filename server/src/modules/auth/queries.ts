@@ -52,7 +52,7 @@ export type TicketRow = {
   attempts: number;
   expires_at: Date;
   used_at: Date | null;
-  /** Whether the user's password is still the one the ticket was issued under (088_auth_hardening.sql). */
+  /** Whether the user's password is still the one the ticket was issued under (090_auth_hardening.sql). */
   current_password: boolean;
 };
 
