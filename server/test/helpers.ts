@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { BUILT_IN_ROLES, type BuiltInRole, PLAN_OPTIONS, type PlanOption } from '@smartconnect/contracts';
+import { solveChallenge } from 'altcha-lib/v1';
 import { loadConfig } from '../src/config.ts';
 import type { Db } from '../src/db/index.ts';
 import { type Clock, ManualClock } from '../src/lib/clock.ts';
@@ -14,7 +15,7 @@ import { createServer, type Server } from '../src/server.ts';
 import { freshDatabase } from './db.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: tests read answers of many shapes
-export type Call = { status: number; body: any };
+export type Call = { status: number; body: any; headers: Headers };
 
 /** A client of the HTTP API as a user of it would call it: real requests to a listening server. */
 export class Api {
@@ -45,7 +46,7 @@ export class Api {
     try {
       parsed = text ? JSON.parse(text) : null;
     } catch {}
-    return { status: res.status, body: parsed };
+    return { status: res.status, body: parsed, headers: res.headers };
   }
   get = (path: string) => this.call('GET', path);
   post = (path: string, body?: unknown) => this.call('POST', path, body ?? {});
@@ -83,6 +84,8 @@ export async function startTestServer(
     PUBLIC_URL: 'http://localhost:3000',
     // Webhooks and provider fakes of the tests listen on this machine.
     OUTBOUND_ALLOWED_NETWORKS: '127.0.0.0/8,::1',
+    // A light proof of work: tests solve many captchas (sign-up, recovery, throttled logins).
+    CAPTCHA_MAX_NUMBER: '1000',
     ...opts.env,
   });
   const clock = (opts.clock as ManualClock) ?? new ManualClock();
@@ -223,4 +226,19 @@ export async function loginToken(api: Api, email: string, password: string): Pro
   if (res.status !== 200 || !res.body.entity.token)
     throw new Error(`login failed: ${JSON.stringify(res.body)}`);
   return res.body.entity.token;
+}
+
+/** A solved captcha (GET /api/signup/challenge, the ALTCHA proof of work): what sign-up, recovery and a throttled login send. */
+export async function solveCaptcha(api: Api): Promise<string> {
+  const c = (await api.get('/api/signup/challenge')).body.entity;
+  const found = await solveChallenge(c.challenge, c.salt, c.algorithm, c.maxnumber).promise;
+  if (!found) throw new Error('the captcha challenge has no solution');
+  const payload = {
+    algorithm: c.algorithm,
+    challenge: c.challenge,
+    number: found.number,
+    salt: c.salt,
+    signature: c.signature,
+  };
+  return Buffer.from(JSON.stringify(payload)).toString('base64');
 }

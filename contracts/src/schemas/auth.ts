@@ -30,7 +30,20 @@ export const totpCode = z.string().trim().regex(TOTP_PATTERN, M.codeIncorrect);
 /** A code the server checks itself, so a missing or malformed one gets its own §8 error (mandatory, bad format). */
 const submittedCode = z.string(M.codeIncorrect).trim().optional();
 
-export const loginSchema = z.object({ email: loginEmail, password: loginPassword });
+/** The base64 JSON ALTCHA payload {algorithm, challenge, number, salt, signature} of a solved challenge. */
+const captchaProof = z.string(M.captchaRequired).max(4000, M.captchaRequired);
+const proofText =
+  'A solved captcha: the base64 JSON {algorithm, challenge, number, salt, signature} of GET /api/signup/challenge';
+/** `captcha`: only needed once the account has had many failed sign-ins (400 invalidCaptchaException says so). */
+export const loginSchema = z.object({
+  email: loginEmail,
+  password: loginPassword,
+  captcha: captchaProof
+    .optional()
+    .describe(
+      `${proofText}; needed once the account has had many failed sign-ins (400 invalidCaptchaException)`,
+    ),
+});
 export const twoFactorLoginSchema = z.object({
   ticket: z.string(M.requiredFields).min(1, M.requiredFields),
   code: submittedCode,
@@ -39,7 +52,11 @@ export const toggleTwoFactorSchema = z.object({
   enabled: z.boolean(M.valueIncorrect),
   totpCode: submittedCode,
 });
-export const recoveryRequestSchema = z.object({ email: loginEmail });
+/** `captcha`: a solved challenge of GET /api/signup/challenge, required (issue 29). */
+export const recoveryRequestSchema = z.object({
+  email: loginEmail,
+  captcha: captchaProof.min(1, M.captchaRequired).describe(proofText),
+});
 export const recoveryCheckSchema = z.object({ token: z.string(M.requiredFields).min(1, M.requiredFields) });
 export const recoveryResetSchema = z
   .object({

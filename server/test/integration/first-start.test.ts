@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { freshDatabase } from '../db.ts';
-import { Api, loginToken } from '../helpers.ts';
+import { Api, loginToken, solveCaptcha } from '../helpers.ts';
 
 const root = new URL('../../..', import.meta.url).pathname;
 
@@ -112,7 +112,10 @@ describe('first start of the real server process', () => {
       );
 
       // No SMTP_URL: the recovery mail, with its link, is in the server log.
-      const rec = await first.api.post('/api/auth/recovery', { email: 'operator1@demo.local' });
+      const rec = await first.api.post('/api/auth/recovery', {
+        email: 'operator1@demo.local',
+        captcha: await solveCaptcha(first.api),
+      });
       assert.equal(rec.status, 200);
       const deadline = Date.now() + 5_000;
       while (!/restore\?token=/.test(first.output()) && Date.now() < deadline) {

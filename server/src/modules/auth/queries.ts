@@ -52,22 +52,40 @@ export type TicketRow = {
   attempts: number;
   expires_at: Date;
   used_at: Date | null;
+  /** Whether the user's password is still the one the ticket was issued under (090_auth_hardening.sql). */
+  current_password: boolean;
 };
 
+/** A digest of the password hash: what a ticket remembers of the password it was issued under. */
+const stamp = (hash: string) => `encode(sha256(convert_to(${hash}, 'UTF8')), 'hex')`;
+
+/** A ticket bound to the user's current password: any later change of the password hash kills it. */
 export async function insertTicket(
   q: Queryable,
   t: { organisationId: string; userId: string; kind: TicketKind; tokenHash: string; expiresAt: Date },
 ) {
   await q.query(
-    'insert into auth_tickets (organisation_id, user_id, kind, token_hash, expires_at) values ($1, $2, $3, $4, $5)',
+    `insert into auth_tickets (organisation_id, user_id, kind, token_hash, expires_at, password_stamp)
+     select $1, u.id, $3, $4, $5, ${stamp('u.password_hash')} from users u where u.id = $2`,
     [t.organisationId, t.userId, t.kind, t.tokenHash, t.expiresAt],
   );
 }
 
 export const findTicket = (q: Queryable, kind: TicketKind, tokenHash: string) =>
-  maybe<TicketRow>(q, 'select * from auth_tickets where kind = $1 and token_hash = $2 for update', [
+  maybe<TicketRow>(
+    q,
+    `select t.*, t.password_stamp = ${stamp('u.password_hash')} as current_password
+       from auth_tickets t join users u on u.id = t.user_id
+      where t.kind = $1 and t.token_hash = $2 for update of t`,
+    [kind, tokenHash],
+  );
+
+/** Spends every outstanding ticket of one kind of a user: a new recovery link supersedes the older ones. */
+export const spendTickets = (q: Queryable, userId: string, kind: TicketKind, now: Date) =>
+  q.query('update auth_tickets set used_at = $3 where user_id = $1 and kind = $2 and used_at is null', [
+    userId,
     kind,
-    tokenHash,
+    now,
   ]);
 
 export const countTicketAttempt = (q: Queryable, id: string) =>
@@ -113,3 +131,36 @@ export const organisationOf = (q: Queryable, id: string) =>
     'select id, name, login, language from organisations where id = $1',
     [id],
   );
+
+export type LoginThrottle = { failures: number; next_at: Date };
+
+/** The account's failed sign-ins in the current window (none once the window has passed). */
+export const loginThrottle = (q: Queryable, account: string, windowStart: Date) =>
+  maybe<LoginThrottle>(
+    q,
+    'select failures, next_at from login_throttle where account = $1 and window_start > $2',
+    [account, windowStart],
+  );
+
+/** Counts a failed sign-in (a wrong password or second-factor code); a window that has passed starts over. */
+export const recordLoginFailure = (q: Queryable, account: string, now: Date, windowStart: Date) =>
+  q.query(
+    `insert into login_throttle (account, failures, window_start, next_at) values ($1, 1, $2, $2)
+     on conflict (account) do update set
+       failures = case when login_throttle.window_start <= $3 then 1 else login_throttle.failures + 1 end,
+       next_at = case when login_throttle.window_start <= $3 then $2 else login_throttle.next_at end,
+       window_start = case when login_throttle.window_start <= $3 then $2 else login_throttle.window_start end`,
+    [account, now, windowStart],
+  );
+
+/**
+ * Takes the throttled account's next slot: true when it was free (and is now taken until `until`), false when an
+ * earlier attempt holds it. One statement, so parallel attempts cannot share a slot.
+ */
+export async function claimLoginSlot(q: Queryable, account: string, now: Date, until: Date) {
+  const rows = await q.query(
+    'update login_throttle set next_at = $3 where account = $1 and next_at <= $2 returning account',
+    [account, now, until],
+  );
+  return rows.length > 0;
+}

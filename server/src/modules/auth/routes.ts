@@ -4,6 +4,7 @@ import {
   loginResultDto,
   loginSchema,
   logoutSchema,
+  FIELD_MESSAGES as M,
   passwordChangeSchema,
   queryFlag,
   recoveryCheckSchema,
@@ -15,6 +16,7 @@ import {
   twoFactorLoginSchema,
   userShortDto,
 } from '@smartconnect/contracts';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { bearerToken } from '../../http/auth.ts';
 import { definePublicRoute, defineRoute, type ModuleRoutes } from '../../http/route.ts';
@@ -25,6 +27,13 @@ import * as S from './service.ts';
 
 const tags = ['identity'];
 
+const client = (req: FastifyRequest): S.LoginClient => ({ ip: req.ip, cookie: req.headers.cookie });
+/** A sign-in's answer, with the known-device cookie when it completed. */
+function signed<T>(reply: FastifyReply, out: S.Signed<T>): T {
+  if (out.deviceCookie) reply.header('set-cookie', out.deviceCookie);
+  return out.result;
+}
+
 export const authRoutes: ModuleRoutes = (fastify, app) => {
   definePublicRoute(
     fastify,
@@ -34,11 +43,15 @@ export const authRoutes: ModuleRoutes = (fastify, app) => {
       url: '/api/auth/login',
       access: 'public',
       response: loginResultDto,
-      summary: 'Log in with e-mail and password',
+      summary:
+        'Log in with e-mail and password. 429 tooManyRequestsException past the per-address limits; after many failed ' +
+        'sign-ins of the account, a browser without its known-device cookie gets 400 invalidCaptchaException until it ' +
+        'sends `captcha` (a solved GET /api/signup/challenge), then 429 with Retry-After while the account waits ' +
+        'between attempts. A completed sign-in sets the known-device cookie.',
       tags,
       body: loginSchema,
     },
-    async ({ body, req }) => S.login(app, body.email, body.password, req.ip),
+    async ({ body, req, reply }) => signed(reply, await S.login(app, body, client(req))),
   );
   definePublicRoute(
     fastify,
@@ -48,11 +61,15 @@ export const authRoutes: ModuleRoutes = (fastify, app) => {
       url: '/api/auth/login/two-factor',
       access: 'public',
       response: tokenDto,
-      summary: 'Second login step: the ticket and a 6-digit authenticator code',
+      summary:
+        'Second login step: the ticket and a 6-digit authenticator code. A ticket takes 5 wrong codes, then ' +
+        '401 loginTicketExpiredException (log in again); wrong codes count as failed sign-ins of the account. ' +
+        'Sets the known-device cookie.',
       tags,
       body: twoFactorLoginSchema,
     },
-    async ({ body }) => S.loginTwoFactor(app, body.ticket, body.code),
+    async ({ body, req, reply }) =>
+      signed(reply, await S.loginTwoFactor(app, body.ticket, body.code, client(req))),
   );
   defineRoute(
     fastify,
@@ -199,11 +216,16 @@ export const authRoutes: ModuleRoutes = (fastify, app) => {
       url: '/api/auth/recovery',
       access: 'public',
       response: z.object({ email: z.string() }),
-      summary: 'Send a password recovery link',
+      summary:
+        'Send a password recovery link (it supersedes earlier ones; all die when the password changes). Needs ' +
+        '`captcha`, a solved GET /api/signup/challenge: 400 invalidCaptchaException without a valid one; then ' +
+        "404 emailNotFoundException ('Specified email not found') for an unknown e-mail; " +
+        '429 tooManyRequestsException with Retry-After per client address across e-mails and per e-mail',
       tags,
       body: recoveryRequestSchema,
+      fieldCodes: { [M.captchaRequired]: 'invalidCaptchaException' },
     },
-    async ({ body, req }) => S.requestRecovery(app, body.email, req.ip),
+    async ({ body, req }) => S.requestRecovery(app, body, req.ip),
   );
   definePublicRoute(
     fastify,

@@ -10,28 +10,47 @@ import { withEvents } from '../../realtime/emit.ts';
 import { billingState } from '../billing/suspension.ts';
 import { presentUser } from '../users/presenter.ts';
 import { announceAccess, getUser, revokeSessions } from '../users/service.ts';
+import { authCaptcha } from './captcha.ts';
+import { isKnownDevice, knownDeviceCookie } from './known-device.ts';
 import * as Q from './queries.ts';
 import { assertTotp, newTotpSecret, totpEnrolment } from './totp.ts';
 
 const MINUTE = 60_000;
 /**
- * Failed logins (successes give their hit back), counted three ways so that a stranger cannot lock the owner out:
- * per account from one address (the guesser is stopped, the owner elsewhere is not), per address across accounts,
- * and per account across all addresses with a much higher ceiling (a distributed guess is still bounded).
+ * Failed sign-ins (successes give their hit back) are refused outright per address only: per account from one
+ * address (the guesser is stopped, the owner elsewhere is not) and per address across accounts.
  */
 export const LOGIN_LIMIT: Limit = { max: 10, windowMs: 15 * MINUTE };
 const LOGIN_IP_LIMIT: Limit = { max: 100, windowMs: 15 * MINUTE };
-export const LOGIN_ACCOUNT_LIMIT: Limit = { max: 100, windowMs: 60 * MINUTE };
-const TWO_FACTOR_ATTEMPTS = 5;
-/** Wrong second-factor codes per user, across tickets and the 2FA toggle: new tickets do not buy more guesses. */
+/**
+ * Per account across addresses nothing is refused outright, so a stranger cannot lock the owner out (issue 29):
+ * past `after` failures (wrong passwords and wrong second-factor codes) in the window, a sign-in from an unknown
+ * device needs the captcha proof and takes the account's next slot, which rises from `firstDelayMs`, doubling per
+ * further failure, to `maxDelayMs`. A known device (the signed cookie of an earlier sign-in) keeps its normal path.
+ */
+export const LOGIN_THROTTLE = {
+  after: 10,
+  windowMs: 60 * MINUTE,
+  firstDelayMs: 1000,
+  maxDelayMs: 5 * MINUTE,
+};
+/** Wrong codes a second-step ticket takes before it dies and the password step must be done again. */
+export const TWO_FACTOR_ATTEMPTS = 5;
+/** Wrong codes of the 2FA toggle (a signed-in user) per user. */
 export const TWO_FACTOR_LIMIT: Limit = { max: 10, windowMs: 15 * MINUTE };
 const TWO_FACTOR_TTL = 5 * MINUTE;
 export const RECOVERY_TTL = 60 * MINUTE;
 const RECOVERY_LIMIT: Limit = { max: 5, windowMs: 15 * MINUTE };
-const RECOVERY_IP_LIMIT: Limit = { max: 50, windowMs: 15 * MINUTE };
+/** Recovery requests per client address across every e-mail: what bounds probing which e-mails exist. */
+export const RECOVERY_IP_LIMIT: Limit = { max: 20, windowMs: 60 * MINUTE };
 
 // A real hash to compare against when the e-mail is unknown, so timing does not reveal which e-mails exist.
 const dummyHash = hashPassword('not-a-real-password-Aa1!');
+
+/** Who is signing in: the address and the request's Cookie header (the known-device cookie). */
+export type LoginClient = { ip: string; cookie: string | undefined };
+/** A completed sign-in's answer and the known-device cookie to set with it. */
+export type Signed<T> = { result: T; deviceCookie?: string };
 
 /** A new session (bearer token) of a user: what login hands out, also for a sign-up that has just finished. */
 export async function openSession(app: AppContext, user: { id: string; organisation_id: string }) {
@@ -47,23 +66,64 @@ export async function openSession(app: AppContext, user: { id: string; organisat
   return token;
 }
 
+const throttleWindowStart = (now: Date) => new Date(now.getTime() - LOGIN_THROTTLE.windowMs);
+const slotDelay = (failures: number) =>
+  Math.min(
+    LOGIN_THROTTLE.firstDelayMs * 2 ** Math.min(failures - LOGIN_THROTTLE.after, 30),
+    LOGIN_THROTTLE.maxDelayMs,
+  );
+
+/**
+ * An unknown device's way past a throttled account: a valid captcha proof (400 invalidCaptchaException without
+ * one), then the account's next slot (429 with the seconds until it is free). Nothing for an account that is not
+ * throttled. The proof comes first, so that only an attempt that paid for one moves the slot.
+ */
+async function passThrottle(app: AppContext, account: string, captcha: string | undefined, now: Date) {
+  const state = await Q.loginThrottle(app.db, account, throttleWindowStart(now));
+  if (!state || state.failures < LOGIN_THROTTLE.after) return;
+  if (!captcha || !(await authCaptcha(app).verify(app.db, captcha, now)))
+    throw new AppError('invalidCaptchaException', { captcha: M.captchaRequired });
+  const until = new Date(now.getTime() + slotDelay(state.failures));
+  if (await Q.claimLoginSlot(app.db, account, now, until)) return;
+  const held = (await Q.loginThrottle(app.db, account, throttleWindowStart(now)))?.next_at ?? now;
+  throw new AppError('tooManyRequestsException', undefined, {
+    retryAfterSeconds: Math.max(1, Math.ceil((new Date(held).getTime() - now.getTime()) / 1000)),
+  });
+}
+
+const recordFailure = (app: AppContext, account: string, now: Date) =>
+  Q.recordLoginFailure(app.db, account, now, throttleWindowStart(now));
+
+/** A session for a user who has signed in, and the refreshed known-device cookie of this browser. */
+async function signedIn(
+  app: AppContext,
+  user: Q.Credentials,
+  client: LoginClient,
+): Promise<Signed<{ token: string }>> {
+  const token = await openSession(app, user);
+  return { result: { token }, deviceCookie: knownDeviceCookie(app, client.cookie, user, app.clock.now()) };
+}
+
 /** Step one of login: a token, or a short-lived ticket when the user has a second factor. */
 export async function login(
   app: AppContext,
-  email: string,
-  password: string,
-  ip: string,
-): Promise<LoginResult> {
+  input: { email: string; password: string; captcha?: string },
+  client: LoginClient,
+): Promise<Signed<LoginResult>> {
   const now = app.clock.now();
-  const account = email.toLowerCase();
-  const keys = [`login:account-ip:${account}:${ip}`, `login:ip:${ip}`, `login:account:${account}`];
+  const account = input.email.toLowerCase();
+  const keys = [`login:account-ip:${account}:${client.ip}`, `login:ip:${client.ip}`];
   // Each attempt takes its hits first, so parallel attempts cannot slip under the limit; a success gives them back.
   await reserve(app.db, [keys[0]], LOGIN_LIMIT, now);
   await reserve(app.db, [keys[1]], LOGIN_IP_LIMIT, now);
-  await reserve(app.db, [keys[2]], LOGIN_ACCOUNT_LIMIT, now);
-  const user = await Q.credentialsByEmail(app.db, email.toLowerCase());
-  const ok = await verifyPassword(user?.password_hash ?? (await dummyHash), password);
-  if (!user || !ok || !user.active || !user.org_active) throw new AppError('invalidCredentialsException');
+  const user = await Q.credentialsByEmail(app.db, account);
+  if (!user || !isKnownDevice(app, client.cookie, user, now))
+    await passThrottle(app, account, input.captcha, now);
+  const ok = await verifyPassword(user?.password_hash ?? (await dummyHash), input.password);
+  if (!user || !ok || !user.active || !user.org_active) {
+    await recordFailure(app, account, now);
+    throw new AppError('invalidCredentialsException');
+  }
   await release(app.db, keys);
   if (user.totp_enabled) {
     const ticket = randomToken();
@@ -74,25 +134,34 @@ export async function login(
       tokenHash: hashToken(ticket),
       expiresAt: new Date(now.getTime() + TWO_FACTOR_TTL),
     });
-    return { twoFactorRequired: true, ticket };
+    return { result: { twoFactorRequired: true, ticket } };
   }
-  return { token: await openSession(app, user) };
+  return signedIn(app, user, client);
 }
 
-/** Step two: the ticket of step one and a current TOTP code; a ticket allows a few tries, then login starts over. */
+/**
+ * Step two: the ticket of step one and a current TOTP code. A wrong code counts as a failed sign-in of the account
+ * (so new tickets from unknown devices come slower, behind the captcha), and a ticket dies after
+ * TWO_FACTOR_ATTEMPTS wrong codes; the right code on a live ticket is never refused.
+ */
 export async function loginTwoFactor(
   app: AppContext,
   ticket: string,
   code: string | undefined,
-): Promise<{ token: string }> {
+  client: LoginClient,
+): Promise<Signed<{ token: string }>> {
   const now = app.clock.now();
-  const t = await Q.findTicket(app.db, 'two_factor', hashToken(ticket));
-  if (!t || t.used_at || new Date(t.expires_at) <= now || t.attempts >= TWO_FACTOR_ATTEMPTS) {
-    throw new AppError('loginTicketExpiredException');
-  }
-  const limitKeys = [`2fa:user:${t.user_id}`];
-  await reserve(app.db, limitKeys, TWO_FACTOR_LIMIT, now);
   const outcome = await app.db.tx(async (q) => {
+    const t = await Q.findTicket(q, 'two_factor', hashToken(ticket));
+    if (
+      !t ||
+      t.used_at ||
+      !t.current_password ||
+      new Date(t.expires_at) <= now ||
+      t.attempts >= TWO_FACTOR_ATTEMPTS
+    ) {
+      return { error: new AppError('loginTicketExpiredException') };
+    }
     const user = await Q.credentialsById(q, t.user_id);
     if (!user?.active || !user.org_active || !user.totp_secret)
       return { error: new AppError('invalidCredentialsException') };
@@ -101,15 +170,17 @@ export async function loginTwoFactor(
     } catch (err) {
       // The failed attempt must be counted even though the request fails, so it is committed, not rolled back.
       await Q.countTicketAttempt(q, t.id);
-      return { error: err as AppError };
+      return { error: err as AppError, wrong: user.email };
     }
     // Spent once: a second request racing with the same ticket finds it used.
     if (!(await Q.useTicket(q, t.id, now))) return { error: new AppError('loginTicketExpiredException') };
     return { user };
   });
-  if ('error' in outcome) throw outcome.error;
-  await release(app.db, limitKeys);
-  return { token: await openSession(app, outcome.user) };
+  if ('error' in outcome) {
+    if (outcome.wrong) await recordFailure(app, outcome.wrong.toLowerCase(), now);
+    throw outcome.error;
+  }
+  return signedIn(app, outcome.user, client);
 }
 
 /** The §7 identity answer: the user, their role's rights and the organisation's plan options. */
@@ -203,22 +274,24 @@ export async function logout(
   await Q.revokeSessionByHash(app.db, auth.userId, hashToken(token || usedToken));
 }
 
-/** Sends a single-use recovery link that expires after an hour. */
-export async function requestRecovery(app: AppContext, email: string, ip: string) {
+/**
+ * Sends a single-use recovery link that expires after an hour; only with a solved captcha, and an unknown e-mail
+ * answers §8 'Specified email not found' only to a request that carried one.
+ */
+export async function requestRecovery(app: AppContext, body: { email: string; captcha: string }, ip: string) {
   const now = app.clock.now();
-  const key = `recovery:email:${email.toLowerCase()}`;
-  await reserve(app.db, [key], RECOVERY_LIMIT, now);
+  const email = body.email;
+  // Per address across e-mails first, so probing costs the prober's own quota; per e-mail only once a proof is
+  // shown, so a stranger without proofs cannot use up the owner's requests.
   await reserve(app.db, [`recovery:ip:${ip}`], RECOVERY_IP_LIMIT, now);
+  if (!(await authCaptcha(app).verify(app.db, body.captcha, now)))
+    throw new AppError('invalidCaptchaException', { captcha: M.captchaRequired });
+  await reserve(app.db, [`recovery:email:${email.toLowerCase()}`], RECOVERY_LIMIT, now);
   const user = await Q.credentialsByEmail(app.db, email.toLowerCase());
   if (!user?.active) throw new AppError('emailNotFoundException', { email: M.emailNotFound });
-  const token = randomToken();
-  await Q.insertTicket(app.db, {
-    organisationId: user.organisation_id,
-    userId: user.id,
-    kind: 'recovery',
-    tokenHash: hashToken(token),
-    expiresAt: new Date(now.getTime() + RECOVERY_TTL),
-  });
+  const token = await app.db.tx((q) =>
+    issueRecoveryTicket(app, q, { userId: user.id, organisationId: user.organisation_id }, RECOVERY_TTL),
+  );
   const link = `${app.config.publicUrl}/restore?token=${encodeURIComponent(token)}`;
   await app.mailer.send({
     to: user.email,
@@ -240,14 +313,12 @@ export async function createInvitation(
   q: Parameters<typeof Q.insertTicket>[0],
   user: { id: string; organisationId: string },
 ): Promise<string> {
-  const token = randomToken();
-  await Q.insertTicket(q, {
-    organisationId: user.organisationId,
-    userId: user.id,
-    kind: 'recovery',
-    tokenHash: hashToken(token),
-    expiresAt: new Date(app.clock.now().getTime() + INVITATION_TTL),
-  });
+  const token = await issueRecoveryTicket(
+    app,
+    q,
+    { userId: user.id, organisationId: user.organisationId },
+    INVITATION_TTL,
+  );
   return `${app.config.publicUrl}/restore?token=${encodeURIComponent(token)}`;
 }
 
@@ -259,9 +330,33 @@ export async function mailInvitation(app: AppContext, to: string, organisation: 
   });
 }
 
+/**
+ * A new recovery link (or invitation) of a user; it supersedes every older one, and like them it holds only while
+ * the password stays the one it was issued under (the ticket's stamp).
+ */
+async function issueRecoveryTicket(
+  app: AppContext,
+  q: Parameters<typeof Q.insertTicket>[0],
+  { userId, organisationId }: { userId: string; organisationId: string },
+  ttlMs: number,
+): Promise<string> {
+  const now = app.clock.now();
+  const token = randomToken();
+  await Q.spendTickets(q, userId, 'recovery', now);
+  await Q.insertTicket(q, {
+    organisationId,
+    userId,
+    kind: 'recovery',
+    tokenHash: hashToken(token),
+    expiresAt: new Date(now.getTime() + ttlMs),
+  });
+  return token;
+}
+
+/** A link is live while unspent, unexpired and issued under the user's current password. */
 async function liveRecoveryTicket(app: AppContext, q: Parameters<typeof Q.findTicket>[0], token: string) {
   const t = await Q.findTicket(q, 'recovery', hashToken(token));
-  if (!t || t.used_at || new Date(t.expires_at) <= app.clock.now())
+  if (!t || t.used_at || !t.current_password || new Date(t.expires_at) <= app.clock.now())
     throw new AppError('recoveryLinkExpiredException');
   return t;
 }

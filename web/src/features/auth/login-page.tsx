@@ -15,6 +15,13 @@ import { checkLogin } from './login-check.ts';
 
 /** The second step loads when a login needs it (most do not): the login page downloads less. */
 const TwoFactorStep = lazy(() => import('./two-factor-step.tsx').then((m) => ({ default: m.TwoFactorStep })));
+/** The captcha loads only when the server asks for it (an account with many failed sign-ins, issue 29). */
+const CaptchaField = lazy(() =>
+  import('../signup/captcha-field.tsx').then((m) => ({ default: m.CaptchaField })),
+);
+
+/** The captcha once asked for: a new widget (`key`) after every attempt, since a proof is good once. */
+type Captcha = { key: number; payload: string | null };
 
 /** The spec's message under each field, translated (as shared/form.ts zodValidate shows the schema's). */
 const validateLogin = (values: { email: string; password: string }) =>
@@ -26,17 +33,24 @@ export function LoginPage() {
   const navigate = useNavigate();
   const [ticket, setTicket] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [captcha, setCaptcha] = useState<Captcha | null>(null);
   const form = useLightForm({ initialValues: { email: '', password: '' }, validate: validateLogin });
+  const renewCaptcha = () => setCaptcha((c) => (c ? { key: c.key + 1, payload: null } : c));
   const login = useAction({
     call: loginCall,
     onSuccess: (result) => {
+      renewCaptcha();
       if ('token' in result) {
         setToken(result.token);
         navigate('/admin', { replace: true });
       } else setTicket(result.ticket);
     },
     onError: (err) => {
-      if (isApiError(err) && !err.fields && err.status !== 0) setError(translateError(err.code));
+      renewCaptcha();
+      if (isApiError(err) && err.code === 'invalidCaptchaException') {
+        setCaptcha((c) => c ?? { key: 0, payload: null });
+        setError(t('login.captchaNeeded'));
+      } else if (isApiError(err) && !err.fields && err.status !== 0) setError(translateError(err.code));
       else showServerErrors(form, err);
     },
   });
@@ -66,7 +80,7 @@ export function LoginPage() {
           noValidate
           onSubmit={form.onSubmit((values) => {
             setError(null);
-            login.mutate(values);
+            login.mutate(captcha?.payload ? { ...values, captcha: captcha.payload } : values);
           })}
         >
           <Stack gap="lg">
@@ -106,7 +120,21 @@ export function LoginPage() {
             <Anchor component={Link} to="/restore" size="sm" mt={-8}>
               {t('login.trouble')}
             </Anchor>
-            <Button type="submit" size="md" loading={login.isPending} fullWidth>
+            {captcha && (
+              <Suspense fallback={<Loader size="sm" mx="auto" aria-label={t('common.loading')} />}>
+                <CaptchaField
+                  key={captcha.key}
+                  onChange={(payload) => setCaptcha((c) => (c ? { ...c, payload } : c))}
+                />
+              </Suspense>
+            )}
+            <Button
+              type="submit"
+              size="md"
+              loading={login.isPending}
+              disabled={!!captcha && !captcha.payload}
+              fullWidth
+            >
               {t('login.submit')}
             </Button>
             <Text size="sm" c="dimmed" ta="center">

@@ -9,22 +9,28 @@ import { showServerErrors, zodValidate } from '../../shared/form.ts';
 import { translateError, useTranslation } from '../../shared/i18n/index.ts';
 import { RichText } from '../../shared/ui/rich-text.tsx';
 import { useAction } from '../../shared/use-call.ts';
+import { CaptchaField } from '../signup/captcha-field.tsx';
 import { recoveryRequest } from './api.ts';
 
 /** Recovery step 1: the e-mail; then 'Email sent to {email}'. */
 export function RecoveryEmailStep() {
   const { t } = useTranslation();
   const [sentTo, setSentTo] = useState<string | null>(null);
+  const [captchaKey, setCaptchaKey] = useState(0);
   const form = useForm({
-    initialValues: { email: '' },
+    initialValues: { email: '', captcha: '' },
     validate: zodValidate(recoveryRequestSchema),
-    validateInputOnBlur: true,
+    validateInputOnBlur: ['email'],
   });
   const send = useAction({
-    call: (email: string) => recoveryRequest(email),
+    call: recoveryRequest,
     onSuccess: (r) => setSentTo(r.email),
     onError: (err) => {
-      if (isApiError(err) && !err.fields && err.status > 0)
+      // A captcha solution is good once: whatever went wrong, the next try gets a new one.
+      setCaptchaKey((k) => k + 1);
+      if (isApiError(err) && err.code === 'invalidCaptchaException')
+        form.setFieldError('captcha', translateError(err.code));
+      else if (isApiError(err) && !err.fields && err.status > 0)
         form.setFieldError('email', translateError(err.code));
       else showServerErrors(form, err);
     },
@@ -47,7 +53,7 @@ export function RecoveryEmailStep() {
       </Alert>
     );
   return (
-    <form noValidate onSubmit={form.onSubmit((v) => send.mutate(v.email))}>
+    <form noValidate onSubmit={form.onSubmit((v) => send.mutate(v))}>
       <Stack gap="lg">
         <Text c="dimmed">{t('restore.emailHint')}</Text>
         <TextInput
@@ -57,6 +63,11 @@ export function RecoveryEmailStep() {
           withAsterisk
           autoComplete="username"
           {...form.getInputProps('email')}
+        />
+        <CaptchaField
+          key={captchaKey}
+          onChange={(payload) => form.setFieldValue('captcha', payload ?? '')}
+          error={form.errors.captcha as string | undefined}
         />
         <Button type="submit" size="md" fullWidth loading={send.isPending}>
           {t('restore.send')}

@@ -59,6 +59,8 @@ export const enGB = {
     code: 'Authenticator code',
     confirm: 'Confirm',
     wrongCode: 'The code entered is incorrect. <again>Enter again?</again>',
+    captchaNeeded:
+      'This account has had many failed sign-ins. Confirm that you are not a robot and log in again.',
     otherAccount: 'Sign in with another account',
     noAccount:
       'New to SmartConnect? <trial>Try it free for 7 days</trial> · <landing>About SmartConnect</landing>',

@@ -63,6 +63,8 @@ export const ruRU: Resources = {
     code: 'Код аутентификатора',
     confirm: 'Подтвердить',
     wrongCode: 'Введён неверный код. <again>Ввести заново?</again>',
+    captchaNeeded:
+      'По этой учётной записи было много неудачных входов. Подтвердите, что вы не робот, и войдите снова.',
     otherAccount: 'Войти с другой учётной записью',
     noAccount:
       'Впервые в SmartConnect? <trial>Попробуйте бесплатно 7 дней</trial> · <landing>О SmartConnect</landing>',
