@@ -38,8 +38,12 @@ async function fillLogin(page: Page, email: string, password: string) {
 const captchaSolved = (page: Page) =>
   page.locator('[data-testid=captcha][data-state=done]').waitFor({ timeout: 30_000 });
 
+/** The code boxes take the focus when they appear (issue 36.15): the code is typed straight away. */
 async function typeCode(page: Page, code: string) {
-  await page.getByLabel('Authenticator code').first().click();
+  await page.getByLabel('Authenticator code').first().waitFor();
+  await page.waitForFunction(
+    () => document.activeElement?.getAttribute('aria-label') === 'Authenticator code',
+  );
   await page.keyboard.type(code);
 }
 

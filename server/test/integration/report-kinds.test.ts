@@ -41,6 +41,10 @@ describe('reports: summary, channels, employees, teams, time, categories', () =>
     teamId = await makeTeam(org);
     op1 = await org.user({ teams: [teamId], name: 'Olga' });
     op2 = await org.user({ teams: [teamId], name: 'Ivan' });
+    // The accounts existed before the days reported (the database stamps them with its own clock, not the test's).
+    await s.db.query(`update users set created_at = '2026-03-01T00:00:00Z' where organisation_id = $1`, [
+      org.id,
+    ]);
     alpha = await makeChannel(org, teamId, { name: 'Alpha' });
     beta = await makeChannel(org, teamId, { name: 'Beta' });
     const categoryId = (await org.admin.api.post('/api/categories', { name: 'General' })).body.entity.id;
@@ -271,6 +275,15 @@ describe('reports: summary, channels, employees, teams, time, categories', () =>
       { state: 'offline', start: '2026-03-28T21:00:00.000Z', end: '2026-03-29T01:00:00.000Z' },
       { state: 'online', start: '2026-03-29T01:00:00.000Z', end: '2026-03-29T03:00:00.000Z' },
     ]);
+    // An account created during the day counts from its creation, not as offline since midnight.
+    const nina = await org.user({ teams: [teamId], name: 'Nina' });
+    await s.db.query(`update users set created_at = '2026-03-28T23:00:00Z' where id = $1`, [nina.id]);
+    const withNina = (await entity('time', 'period=date&from=2026-03-28&timeZone=Europe/London')).rows;
+    assert.deepEqual(withNina.find((r: Row) => r.name === 'Nina').intervals, [
+      { state: 'offline', start: '2026-03-28T23:00:00.000Z', end: '2026-03-29T00:00:00.000Z' },
+    ]);
+    assert.equal(withNina.find((r: Row) => r.name === 'Nina').offlineSeconds, H);
+    await s.db.query('update users set active = false where id = $1', [nina.id]);
     // A day with no change at all keeps the state the next change left.
     const before = (await entity('time', 'period=date&from=2026-03-27&timeZone=Europe/London')).rows;
     assert.deepEqual(

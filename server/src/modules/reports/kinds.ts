@@ -102,8 +102,14 @@ const hasFigures = (f: DialogFigures) =>
 
 /** The organisation's operators (holders of AUTHORITY_CHAT_DISTRIBUTION, active) with their current presence. */
 async function operators(app: AppContext, orgId: string) {
-  return app.db.query<{ id: string; name: string; presence: string; presence_changed_at: Date | null }>(
-    `select u.id, u.name, u.presence, u.presence_changed_at from users u join roles r on r.id = u.role_id
+  return app.db.query<{
+    id: string;
+    name: string;
+    presence: string;
+    presence_changed_at: Date | null;
+    created_at: Date;
+  }>(
+    `select u.id, u.name, u.presence, u.presence_changed_at, u.created_at from users u join roles r on r.id = u.role_id
       where u.organisation_id = $1 and u.active and 'AUTHORITY_CHAT_DISTRIBUTION' = any(r.rights)
       order by u.name, u.id`,
     [orgId],
@@ -192,8 +198,8 @@ export async function summaryReport(
 type PresenceState = 'online' | 'break' | 'offline';
 
 /**
- * Working time: each operator's intervals of In work / Break / offline inside the period (cut at now), from the
- * presence log: the state at the start is the one the first change after it left.
+ * Working time: each operator's intervals of In work / Break / offline inside the period (cut at now, and from the
+ * account's creation), from the presence log: the state at the start is the one the first change after it left.
  */
 export async function timeReport(app: AppContext, orgId: string, query: ReportQuery): Promise<TimeReport> {
   const period = await resolveReportPeriod(app, orgId, query);
@@ -227,10 +233,12 @@ export async function timeReport(app: AppContext, orgId: string, query: ReportQu
     const list = byUser.get(u.id) ?? [];
     const intervals: TimeRow['intervals'] = [];
     const secs = { online: 0, break: 0, offline: 0 };
-    if (end > start) {
+    // An account counts from its creation: before it there was nobody to be offline (issue 36.13).
+    const from = Math.max(start, new Date(u.created_at).getTime());
+    if (end > from) {
       let state: PresenceState =
         list[0]?.previous ?? stateAfter.get(u.id) ?? (u.presence as PresenceState) ?? 'offline';
-      let cursor = start;
+      let cursor = from;
       const push = (s: PresenceState, a: number, b: number) => {
         if (b <= a) return;
         secs[s] += b - a;

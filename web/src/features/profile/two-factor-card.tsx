@@ -56,6 +56,8 @@ export function TwoFactorCard() {
         length={6}
         type="number"
         oneTimeCode
+        // Shown by a click on Enable or Disable: the code is what comes next.
+        autoFocus
         value={code}
         onChange={(v) => {
           setCode(v);
