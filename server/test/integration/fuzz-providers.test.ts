@@ -86,6 +86,7 @@ async function walk(subject: Subject): Promise<{ failures: string[]; requests: n
     requests++;
     const t0 = Date.now();
     const status = await subject.deliver(body).catch(() => 0);
+    // FUZZ_TRACE=<file>: every request's answer and time, to find a slow or failing one.
     if (process.env.FUZZ_TRACE)
       appendFileSync(process.env.FUZZ_TRACE, `${subject.name} ${what} ${status} ${Date.now() - t0}ms\n`);
     const allowed =
