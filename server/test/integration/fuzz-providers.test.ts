@@ -554,8 +554,8 @@ describe('signed provider payloads of the wrong shape never give a 5xx', () => {
           body: JSON.stringify(body),
         });
         const text = await res.text();
-        // VK retries anything but `ok`.
-        return res.status === 200 && text !== 'ok' ? 299 : res.status;
+        // VK retries anything but `ok`: a 200 with another body counts as a failure (999).
+        return res.status === 200 && text !== 'ok' ? 999 : res.status;
       },
       kinds: {
         message: (n) => event(n, 'message_new', message(n, {})),
