@@ -393,6 +393,11 @@ export type ChannelDto = {
   inboundUrl: string;
   /** When the latest customer message of the channel's chats arrived; null before the first one. */
   lastInboundAt: string | null;
+  /**
+   * The latest provider update the channel could not read that named no client to tell (answered 2xx so the
+   * provider does not retry it forever): when, and why; null when there was none.
+   */
+  lastUnreadable: { at: string; reason: string } | null;
   createdAt: string;
 };
 

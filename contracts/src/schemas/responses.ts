@@ -143,6 +143,12 @@ export const channelDto = z.object({
     .describe('Service assessment: asked when a chat closes (enabled), also before its end, with this text'),
   inboundUrl: z.string(),
   lastInboundAt: at.nullable().describe("When the latest customer message of the channel's chats arrived"),
+  lastUnreadable: z
+    .object({ at, reason: z.string() })
+    .nullable()
+    .describe(
+      'The latest provider update the channel could not read that named no client (answered 2xx, logged): when and why',
+    ),
   createdAt: at,
 });
 export const channelCreatedDto = channelDto.extend({

@@ -66,6 +66,15 @@ export type InboundEvent =
   /** The client blocked us or unsubscribed. */
   | { kind: 'opt_out'; client: { externalId: string } };
 
+/**
+ * What an adapter's parse answers: the request's events, and a part it could not read that names no client to tell
+ * (a delivery report of the wrong shape, an update without a sender). The webhook is still answered 2xx (providers
+ * retry anything else forever); receive.ts logs it and records it on the channel for the admin
+ * (ChannelDto.lastUnreadable). A part that names its client is a message with a visible notice instead
+ * (unreadable.ts).
+ */
+export type ParsedEvent = InboundEvent | { kind: 'unreadable'; reason: string };
+
 /** A provider request exactly as it arrived: signatures are computed over the raw bytes. */
 export type RawRequest = {
   headers: Record<string, string | string[] | undefined>;
@@ -236,8 +245,13 @@ export type ChannelAdapter = {
    * to answer, or null when the request does not prove it comes from the provider (403). Types without one: 404.
    */
   challenge?(channel: AdapterChannel, req: RawRequest): string | null;
-  /** The request as events; throws a validation AppError when it is malformed. */
-  parse(channel: AdapterChannel, req: RawRequest): InboundEvent[];
+  /**
+   * The request as events, its provider payload checked with a schema and its strings made storable
+   * (sanitizeStrings). What a provider's webhook carries that cannot be read is never thrown (a non-2xx answer is
+   * retried forever): a notice in the client's dialog, or an `unreadable` event. Throws a validation AppError only
+   * where the sender reads our 4xx as final (the API channel's integrators, the regional Viber provider).
+   */
+  parse(channel: AdapterChannel, req: RawRequest): ParsedEvent[];
   /** Delivers one of our messages; says whether a failure is worth retrying. */
   send(ctx: AdapterContext, channel: AdapterChannel, message: OutboundMessage): Promise<SendResult>;
   /**

@@ -102,4 +102,43 @@ describe('attachments: operators upload files and send them', () => {
     assert.equal((await op.api.post('/api/files', { file: 'x' })).status, 400);
     assert.equal((await s.api.post('/api/files', form(PNG, 'image/png', 'p.png'))).status, 401);
   });
+
+  test('malformed multipart on every upload route (no boundary, a cut-off body, a broken header) is 400, never 500', async () => {
+    const org = await createOrganisation(s);
+    const op = await org.user({});
+    const good =
+      '--b1\r\nContent-Disposition: form-data; name="file"; filename="a.png"\r\nContent-Type: image/png\r\n\r\n';
+    const bodies: [string, string, string][] = [
+      ['no boundary', 'multipart/form-data', `${good}x\r\n--b1--\r\n`],
+      ['empty boundary', 'multipart/form-data; boundary=', `${good}x\r\n--b1--\r\n`],
+      ['boundary not in the body', 'multipart/form-data; boundary=zzz', `${good}x\r\n--b1--\r\n`],
+      ['cut off', 'multipart/form-data; boundary=b1', good.slice(0, 40)],
+      [
+        'broken part header',
+        'multipart/form-data; boundary=b1',
+        '--b1\r\nContent-Disposition\r\n\r\nx\r\n--b1--\r\n',
+      ],
+      ['no closing delimiter', 'multipart/form-data; boundary=b1', `${good}x`],
+      ['mixed', 'multipart/mixed', 'x'],
+    ];
+    const routes: [string, string][] = [
+      ['POST', '/api/files'],
+      ['PUT', '/api/auth/acc/photo'],
+      ['PUT', `/api/users/${op.id}/photo`],
+    ];
+    for (const [method, path] of routes)
+      for (const [what, type, body] of bodies) {
+        const api = path.startsWith('/api/users/') ? org.admin.api : op.api;
+        const res = await api.call(method, path, body, { 'content-type': type });
+        assert.equal(res.status, 400, `${method} ${path} ${what}: ${JSON.stringify(res.body)}`);
+        // A form the parser cannot read is a validation error; one it reads without finding a file part is the
+        // route's own 'no file' answer.
+        const unreadable = ['no boundary', 'no closing delimiter', 'mixed'].includes(what);
+        assert.equal(
+          res.body.code,
+          unreadable ? 'validationException' : 'fileUploadException',
+          `${method} ${path} ${what}`,
+        );
+      }
+  });
 });

@@ -1,5 +1,6 @@
 import { CHANNEL_TYPE_FIELDS, FIELD_MESSAGES as M } from '@smartconnect/contracts';
 import { FormData } from 'undici';
+import { z } from 'zod';
 import { AppError } from '../../http/errors.ts';
 import { downloadMedia, mediaType } from '../download.ts';
 import { splitText } from '../telegram/send.ts';
@@ -8,16 +9,17 @@ import {
   type AdapterContext,
   type ChannelAdapter,
   type Connected,
-  type InboundEvent,
   type InboundMessage,
   type MediaDownload,
   type MediaRef,
   OAuthRefusedError,
   type OauthAccount,
   type OutboundMessage,
+  type ParsedEvent,
   type RawRequest,
   type SendResult,
 } from '../types.ts';
+import { at, providerId, read, storable, unreadable, unreadableMessage } from '../unreadable.ts';
 import {
   GRAPH_VERSION,
   type GraphAnswer,
@@ -238,25 +240,42 @@ async function connect(
 }
 
 // The parts of the Messenger Platform webhook we read
-// (https://developers.facebook.com/docs/messenger-platform/reference/webhook-events).
-type Attachment = { type?: string; payload?: { url?: string; title?: string } | null };
-type Messaging = {
-  sender?: { id?: string };
-  recipient?: { id?: string };
-  timestamp?: number;
-  message?: {
-    mid?: string;
-    text?: string;
-    is_echo?: boolean;
-    is_deleted?: boolean;
-    is_unsupported?: boolean;
-    quick_reply?: { payload?: string };
-    attachments?: Attachment[];
-    reply_to?: { mid?: string; story?: { url?: string; id?: string } };
-  };
-  postback?: { mid?: string; title?: string; payload?: string };
-};
-type Payload = { object?: string; entry?: { id?: string; time?: number; messaging?: Messaging[] }[] };
+// (https://developers.facebook.com/docs/messenger-platform/reference/webhook-events), as schemas: the fields we use
+// are checked, the others let through. Each messaging item is read on its own.
+const str = z.string().optional();
+const bool = z.boolean().optional();
+const attachment = z.looseObject({
+  type: str,
+  payload: z.looseObject({ url: str, title: str }).nullish(),
+});
+const messaging = z.looseObject({
+  sender: z.looseObject({ id: providerId }).optional(),
+  timestamp: z.number().optional(),
+  message: z
+    .looseObject({
+      mid: providerId.optional(),
+      text: str,
+      is_echo: bool,
+      is_deleted: bool,
+      is_unsupported: bool,
+      quick_reply: z.looseObject({ payload: str }).optional(),
+      attachments: z.array(attachment).optional(),
+      reply_to: z
+        .looseObject({ mid: str, story: z.looseObject({ url: str, id: str }).optional() })
+        .optional(),
+    })
+    .optional(),
+  postback: z.looseObject({ mid: providerId.optional(), title: str, payload: str }).optional(),
+});
+/** What names a client's message when the rest cannot be read. */
+const messagingKey = z.looseObject({
+  sender: z.looseObject({ id: providerId }),
+  message: z.looseObject({ mid: providerId }),
+});
+const payloadSchema = z.looseObject({
+  object: str,
+  entry: z.array(z.looseObject({ id: str, messaging: z.array(z.unknown()).optional() })),
+});
 
 const MEDIA_KINDS: Record<string, { name: string; contentType: string }> = {
   image: { name: 'image.jpg', contentType: 'image/jpeg' },
@@ -271,17 +290,32 @@ const MEDIA_KINDS: Record<string, { name: string; contentType: string }> = {
  * story replies and story mentions as visible lines), quick replies and postbacks as button presses. Echoes of what
  * the page sent, and deleted messages, are not a customer's messages.
  */
-function parse(kind: MessengerKind, channel: AdapterChannel, req: RawRequest): InboundEvent[] {
-  const p = req.body as Payload | undefined;
-  if (!p || typeof p !== 'object' || !Array.isArray(p.entry))
-    throw new AppError('validationException', { _: M.incorrectValue });
-  if (p.object !== kind.object) return [];
-  const events: InboundEvent[] = [];
+function parse(kind: MessengerKind, channel: AdapterChannel, req: RawRequest): ParsedEvent[] {
+  const p = read(payloadSchema, storable(req.body));
+  if (!p.ok) return [unreadable(kind.label, p.reason)];
+  if (p.data.object !== kind.object) return [];
+  const events: ParsedEvent[] = [];
   const mine = new Set([channel.settings.pageId, channel.settings.accountId].filter(Boolean));
-  for (const entry of p.entry) {
-    if (entry?.id && !mine.has(entry.id)) continue;
-    for (const m of entry?.messaging ?? []) {
-      const from = m?.sender?.id;
+  for (const [e, entry] of p.data.entry.entries()) {
+    if (entry.id && !mine.has(entry.id)) continue;
+    for (const [i, item] of (entry.messaging ?? []).entries()) {
+      const read_ = read(messaging, item);
+      if (!read_.ok) {
+        const key = messagingKey.safeParse(item);
+        const where = `entry.${e}.messaging.${i}`;
+        if (!key.success) events.push(unreadable(kind.label, at(where, read_.reason)));
+        else if (!mine.has(key.data.sender.id))
+          events.push(
+            unreadableMessage(kind.label, read_.reason, key.data.message.mid, {
+              externalId: key.data.sender.id,
+              name: `${kind.label} ${key.data.sender.id}`,
+              nameUnknown: true,
+            }),
+          );
+        continue;
+      }
+      const m = read_.data;
+      const from = m.sender?.id;
       if (!from || mine.has(from)) continue;
       // Webhooks name no one: the user profile tells the name (clientNames); the id stands in meanwhile.
       const client = { externalId: from, name: `${kind.label} ${from}`, nameUnknown: true };
@@ -314,7 +348,7 @@ function parse(kind: MessengerKind, channel: AdapterChannel, req: RawRequest): I
         const url = a?.payload?.url;
         if (a?.type === 'story_mention')
           lines.push(`[${kind.label}: mentioned you in a story${url ? ` ${url}` : ''}]`);
-        else if (a?.type && url && a.type in MEDIA_KINDS) {
+        else if (a?.type && url && Object.hasOwn(MEDIA_KINDS, a.type)) {
           const d = MEDIA_KINDS[a.type] as { name: string; contentType: string };
           media.push({ ref: url, name: d.name, contentType: d.contentType });
         } else if (a?.type === 'fallback' || a?.type === 'share')

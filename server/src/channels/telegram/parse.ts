@@ -1,38 +1,80 @@
-import { FIELD_MESSAGES as M } from '@smartconnect/contracts';
-import { AppError } from '../../http/errors.ts';
-import type { InboundEvent, InboundMessage, MediaRef, RawRequest } from '../types.ts';
+import { z } from 'zod';
+import type { InboundMessage, MediaRef, ParsedEvent, RawRequest } from '../types.ts';
+import {
+  nameFrom,
+  numericId,
+  providerId,
+  read,
+  storable,
+  unreadable,
+  unreadableMessage,
+} from '../unreadable.ts';
 
-// The parts of the Bot API's Update we read (https://core.telegram.org/bots/api#update).
-type User = { id: number; first_name?: string; last_name?: string; username?: string };
-type Chat = { id: number; type: string; first_name?: string; last_name?: string; username?: string };
-type File = { file_id: string; file_size?: number; file_name?: string; mime_type?: string };
-type Message = {
-  message_id: number;
-  from?: User;
-  chat: Chat;
-  text?: string;
-  caption?: string;
-  photo?: (File & { width: number; height: number })[];
-  document?: File;
-  audio?: File;
-  voice?: File;
-  video?: File;
-  video_note?: File;
-  animation?: File;
-  sticker?: File & { emoji?: string; is_animated?: boolean; is_video?: boolean };
-  location?: { latitude: number; longitude: number };
-  contact?: { phone_number: string; first_name?: string; last_name?: string };
-  reply_markup?: { inline_keyboard?: { text?: string; callback_data?: string }[][] };
-};
-type Update = {
-  update_id: number;
-  message?: Message;
-  edited_message?: Message;
-  callback_query?: { id: string; from: User; data?: string; message?: Message };
-  my_chat_member?: { chat: Chat; new_chat_member?: { status?: string } };
-};
+// The parts of the Bot API's Update we read (https://core.telegram.org/bots/api#update), as schemas: the fields we
+// use are checked, every other field is let through (Telegram adds fields over time).
+const str = z.string().optional();
+const user = z.looseObject({ id: numericId, first_name: str, last_name: str, username: str });
+const chat = z.looseObject({
+  id: numericId,
+  type: z.string(),
+  first_name: str,
+  last_name: str,
+  username: str,
+});
+const file = z.looseObject({
+  file_id: providerId,
+  file_size: z.number().optional(),
+  file_name: str,
+  mime_type: str,
+});
+const message = z.looseObject({
+  message_id: numericId,
+  from: user.optional(),
+  chat,
+  text: str,
+  caption: str,
+  photo: z.array(file.extend({ width: z.number(), height: z.number() })).optional(),
+  document: file.optional(),
+  audio: file.optional(),
+  voice: file.optional(),
+  video: file.optional(),
+  video_note: file.optional(),
+  animation: file.optional(),
+  sticker: file
+    .extend({ emoji: str, is_animated: z.boolean().optional(), is_video: z.boolean().optional() })
+    .optional(),
+  location: z.looseObject({ latitude: z.number(), longitude: z.number() }).optional(),
+  contact: z.looseObject({ phone_number: z.string(), first_name: str, last_name: str }).optional(),
+  reply_markup: z
+    .looseObject({
+      inline_keyboard: z.array(z.array(z.looseObject({ text: str, callback_data: str }))).optional(),
+    })
+    .optional(),
+});
+const update = z.looseObject({
+  update_id: numericId,
+  message: message.optional(),
+  edited_message: message.optional(),
+  callback_query: z
+    .looseObject({ id: providerId, from: user, data: str, message: message.optional() })
+    .optional(),
+  my_chat_member: z
+    .looseObject({ chat, new_chat_member: z.looseObject({ status: str }).optional() })
+    .optional(),
+});
+type User = z.output<typeof user>;
+type Message = z.output<typeof message>;
+type File = z.output<typeof file>;
 
-const nameOf = (u: { first_name?: string; last_name?: string; username?: string; id: number }) =>
+/** What names a client's message when the rest of it cannot be read: the private chat and the message id. */
+const messageKey = z.looseObject({
+  message_id: numericId,
+  chat: z.looseObject({ id: numericId, type: z.string() }),
+});
+/** What names a button press when the rest cannot be read: its id and who pressed. */
+const callbackKey = z.looseObject({ id: providerId, from: z.looseObject({ id: numericId }) });
+
+const nameOf = (u: Pick<User, 'first_name' | 'last_name' | 'username' | 'id'>) =>
   [u.first_name, u.last_name].filter(Boolean).join(' ').trim() || u.username || String(u.id);
 
 /** The largest photo size: the one worth keeping. */
@@ -115,10 +157,11 @@ function pressedLabel(m: Message | undefined, data: string): string | undefined 
  * One Telegram update as events. Only private chats are customer dialogs: group and channel posts give nothing.
  * A callback query from our buttons is a postback; `my_chat_member` 'kicked' means the client blocked the bot.
  */
-export function parseTelegram(req: RawRequest): InboundEvent[] {
-  const u = req.body as Update | undefined;
-  if (!u || typeof u !== 'object' || typeof u.update_id !== 'number')
-    throw new AppError('validationException', { _: M.incorrectValue });
+export function parseTelegram(req: RawRequest): ParsedEvent[] {
+  const body = storable(req.body);
+  const parsed = read(update, body);
+  if (!parsed.ok) return unreadableUpdate(body, parsed.reason);
+  const u = parsed.data;
   const m = u.message ?? u.edited_message;
   if (m) {
     if (m.chat?.type !== 'private') return [];
@@ -152,4 +195,38 @@ export function parseTelegram(req: RawRequest): InboundEvent[] {
   if (member?.chat.type === 'private' && member.new_chat_member?.status === 'kicked')
     return [{ kind: 'opt_out', client: { externalId: String(member.chat.id) } }];
   return [];
+}
+
+/**
+ * An update of the wrong shape: a notice in the client's dialog when it is their message or button press and says
+ * whose (under the message's own id, so a redelivery is a duplicate); otherwise recorded on the channel.
+ */
+function unreadableUpdate(body: unknown, reason: string): ParsedEvent[] {
+  const u = (body && typeof body === 'object' ? body : {}) as Record<string, unknown>;
+  for (const field of ['message', 'edited_message'] as const) {
+    const key = messageKey.safeParse(u[field]);
+    if (!key.success) continue;
+    const m = u[field] as Record<string, Record<string, unknown> | undefined>;
+    // Only private chats are customer dialogs.
+    if (key.data.chat.type !== 'private') return [];
+    const who = m.from && typeof m.from === 'object' ? m.from : (m.chat ?? {});
+    const notice = unreadableMessage('Telegram', reason, `${key.data.chat.id}:${key.data.message_id}`, {
+      externalId: String(key.data.chat.id),
+      name: nameFrom([who.first_name, who.last_name], String(key.data.chat.id)),
+    });
+    return [field === 'message' ? notice : { ...notice, kind: 'edit' }];
+  }
+  const cb = callbackKey.safeParse(u.callback_query);
+  if (cb.success) {
+    const from = (u.callback_query as { from: Record<string, unknown> }).from;
+    const chatId = messageKey.safeParse((u.callback_query as { message?: unknown }).message);
+    if (chatId.success && chatId.data.chat.type !== 'private') return [];
+    return [
+      unreadableMessage('Telegram', reason, `callback:${cb.data.id}`, {
+        externalId: String(chatId.success ? chatId.data.chat.id : cb.data.from.id),
+        name: nameFrom([from.first_name, from.last_name], String(cb.data.from.id)),
+      }),
+    ];
+  }
+  return [unreadable('Telegram', reason)];
 }

@@ -8,6 +8,8 @@ import type { AdapterChannel, AdapterContext } from '../types.ts';
  * - `GET /v1/account`: the account and the Viber services (sender ids) it may use;
  * - `PUT|DELETE /v1/services/{serviceId}/callback {url, secret}`: where the provider posts the service's inbound
  *   messages and delivery reports, each signed `X-Callback-Signature: sha256=<hex HMAC-SHA256(secret, body)>`;
+ *   the provider retries a callback answered 5xx (or not at all) and drops one answered 4xx (a callback we cannot
+ *   read is answered 400: parse.ts);
  * - `POST /v1/messages {serviceId, phone, text, imageUrl?, externalId}`: one message to a phone; `externalId` is
  *   the client's idempotency key (a repeat answers the first message's id);
  * - errors: `{error: {code, message}}` with 400/401/404/422, 429 with Retry-After, 5xx.

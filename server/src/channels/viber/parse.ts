@@ -1,21 +1,30 @@
 import { FIELD_MESSAGES as M } from '@smartconnect/contracts';
+import { z } from 'zod';
 import { AppError } from '../../http/errors.ts';
-import type { InboundEvent, MediaRef, RawRequest } from '../types.ts';
+import type { MediaRef, ParsedEvent, RawRequest } from '../types.ts';
+import { ID_MAX, nameFrom, providerId, read, storable, unreadableMessage } from '../unreadable.ts';
 
-// The provider's callbacks (api.ts): an inbound message from a phone, or a delivery report on one of ours.
-type FileRef = { url?: unknown; name?: unknown; contentType?: unknown; size?: unknown };
-type Callback = {
-  event?: unknown;
-  id?: unknown;
-  phone?: unknown;
-  name?: unknown;
-  text?: unknown;
-  image?: FileRef;
-  file?: FileRef;
-  messageId?: unknown;
-  status?: unknown;
-  reason?: unknown;
-};
+// The provider's callbacks (api.ts), as schemas: the fields we use are checked, the others let through.
+const str = z.string().optional();
+const fileRef = z
+  .looseObject({ url: str, name: str, contentType: str, size: z.number().optional() })
+  .optional();
+type FileRef = z.output<typeof fileRef>;
+const messageEvent = z.looseObject({
+  id: providerId,
+  phone: z.string().max(ID_MAX),
+  name: str,
+  text: str,
+  image: fileRef,
+  file: fileRef,
+});
+/** What names a client's message when the rest cannot be read. */
+const messageKey = z.looseObject({ id: providerId, phone: z.string().max(ID_MAX) });
+const statusEvent = z.looseObject({ messageId: providerId, status: z.string(), reason: str });
+
+/** The provider reads our 4xx as final (api.ts): what names no client is refused, never stored. */
+const refused = (reason: string) =>
+  new AppError('validationException', { _: M.incorrectValue }, { reason: `Viber: ${reason}` });
 
 /** The client's phone as their id at the channel: its digits (the provider writes +375..., 7...). */
 export const phoneId = (v: string) => v.replace(/\D/g, '');
@@ -29,39 +38,53 @@ const STATUS: Record<string, 'delivered' | 'read' | 'undelivered'> = {
   expired: 'undelivered',
 };
 
-function mediaOf(f: FileRef | undefined, fallback: string, type: string): MediaRef[] {
-  if (!f || typeof f.url !== 'string' || !f.url) return [];
+function mediaOf(f: FileRef, fallback: string, type: string): MediaRef[] {
+  if (!f?.url) return [];
   return [
     {
       ref: f.url,
-      name: typeof f.name === 'string' && f.name ? f.name : fallback,
-      contentType: typeof f.contentType === 'string' ? f.contentType : type,
-      ...(typeof f.size === 'number' ? { size: f.size } : {}),
+      name: f.name || fallback,
+      contentType: f.contentType ?? type,
+      ...(f.size !== undefined ? { size: f.size } : {}),
     },
   ];
 }
 
-export function parseViberBusiness(req: RawRequest): InboundEvent[] {
-  const c = req.body as Callback | undefined;
-  if (!c || typeof c !== 'object' || typeof c.event !== 'string')
-    throw new AppError('validationException', { _: M.incorrectValue });
-  if (c.event === 'message') {
-    if (typeof c.id !== 'string' || typeof c.phone !== 'string' || !phoneId(c.phone))
-      throw new AppError('validationException', { _: M.incorrectValue });
-    const phone = phoneId(c.phone);
+/**
+ * One callback as events. The provider does not retry a 4xx (api.ts): a callback that cannot be read and names no
+ * client is answered 400; a client's message that cannot be read is a notice in their dialog.
+ */
+export function parseViberBusiness(req: RawRequest): ParsedEvent[] {
+  const body = storable(req.body);
+  const event = read(z.looseObject({ event: z.string() }), body);
+  if (!event.ok) throw refused(event.reason);
+  if (event.data.event === 'message') {
+    const c = read(messageEvent, body);
+    if (!c.ok) {
+      const key = messageKey.safeParse(body);
+      if (!key.success || !phoneId(key.data.phone)) throw refused(c.reason);
+      return [
+        unreadableMessage('Viber', c.reason, key.data.id, {
+          externalId: phoneId(key.data.phone),
+          name: nameFrom([(body as { name?: unknown }).name], ''),
+        }),
+      ];
+    }
+    const phone = phoneId(c.data.phone);
+    if (!phone) throw refused('phone: no digits');
     // No name (the provider tells it only when the client shares it): the stored one stays, a new client is their phone.
-    const name = typeof c.name === 'string' ? c.name.trim() : '';
+    const name = c.data.name?.trim() ?? '';
     const media = [
-      ...mediaOf(c.image, 'picture.jpg', 'image/jpeg'),
-      ...mediaOf(c.file, 'file', 'application/octet-stream'),
+      ...mediaOf(c.data.image, 'picture.jpg', 'image/jpeg'),
+      ...mediaOf(c.data.file, 'file', 'application/octet-stream'),
     ];
-    let text = typeof c.text === 'string' ? c.text : '';
+    let text = c.data.text ?? '';
     if (!text.trim() && !media.length) text = '[Viber: empty message]';
     return [
       {
         kind: 'message',
         message: {
-          externalMessageId: c.id,
+          externalMessageId: c.data.id,
           client: { externalId: phone, name },
           text,
           attachments: [],
@@ -70,17 +93,17 @@ export function parseViberBusiness(req: RawRequest): InboundEvent[] {
       },
     ];
   }
-  if (c.event === 'status') {
-    const status = typeof c.status === 'string' ? STATUS[c.status] : undefined;
-    if (typeof c.messageId !== 'string' || !status) return [];
+  if (event.data.event === 'status') {
+    const c = read(statusEvent, body);
+    if (!c.ok) throw refused(c.reason);
+    const status = Object.hasOwn(STATUS, c.data.status) ? STATUS[c.data.status] : undefined;
+    if (!status) return [];
     return [
       {
         kind: 'status',
-        externalId: c.messageId,
+        externalId: c.data.messageId,
         status,
-        ...(status === 'undelivered'
-          ? { reason: typeof c.reason === 'string' && c.reason ? c.reason : String(c.status) }
-          : {}),
+        ...(status === 'undelivered' ? { reason: c.data.reason || c.data.status } : {}),
       },
     ];
   }

@@ -1,30 +1,37 @@
-import { FIELD_MESSAGES as M } from '@smartconnect/contracts';
-import { AppError } from '../../http/errors.ts';
-import type { AdapterChannel, InboundEvent, InboundMessage, MediaRef, RawRequest } from '../types.ts';
+import { z } from 'zod';
+import type { AdapterChannel, InboundMessage, MediaRef, ParsedEvent, RawRequest } from '../types.ts';
+import {
+  nameFrom,
+  numericId,
+  providerId,
+  read,
+  storable,
+  unreadable,
+  unreadableMessage,
+} from '../unreadable.ts';
 import { parseViberJson } from './api.ts';
 
-// The callbacks we read (https://developers.viber.com/docs/api/rest-bot-api/#callbacks).
-type User = { id: string; name?: string };
-type Message = {
-  type: string;
-  text?: string;
-  media?: string;
-  file_name?: string;
-  size?: number;
-  sticker_id?: number;
-  location?: { lat: number; lon: number };
-  contact?: { name?: string; phone_number?: string };
-  tracking_data?: string;
-};
-type Callback = {
-  event?: string;
-  message_token?: string;
-  user?: User;
-  sender?: User;
-  user_id?: string;
-  message?: Message;
-  desc?: string;
-};
+// The callbacks we read (https://developers.viber.com/docs/api/rest-bot-api/#callbacks), as schemas: the fields
+// we use are checked, the others let through. message_token is a 64-bit number (parseViberJson makes it a string).
+const str = z.string().optional();
+const token = z.union([providerId, numericId]).transform(String);
+const user = z.looseObject({ id: providerId, name: str });
+const message = z.looseObject({
+  type: z.string(),
+  text: str,
+  media: str,
+  file_name: str,
+  size: z.number().optional(),
+  location: z.looseObject({ lat: z.number(), lon: z.number() }).optional(),
+  contact: z.looseObject({ name: str, phone_number: str }).optional(),
+  tracking_data: str,
+});
+type Message = z.output<typeof message>;
+const messageEvent = z.looseObject({ message_token: token, sender: user, message });
+/** What names a client's message when the rest cannot be read. */
+const messageKey = z.looseObject({ message_token: token, sender: z.looseObject({ id: providerId }) });
+const statusEvent = z.looseObject({ message_token: token, desc: str });
+const unsubscribedEvent = z.looseObject({ user_id: providerId });
 
 /** The labels of the keyboard we last sent this client, kept in tracking_data: a press comes back as its payload. */
 export const trackingOf = (buttons: Record<string, string>) => JSON.stringify({ sc: buttons });
@@ -64,45 +71,61 @@ function content(m: Message): { text: string; media: MediaRef[] } {
  * reports on ours (by message_token), unsubscribed (the client is marked). webhook, subscribed and
  * conversation_started carry nothing to store.
  */
-export function parseViberBot(req: RawRequest): InboundEvent[] {
-  let c: Callback;
+export function parseViberBot(req: RawRequest): ParsedEvent[] {
+  let body: unknown;
   try {
-    c = parseViberJson(req.rawBody) as Callback;
+    body = storable(parseViberJson(req.rawBody));
   } catch {
-    throw new AppError('validationException', { _: M.incorrectValue });
+    return [unreadable('Viber', 'body: not JSON')];
   }
-  if (!c || typeof c !== 'object' || typeof c.event !== 'string')
-    throw new AppError('validationException', { _: M.incorrectValue });
-  const token = c.message_token !== undefined ? String(c.message_token) : undefined;
-  switch (c.event) {
+  const event = read(z.looseObject({ event: z.string() }), body);
+  if (!event.ok) return [unreadable('Viber', event.reason)];
+  switch (event.data.event) {
     case 'message': {
-      if (!c.sender?.id || !c.message || !token) return [];
-      const client = { externalId: c.sender.id, name: c.sender.name?.trim() || c.sender.id };
-      const label = pressedLabel(c.message);
+      const c = read(messageEvent, body);
+      if (!c.ok) {
+        const key = messageKey.safeParse(body);
+        if (!key.success) return [unreadable('Viber', c.reason)];
+        const sender = (body as { sender: Record<string, unknown> }).sender;
+        return [
+          unreadableMessage('Viber', c.reason, key.data.message_token, {
+            externalId: key.data.sender.id,
+            name: nameFrom([sender.name], key.data.sender.id),
+          }),
+        ];
+      }
+      const { sender, message_token: id } = c.data;
+      const client = { externalId: sender.id, name: sender.name?.trim() || sender.id };
+      const label = pressedLabel(c.data.message);
       if (label !== undefined)
         return [
           {
             kind: 'postback',
-            data: c.message.text ?? '',
-            message: { externalMessageId: token, client, text: label, attachments: [] },
+            data: c.data.message.text ?? '',
+            message: { externalMessageId: id, client, text: label, attachments: [] },
           },
         ];
-      const { text, media } = content(c.message);
-      const message: InboundMessage = { externalMessageId: token, client, text, attachments: [], media };
+      const { text, media } = content(c.data.message);
+      const message: InboundMessage = { externalMessageId: id, client, text, attachments: [], media };
       return [{ kind: 'message', message }];
     }
     case 'delivered':
     case 'seen':
-      return token
-        ? [{ kind: 'status', externalId: token, status: c.event === 'seen' ? 'read' : 'delivered' }]
-        : [];
-    case 'failed':
-      return token
-        ? [{ kind: 'status', externalId: token, status: 'undelivered', reason: c.desc ?? 'failed' }]
-        : [];
-    case 'unsubscribed':
-      return c.user_id ? [{ kind: 'opt_out', client: { externalId: c.user_id } }] : [];
+    case 'failed': {
+      const c = read(statusEvent, body);
+      if (!c.ok) return [unreadable('Viber', c.reason)];
+      const id = c.data.message_token;
+      if (event.data.event === 'failed')
+        return [{ kind: 'status', externalId: id, status: 'undelivered', reason: c.data.desc ?? 'failed' }];
+      return [{ kind: 'status', externalId: id, status: event.data.event === 'seen' ? 'read' : 'delivered' }];
+    }
+    case 'unsubscribed': {
+      const c = read(unsubscribedEvent, body);
+      if (!c.ok) return [unreadable('Viber', c.reason)];
+      return [{ kind: 'opt_out', client: { externalId: c.data.user_id } }];
+    }
     default:
+      // webhook, subscribed, conversation_started: nothing to store.
       return [];
   }
 }

@@ -1,31 +1,44 @@
-import { FIELD_MESSAGES as M } from '@smartconnect/contracts';
-import { AppError } from '../../http/errors.ts';
-import type { AdapterChannel, InboundEvent, InboundMessage, MediaRef, RawRequest } from '../types.ts';
+import { z } from 'zod';
+import type { AdapterChannel, InboundMessage, MediaRef, ParsedEvent, RawRequest } from '../types.ts';
+import { numericId, read, storable, unreadable, unreadableMessage } from '../unreadable.ts';
 
-// The Callback API's objects we read (https://dev.vk.com/ru/api/community-events/json-schema).
-type Size = { type?: string; url?: string; width?: number; height?: number };
-type Attachment = {
-  type: string;
-  photo?: { id?: number; sizes?: Size[] };
-  doc?: { title?: string; size?: number; ext?: string; url?: string };
-  audio_message?: { duration?: number; link_ogg?: string; link_mp3?: string };
-  sticker?: { sticker_id?: number; images?: Size[] };
-};
-type Message = {
-  id?: number;
-  conversation_message_id?: number;
-  from_id?: number;
-  peer_id?: number;
-  text?: string;
-  payload?: string;
-  attachments?: Attachment[];
-};
-type Callback = {
-  type?: string;
-  event_id?: string;
-  group_id?: number;
-  object?: { message?: Message; user_id?: number; read_message_id?: number } & Message;
-};
+// The Callback API's objects we read (https://dev.vk.com/ru/api/community-events/json-schema), as schemas: the
+// fields we use are checked, the others let through.
+const str = z.string().optional();
+const size = z.looseObject({
+  type: str,
+  url: str,
+  width: z.number().optional(),
+  height: z.number().optional(),
+});
+type Size = z.output<typeof size>;
+const attachment = z.looseObject({
+  type: z.string(),
+  photo: z.looseObject({ sizes: z.array(size).optional() }).optional(),
+  doc: z.looseObject({ title: str, size: z.number().optional(), ext: str, url: str }).optional(),
+  audio_message: z.looseObject({ link_ogg: str, link_mp3: str }).optional(),
+  sticker: z.looseObject({ images: z.array(size).optional() }).optional(),
+});
+const message = z.looseObject({
+  id: numericId.optional(),
+  from_id: numericId,
+  peer_id: numericId.optional(),
+  text: str,
+  payload: str,
+  attachments: z.array(attachment).optional(),
+});
+type Message = z.output<typeof message>;
+const messageNew = z.looseObject({ event_id: str, object: z.looseObject({ message }) });
+/** What names a client's message when the rest cannot be read. */
+const messageKey = z.looseObject({
+  event_id: str,
+  object: z.looseObject({
+    message: z.looseObject({ id: numericId.optional(), from_id: numericId, peer_id: numericId.optional() }),
+  }),
+});
+const messageReply = z.looseObject({ object: z.looseObject({ id: numericId }) });
+const messageRead = z.looseObject({ object: z.looseObject({ read_message_id: numericId }) });
+const messageDeny = z.looseObject({ object: z.looseObject({ user_id: numericId }) });
 
 /** Our buttons' payloads ride in the keyboard as `{"sc": payload}`; a press comes back with it. */
 export const payloadOf = (data: string) => JSON.stringify({ sc: data });
@@ -93,50 +106,57 @@ function content(m: Message): { text: string; media: MediaRef[] } {
  * of a message we sent: Delivered), message_read (the client read our messages up to one: Read), message_deny (the
  * client forbade the community's messages: marked). confirmation, message_allow and other events store nothing.
  */
-export function parseVkBot(req: RawRequest): InboundEvent[] {
-  const c = req.body as Callback | undefined;
-  if (!c || typeof c !== 'object' || typeof c.type !== 'string')
-    throw new AppError('validationException', { _: M.incorrectValue });
-  switch (c.type) {
+export function parseVkBot(req: RawRequest): ParsedEvent[] {
+  const body = storable(req.body);
+  const type = read(z.looseObject({ type: z.string() }), body);
+  if (!type.ok) return [unreadable('VK', type.reason)];
+  switch (type.data.type) {
     case 'message_new': {
-      const m = c.object?.message;
-      if (!m || typeof m.from_id !== 'number' || m.from_id <= 0) return [];
+      const c = read(messageNew, body);
+      const key = c.ok ? c : read(messageKey, body);
+      if (!key.ok) return [unreadable('VK', c.ok ? key.reason : c.reason)];
+      const { event_id: eventId, object } = key.data;
+      const m = object.message;
+      if (m.from_id <= 0) return [];
       // A conversation the community was added to (peer_id 2000000000+) is not a customer dialog.
-      if (typeof m.peer_id === 'number' && m.peer_id !== m.from_id) return [];
+      if (m.peer_id !== undefined && m.peer_id !== m.from_id) return [];
       // A community dialog's message has its own id; the event id names it otherwise (a retry has the same).
-      const externalMessageId = m.id ? String(m.id) : `event:${c.event_id ?? ''}`;
+      const externalMessageId = m.id ? String(m.id) : `event:${eventId ?? ''}`;
       // The event names no one: users.get tells the name (clientNames), `id123` stands in meanwhile.
       const client = { externalId: String(m.from_id), name: `id${m.from_id}`, nameUnknown: true };
-      const data = pressed(m);
+      if (!c.ok) return [unreadableMessage('VK', c.reason, externalMessageId, client)];
+      const full = c.data.object.message;
+      const data = pressed(full);
       if (data !== undefined)
         return [
           {
             kind: 'postback',
             data,
-            message: { externalMessageId, client, text: m.text ?? data, attachments: [] },
+            message: { externalMessageId, client, text: full.text ?? data, attachments: [] },
           },
         ];
-      const { text, media } = content(m);
+      const { text, media } = content(full);
       const message: InboundMessage = { externalMessageId, client, text, attachments: [], media };
       return [{ kind: 'message', message }];
     }
     case 'message_reply': {
       // Our own message's echo: it is in the dialog (an admin's reply written in VK is not ours: nothing found).
-      const id = c.object?.id;
-      return typeof id === 'number' && id > 0
-        ? [{ kind: 'status', externalId: String(id), status: 'delivered' }]
-        : [];
+      const c = read(messageReply, body);
+      if (!c.ok) return [unreadable('VK', c.reason)];
+      const id = c.data.object.id;
+      return id > 0 ? [{ kind: 'status', externalId: String(id), status: 'delivered' }] : [];
     }
     case 'message_read': {
-      const id = c.object?.read_message_id;
-      return typeof id === 'number' && id > 0
-        ? [{ kind: 'status', externalId: String(id), status: 'read' }]
-        : [];
+      const c = read(messageRead, body);
+      if (!c.ok) return [unreadable('VK', c.reason)];
+      const id = c.data.object.read_message_id;
+      return id > 0 ? [{ kind: 'status', externalId: String(id), status: 'read' }] : [];
     }
-    case 'message_deny':
-      return typeof c.object?.user_id === 'number'
-        ? [{ kind: 'opt_out', client: { externalId: String(c.object.user_id) } }]
-        : [];
+    case 'message_deny': {
+      const c = read(messageDeny, body);
+      if (!c.ok) return [unreadable('VK', c.reason)];
+      return [{ kind: 'opt_out', client: { externalId: String(c.data.object.user_id) } }];
+    }
     default:
       return [];
   }

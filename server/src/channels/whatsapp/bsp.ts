@@ -1,5 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import { FIELD_MESSAGES as M } from '@smartconnect/contracts';
+import { z } from 'zod';
 import { AppError } from '../../http/errors.ts';
 import { hashToken, randomToken } from '../../lib/crypto.ts';
 import { downloadMedia, mediaType } from '../download.ts';
@@ -8,13 +9,14 @@ import type {
   AdapterChannel,
   AdapterContext,
   Connected,
-  InboundEvent,
   MediaDownload,
   MediaRef,
   OutboundMessage,
+  ParsedEvent,
   RawRequest,
   SendResult,
 } from '../types.ts';
+import { at, ID_MAX, read, storable, unreadable, unreadableMessage, unreadableText } from '../unreadable.ts';
 
 /**
  * WhatsApp through a business solution provider (§3 'phone, provider login and password'), modelled on the
@@ -161,16 +163,45 @@ export function verifyBsp(channel: AdapterChannel, req: RawRequest): boolean {
 
 type Fields = Record<string, unknown>;
 
-/** The callback's objects: JSON (one or an array) or form fields. */
-function objectsOf(req: RawRequest): Fields[] {
-  if (Array.isArray(req.body)) return req.body.filter((o) => o && typeof o === 'object') as Fields[];
-  if (req.body && typeof req.body === 'object') return [req.body as Fields];
+/** The callback's objects: JSON (one or an array) or form fields; null when the body is JSON of another kind. */
+function objectsOf(req: RawRequest): unknown[] | null {
+  if (Array.isArray(req.body)) return req.body;
+  if (req.body && typeof req.body === 'object') return [req.body];
+  if (req.body !== undefined) return null;
   const text = req.rawBody.toString('utf8').trim();
   if (!text) return [];
   return [Object.fromEntries(new URLSearchParams(text))];
 }
 
-const str = (v: unknown) => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : '');
+// A callback's fields, as a schema: form fields are strings, JSON may carry numbers; the others are let through.
+const scalar = z
+  .union([z.string(), z.number()])
+  .transform((v) => String(v))
+  .optional();
+const callback = z.looseObject({
+  eventType: scalar,
+  externalId: scalar,
+  errorCode: scalar,
+  errCode: scalar,
+  cause: scalar,
+  mobile: scalar,
+  waNumber: scalar,
+  name: scalar,
+  messageId: scalar,
+  replyId: scalar,
+  timestamp: scalar,
+  type: scalar,
+  text: z.string().optional(),
+});
+/** A media field: a JSON string (or object) with the file's url, type, caption and name. */
+const mediaField = z.looseObject({
+  url: z.string().optional(),
+  mime_type: z.string().optional(),
+  caption: z.string().optional(),
+  name: z.string().optional(),
+  latitude: z.union([z.string(), z.number()]).optional(),
+  longitude: z.union([z.string(), z.number()]).optional(),
+});
 
 const MEDIA_KINDS: Record<string, { name: string; contentType: string }> = {
   image: { name: 'image.jpg', contentType: 'image/jpeg' },
@@ -181,53 +212,83 @@ const MEDIA_KINDS: Record<string, { name: string; contentType: string }> = {
   sticker: { name: 'sticker.webp', contentType: 'image/webp' },
 };
 
-/** A media field: a JSON string (or object) with the file's url, type, caption and name. */
-function mediaOf(v: unknown): { url?: string; mime_type?: string; caption?: string; name?: string } | null {
-  if (v && typeof v === 'object') return v as Record<string, string>;
-  if (typeof v !== 'string' || !v.trim()) return null;
-  try {
-    const parsed = JSON.parse(v) as unknown;
-    return parsed && typeof parsed === 'object' ? (parsed as Record<string, string>) : null;
-  } catch {
-    return null;
+/** A media (or location) field read: null when absent or not JSON, the reason when of the wrong shape. */
+function mediaOf(v: unknown): ReturnType<typeof read<z.output<typeof mediaField>>> | null {
+  let value = v;
+  if (typeof v === 'string') {
+    if (!v.trim()) return null;
+    try {
+      value = JSON.parse(v) as unknown;
+    } catch {
+      return null;
+    }
   }
+  if (!value || typeof value !== 'object') return null;
+  return read(mediaField, value);
 }
+
+const digits = (v: string | undefined) => (v ?? '').replace(/^\+/, '');
 
 /**
  * One callback as events: a client message (by `mobile`, deduplicated by `messageId`; without one, by the sender,
  * time and content) or a delivery report on one of ours (by the id SendMessage answered; SENT is what our send
- * already recorded, FAILED carries the cause).
+ * already recorded, FAILED carries the cause). What cannot be read is answered 2xx too (the provider retries
+ * anything else): a client's message as a notice in their dialog, the rest recorded on the channel.
  */
-export function parseBsp(channel: AdapterChannel, req: RawRequest): InboundEvent[] {
-  const events: InboundEvent[] = [];
-  for (const o of objectsOf(req)) {
-    const eventType = str(o.eventType).toUpperCase();
-    const externalId = str(o.externalId);
+export function parseBsp(channel: AdapterChannel, req: RawRequest): ParsedEvent[] {
+  const objects = objectsOf(req)?.map((o) => storable(o));
+  if (!objects) return [unreadable('WhatsApp', 'body: expected object')];
+  if (!objects.length) return [unreadable('WhatsApp', 'body: empty')];
+  const events: ParsedEvent[] = [];
+  for (const [i, item] of objects.entries()) {
+    const where = objects.length > 1 ? `${i}` : 'body';
+    const raw = (item && typeof item === 'object' ? item : {}) as Fields;
+    const c = read(callback, item);
+    if (!c.ok) {
+      const mobile = digits(typeof raw.mobile === 'string' ? raw.mobile : '');
+      const id = typeof raw.messageId === 'string' ? raw.messageId : '';
+      if (!raw.eventType && /^\d{5,20}$/.test(mobile) && id && id.length <= ID_MAX)
+        events.push(
+          unreadableMessage('WhatsApp', c.reason, id, {
+            externalId: mobile,
+            name: `+${mobile}`,
+            nameUnknown: true,
+          }),
+        );
+      else events.push(unreadable('WhatsApp', at(where, c.reason)));
+      continue;
+    }
+    const o = c.data;
+    const eventType = (o.eventType ?? '').toUpperCase();
+    const externalId = o.externalId ?? '';
     if (eventType && externalId) {
-      if (eventType === 'DELIVERED' || eventType === 'READ')
+      if (externalId.length > ID_MAX) events.push(unreadable('WhatsApp', at(where, 'externalId: too long')));
+      else if (eventType === 'DELIVERED' || eventType === 'READ')
         events.push({ kind: 'status', externalId, status: eventType === 'READ' ? 'read' : 'delivered' });
       else if (eventType === 'FAILED') {
-        const code = str(o.errorCode) || str(o.errCode);
-        const cause = str(o.cause);
+        const code = o.errorCode || o.errCode || '';
         events.push({
           kind: 'status',
           externalId,
           status: 'undelivered',
-          reason: [code, cause].filter(Boolean).join(': ') || 'failed',
+          reason: [code, o.cause ?? ''].filter(Boolean).join(': ') || 'failed',
         });
       }
       continue;
     }
-    const mobile = str(o.mobile).replace(/^\+/, '');
+    const mobile = digits(o.mobile);
     if (!/^\d{5,20}$/.test(mobile)) continue;
-    const waNumber = str(o.waNumber).replace(/^\+/, '');
+    const waNumber = digits(o.waNumber);
     const own = String(channel.settings.phone ?? '').replace(/^\+/, '');
     if (waNumber && own && waNumber !== own) continue;
-    const type = str(o.type).toLowerCase() || 'text';
+    const type = (o.type ?? '').toLowerCase() || 'text';
     const media: MediaRef[] = [];
     let text = '';
-    const file = type in MEDIA_KINDS ? mediaOf(o[type]) : null;
-    if (file?.url) {
+    let notice: string | undefined;
+    const found = Object.hasOwn(MEDIA_KINDS, type) ? mediaOf(raw[type]) : null;
+    const file = found?.ok ? found.data : null;
+    if (found && !found.ok) notice = at(type, found.reason);
+    else if (file?.url) {
       const defaults = MEDIA_KINDS[type] as { name: string; contentType: string };
       media.push({
         ref: file.url,
@@ -235,20 +296,27 @@ export function parseBsp(channel: AdapterChannel, req: RawRequest): InboundEvent
         contentType: (file.mime_type || defaults.contentType).split(';')[0]?.trim(),
       });
       text = file.caption ?? '';
-    } else if (type === 'text') text = str(o.text);
+    } else if (type === 'text') text = o.text ?? '';
     else if (type === 'location') {
-      const l = mediaOf(o.location) as Record<string, unknown> | null;
-      text = l ? `📍 ${str(l.latitude)}, ${str(l.longitude)}` : '[WhatsApp: location]';
+      const l = mediaOf(raw.location);
+      if (l && !l.ok) notice = at('location', l.reason);
+      else text = l ? `📍 ${l.data.latitude ?? ''}, ${l.data.longitude ?? ''}` : '[WhatsApp: location]';
     }
+    if (notice) text = unreadableText('WhatsApp', notice);
     if (!text && !media.length) text = `[WhatsApp: ${type}]`;
-    const id = str(o.messageId) || str(o.replyId) || hashToken(`${mobile}|${str(o.timestamp)}|${text}`);
+    const id = o.messageId || o.replyId || hashToken(`${mobile}|${o.timestamp ?? ''}|${text}`);
+    if (id.length > ID_MAX) {
+      events.push(unreadable('WhatsApp', at(where, 'messageId: too long')));
+      continue;
+    }
+    const name = o.name?.trim().slice(0, 200);
     events.push({
       kind: 'message',
       message: {
         externalMessageId: id,
         // Without a name (a callback may omit it) a known client keeps the one stored.
-        client: str(o.name).trim()
-          ? { externalId: mobile, name: str(o.name).trim() }
+        client: name
+          ? { externalId: mobile, name }
           : { externalId: mobile, name: `+${mobile}`, nameUnknown: true },
         text,
         attachments: [],
@@ -256,8 +324,6 @@ export function parseBsp(channel: AdapterChannel, req: RawRequest): InboundEvent
       },
     });
   }
-  if (!events.length && !objectsOf(req).length)
-    throw new AppError('validationException', { _: M.incorrectValue });
   return events;
 }
 

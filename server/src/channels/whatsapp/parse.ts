@@ -1,47 +1,69 @@
-import { FIELD_MESSAGES as M } from '@smartconnect/contracts';
-import { AppError } from '../../http/errors.ts';
-import type { AdapterChannel, InboundEvent, InboundMessage, MediaRef, RawRequest } from '../types.ts';
+import { z } from 'zod';
+import type { AdapterChannel, InboundMessage, MediaRef, ParsedEvent, RawRequest } from '../types.ts';
+import { at, providerId, read, storable, unreadable, unreadableMessage } from '../unreadable.ts';
 
 // The parts of the Cloud API's webhook we read
-// (https://developers.facebook.com/docs/whatsapp/cloud-api/webhooks/components).
-type Media = { id: string; mime_type?: string; caption?: string; filename?: string; voice?: boolean };
-type WaError = { code?: number; title?: string; message?: string; error_data?: { details?: string } };
-type WaMessage = {
-  from: string;
-  id: string;
-  timestamp?: string;
-  type: string;
-  text?: { body?: string };
-  image?: Media;
-  document?: Media;
-  audio?: Media;
-  video?: Media;
-  sticker?: Media & { animated?: boolean };
-  location?: { latitude: number; longitude: number; name?: string; address?: string };
-  contacts?: { name?: { formatted_name?: string }; phones?: { phone?: string; wa_id?: string }[] }[];
-  interactive?: {
-    type: string;
-    button_reply?: { id: string; title: string };
-    list_reply?: { id: string; title: string; description?: string };
-  };
-  button?: { payload?: string; text?: string };
-  reaction?: { message_id?: string; emoji?: string };
-  errors?: WaError[];
-};
-type WaStatus = {
-  id: string;
-  status: string;
-  recipient_id?: string;
-  errors?: WaError[];
-};
-type Value = {
-  messaging_product?: string;
-  metadata?: { phone_number_id?: string };
-  contacts?: { wa_id?: string; profile?: { name?: string } }[];
-  messages?: WaMessage[];
-  statuses?: WaStatus[];
-};
-type Payload = { object?: string; entry?: { id?: string; changes?: { field?: string; value?: Value }[] }[] };
+// (https://developers.facebook.com/docs/whatsapp/cloud-api/webhooks/components), as schemas: the fields we use
+// are checked, the others let through. Each message and status is read on its own: one of the wrong shape does not
+// cost the others.
+const str = z.string().optional();
+const media = z.looseObject({
+  id: providerId,
+  mime_type: str,
+  caption: str,
+  filename: str,
+  voice: z.boolean().optional(),
+});
+type Media = z.output<typeof media>;
+const waError = z.looseObject({
+  code: z.number().optional(),
+  title: str,
+  message: str,
+  error_data: z.looseObject({ details: str }).optional(),
+});
+type WaError = z.output<typeof waError>;
+const reply = z.looseObject({ id: z.string(), title: z.string() });
+const waMessage = z.looseObject({
+  from: providerId,
+  id: providerId,
+  type: z.string(),
+  text: z.looseObject({ body: str }).optional(),
+  image: media.optional(),
+  document: media.optional(),
+  audio: media.optional(),
+  video: media.optional(),
+  sticker: media.extend({ animated: z.boolean().optional() }).optional(),
+  location: z
+    .looseObject({ latitude: z.number(), longitude: z.number(), name: str, address: str })
+    .optional(),
+  contacts: z
+    .array(
+      z.looseObject({
+        name: z.looseObject({ formatted_name: str }).optional(),
+        phones: z.array(z.looseObject({ phone: str, wa_id: str })).optional(),
+      }),
+    )
+    .optional(),
+  interactive: z
+    .looseObject({ type: z.string(), button_reply: reply.optional(), list_reply: reply.optional() })
+    .optional(),
+  button: z.looseObject({ payload: str, text: str }).optional(),
+  reaction: z.looseObject({ message_id: str, emoji: str }).optional(),
+  errors: z.array(waError).optional(),
+});
+type WaMessage = z.output<typeof waMessage>;
+/** What names a client's message when the rest cannot be read. */
+const messageKey = z.looseObject({ from: providerId, id: providerId });
+const waStatus = z.looseObject({ id: providerId, status: z.string(), errors: z.array(waError).optional() });
+const contacts = z.array(z.looseObject({ wa_id: str, profile: z.looseObject({ name: str }).optional() }));
+const value = z.looseObject({
+  metadata: z.looseObject({ phone_number_id: str }).optional(),
+  messages: z.array(z.unknown()).optional(),
+  statuses: z.array(z.unknown()).optional(),
+});
+const payload = z.looseObject({
+  entry: z.array(z.looseObject({ changes: z.array(z.looseObject({ field: str })).optional() })),
+});
 
 const MEDIA_DEFAULTS: Record<string, { name: string; contentType: string }> = {
   image: { name: 'image.jpg', contentType: 'image/jpeg' },
@@ -88,8 +110,10 @@ function content(m: WaMessage): { text: string; media: MediaRef[] } {
   const media: MediaRef[] = [];
   let text = '';
   const kind = m.type;
-  const file = (m as Record<string, unknown>)[kind] as Media | undefined;
-  if (kind in MEDIA_DEFAULTS && file?.id) {
+  const file = Object.hasOwn(MEDIA_DEFAULTS, kind)
+    ? ((m as Record<string, unknown>)[kind] as Media | undefined)
+    : undefined;
+  if (file?.id) {
     media.push({
       ref: file.id,
       name: mediaName(kind, file),
@@ -120,41 +144,48 @@ function content(m: WaMessage): { text: string; media: MediaRef[] } {
  * messages (a button or list reply, or a template's quick-reply button, is a postback), and statuses of our
  * messages (by the wamid we kept when sending; failed carries the reason).
  */
-export function parseWhatsApp(channel: AdapterChannel, req: RawRequest): InboundEvent[] {
-  const p = req.body as Payload | undefined;
-  if (!p || typeof p !== 'object' || !Array.isArray(p.entry))
-    throw new AppError('validationException', { _: M.incorrectValue });
-  const events: InboundEvent[] = [];
-  for (const entry of p.entry) {
-    for (const change of entry?.changes ?? []) {
-      const v = change?.value;
-      if (change?.field !== 'messages' || !v) continue;
-      if (v.metadata?.phone_number_id && v.metadata.phone_number_id !== channel.settings.phoneNumberId)
+export function parseWhatsApp(channel: AdapterChannel, req: RawRequest): ParsedEvent[] {
+  const p = read(payload, storable(req.body));
+  if (!p.ok) return [unreadable('WhatsApp', p.reason)];
+  const events: ParsedEvent[] = [];
+  for (const [e, entry] of p.data.entry.entries()) {
+    for (const [c, change] of (entry.changes ?? []).entries()) {
+      if (change.field !== 'messages') continue;
+      const where = `entry.${e}.changes.${c}.value`;
+      const v = read(value, change.value);
+      if (!v.ok) {
+        events.push(unreadable('WhatsApp', at(where, v.reason)));
         continue;
-      for (const m of v.messages ?? []) {
-        if (!m || typeof m.id !== 'string' || typeof m.from !== 'string') continue;
-        const profile = v.contacts?.find((c) => c.wa_id === m.from) ?? v.contacts?.[0];
-        const client = { externalId: m.from, name: profile?.profile?.name?.trim() || `+${m.from}` };
-        const base: Omit<InboundMessage, 'text'> = { externalMessageId: m.id, client, attachments: [] };
-        const reply = m.interactive?.button_reply ?? m.interactive?.list_reply;
-        if (m.type === 'interactive' && reply) {
-          events.push({ kind: 'postback', data: reply.id, message: { ...base, text: reply.title } });
-          continue;
-        }
-        if (m.type === 'button' && m.button) {
-          const label = m.button.text ?? m.button.payload ?? '';
-          events.push({
-            kind: 'postback',
-            data: m.button.payload ?? label,
-            message: { ...base, text: label },
-          });
-          continue;
-        }
-        const { text, media } = content(m);
-        events.push({ kind: 'message', message: { ...base, text, media } });
       }
-      for (const s of v.statuses ?? []) {
-        if (!s || typeof s.id !== 'string') continue;
+      const phoneNumberId = v.data.metadata?.phone_number_id;
+      if (phoneNumberId && phoneNumberId !== channel.settings.phoneNumberId) continue;
+      // The senders' profiles only name them: of the wrong shape, the messages are kept under their numbers.
+      const profiles = read(contacts, (change.value as { contacts?: unknown }).contacts ?? []);
+      if (!profiles.ok) events.push(unreadable('WhatsApp', at(`${where}.contacts`, profiles.reason)));
+      const known = profiles.ok ? profiles.data : [];
+      for (const [i, item] of (v.data.messages ?? []).entries()) {
+        const m = read(waMessage, item);
+        const key = m.ok ? m : read(messageKey, item);
+        if (!key.ok) {
+          events.push(unreadable('WhatsApp', at(`${where}.messages.${i}`, m.ok ? key.reason : m.reason)));
+          continue;
+        }
+        const from = key.data.from;
+        const profile = known.find((k) => k.wa_id === from) ?? known[0];
+        const client = { externalId: from, name: profile?.profile?.name?.trim() || `+${from}` };
+        if (!m.ok) {
+          events.push(unreadableMessage('WhatsApp', at(`messages.${i}`, m.reason), key.data.id, client));
+          continue;
+        }
+        events.push(messageEvent(m.data, client));
+      }
+      for (const [i, item] of (v.data.statuses ?? []).entries()) {
+        const st = read(waStatus, item);
+        if (!st.ok) {
+          events.push(unreadable('WhatsApp', at(`${where}.statuses.${i}`, st.reason)));
+          continue;
+        }
+        const s = st.data;
         if (s.status === 'delivered' || s.status === 'read')
           events.push({ kind: 'status', externalId: s.id, status: s.status });
         else if (s.status === 'failed')
@@ -169,4 +200,18 @@ export function parseWhatsApp(channel: AdapterChannel, req: RawRequest): Inbound
     }
   }
   return events;
+}
+
+/** A readable message as its event: a button or list reply, or a template's quick-reply button, is a postback. */
+function messageEvent(m: WaMessage, client: InboundMessage['client']): ParsedEvent {
+  const base: Omit<InboundMessage, 'text'> = { externalMessageId: m.id, client, attachments: [] };
+  const reply = m.interactive?.button_reply ?? m.interactive?.list_reply;
+  if (m.type === 'interactive' && reply)
+    return { kind: 'postback', data: reply.id, message: { ...base, text: reply.title } };
+  if (m.type === 'button' && m.button) {
+    const label = m.button.text ?? m.button.payload ?? '';
+    return { kind: 'postback', data: m.button.payload ?? label, message: { ...base, text: label } };
+  }
+  const { text, media } = content(m);
+  return { kind: 'message', message: { ...base, text, media } };
 }

@@ -22,6 +22,9 @@ export function presentChannel(c: ChannelRow): ChannelDto {
     assessment: { enabled: c.rating_enabled, beforeEnd: c.rating_before_end, text: c.rating_message },
     inboundUrl: adapter.inboundPath?.(c.id) ?? `/api/webhooks/${c.type}/${c.id}`,
     lastInboundAt: c.last_inbound_at ? new Date(c.last_inbound_at).toISOString() : null,
+    lastUnreadable: c.unreadable_at
+      ? { at: new Date(c.unreadable_at).toISOString(), reason: c.unreadable_reason ?? '' }
+      : null,
     createdAt: new Date(c.created_at).toISOString(),
   };
 }

@@ -23,6 +23,9 @@ export type ChannelRow = {
   created_at: Date;
   /** Read only by the admin screens (listChannels, findChannel), not on the inbound path. */
   last_inbound_at?: Date | null;
+  /** The latest provider update the channel could not read and that named no client (receive.ts). */
+  unreadable_at?: Date | null;
+  unreadable_reason?: string | null;
   org_options: string[];
   org_status: string;
   /** Every inbound message goes through the conversation pipeline (rules or auto-replies are on). */
@@ -40,7 +43,8 @@ const select = `
 const withLastInbound = select.replace(
   'o.status as org_status,',
   `o.status as org_status,
-         (select max(ch.last_client_message_at) from chats ch where ch.channel_id = c.id) as last_inbound_at,`,
+         (select max(ch.last_client_message_at) from chats ch where ch.channel_id = c.id) as last_inbound_at,
+         c.unreadable_at, c.unreadable_reason,`,
 );
 
 export const listChannels = (q: Queryable, orgId: string) =>

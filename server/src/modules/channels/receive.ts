@@ -21,6 +21,7 @@ import { receivedType, SNIFF_BYTES } from '../files/sniff.ts';
 import { withClientNames } from './client-names.ts';
 import type { ChannelRow } from './queries.ts';
 import { adapterContext, inboundChannel } from './service.ts';
+import { setAsideUnreadable } from './unreadable.ts';
 
 export type Received = { event: InboundEvent['kind']; result: IngestResult | MessageDto | null };
 
@@ -150,7 +151,7 @@ export async function receiveWebhook(
   type?: string,
 ): Promise<Received[]> {
   const { row, adapter, channel } = await inboundChannel(app, channelId, req, type);
-  const parsed = adapter.parse(channel, req);
+  const parsed = await setAsideUnreadable(app, row, adapter.parse(channel, req));
   const events = await withClientNames(
     app,
     row,

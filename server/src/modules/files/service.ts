@@ -17,11 +17,11 @@ import { isPlainText } from './sniff.ts';
 export async function readJpegUpload(req: FastifyRequest): Promise<Buffer> {
   let data: Buffer;
   if (req.isMultipart()) {
-    const part = await req.file({ limits: { fileSize: LIMITS.avatarMaxBytes + 1 } });
+    const part = await filePart(req, LIMITS.avatarMaxBytes + 1);
     if (!part) throw new AppError('fileUploadException');
     data = await part.toBuffer().catch((err: { code?: string }) => {
       if (err.code === 'FST_REQ_FILE_TOO_LARGE') throw tooBig();
-      throw new AppError('fileUploadException');
+      throw malformed();
     });
     if (part.file.truncated) throw tooBig();
   } else if (Buffer.isBuffer(req.body)) {
@@ -33,6 +33,22 @@ export async function readJpegUpload(req: FastifyRequest): Promise<Buffer> {
   const type = await fileTypeFromBuffer(data);
   if (type?.mime !== 'image/jpeg') throw new AppError('fileUploadException', { file: M.jpegOnly });
   return data;
+}
+
+/**
+ * A multipart body the parser cannot read (no boundary, a cut-off body, a broken part header) is the client's
+ * mistake: the catalogue's validation error, never a 500.
+ */
+const malformed = () => new AppError('validationException', { file: M.incorrectValue });
+
+/** The form's first file part (null when it has none); a malformed form is a validation error. */
+async function filePart(req: FastifyRequest, fileSize: number) {
+  try {
+    return (await req.file({ limits: { fileSize } })) ?? null;
+  } catch (err) {
+    if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw err;
+    throw malformed();
+  }
 }
 
 const tooBig = () => new AppError('pictureTooBigException', undefined, { maxBytes: LIMITS.avatarMaxBytes });
@@ -108,11 +124,11 @@ export async function uploadAttachment(
   req: FastifyRequest,
 ): Promise<Required<Attachment>> {
   if (!req.isMultipart()) throw new AppError('fileUploadException', { file: M.requiredFields });
-  const part = await req.file({ limits: { fileSize: ATTACHMENT_MAX_BYTES + 1 } });
+  const part = await filePart(req, ATTACHMENT_MAX_BYTES + 1);
   if (!part) throw new AppError('fileUploadException', { file: M.requiredFields });
   const data = await part.toBuffer().catch((err: { code?: string }) => {
     if (err.code === 'FST_REQ_FILE_TOO_LARGE') throw tooLarge();
-    throw new AppError('fileUploadException');
+    throw malformed();
   });
   if (part.file.truncated || data.length > ATTACHMENT_MAX_BYTES) throw tooLarge();
   const contentType = await attachmentType(data);

@@ -78,6 +78,15 @@ export function ChannelList({ items }: { items: ChannelDto[] }) {
               <Text size="sm" c={c.lastInboundAt ? undefined : 'dimmed'} data-testid="last-inbound">
                 {formatDateTime(c.lastInboundAt, i18n.language) ?? t('channels.noInbound')}
               </Text>
+              {c.lastUnreadable && (
+                // The latest provider update the server could not read that named no client (answered, logged).
+                <Text size="xs" c="orange.9" data-testid="last-unreadable">
+                  {t('channels.lastUnreadable', {
+                    at: formatDateTime(c.lastUnreadable.at, i18n.language) ?? '',
+                    reason: c.lastUnreadable.reason,
+                  })}
+                </Text>
+              )}
             </Table.Td>
             <Table.Td>
               <RowAction

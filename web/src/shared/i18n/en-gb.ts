@@ -352,6 +352,7 @@ export const enGB = {
     ratingMessageHint: 'Empty for the default text.',
     lastInbound: 'Last message',
     noInbound: 'No messages yet',
+    lastUnreadable: 'Unreadable provider update {{at}}: {{reason}}',
     editOf: 'Edit {{name}}',
     changed: 'The channel has been changed',
     created: 'The channel has been created',

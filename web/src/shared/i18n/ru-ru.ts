@@ -357,6 +357,7 @@ export const ruRU: Resources = {
     ratingMessageHint: 'Пусто — текст по умолчанию.',
     lastInbound: 'Последнее сообщение',
     noInbound: 'Сообщений ещё нет',
+    lastUnreadable: 'Нечитаемое сообщение провайдера {{at}}: {{reason}}',
     editOf: 'Изменить {{name}}',
     changed: 'Канал изменён',
     created: 'Канал создан',

@@ -1,0 +1,33 @@
+import type { InboundEvent, ParsedEvent } from '../../channels/types.ts';
+import type { AppContext } from '../../context.ts';
+import type { ChannelRow } from './queries.ts';
+
+/**
+ * A webhook's events without the parts its adapter could not read that named no client (channels/unreadable.ts):
+ * each is a warning in the log, and the latest is recorded on the channel for the admin (ChannelDto.lastUnreadable).
+ * The request is still answered 2xx: the provider would retry anything else forever. (What is read is bounded field
+ * by field where it is acted on: channels/bounds.ts, from receive.ts.)
+ */
+export async function setAsideUnreadable(
+  app: AppContext,
+  row: ChannelRow,
+  parsed: ParsedEvent[],
+): Promise<InboundEvent[]> {
+  const events: InboundEvent[] = [];
+  let last: string | undefined;
+  for (const e of parsed) {
+    if (e.kind !== 'unreadable') {
+      events.push(e);
+      continue;
+    }
+    app.log.warn({ channel: row.id, type: row.type, reason: e.reason }, 'unreadable provider update');
+    last = e.reason;
+  }
+  if (last !== undefined)
+    await app.db.query('update channels set unreadable_at = $2, unreadable_reason = $3 where id = $1', [
+      row.id,
+      app.clock.now(),
+      last,
+    ]);
+  return events;
+}
