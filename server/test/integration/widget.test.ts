@@ -328,7 +328,8 @@ describe('site-chat widget protocol', () => {
     assert.equal(client.name, 'Ann Lee');
     assert.deepEqual(
       client.contacts.map((c: Record<string, unknown>) => [c.name, c.email, c.phone]),
-      [['Ann Lee', 'ann@example.com', '+44 20 7946 0000']],
+      // The phone in E.164, as every stored phone (issue 29).
+      [['Ann Lee', 'ann@example.com', '+442079460000']],
     );
   });
 
