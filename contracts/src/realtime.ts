@@ -37,6 +37,7 @@ export type CountersChangedPayload = { chatId: string; teamId: string; teamIds: 
  * Payload of `access.changed`, sent to a user whose teams, rights or activity changed (or whose other sessions
  * were ended): every instance applies it to the user's open sockets at once, in event order, and the user's tabs
  * refetch what they show. `keepSessionId` set: every other session of the user has ended (its sockets close).
+ * `endedSessionIds`: these sessions ended (a logout), their sockets close and the user's others stay.
  */
 export type AccessChangedPayload = {
   userId: string;
@@ -44,6 +45,7 @@ export type AccessChangedPayload = {
   rights: string[];
   active: boolean;
   keepSessionId?: string | null;
+  endedSessionIds?: string[];
 };
 
 /**
