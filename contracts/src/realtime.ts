@@ -76,6 +76,18 @@ export type RealtimeFrame<P = unknown> = {
 
 export type RealtimeResyncReason = 'unknown' | 'expired' | 'too_many' | 'access';
 
+/**
+ * The website widget's socket (`/api/widget/{channelId}/ws`): at most `perVisitor` open per visitor of a channel and
+ * `perAddress` per client address, on each instance (like staff sockets). One past either is refused: it opens and
+ * closes at once with `tooManySocketsCode`; the widget then keeps to polling and tries again after `retryAfterMs`.
+ */
+export const WIDGET_SOCKETS = {
+  perVisitor: 10,
+  perAddress: 50,
+  tooManySocketsCode: 4009,
+  retryAfterMs: 60_000,
+} as const;
+
 /** Close codes of the realtime socket. Reconnect (with lastEventId) after every one but `unauthorized`. */
 export const REALTIME_CLOSE = {
   goingAway: 1001,
