@@ -498,8 +498,9 @@ export const fixtures: Record<string, Fixture> = {
     await metaFake(s);
     return { path: '/api/channels/oauth/start?type=facebook' };
   },
-  'GET /api/channels/oauth/accounts': async (org, s) => ({
-    path: `/api/channels/oauth/accounts?type=facebook&grant=${await metaGrant(org, s)}`,
+  'POST /api/channels/oauth/accounts': async (org, s) => ({
+    path: '/api/channels/oauth/accounts',
+    body: { type: 'facebook', grant: await metaGrant(org, s) },
   }),
   // Reports (rollups of the organisation's own traffic).
   'GET /api/reports/dialogs': async () => ({
