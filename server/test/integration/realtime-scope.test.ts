@@ -155,11 +155,12 @@ describe('realtime scope follows access changes at once', () => {
     assert.equal(await elsewhere.waitClosed(2_000), REALTIME_CLOSE.unauthorized);
   });
 
-  test("changing the password ends every session: all the user's sockets close at once", async () => {
+  test("changing the password ends every session: the other sessions' sockets close at once", async () => {
     const org = await createOrganisation(s);
     const op = await org.user({ role: 'OPERATOR' });
     const other = await loginToken(s.api, op.email, TEST_PASSWORD);
-    const sockets = [await connect(op.token), await connect(other)];
+    const here = await connect(op.token);
+    const sockets = [await connect(other), await connect(other)];
     const changed = await op.api.post('/api/auth/acc/passwordChange', {
       oldPassword: TEST_PASSWORD,
       password: 'N3w-pass-word!',
@@ -167,7 +168,10 @@ describe('realtime scope follows access changes at once', () => {
     });
     assert.equal(changed.status, 200, JSON.stringify(changed.body));
     for (const c of sockets) assert.equal(await c.waitClosed(2_000), REALTIME_CLOSE.unauthorized);
-    // The tab's fresh token opens a new socket.
+    assert.equal((await s.api.as(other).get('/api/auth/user')).status, 401);
+    assert.equal((await op.api.get('/api/auth/user')).status, 401, "the caller's old token ended as well");
+    // The caller's tab is not thrown out mid-change: its socket stays until it moves to the fresh token.
+    assert.equal(here.closeCode, undefined);
     const fresh = await connect(changed.body.entity.token);
     assert.equal(fresh.frames[0].type, 'hello');
   });

@@ -186,11 +186,12 @@ export async function changePassword(
     throw new AppError('wrongCurrentPasswordException', { oldPassword: M.passwordIncorrect });
   }
   const hash = await hashPassword(password);
-  // Every instance closes the ended sessions' sockets at once (issue 29), as on deactivation.
+  // Every instance closes the other sessions' sockets at once (issue 29). The caller's own session ends too, but its
+  // tab is about to get the new token: its socket moves over (the 15 s revalidation closes it if nobody does).
   await withEvents(app, async (q, emit) => {
     await Q.setPassword(q, auth.userId, hash);
     await revokeSessions(q, auth.userId);
-    await announceAccess({ q, emit }, auth.organisationId, { userIds: [auth.userId] }, null);
+    await announceAccess({ q, emit }, auth.organisationId, { userIds: [auth.userId] }, auth.sessionId);
   });
   return { token: await openSession(app, user) };
 }
