@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { REALTIME_CLOSE } from '@smartconnect/contracts';
 import { loadConfig } from '../../src/config.ts';
 import { openPostgres } from '../../src/db/index.ts';
 import { runPeriodic } from '../../src/jobs/periodic.ts';
@@ -16,6 +17,7 @@ import {
   type TestServer,
 } from '../helpers.ts';
 import { pdfText } from '../pdf-text.ts';
+import { RealtimeClient } from './realtime-client.ts';
 
 const DAY = 86_400_000;
 const day = (s: TestServer, plus = 0) =>
@@ -105,9 +107,16 @@ describe('billing', () => {
     const ext = await staff.post(`/api/organisations/${org.id}/extend`);
     assert.equal(ext.status, 200, JSON.stringify(ext.body));
     assert.equal(ext.body.entity.paidUntil, day(s, 17));
+    const op = await org.user({ role: 'OPERATOR' });
+    const sockets = [
+      await RealtimeClient.connect(s.url, org.admin.token),
+      await RealtimeClient.connect(s.url, op.token),
+    ];
     const off = await staff.patch(`/api/organisations/${org.id}`, { status: 'deactivated' });
     assert.equal(off.body.entity.status, 'deactivated');
     assert.equal((await org.admin.api.get('/api/auth/user')).status, 401);
+    // Their open sockets close at once too, not at the next revalidation (issue 29).
+    for (const c of sockets) assert.equal(await c.waitClosed(2_000), REALTIME_CLOSE.unauthorized);
     const login = await s.api.post('/api/auth/login', {
       email: org.admin.email,
       password: org.admin.password,

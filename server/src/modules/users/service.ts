@@ -198,6 +198,18 @@ export async function announceAccess(
   }
 }
 
+/**
+ * Every session of the organisation's users ended (the organisation deactivated): their sockets close at once on
+ * every instance. Call inside the change's transaction.
+ */
+export async function announceOrganisationEnded(
+  tx: { q: Queryable; emit: Emit },
+  orgId: string,
+): Promise<void> {
+  const userIds = await Q.userIdsOf(tx.q, orgId);
+  if (userIds.length) await announceAccess(tx, orgId, { userIds }, null);
+}
+
 /** Revokes every token of a user (or all but one), inside the caller's transaction. */
 export const revokeSessions = Q.revokeUserSessions;
 
