@@ -1,5 +1,6 @@
-// The built-in demo payment page (issue 19): an installation with no YooKassa shop takes top-ups on its own page
-// (/admin/finance/demo-payment/{id}), so a newcomer can try the whole finance path. The administrator pays one
+// The built-in demo payment page (issue 19): an installation with no YooKassa shop takes the seeded Demo
+// organisation's top-ups on its own page (/admin/finance/demo-payment/{id}; issue 29: no other organisation's), so a
+// newcomer can try the whole finance path. The administrator pays one
 // top-up and cancels another; the balance, the payments and the result notice follow. Russian at 390 px; axe.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
@@ -23,7 +24,7 @@ let server: TestServer;
 let browser: Browser;
 
 before(async () => {
-  // No payment provider configured: the server's default is the demo page.
+  // No payment provider configured: the seeded Demo organisation (its administrator below) gets the demo page.
   server = await startServer();
   browser = await launchBrowser();
 });

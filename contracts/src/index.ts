@@ -9,6 +9,7 @@ export * from './landing-rules.ts';
 export * from './limits.ts';
 export * from './messages.ts';
 export * from './options.ts';
+export * from './phone.ts';
 export * from './realtime.ts';
 export * from './rights.ts';
 export * from './schemas/auth.ts';

@@ -35,6 +35,6 @@ export const AUTO_CLOSE_CHOICES = [null, 24 * 60, 48 * 60, 72 * 60] as const;
 
 /** Password rule of §5: at least 8 characters with an uppercase letter, a digit and a special character. */
 export const PASSWORD_PATTERN = /^(?=.*[A-ZА-ЯЁ])(?=.*\d)(?=.*[^\p{L}\p{N}\s]).{8,128}$/u;
-/** Phone "like 79009009090": digits only, country code first, 10 to 15 digits. */
+/** Phone "like 79009009090": digits only, country code first, 10 to 15 digits (users keep it in E.164: phone.ts). */
 export const PHONE_PATTERN = /^[1-9]\d{9,14}$/;
 export const TOTP_PATTERN = /^\d{6}$/;

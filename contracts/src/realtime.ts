@@ -37,6 +37,7 @@ export type CountersChangedPayload = { chatId: string; teamId: string; teamIds: 
  * Payload of `access.changed`, sent to a user whose teams, rights or activity changed (or whose other sessions
  * were ended): every instance applies it to the user's open sockets at once, in event order, and the user's tabs
  * refetch what they show. `keepSessionId` set: every other session of the user has ended (its sockets close).
+ * `endedSessionIds`: these sessions ended (a logout), their sockets close and the user's others stay.
  */
 export type AccessChangedPayload = {
   userId: string;
@@ -44,6 +45,7 @@ export type AccessChangedPayload = {
   rights: string[];
   active: boolean;
   keepSessionId?: string | null;
+  endedSessionIds?: string[];
 };
 
 /**
@@ -73,6 +75,18 @@ export type RealtimeFrame<P = unknown> = {
 };
 
 export type RealtimeResyncReason = 'unknown' | 'expired' | 'too_many' | 'access';
+
+/**
+ * The website widget's socket (`/api/widget/{channelId}/ws`): at most `perVisitor` open per visitor of a channel and
+ * `perAddress` per client address, on each instance (like staff sockets). One past either is refused: it opens and
+ * closes at once with `tooManySocketsCode`; the widget then keeps to polling and tries again after `retryAfterMs`.
+ */
+export const WIDGET_SOCKETS = {
+  perVisitor: 10,
+  perAddress: 50,
+  tooManySocketsCode: 4009,
+  retryAfterMs: 60_000,
+} as const;
 
 /** Close codes of the realtime socket. Reconnect (with lastEventId) after every one but `unauthorized`. */
 export const REALTIME_CLOSE = {

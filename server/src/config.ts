@@ -111,7 +111,8 @@ export type Config = {
   /**
    * Who takes top-ups, when PAYMENT_PROVIDER names it: YooKassa (its shop's keys in YOOKASSA_*), the built-in demo
    * payment page (no money moves), or nobody (§8 'billing account not registered'). Unset: YooKassa when its shop is
-   * configured, else the demo page, so a new installation can try the whole finance path (billing/provider.ts).
+   * configured, else the demo page for the seeded Demo organisation alone (so a new installation can try the whole
+   * finance path) and nobody for any other organisation (billing/provider.ts). `demo` gives every organisation the page.
    */
   paymentProvider?: 'yookassa' | 'demo' | 'none';
   /**

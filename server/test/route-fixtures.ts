@@ -167,13 +167,15 @@ async function yooKassa(s: TestServer): Promise<FakeYooKassa> {
   return y;
 }
 /**
- * A pending top-up on the built-in demo payment page (the server's provider while no YooKassa shop is configured:
- * the fake's env is taken away first), written as a top-up would; answers the demo payment's id.
+ * A pending top-up on the built-in demo payment page (the provider of the seeded Demo organisation while no YooKassa
+ * shop is configured: the fake's env is taken away first, and the organisation carries the seed's flag), written as
+ * a top-up would; answers the demo payment's id.
  */
 async function demoTopUp(org: TestOrg, s: TestServer) {
   const env = s.app.config.env as Record<string, string | undefined>;
   delete env.YOOKASSA_SHOP_ID;
   delete env.YOOKASSA_SECRET_KEY;
+  await s.db.query('update organisations set demo_payment_page = true where id = $1', [org.id]);
   const [demo] = await s.db.query<{ id: string }>(
     `insert into demo_payments (organisation_id, idempotence_key, amount, currency, return_url)
      values ($1, $2, 500, 'RUB', 'http://localhost:3000/admin/finance/balance') returning id`,
@@ -496,8 +498,9 @@ export const fixtures: Record<string, Fixture> = {
     await metaFake(s);
     return { path: '/api/channels/oauth/start?type=facebook' };
   },
-  'GET /api/channels/oauth/accounts': async (org, s) => ({
-    path: `/api/channels/oauth/accounts?type=facebook&grant=${await metaGrant(org, s)}`,
+  'POST /api/channels/oauth/accounts': async (org, s) => ({
+    path: '/api/channels/oauth/accounts',
+    body: { type: 'facebook', grant: await metaGrant(org, s) },
   }),
   // Reports (rollups of the organisation's own traffic).
   'GET /api/reports/dialogs': async () => ({

@@ -1,4 +1,5 @@
 import type { WidgetConfigDto, WidgetMessageDto, WidgetVisitorDto } from '@smartconnect/contracts';
+import { WIDGET_SOCKETS } from '@smartconnect/contracts/constants';
 
 export type Rating = { uuid: string; text: string } | null;
 export type Profile = { name?: string; email?: string; phone?: string };
@@ -117,14 +118,15 @@ export class Live {
         this.onFrame(JSON.parse(String(e.data)) as Frame);
       } catch {}
     };
-    ws.onclose = () => {
+    ws.onclose = (e) => {
       if (this.ping) clearInterval(this.ping);
       this.ws = null;
-      this.down();
+      // Refused (too many sockets of this visitor or address): keep to polling, try again much later.
+      this.down(e.code === WIDGET_SOCKETS.tooManySocketsCode ? WIDGET_SOCKETS.retryAfterMs : undefined);
     };
   }
 
-  private down(): void {
+  private down(refusedFor?: number): void {
     if (this.stopped) return;
     this.onState(false);
     if (!this.poll)
@@ -137,7 +139,7 @@ export class Live {
           })
           .catch(() => undefined);
       }, 10_000);
-    const wait = Math.min(30_000, 1000 * 2 ** this.retry++);
+    const wait = refusedFor ?? Math.min(30_000, 1000 * 2 ** this.retry++);
     setTimeout(() => this.start(), wait);
   }
 

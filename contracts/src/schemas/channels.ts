@@ -269,7 +269,12 @@ export const oauthAccountDto = z.object({
 });
 export type OauthAccountDto = z.output<typeof oauthAccountDto>;
 export const oauthStartDto = z.object({ url: z.string() });
-export const oauthAccountsQuery = z.object({
+/**
+ * `POST /api/channels/oauth/accounts`: the grant travels in the body, never in a URL (a URL is logged by servers and
+ * proxies and kept in the browser's history; issue 29).
+ */
+export const oauthAccountsBody = z.object({
+  type: z.enum(CHANNEL_TYPES, M.valueIncorrect),
   grant: z.string(M.valueIncorrect).min(1, M.valueIncorrect).max(8192),
 });
 

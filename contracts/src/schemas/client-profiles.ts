@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { FIELD_MESSAGES as M } from '../messages.ts';
+import { toE164 } from '../phone.ts';
 import { clientDto } from './responses.ts';
 
 /**
@@ -58,11 +59,8 @@ const L = CLIENT_PROFILE_LIMITS;
 export const CONTACT_KINDS = ['phone', 'email'] as const;
 export type ContactKind = (typeof CONTACT_KINDS)[number];
 
-/** A phone as stored and searched: digits with an optional leading +, 5 to 20 digits. */
-export const normalisePhone = (v: string) => {
-  const t = v.trim();
-  return (t.startsWith('+') ? '+' : '') + t.replace(/\D/g, '');
-};
+/** A phone as stored and searched: E.164, by the one normaliser (phone.ts). */
+export const normalisePhone = toE164;
 export const normaliseEmail = (v: string) => v.trim().toLowerCase();
 
 const contactInput = z

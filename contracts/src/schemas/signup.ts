@@ -40,7 +40,9 @@ export const signupStartSchema = z.object({
     .string(M.phoneIncorrect)
     .refine(isLandingPhone, M.phoneIncorrect)
     .transform(landingPhone)
-    .describe('The SMS code goes there: 5 to 20 digits with an optional leading +'),
+    .describe(
+      'The SMS code goes there: 5 to 20 digits with an optional leading +; kept in E.164 (8XXXXXXXXXX is +7XXXXXXXXXX)',
+    ),
   consent: z.literal(true, M.consentRequired).describe('Consent to personal data processing (§5: required)'),
   captcha: z.string(M.captchaRequired).min(1, M.captchaRequired).max(4000, M.captchaRequired),
   language: z.enum(LANGUAGES, M.languageIncorrect).default('eng').describe('The page language (sc-lang)'),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { LIMITS, PHONE_PATTERN } from '../limits.ts';
 import { FIELD_MESSAGES as M } from '../messages.ts';
+import { isPhoneInput, toE164 } from '../phone.ts';
 import { passwordsMatch, repeatPasswordRule, strongPassword } from './auth.ts';
 import { queryInt } from './common.ts';
 
@@ -20,10 +21,21 @@ const email = z
   .toLowerCase()
   .max(LIMITS.emailMax, M.emailIncorrect)
   .pipe(z.email(M.emailIncorrect));
-/** Empty string and null both mean "no phone". */
+/**
+ * Empty string and null both mean "no phone". Country code first, 10 to 15 digits (PHONE_PATTERN once cleaned);
+ * kept in E.164 by the one normaliser, so '79009009090', '+7 900 900-90-90' and '8 900 900 90 90' are one number.
+ */
 const phone = z
   .union(
-    [z.literal(''), z.null(), z.string().trim().regex(PHONE_PATTERN, M.phoneIncorrect)],
+    [
+      z.literal(''),
+      z.null(),
+      z
+        .string()
+        .trim()
+        .refine((v) => isPhoneInput(v, 10, 15) && PHONE_PATTERN.test(toE164(v).slice(1)), M.phoneIncorrect)
+        .transform(toE164),
+    ],
     M.phoneIncorrect,
   )
   .transform((v) => (v ? v : null));

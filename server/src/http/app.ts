@@ -46,7 +46,15 @@ export const SECURITY_HEADERS = {
   referrerPolicy: { policy: 'strict-origin-when-cross-origin' as const },
   // Answers of this origin that other sites embed (the widget script) will say so themselves.
   crossOriginEmbedderPolicy: false,
+  // Sent by our own hook, over HTTPS only (HSTS_HEADER).
+  strictTransportSecurity: false,
 };
+
+/**
+ * HSTS, only on an answer to a request that came over HTTPS: on plain HTTP the header means nothing (RFC 6797 §7.2)
+ * and claims a transport the installation does not have. Behind a proxy (TRUST_PROXY) its X-Forwarded-Proto says.
+ */
+export const HSTS_HEADER = 'max-age=15552000; includeSubDomains';
 
 /** The security headers with the CSP's connect-src opened to an external telemetry collector (TELEMETRY_URL). */
 export function securityHeaders(config: Pick<AppContext['config'], 'telemetry'>) {
@@ -94,6 +102,9 @@ export async function buildHttp(app: AppContext, fastify: FastifyInstance): Prom
   });
 
   await fastify.register(helmet, { global: true, ...securityHeaders(app.config) });
+  fastify.addHook('onRequest', async (req, reply) => {
+    if (req.protocol === 'https') reply.header('strict-transport-security', HSTS_HEADER);
+  });
   await fastify.register(multipart, { limits: { fileSize: 25 * 1024 * 1024, files: 1 } });
   for (const register of modules) await register(fastify, app);
   await realtimeRoutes(fastify, app);

@@ -1,9 +1,12 @@
 import type { FastifyServerOptions } from 'fastify';
 import { traceIds } from '../lib/tracing.ts';
 
-/** Query parameters whose values are credentials (the websocket's `?token=`, provider keys and signatures). */
+/**
+ * Query parameters whose values are credentials: the websocket's `?token=`, provider keys and signatures, and what
+ * a provider login carries (its `code`, our sealed `grant` and `state`, a client secret).
+ */
 const SECRET_PARAMS =
-  /^(token|access_token|refresh_token|api_key|apikey|key|secret|password|ticket|signature|sig)$/i;
+  /^(token|access_token|refresh_token|id_token|api_key|apikey|key|secret|client_secret|password|ticket|signature|sig|grant|code|state|hub\.verify_token)$/i;
 export const REDACTED = '[REDACTED]';
 
 /** The URL with the value of every credential-like query parameter replaced, for the log. */

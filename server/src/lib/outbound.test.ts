@@ -50,6 +50,27 @@ describe('outbound address rules', () => {
       assert.equal(addressAllowed(a, none), false, a);
   });
 
+  test('an IPv6 address carrying an IPv4 one is judged as that IPv4 address (compatible, translated, NAT64)', () => {
+    for (const a of [
+      '::7f00:1',
+      '::127.0.0.1',
+      '::a00:1',
+      '::a9fe:a9fe',
+      '::c0a8:101',
+      '::ffff:0:7f00:1',
+      '64:ff9b::a00:1',
+      '64:ff9b::a9fe:a9fe',
+      '64:ff9b::127.0.0.1',
+    ])
+      assert.equal(addressAllowed(a, none), false, a);
+    for (const a of ['::808:808', '64:ff9b::808:808', '::ffff:0:808:808'])
+      assert.equal(addressAllowed(a, none), true, a);
+    // The embedded address meets the installation's networks too.
+    const rules = parseAllowedNetworks('127.0.0.0/8');
+    assert.equal(addressAllowed('::7f00:1', rules), true);
+    assert.equal(addressAllowed('::a00:1', rules), false);
+  });
+
   test('public unicast addresses are allowed', () => {
     for (const a of ['8.8.8.8', '93.184.216.34', '172.32.0.1', '2001:4860:4860::8888', '::ffff:8.8.8.8'])
       assert.equal(addressAllowed(a, none), true, a);

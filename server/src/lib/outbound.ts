@@ -90,7 +90,26 @@ export function parseAllowedNetworks(text: string): Rules {
   return rules;
 }
 
-/** True when an address may be connected to: a public unicast address, or one inside an allowed network. */
+/**
+ * The IPv4 address an IPv6 address carries in its last 32 bits, where the prefix says it is one: IPv4-compatible
+ * ::a.b.c.d (deprecated, RFC 4291; `[::7f00:1]` is 127.0.0.1 to many stacks), IPv4-translated ::ffff:0:a.b.c.d
+ * (RFC 6145) and NAT64's well-known prefix 64:ff9b::/96 (RFC 6052). IPv4-mapped ::ffff:a.b.c.d is unwrapped by
+ * ipaddr.process already. `::` and `::1` are themselves.
+ */
+function embeddedIpv4(addr: ipaddr.IPv6): ipaddr.IPv4 | null {
+  const p = addr.parts;
+  const zero = (from: number, to: number) => p.slice(from, to).every((x) => x === 0);
+  const carries =
+    (zero(0, 6) && !(p[6] === 0 && p[7] <= 1)) ||
+    (zero(0, 4) && p[4] === 0xffff && p[5] === 0) ||
+    (p[0] === 0x64 && p[1] === 0xff9b && zero(2, 6));
+  return carries ? new ipaddr.IPv4([p[6] >> 8, p[6] & 0xff, p[7] >> 8, p[7] & 0xff]) : null;
+}
+
+/**
+ * True when an address may be connected to: a public unicast address, or one inside an allowed network. An IPv6
+ * address that carries an IPv4 one (embeddedIpv4) is judged as that IPv4 address, by the same rules.
+ */
 export function addressAllowed(address: string, rules: Rules): boolean {
   if (!ipaddr.isValid(address)) return false;
   // ::ffff:127.0.0.1 is 127.0.0.1.
@@ -98,6 +117,8 @@ export function addressAllowed(address: string, rules: Rules): boolean {
   for (const [net, bits] of rules.cidrs) {
     if (net.kind() === addr.kind() && addr.match(net, bits)) return true;
   }
+  const v4 = addr.kind() === 'ipv6' ? embeddedIpv4(addr as ipaddr.IPv6) : null;
+  if (v4) return addressAllowed(v4.toString(), rules);
   return addr.range() === 'unicast';
 }
 

@@ -226,7 +226,10 @@ export class Gateway {
   #applyAccess(conns: Set<Connection>, p: AccessChangedPayload): void {
     for (const c of [...conns]) {
       if (c.userId !== p.userId) continue;
-      const ended = !p.active || (p.keepSessionId !== undefined && c.sessionId !== p.keepSessionId);
+      const ended =
+        !p.active ||
+        (p.keepSessionId !== undefined && c.sessionId !== p.keepSessionId) ||
+        (p.endedSessionIds?.includes(c.sessionId) ?? false);
       if (ended) {
         c.socket.close(REALTIME_CLOSE.unauthorized, 'session ended');
         this.#remove(c);

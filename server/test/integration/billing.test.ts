@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { REALTIME_CLOSE } from '@smartconnect/contracts';
 import { loadConfig } from '../../src/config.ts';
 import { openPostgres } from '../../src/db/index.ts';
 import { runPeriodic } from '../../src/jobs/periodic.ts';
@@ -16,6 +17,7 @@ import {
   type TestServer,
 } from '../helpers.ts';
 import { pdfText } from '../pdf-text.ts';
+import { RealtimeClient } from './realtime-client.ts';
 
 const DAY = 86_400_000;
 const day = (s: TestServer, plus = 0) =>
@@ -105,9 +107,16 @@ describe('billing', () => {
     const ext = await staff.post(`/api/organisations/${org.id}/extend`);
     assert.equal(ext.status, 200, JSON.stringify(ext.body));
     assert.equal(ext.body.entity.paidUntil, day(s, 17));
+    const op = await org.user({ role: 'OPERATOR' });
+    const sockets = [
+      await RealtimeClient.connect(s.url, org.admin.token),
+      await RealtimeClient.connect(s.url, op.token),
+    ];
     const off = await staff.patch(`/api/organisations/${org.id}`, { status: 'deactivated' });
     assert.equal(off.body.entity.status, 'deactivated');
     assert.equal((await org.admin.api.get('/api/auth/user')).status, 401);
+    // Their open sockets close at once too, not at the next revalidation (issue 29).
+    for (const c of sockets) assert.equal(await c.waitClosed(2_000), REALTIME_CLOSE.unauthorized);
     const login = await s.api.post('/api/auth/login', {
       email: org.admin.email,
       password: org.admin.password,
@@ -308,6 +317,8 @@ describe('billing', () => {
     const demo = await startTestServer();
     try {
       const org = await createOrganisation(demo);
+      // The seeded Demo organisation's flag (the first-start seed sets it; see the test below), on this one.
+      await demo.app.db.query('update organisations set demo_payment_page = true where id = $1', [org.id]);
       const balance = async () => (await org.admin.api.get('/api/finance')).body.entity.balance;
       const low = await org.admin.api.post('/api/finance/top-up', { amount: 499.5 });
       assert.equal(low.status, 400);
@@ -383,6 +394,44 @@ describe('billing', () => {
       assert.equal(await balance(), 750);
     } finally {
       await demo.close();
+    }
+  });
+
+  test('a default install without a shop: only the seeded Demo organisation has the demo page; others get 409, unless PAYMENT_PROVIDER=demo', async () => {
+    const log = console.log;
+    console.log = () => {};
+    const fresh = await startTestServer({
+      env: { SEED_DEMO: 'true', ADMIN_EMAIL: 'boss@demo.test', ADMIN_PASSWORD: 'B0ss-pass!' },
+    }).finally(() => {
+      console.log = log;
+    });
+    try {
+      const boss = fresh.api.as(await loginToken(fresh.api, 'boss@demo.test', 'B0ss-pass!'));
+      const top = await boss.post('/api/finance/top-up', { amount: 600 });
+      assert.equal(top.status, 200, JSON.stringify(top.body));
+      const id = new URL(top.body.entity.confirmationUrl).pathname.split('/').pop() as string;
+      assert.equal((await boss.post(`/api/finance/demo-payments/${id}/pay`)).body.entity.status, 'succeeded');
+      assert.equal((await boss.get('/api/finance')).body.entity.balance, 600);
+      // An organisation not made by the seed (sign-up's path), even one that calls itself Demo: nobody takes its top-ups.
+      const signedUp = await createOrganisation(fresh);
+      await fresh.app.db.query(`update organisations set name = 'Demo' where id = $1`, [signedUp.id]);
+      const refused = await signedUp.admin.api.post('/api/finance/top-up', { amount: 10_000_000 });
+      assert.equal(refused.status, 409);
+      assert.equal(refused.body.error.message, 'billing account not registered');
+      // Nor can it answer the Demo organisation's page, nor a page of its own.
+      assert.equal((await signedUp.admin.api.post(`/api/finance/demo-payments/${id}/pay`)).status, 404);
+      assert.equal((await signedUp.admin.api.get('/api/finance')).body.entity.balance, 0);
+    } finally {
+      await fresh.close();
+    }
+    const chosen = await startTestServer({ env: { PAYMENT_PROVIDER: 'demo' } });
+    try {
+      const org = await createOrganisation(chosen);
+      const top = await org.admin.api.post('/api/finance/top-up', { amount: 500 });
+      assert.equal(top.status, 200, JSON.stringify(top.body));
+      assert.match(top.body.entity.confirmationUrl, /\/admin\/finance\/demo-payment\/[0-9a-f-]{36}$/);
+    } finally {
+      await chosen.close();
     }
   });
 

@@ -40,6 +40,41 @@ describe('security headers on every answer', () => {
     }
   });
 
+  test('HSTS only over HTTPS: never on plain HTTP, and a forwarded protocol counts only behind a trusted proxy', async () => {
+    const plain = await fetch(`${s.url}/api/health`);
+    await plain.arrayBuffer();
+    assert.equal(plain.headers.get('strict-transport-security'), null, 'plain HTTP');
+    const spoofed = await fetch(`${s.url}/api/health`, { headers: { 'x-forwarded-proto': 'https' } });
+    await spoofed.arrayBuffer();
+    assert.equal(
+      spoofed.headers.get('strict-transport-security'),
+      null,
+      'X-Forwarded-Proto without TRUST_PROXY',
+    );
+    const proxied = await startTestServer({ env: { TRUST_PROXY: 'true' } });
+    try {
+      for (const path of ['/api/health', '/api/nothing-here', '/admin/chats']) {
+        const https = await fetch(proxied.url + path, { headers: { 'x-forwarded-proto': 'https' } });
+        await https.arrayBuffer();
+        assert.match(
+          https.headers.get('strict-transport-security') ?? '',
+          /^max-age=\d+; includeSubDomains$/,
+          path,
+        );
+        expectHeaders(https, `${path} over HTTPS`);
+        const http = await fetch(proxied.url + path, { headers: { 'x-forwarded-proto': 'http' } });
+        await http.arrayBuffer();
+        assert.equal(
+          http.headers.get('strict-transport-security'),
+          null,
+          `${path} over HTTP behind the proxy`,
+        );
+      }
+    } finally {
+      await proxied.close();
+    }
+  });
+
   test('the API reference page has no inline script: its script is served from this origin', async () => {
     const page = await (await fetch(`${s.url}/api/docs`)).text();
     assert.doesNotMatch(page, /<script>(?!<\/script>)/, 'no inline <script> body');
@@ -83,5 +118,38 @@ describe('no secret in the log', () => {
     );
     assert.ok(!log.includes(token), 'the session token appears nowhere in the log');
     assert.ok(!log.includes('not-a-valid-token-abc123'));
+  });
+
+  test("a provider login's grant, code and state never reach a log line; the grant is no longer taken from a URL", async () => {
+    const org = await createOrganisation(s);
+    const auth = { authorization: `Bearer ${org.admin.token}` };
+    const grant = 'sealed-grant-value-0123456789';
+    // The old query form: not a route any more (the grant goes in the body), and redacted in the log all the same.
+    const old = await fetch(`${s.url}/api/channels/oauth/accounts?type=instagram&grant=${grant}`, {
+      headers: auth,
+    });
+    await old.arrayBuffer();
+    assert.equal(old.status, 404);
+    // The channels page a provider login returns to, and the callback with the provider's code.
+    await fetch(`${s.url}/admin/preferences/channels?connect=instagram&grant=${grant}`).then((r) =>
+      r.arrayBuffer(),
+    );
+    await fetch(
+      `${s.url}/api/channels/oauth/instagram/callback?code=provider-code-42&state=sealed-state-42`,
+    ).then((r) => r.arrayBuffer());
+    // In the body: answered (404, the grant names nothing) and the body is not logged.
+    const posted = await fetch(`${s.url}/api/channels/oauth/accounts`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ type: 'instagram', grant }),
+    });
+    await posted.arrayBuffer();
+    assert.equal(posted.status, 404);
+    await new Promise((r) => setTimeout(r, 200));
+    assert.match(log, /\/api\/channels\/oauth\/accounts\?type=instagram&grant=\[REDACTED\]/);
+    assert.match(log, /\?connect=instagram&grant=\[REDACTED\]/);
+    assert.match(log, /\?code=\[REDACTED\]&state=\[REDACTED\]/);
+    for (const secret of [grant, 'provider-code-42', 'sealed-state-42'])
+      assert.ok(!log.includes(secret), `${secret} appears nowhere in the log`);
   });
 });

@@ -49,7 +49,8 @@ describe('landing requests', () => {
     const item = items.find((i: { id: string }) => i.id === res.body.entity.id);
     assert.equal(item.name, 'Anna');
     assert.equal(item.company, 'Horns & Hooves');
-    assert.equal(item.phone, '89001112233');
+    // The Russian trunk form in E.164, as every stored phone (issue 29).
+    assert.equal(item.phone, '+79001112233');
     assert.equal(item.language, 'eng');
   });
 

@@ -84,14 +84,23 @@ describe('Instagram and Facebook channels', () => {
     // The long-lived exchange was made with the short token.
     assert.ok(meta.requests.some((r) => r.query.get('fb_exchange_token') === meta.shortToken));
 
-    const accounts = await org.admin.api.get(`/api/channels/oauth/accounts?type=instagram&grant=${grant}`);
+    const accounts = await org.admin.api.post('/api/channels/oauth/accounts', {
+      type: 'instagram',
+      grant: grant,
+    });
     assert.equal(accounts.status, 200);
     assert.deepEqual(accounts.body.entity.items, [
       { id: meta.pageId, name: meta.pageName, username: meta.igUsername },
     ]);
-    const fbAccounts = await org.admin.api.get(`/api/channels/oauth/accounts?type=facebook&grant=${grant}`);
+    const fbAccounts = await org.admin.api.post('/api/channels/oauth/accounts', {
+      type: 'facebook',
+      grant: grant,
+    });
     assert.equal(fbAccounts.status, 404, 'a grant is for its own type');
-    const stolen = await other.admin.api.get(`/api/channels/oauth/accounts?type=instagram&grant=${grant}`);
+    const stolen = await other.admin.api.post('/api/channels/oauth/accounts', {
+      type: 'instagram',
+      grant: grant,
+    });
     assert.equal(stolen.status, 404, 'another organisation cannot use the grant');
     const operator = await org.user({ role: 'OPERATOR' });
     assert.equal((await operator.api.get('/api/channels/oauth/start?type=instagram')).status, 403);

@@ -64,6 +64,27 @@ describe('tenant-chosen URLs: local and private addresses are refused', () => {
     assert.equal(still.body.entity.settings.webhookUrl, 'https://shop.example.invalid/hook');
   });
 
+  test('an IPv6 literal carrying a local IPv4 address is refused at save time (IPv4-compatible, NAT64)', async () => {
+    const org = await createOrganisation(s);
+    const teamId = await makeTeam(org);
+    for (const webhookUrl of [
+      'http://[::7f00:1]/hook',
+      'http://[::127.0.0.1]/hook',
+      'http://[::a9fe:a9fe]/latest/meta-data',
+      'http://[::ffff:0:a00:7]/hook',
+      'http://[64:ff9b::7f00:1]/hook',
+    ]) {
+      const res = await org.admin.api.post('/api/channels', {
+        type: 'api',
+        name: 'Shop',
+        teamId,
+        webhookUrl,
+      });
+      assert.equal(res.status, 400, webhookUrl);
+      assert.equal(res.body.error.fields.webhookUrl, 'Local and private network addresses are not allowed');
+    }
+  });
+
   test('checked again when sending: a name that now resolves to a local address is not called', async () => {
     const org = await createOrganisation(s);
     const teamId = await makeTeam(org);

@@ -135,6 +135,63 @@ describe('realtime scope follows access changes at once', () => {
     assert.equal(here.closeCode, undefined);
   });
 
+  test("logout closes that session's sockets at once; the user's other session keeps its own", async () => {
+    const org = await createOrganisation(s);
+    const op = await org.user({ role: 'OPERATOR' });
+    const other = await loginToken(s.api, op.email, TEST_PASSWORD);
+    const mine = [await connect(op.token), await connect(op.token)];
+    const elsewhere = await connect(other);
+    const started = Date.now();
+    assert.equal((await op.api.post('/api/auth/acc/logout', {})).status, 200);
+    for (const c of mine) assert.equal(await c.waitClosed(2_000), REALTIME_CLOSE.unauthorized);
+    assert.ok(Date.now() - started < 2_000, 'closed long before the revalidation');
+    assert.equal((await op.api.get('/api/auth/user')).status, 401);
+    await new Promise((r) => setTimeout(r, 100));
+    assert.equal(elsewhere.closeCode, undefined, 'the other session is still signed in');
+    // Logging another token out (body.token) closes that session's sockets too.
+    assert.equal((await s.api.as(other).get('/api/auth/user')).status, 200);
+    const third = await loginToken(s.api, op.email, TEST_PASSWORD);
+    assert.equal((await s.api.as(third).post('/api/auth/acc/logout', { token: other })).status, 200);
+    assert.equal(await elsewhere.waitClosed(2_000), REALTIME_CLOSE.unauthorized);
+  });
+
+  test("changing the password ends every session: the other sessions' sockets close at once", async () => {
+    const org = await createOrganisation(s);
+    const op = await org.user({ role: 'OPERATOR' });
+    const other = await loginToken(s.api, op.email, TEST_PASSWORD);
+    const here = await connect(op.token);
+    const sockets = [await connect(other), await connect(other)];
+    const changed = await op.api.post('/api/auth/acc/passwordChange', {
+      oldPassword: TEST_PASSWORD,
+      password: 'N3w-pass-word!',
+      repeatPassword: 'N3w-pass-word!',
+    });
+    assert.equal(changed.status, 200, JSON.stringify(changed.body));
+    for (const c of sockets) assert.equal(await c.waitClosed(2_000), REALTIME_CLOSE.unauthorized);
+    assert.equal((await s.api.as(other).get('/api/auth/user')).status, 401);
+    assert.equal((await op.api.get('/api/auth/user')).status, 401, "the caller's old token ended as well");
+    // The caller's tab is not thrown out mid-change: its socket stays until it moves to the fresh token.
+    assert.equal(here.closeCode, undefined);
+    const fresh = await connect(changed.body.entity.token);
+    assert.equal(fresh.frames[0].type, 'hello');
+  });
+
+  test("a password set from a recovery link ends every session: the user's sockets close at once", async () => {
+    const org = await createOrganisation(s);
+    const op = await org.user({ role: 'OPERATOR' });
+    const socket = await connect(op.token);
+    assert.equal((await s.api.post('/api/auth/recovery', { email: op.email })).status, 200);
+    const mail = [...s.mails].reverse().find((m) => m.to === op.email);
+    const token = decodeURIComponent(/token=([^\s]+)/.exec(mail?.text ?? '')?.[1] ?? '');
+    const reset = await s.api.post('/api/auth/recovery/reset', {
+      token,
+      password: 'N3w-pass-word!',
+      repeatPassword: 'N3w-pass-word!',
+    });
+    assert.equal(reset.status, 200, JSON.stringify(reset.body));
+    assert.equal(await socket.waitClosed(2_000), REALTIME_CLOSE.unauthorized);
+  });
+
   test("at most 20 sockets per user: the 21st closes the user's oldest", async () => {
     const org = await createOrganisation(s);
     const op = await org.user();

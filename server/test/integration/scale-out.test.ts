@@ -6,7 +6,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { PLAN_OPTIONS } from '@smartconnect/contracts';
+import { PLAN_OPTIONS, REALTIME_CLOSE } from '@smartconnect/contracts';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { type Db, openPostgres } from '../../src/db/index.ts';
@@ -303,6 +303,17 @@ describe('scale-out: two instances on one PostgreSQL and Redis', { skip: unreach
     assert.equal(new Set(ids).size, ids.length, 'no event delivered twice across instances');
     assert.equal(a.proc.exitCode, null);
     assert.equal(b.proc.exitCode, null);
+  });
+
+  test("a logout on A closes the session's socket on B at once, as deactivation does", async () => {
+    const { user } = await organisation();
+    const op = await user('OPERATOR', []);
+    const onB = await RealtimeClient.connect(b.url, op.token);
+    sockets.push(onB);
+    const started = Date.now();
+    assert.equal((await new Api(a.url, op.token).post('/api/auth/acc/logout', {})).status, 200);
+    assert.equal(await onB.waitClosed(2_000), REALTIME_CLOSE.unauthorized);
+    assert.ok(Date.now() - started < 2_000, 'long before the revalidation (15 s)');
   });
 
   test('a due redistribution timer fires exactly once although both instances poll for it', async () => {

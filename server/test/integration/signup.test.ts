@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { FIELD_MESSAGES as M } from '@smartconnect/contracts';
 import { solveChallenge } from 'altcha-lib/v1';
-import { SIGNUP_IP_LIMIT } from '../../src/modules/signup/service.ts';
+import { SIGNUP_CONTACT_LIMIT, SIGNUP_IP_LIMIT } from '../../src/modules/signup/service.ts';
 import { type FakeSmsRu, startFakeSmsRu } from '../fakes/smsru.ts';
 import { startTestServer, type TestServer } from '../helpers.ts';
 
@@ -230,6 +230,39 @@ describe('sign-up', () => {
     const resent = await call('POST', `/api/signup/${st.token}/resend`, {}, ip());
     assert.equal(resent.status, 200);
     assert.equal((await code(st.token, 'phone', smsCode(who.phone))).body.entity.stage, 'done');
+  });
+
+  test('one number written three ways is one number: 9 sign-ups send no more SMS than the per-phone limit', async () => {
+    const digits = `7916${String(1000000 + ++n).slice(-7)}`;
+    const ways = [
+      `+${digits}`,
+      digits,
+      `8 (${digits.slice(1, 4)}) ${digits.slice(4, 7)}-${digits.slice(7, 9)}-${digits.slice(9)}`,
+    ];
+    const sentBefore = sms.sent.filter((m) => m.to === digits).length;
+    const statuses: number[] = [];
+    for (let i = 0; i < 9; i++) {
+      const who = { ...person(), phone: ways[i % 3] };
+      const res = await start(who);
+      statuses.push(res.status);
+      if (res.status !== 200) {
+        assert.equal(res.body.code, 'tooManyRegistrationRequestsException');
+        continue;
+      }
+      assert.match(res.body.entity.phone, /^\+7\*+\d{4}$/, 'masked from the E.164 form');
+      // Each accepted registration gets to the SMS step (its e-mail code confirmed).
+      const next = await code(res.body.entity.token, 'email', mailCode(who.email));
+      assert.ok([200, 429].includes(next.status), JSON.stringify(next.body));
+    }
+    assert.equal(statuses.filter((x) => x === 200).length, SIGNUP_CONTACT_LIMIT.max);
+    const texts = sms.sent.filter((m) => m.to === digits).length - sentBefore;
+    assert.ok(texts <= SIGNUP_CONTACT_LIMIT.max, `${texts} SMS to one number`);
+    assert.equal(sms.sent.filter((m) => /^8|^\+/.test(m.to) && m.to.endsWith(digits.slice(1))).length, 0);
+    // Stored in one form, once per accepted registration.
+    const stored = await s.app.db.query<{ id: string }>('select id from signups where phone = $1', [
+      `+${digits}`,
+    ]);
+    assert.equal(stored.length, SIGNUP_CONTACT_LIMIT.max);
   });
 
   test('a registration expires after a day; an unknown token is §8 registration error', async () => {

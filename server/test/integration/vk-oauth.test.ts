@@ -63,7 +63,10 @@ describe('VK community bot: logging in with VK', () => {
     const userGrant = first.get('grant') as string;
     assert.ok(userGrant && !first.get('error'));
     assert.ok(!userGrant.includes(vk.userToken), 'the token never travels in the clear');
-    const accounts = await org.admin.api.get(`/api/channels/oauth/accounts?type=vk_bot&grant=${userGrant}`);
+    const accounts = await org.admin.api.post('/api/channels/oauth/accounts', {
+      type: 'vk_bot',
+      grant: userGrant,
+    });
     assert.equal(accounts.status, 200, JSON.stringify(accounts.body));
     assert.deepEqual(accounts.body.entity.items, [
       { id: String(vk.groupId), name: 'Shop VK', username: 'shopvk' },
@@ -72,7 +75,10 @@ describe('VK community bot: logging in with VK', () => {
     assert.equal(list?.params.filter, 'admin');
     assert.equal(list?.params.extended, '1');
     const other = await createOrganisation(s);
-    const stolen = await other.admin.api.get(`/api/channels/oauth/accounts?type=vk_bot&grant=${userGrant}`);
+    const stolen = await other.admin.api.post('/api/channels/oauth/accounts', {
+      type: 'vk_bot',
+      grant: userGrant,
+    });
     assert.equal(stolen.status, 404, 'another organisation cannot use the grant');
 
     // The user's grant is not a community token.
@@ -91,7 +97,10 @@ describe('VK community bot: logging in with VK', () => {
     assert.equal(second.get('account'), String(vk.groupId));
     assert.ok(grant && !grant.includes(vk.token));
     // The community's grant names that community, by its name (groups.getById with its token): the guide shows it.
-    const community = await org.admin.api.get(`/api/channels/oauth/accounts?type=vk_bot&grant=${grant}`);
+    const community = await org.admin.api.post('/api/channels/oauth/accounts', {
+      type: 'vk_bot',
+      grant: grant,
+    });
     assert.equal(community.status, 200, JSON.stringify(community.body));
     assert.deepEqual(community.body.entity.items, [
       { id: String(vk.groupId), name: 'Shop VK', username: 'shopvk' },

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { WIDGET_LIMITS } from '@smartconnect/contracts';
+import { WIDGET_LIMITS, WIDGET_SOCKETS } from '@smartconnect/contracts';
 import { WebSocket } from 'ws';
 import {
   createOrganisation,
@@ -83,7 +83,8 @@ const say = (channelId: string, token: string, text: string, extra: Record<strin
 
 describe('site-chat widget protocol', () => {
   before(async () => {
-    s = await startTestServer();
+    // TRUST_PROXY: the socket caps' test speaks from addresses of its own (X-Forwarded-For).
+    s = await startTestServer({ env: { TRUST_PROXY: 'true' } });
   });
   after(() => s.close());
 
@@ -267,6 +268,77 @@ describe('site-chat widget protocol', () => {
     await assert.rejects(openSocket(`${s.url}${w(channelId, '/ws', `${v.token}x`)}`), /401/);
   });
 
+  test('widget sockets are capped per visitor (10) and per address (50): one more is refused with 4009, the open ones work', async () => {
+    const { channelId, operator } = await setup();
+    const open: WebSocket[] = [];
+    /** Opens a socket from `address`: its first frame (history), or the code it was closed with. */
+    const attempt = (token: string, address: string) =>
+      new Promise<{ ws: WebSocket; code?: number }>((resolve, reject) => {
+        const ws = new WebSocket(`${s.url.replace(/^http/, 'ws')}${w(channelId, '/ws', token)}`, {
+          headers: { 'x-forwarded-for': address },
+        });
+        ws.once('message', () => {
+          open.push(ws);
+          resolve({ ws });
+        });
+        ws.once('close', (code) => resolve({ ws, code }));
+        ws.once('error', reject);
+      });
+    const newVisitor = async (address: string) => {
+      const res = await s.api.call('POST', w(channelId, '/visitors'), undefined, {
+        'x-forwarded-for': address,
+      });
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      return res.body.entity.token as string;
+    };
+    try {
+      const address = '198.51.100.7';
+      const v = await newVisitor(address);
+      await say(channelId, v, 'hello');
+      const mine: WebSocket[] = [];
+      for (let i = 0; i < WIDGET_SOCKETS.perVisitor; i++) {
+        const r = await attempt(v, address);
+        assert.equal(r.code, undefined, `socket ${i + 1} is open`);
+        mine.push(r.ws);
+      }
+      const extra = await attempt(v, address);
+      assert.equal(extra.code, WIDGET_SOCKETS.tooManySocketsCode, 'the 11th of one visitor is refused');
+      // The open ones still work: a ping is answered and an operator's message reaches every one.
+      const frames = mine.map(() => [] as string[]);
+      for (const [i, ws] of mine.entries()) ws.on('message', (d) => frames[i].push(String(d)));
+      mine[0].send('ping');
+      const chat = (await operator.api.get('/api/chats?filter=assigned')).body.entity.items[0];
+      await operator.api.post(`/api/chats/${chat.id}/messages`, { text: 'to every tab' });
+      const deadline = Date.now() + 5000;
+      while (frames.some((f) => !f.some((x) => x.includes('to every tab'))) && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 50));
+      assert.ok(
+        frames.every((f) => f.some((x) => x.includes('to every tab'))),
+        'delivered to all ten',
+      );
+      assert.ok(frames[0].some((x) => x.includes('pong')));
+      // A closed one frees its place.
+      mine[0].close();
+      await new Promise((r) => setTimeout(r, 200));
+      assert.equal((await attempt(v, address)).code, undefined, 'a place freed is taken again');
+      // Per address: four more visitors fill it to 50; the next socket from there is refused, from elsewhere not.
+      for (let k = 0; k < 4; k++) {
+        const other = await newVisitor(address);
+        for (let i = 0; i < WIDGET_SOCKETS.perVisitor; i++)
+          assert.equal((await attempt(other, address)).code, undefined, `visitor ${k + 2}, socket ${i + 1}`);
+      }
+      const sixth = await newVisitor(address);
+      assert.equal(
+        (await attempt(sixth, address)).code,
+        WIDGET_SOCKETS.tooManySocketsCode,
+        'the 51st of an address',
+      );
+      assert.equal((await attempt(sixth, '198.51.100.8')).code, undefined, 'another address is not refused');
+    } finally {
+      for (const ws of open) ws.terminate();
+    }
+  });
+
   test('typing shows both ways: the visitor to the operators who see the chat, the operator to the visitor', async () => {
     const { org, channelId, operator, teamId } = await setup();
     const v = await visitor(channelId);
@@ -328,7 +400,8 @@ describe('site-chat widget protocol', () => {
     assert.equal(client.name, 'Ann Lee');
     assert.deepEqual(
       client.contacts.map((c: Record<string, unknown>) => [c.name, c.email, c.phone]),
-      [['Ann Lee', 'ann@example.com', '+44 20 7946 0000']],
+      // The phone in E.164, as every stored phone (issue 29).
+      [['Ann Lee', 'ann@example.com', '+442079460000']],
     );
   });
 

@@ -1,4 +1,4 @@
-import type { ChatTypingPayload, MessageDto } from '@smartconnect/contracts';
+import { type ChatTypingPayload, type MessageDto, WIDGET_SOCKETS } from '@smartconnect/contracts';
 import { type WebSocket, WebSocketServer } from 'ws';
 import type { AppContext } from '../../context.ts';
 import { clientTyping } from '../../modules/chats/typing.ts';
@@ -18,6 +18,8 @@ type Hub = {
   wss: WebSocketServer;
   /** `${channelId} ${visitorId}` -> that visitor's open sockets on this instance (tabs). */
   sockets: Map<string, Set<WebSocket>>;
+  /** client address -> how many widget sockets it holds open on this instance (any visitor, any channel). */
+  addresses: Map<string, number>;
   /** chat id -> its visitor key ('' for chats of other channels), learnt on the first event of each chat. */
   chats: Map<string, string>;
   stop: () => void;
@@ -36,6 +38,7 @@ function hubOf(app: AppContext): Hub {
   if (hub) return hub;
   const wss = new WebSocketServer({ noServer: true, maxPayload: 4 * 1024 });
   const sockets = new Map<string, Set<WebSocket>>();
+  const addresses = new Map<string, number>();
   const chats = new Map<string, string>();
   const unsubscribe = app.bus.subscribe((event) => {
     if (!sockets.size) return;
@@ -48,6 +51,7 @@ function hubOf(app: AppContext): Hub {
   hub = {
     wss,
     sockets,
+    addresses,
     chats,
     stop: () => {
       unsubscribe();
@@ -131,7 +135,8 @@ export function pushToVisitor(
 
 /**
  * Takes over an upgrade request for one visitor: registered first (so nothing committed from now on is missed),
- * then sent what was stored after `after` (the resume), then live frames. `ping` is answered `pong`.
+ * then sent what was stored after `after` (the resume), then live frames. `ping` is answered `pong`. One past the
+ * visitor's or the address's cap (WIDGET_SOCKETS) is refused: closed at once with its code, the open ones untouched.
  */
 export function acceptWidgetSocket(
   app: AppContext,
@@ -139,17 +144,27 @@ export function acceptWidgetSocket(
   visitorId: string,
   after: string | null,
   req: import('node:http').IncomingMessage,
+  address: string,
   onReady: (ws: WebSocket) => Promise<WidgetFrame[]>,
 ): void {
   const hub = hubOf(app);
   hub.wss.handleUpgrade(req, req.socket, Buffer.alloc(0), (ws) => {
     const key = keyOf(ch.id, visitorId);
+    const held = hub.addresses.get(address) ?? 0;
+    if ((hub.sockets.get(key)?.size ?? 0) >= WIDGET_SOCKETS.perVisitor || held >= WIDGET_SOCKETS.perAddress) {
+      ws.close(WIDGET_SOCKETS.tooManySocketsCode, 'too many open sockets');
+      return;
+    }
     const set = hub.sockets.get(key) ?? new Set();
     hub.sockets.set(key, set);
     set.add(ws);
+    hub.addresses.set(address, held + 1);
     ws.on('close', () => {
       set.delete(ws);
       if (!set.size) hub.sockets.delete(key);
+      const left = (hub.addresses.get(address) ?? 1) - 1;
+      if (left > 0) hub.addresses.set(address, left);
+      else hub.addresses.delete(address);
     });
     ws.on('error', () => ws.terminate());
     ws.on('message', (data) => {

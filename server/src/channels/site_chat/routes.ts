@@ -293,7 +293,7 @@ function routes(fastify: FastifyInstance, app: AppContext) {
       raw: true,
       rawText: true,
       summary:
-        'The widget\'s websocket (?token=<visitor token>&after=<id of the last message the widget has>): the messages stored after it, then live messages, rating requests and `{type: \'typing\', name}` while an operator writes; `ping` is answered `{"type":"pong"}`, `typing` tells the chat\'s operators the visitor is writing',
+        'The widget\'s websocket (?token=<visitor token>&after=<id of the last message the widget has>): the messages stored after it, then live messages, rating requests and `{type: \'typing\', name}` while an operator writes; `ping` is answered `{"type":"pong"}`, `typing` tells the chat\'s operators the visitor is writing. At most 10 open per visitor and 50 per client address (per instance): one more opens and is closed at once with code 4009',
       tags,
       params: channelParams,
       query: z.object({ token: z.string().max(200).optional(), after: widgetAfterQuery.shape.after }),
@@ -315,8 +315,16 @@ async function upgrade(
   if (String(req.headers.upgrade).toLowerCase() !== 'websocket')
     throw new AppError('validationException', { _: FIELD_MESSAGES.incorrectValue });
   reply.hijack();
-  acceptWidgetSocket(app, ch, visitorId, query.after ?? null, req.raw, async (): Promise<WidgetFrame[]> => {
-    const rating = await extras.pendingRating(app, ch.id, visitorId);
-    return rating ? [{ type: 'rating', rating }] : [];
-  });
+  acceptWidgetSocket(
+    app,
+    ch,
+    visitorId,
+    query.after ?? null,
+    req.raw,
+    req.ip,
+    async (): Promise<WidgetFrame[]> => {
+      const rating = await extras.pendingRating(app, ch.id, visitorId);
+      return rating ? [{ type: 'rating', rating }] : [];
+    },
+  );
 }

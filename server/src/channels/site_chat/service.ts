@@ -2,6 +2,7 @@ import {
   type SiteChatSettings,
   sanitizeStrings,
   siteChatCreateFields,
+  toE164,
   WIDGET_FILE_TYPES,
   WIDGET_LIMITS,
   type WidgetConfigDto,
@@ -197,7 +198,8 @@ export async function introduceVisitor(
   const clean = sanitizeStrings({
     name: details.name?.trim(),
     email: details.email?.trim(),
-    phone: details.phone?.trim(),
+    // Stored in E.164, as every phone is (contracts/src/phone.ts).
+    phone: details.phone?.trim() ? toE164(details.phone) : details.phone?.trim(),
   });
   if (!(await Q.setVisitorDetails(app.db, ch.id, visitorId, clean)))
     throw new AppError('profileNotFoundException');

@@ -35,9 +35,10 @@ export async function insertSession(
   );
 }
 
+/** Revokes one token of the user; answers the ended session's id (none if it was not live). */
 export const revokeSessionByHash = (q: Queryable, userId: string, tokenHash: string) =>
-  q.query(
-    'update sessions set revoked_at = now() where user_id = $1 and token_hash = $2 and revoked_at is null',
+  q.query<{ id: string }>(
+    'update sessions set revoked_at = now() where user_id = $1 and token_hash = $2 and revoked_at is null returning id',
     [userId, tokenHash],
   );
 

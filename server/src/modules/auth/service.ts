@@ -257,9 +257,12 @@ export async function changePassword(
     throw new AppError('wrongCurrentPasswordException', { oldPassword: M.passwordIncorrect });
   }
   const hash = await hashPassword(password);
-  await app.db.tx(async (q) => {
+  // Every instance closes the other sessions' sockets at once (issue 29). The caller's own session ends too, but its
+  // tab is about to get the new token: its socket moves over (the 15 s revalidation closes it if nobody does).
+  await withEvents(app, async (q, emit) => {
     await Q.setPassword(q, auth.userId, hash);
     await revokeSessions(q, auth.userId);
+    await announceAccess({ q, emit }, auth.organisationId, { userIds: [auth.userId] }, auth.sessionId);
   });
   return { token: await openSession(app, user) };
 }
@@ -271,7 +274,14 @@ export async function logout(
   token: string | undefined,
   usedToken: string,
 ) {
-  await Q.revokeSessionByHash(app.db, auth.userId, hashToken(token || usedToken));
+  // The session's sockets close at once on every instance (issue 29), not at the next revalidation.
+  await withEvents(app, async (q, emit) => {
+    const ended = await Q.revokeSessionByHash(q, auth.userId, hashToken(token || usedToken));
+    if (ended.length)
+      await announceAccess({ q, emit }, auth.organisationId, { userIds: [auth.userId] }, undefined, [
+        ...ended.map((s) => s.id),
+      ]);
+  });
 }
 
 /**
@@ -369,11 +379,12 @@ export async function checkRecovery(app: AppContext, token: string) {
 /** Sets a new password from a live recovery link, spends the link and revokes every token of the user. */
 export async function resetPassword(app: AppContext, token: string, password: string) {
   const hash = await hashPassword(password);
-  await app.db.tx(async (q) => {
+  await withEvents(app, async (q, emit) => {
     const t = await liveRecoveryTicket(app, q, token);
     if (!(await Q.useTicket(q, t.id, app.clock.now()))) throw new AppError('recoveryLinkExpiredException');
     await Q.setPassword(q, t.user_id, hash);
     await revokeSessions(q, t.user_id);
+    await announceAccess({ q, emit }, t.organisation_id, { userIds: [t.user_id] }, null);
   });
   return { reset: true };
 }

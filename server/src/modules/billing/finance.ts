@@ -92,7 +92,7 @@ const vatOf = (sum: number) => Math.round((sum * VAT_RATE * 100) / (100 + VAT_RA
  * MAX_PENDING_TOP_UPS waiting at once.
  */
 export async function topUp(app: AppContext, orgId: string, amount: number) {
-  const provider = paymentProvider(app);
+  const provider = await paymentProvider(app, orgId);
   const paymentId = await app.db.tx(async (q) => {
     const org = await Q.billingOf(q, orgId, true);
     if (!org) throw new AppError('organizationNotFoundException');
@@ -147,7 +147,7 @@ export async function topUp(app: AppContext, orgId: string, amount: number) {
 export async function settleFromProvider(app: AppContext, providerPaymentId: string): Promise<boolean> {
   const local = await Q.paymentByProviderId(app.db, providerPaymentId);
   if (local?.status !== 'pending') return false;
-  const remote = await paymentProvider(app).fetch(app, providerPaymentId);
+  const remote = await (await paymentProvider(app, local.organisation_id)).fetch(app, providerPaymentId);
   const amount = money(local.amount);
   if (remote.status === 'succeeded' && remote.paid) {
     if (Number(remote.amount.value) !== amount || remote.amount.currency !== local.currency) {
@@ -188,13 +188,13 @@ export async function refreshPayment(app: AppContext, orgId: string, id: string)
 
 /**
  * The demo payment page: the payment it shows, and the payer's answer settling the top-up. Only while the demo
- * page is the installation's provider (a payment left from before a switch to YooKassa cannot be paid here).
+ * page is the organisation's provider (a payment left from before a switch to YooKassa cannot be paid here).
  */
-function demoOnly(app: AppContext) {
-  if (providerName(app) !== 'demo') throw new AppError('paymentNotFoundException');
+async function demoOnly(app: AppContext, orgId: string) {
+  if ((await providerName(app, orgId)) !== 'demo') throw new AppError('paymentNotFoundException');
 }
 export async function demoPayment(app: AppContext, orgId: string, id: string) {
-  demoOnly(app);
+  await demoOnly(app, orgId);
   return demoPaymentOf(app, orgId, id);
 }
 export async function answerDemo(
@@ -203,7 +203,7 @@ export async function answerDemo(
   id: string,
   outcome: 'succeeded' | 'canceled',
 ) {
-  demoOnly(app);
+  await demoOnly(app, orgId);
   await markDemoPayment(app, orgId, id, outcome);
   // Another organisation's id changed nothing above, so settling finds it still pending at the provider.
   await settleFromProvider(app, id);

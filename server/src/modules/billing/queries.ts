@@ -74,6 +74,15 @@ export type BillingRow = {
   suspended_at: Date | null;
   language: 'eng' | 'rus';
 };
+/** Whether the organisation is the seeded Demo one, whose top-ups may go to the demo page by default. */
+export const hasDemoPaymentPage = async (q: Queryable, orgId: string) =>
+  (
+    await maybe<{ demo_payment_page: boolean }>(
+      q,
+      'select demo_payment_page from organisations where id = $1',
+      [orgId],
+    )
+  )?.demo_payment_page === true;
 /** The organisation's billing state, locked for the transaction when `lock`. */
 export const billingOf = (q: Queryable, orgId: string, lock = false) =>
   maybe<BillingRow>(

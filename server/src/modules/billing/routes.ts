@@ -213,7 +213,7 @@ export const billingRoutes: ModuleRoutes = (fastify, app) => {
       url: '/api/finance/demo-payments/:id',
       access: finance,
       summary:
-        "The built-in demo payment page's payment (PAYMENT_PROVIDER=demo, the default without a YooKassa shop); 404 under another provider",
+        "The built-in demo payment page's payment (PAYMENT_PROVIDER=demo; unset without a YooKassa shop, the seeded Demo organisation's only); 404 under another provider",
       tags,
       params: idParams,
       response: demoPaymentDto,

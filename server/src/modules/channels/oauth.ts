@@ -2,7 +2,7 @@ import {
   CHANNEL_TYPES,
   FIELD_MESSAGES as M,
   oauthAccountDto,
-  oauthAccountsQuery,
+  oauthAccountsBody,
   oauthStartDto,
   page,
 } from '@smartconnect/contracts';
@@ -132,16 +132,16 @@ export const oauthRoutes: ModuleRoutes = (fastify, app) => {
     fastify,
     app,
     {
-      method: 'GET',
+      method: 'POST',
       url: '/api/channels/oauth/accounts',
       access: { right: 'AUTHORITY_SERVICE_ACCOUNT' },
       response: page(oauthAccountDto),
       summary:
-        "The accounts (pages) a provider login may connect; for a second authorisation's grant (VK's community token), that one account with its name",
+        "The accounts (pages) a provider login may connect ({type, grant}: the grant in the body, never in a URL); for a second authorisation's grant (VK's community token), that one account with its name",
       tags,
-      query: oauthAccountsQuery.extend(typeQuery.shape),
+      body: oauthAccountsBody,
     },
-    async ({ auth, query }) => {
+    async ({ auth, body: query }) => {
       const oauth = oauthOf(query.type);
       // A grant of another organisation (or type, or expired) names nothing here.
       const opened = open(app, query.grant, 'grant', query.type);

@@ -19,6 +19,8 @@ export type NewOrganisation = {
   /** The last day the tariff is paid (or on trial); null: no end. */
   paidUntil?: string | null;
   firstTariffDay?: string;
+  /** The seeded Demo organisation only: top-ups go to the demo payment page while no shop is configured. */
+  demoPaymentPage?: boolean;
 };
 
 const ROLE_DESCRIPTIONS = {
@@ -31,8 +33,9 @@ const ROLE_DESCRIPTIONS = {
 export async function insertOrganisation(q: Queryable, org: NewOrganisation) {
   const { id } = await one<{ id: string }>(
     q,
-    `insert into organisations (login, name, admin_email, options, language, is_platform, instance, paid_until, first_tariff_day)
-     values ($1, $2, $3, $4, $5, $6, $7, $8, coalesce($9::date, current_date)) returning id`,
+    `insert into organisations (login, name, admin_email, options, language, is_platform, instance, paid_until, first_tariff_day,
+                                demo_payment_page)
+     values ($1, $2, $3, $4, $5, $6, $7, $8, coalesce($9::date, current_date), $10) returning id`,
     [
       org.login,
       org.name,
@@ -43,6 +46,7 @@ export async function insertOrganisation(q: Queryable, org: NewOrganisation) {
       org.instance ?? null,
       org.paidUntil ?? null,
       org.firstTariffDay ?? null,
+      org.demoPaymentPage ?? false,
     ],
   );
   const roles = {} as Record<(typeof BUILT_IN_ROLES)[number], string>;

@@ -170,6 +170,7 @@ export async function seedDemo(app: AppContext): Promise<void> {
       name: 'Demo',
       adminEmail: credentials[0].email,
       options: [...PLAN_OPTIONS],
+      demoPaymentPage: true,
     });
     const sales = await addTeam(q, org.id, {
       name: 'Sales',

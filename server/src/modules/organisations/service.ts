@@ -8,10 +8,12 @@ import {
 import type { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../http/errors.ts';
+import { withEvents } from '../../realtime/emit.ts';
 import { resumeIfSuspended } from '../billing/daily-charge.ts';
 import { changePlan } from '../billing/plans.ts';
 import { forgetInboundChannels } from '../channels/service.ts';
 import { rezoneDailyRollups } from '../reports/rollup.ts';
+import { announceOrganisationEnded } from '../users/service.ts';
 import { createOrganisationWithAdmin } from './create.ts';
 import * as Q from './queries.ts';
 
@@ -74,8 +76,9 @@ export async function updateOrganisation(
   id: string,
   patch: z.output<typeof organisationUpdateSchema>,
 ): Promise<OrganisationDto> {
-  const updated = await app.db.tx(async (q) => {
-    if (!(await Q.findOrganisation(q, id))) throw new AppError('organizationNotFoundException');
+  const updated = await withEvents(app, async (q, emit) => {
+    const before = await Q.findOrganisation(q, id);
+    if (!before) throw new AppError('organizationNotFoundException');
     if (patch.login && (await Q.loginTaken(q, patch.login, id)))
       throw new AppError('organizationLoginAlreadyExistsException');
     const { planId, ...rest } = patch;
@@ -86,6 +89,9 @@ export async function updateOrganisation(
       modifyDenied: patch.modifyDenied && [...new Set(patch.modifyDenied)],
     });
     if (planId) await changePlan(q, id, planId);
+    // Deactivated: its users' sessions end (REST refuses them at once); their sockets close at once too (issue 29).
+    if (patch.status === 'deactivated' && before.status !== 'deactivated')
+      await announceOrganisationEnded({ q, emit }, id);
     // Reports' daily rollups count the days of the organisation's zone.
     if (patch.timeZone) await rezoneDailyRollups(q, id);
     const row = await Q.findOrganisation(q, id);

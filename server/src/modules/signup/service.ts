@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import { PLAN_OPTIONS, type SignupStartBody, type SignupState } from '@smartconnect/contracts';
+import { PLAN_OPTIONS, type SignupStartBody, type SignupState, toE164 } from '@smartconnect/contracts';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../http/errors.ts';
 import { hashToken, randomToken } from '../../lib/crypto.ts';
@@ -26,6 +26,8 @@ export const SIGNUP_RULES = {
 /** New registrations per address, and per e-mail or phone across addresses. */
 export const SIGNUP_IP_LIMIT: Limit = { max: 10, windowMs: 60 * MINUTE };
 export const SIGNUP_CONTACT_LIMIT: Limit = { max: 3, windowMs: 60 * MINUTE };
+/** SMS to one number (E.164) across all its registrations and resends: one registration's codes per stage. */
+export const SIGNUP_SMS_LIMIT: Limit = { max: 5, windowMs: 60 * MINUTE };
 
 type Start = Omit<SignupStartBody, 'consent' | 'language'> & { language: 'eng' | 'rus' };
 
@@ -86,8 +88,11 @@ async function live(app: AppContext, token: string, now: Date) {
 }
 
 async function sendCode(app: AppContext, row: Q.SignupRow, stage: 'email' | 'phone', code: string) {
-  if (stage === 'email') await app.mailer.send(codeMail(row.language, row.email, code));
-  else await signupServices(app).sms.send(row.phone, codeSms(row.language, code));
+  if (stage === 'email') return app.mailer.send(codeMail(row.language, row.email, code));
+  // Counted per number, however it was written, before anything is sent (SMS pumping: issue 29).
+  const phone = toE164(row.phone);
+  await limit(app, [[`signup:sms:${phone}`, SIGNUP_SMS_LIMIT]], app.clock.now());
+  await signupServices(app).sms.send(phone, codeSms(row.language, code));
 }
 
 export async function challenge(app: AppContext) {
@@ -95,8 +100,10 @@ export async function challenge(app: AppContext) {
 }
 
 /** Step one: a solved captcha, then the e-mail code is sent; the token resumes the registration. */
-export async function startSignup(app: AppContext, body: Start, ip: string): Promise<SignupState> {
+export async function startSignup(app: AppContext, input: Start, ip: string): Promise<SignupState> {
   const now = app.clock.now();
+  // The schema gives E.164 already; the limit and the row must not depend on it.
+  const body = { ...input, phone: toE164(input.phone) };
   await limit(
     app,
     [

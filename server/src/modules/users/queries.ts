@@ -189,6 +189,12 @@ export const searchShort = (q: Queryable, organisationId: string, name: string) 
 export type AccessRow = { id: string; active: boolean; rights: string[]; team_ids: string[] };
 
 /** Teams, rights and activity of the listed users and of every holder of the role, as the realtime gateway scopes them. */
+/** Every user of the organisation, by id. */
+export const userIdsOf = async (q: Queryable, orgId: string) =>
+  (await q.query<{ id: string }>('select id from users where organisation_id = $1', [orgId])).map(
+    (r) => r.id,
+  );
+
 export const accessOf = (q: Queryable, orgId: string, userIds: string[], roleId: string | null) =>
   q.query<AccessRow>(
     `select u.id, u.active, r.rights,

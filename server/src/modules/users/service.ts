@@ -175,13 +175,15 @@ export const searchUsersShort = (app: AppContext, organisationId: string, name: 
 /**
  * Tells every instance's realtime gateway that these users' teams, rights or activity changed (listed users and
  * every holder of `roleId`): their open sockets take the new scope at once. `keepSessionId` (a session id, or
- * null for none) says the user's other sessions ended, so their sockets close. Call inside the change's transaction.
+ * null for none) says the user's other sessions ended, so their sockets close; `endedSessionIds` (a logout) says
+ * which sessions ended, so theirs close. Call inside the change's transaction.
  */
 export async function announceAccess(
   tx: { q: Queryable; emit: Emit },
   orgId: string,
   who: { userIds?: string[]; roleId?: string },
   keepSessionId?: string | null,
+  endedSessionIds?: string[],
 ): Promise<void> {
   for (const u of await Q.accessOf(tx.q, orgId, who.userIds ?? [], who.roleId ?? null)) {
     const payload: AccessChangedPayload = {
@@ -190,9 +192,22 @@ export async function announceAccess(
       rights: u.rights,
       active: u.active,
       ...(keepSessionId !== undefined ? { keepSessionId } : {}),
+      ...(endedSessionIds ? { endedSessionIds } : {}),
     };
     await tx.emit(orgId, 'access.changed', payload, { userIds: [u.id] });
   }
+}
+
+/**
+ * Every session of the organisation's users ended (the organisation deactivated): their sockets close at once on
+ * every instance. Call inside the change's transaction.
+ */
+export async function announceOrganisationEnded(
+  tx: { q: Queryable; emit: Emit },
+  orgId: string,
+): Promise<void> {
+  const userIds = await Q.userIdsOf(tx.q, orgId);
+  if (userIds.length) await announceAccess(tx, orgId, { userIds }, null);
 }
 
 /** Revokes every token of a user (or all but one), inside the caller's transaction. */

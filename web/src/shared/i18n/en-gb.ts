@@ -705,7 +705,7 @@ export const enGB = {
     passwordEditHint: 'Leave empty to keep the current password',
     name: 'Name',
     phone: 'Phone',
-    phoneHint: 'Digits only, country code first, e.g. 79009009090',
+    phoneHint: 'Country code first, e.g. +7 900 900-90-90',
     email: 'Email',
     role: 'Role',
     rolePlaceholder: 'Choose a role',

@@ -710,7 +710,7 @@ export const ruRU: Resources = {
     passwordEditHint: 'Оставьте пустым, чтобы сохранить текущий пароль',
     name: 'Имя',
     phone: 'Телефон',
-    phoneHint: 'Только цифры, с кодом страны, например 79009009090',
+    phoneHint: 'С кодом страны, например +7 900 900-90-90',
     email: 'Почта',
     role: 'Роль',
     rolePlaceholder: 'Выберите роль',

@@ -20,7 +20,8 @@ type FakeSocket = {
   send(data: string): void;
 };
 
-function setup(token: string | null = 't0k') {
+function setup(initialToken: string | null = 't0k') {
+  let token = initialToken;
   const sockets: FakeSocket[] = [];
   const timers: (() => void)[] = [];
   const events: RealtimeEvent[] = [];
@@ -66,6 +67,9 @@ function setup(token: string | null = 't0k') {
     timers,
     events,
     frame,
+    setToken: (next: string) => {
+      token = next;
+    },
     counts: () => ({ resyncs, unauthorized, probes }),
   };
 }
@@ -126,6 +130,23 @@ test('close code 4001 signs out and never reconnects', () => {
   t.sockets[0].onclose?.({ code: 4001 });
   assert.equal(t.counts().unauthorized, 1);
   assert.equal(t.timers.length, 0);
+});
+
+test('close code 4001 with a newer token in the tab (a password change): back at once on it, resuming', () => {
+  const t = setup();
+  t.client.start();
+  t.sockets[0].onopen?.({});
+  t.frame(t.sockets[0], { id: '7', type: 'hello', payload: {} });
+  t.setToken('n3w');
+  t.sockets[0].onclose?.({ code: 4001 });
+  assert.equal(t.counts().unauthorized, 0);
+  assert.equal(t.sockets.length, 2);
+  assert.match(t.sockets[1].url, /token=n3w/);
+  assert.match(t.sockets[1].url, /lastEventId=7/);
+  // The new token ended too: signed out.
+  t.sockets[1].onopen?.({});
+  t.sockets[1].onclose?.({ code: 4001 });
+  assert.equal(t.counts().unauthorized, 1);
 });
 
 test('a refused upgrade probes over HTTP (whose 401 logs out) before retrying', async () => {

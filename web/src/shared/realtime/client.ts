@@ -55,6 +55,8 @@ export class RealtimeClient {
   #attempt = 0;
   #stopped = true;
   #opened = false;
+  /** The token the current socket was opened with. */
+  #token: string | null = null;
   /** True once a socket has been lost: the next hello without a cursor means data may have been missed. */
   #hadConnection = false;
   /** The socket said hello: topic messages can be sent. */
@@ -101,6 +103,7 @@ export class RealtimeClient {
     const create = this.o.createSocket ?? ((url: string) => new WebSocket(url) as unknown as SocketLike);
     const socket = create(this.#url(token));
     this.#socket = socket;
+    this.#token = token;
     this.#opened = false;
     socket.onopen = () => {
       this.#opened = true;
@@ -161,6 +164,13 @@ export class RealtimeClient {
     this.#opened = false;
     if (this.#stopped) return;
     if (code === REALTIME_CLOSE.unauthorized) {
+      // The session ended, but this tab holds a newer token already (a password change here or in another tab of
+      // this browser): the socket comes back on it, resuming.
+      const now = this.o.token();
+      if (now && now !== this.#token) {
+        this.#connect();
+        return;
+      }
       this.stop();
       this.o.onUnauthorized();
       return;

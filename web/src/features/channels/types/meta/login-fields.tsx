@@ -2,7 +2,7 @@ import { Alert, Button, Loader, Select, Stack, Text, TextInput } from '@mantine/
 import type { ChannelType, OauthAccountDto, Page } from '@smartconnect/contracts';
 import { IconBrandFacebook } from '@tabler/icons-react';
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { get } from '../../../../shared/api/client.ts';
+import { get, post } from '../../../../shared/api/client.ts';
 import { useTranslation } from '../../../../shared/i18n/index.ts';
 import type { ChannelTypeUi, OwnFieldsProps, OwnValues } from '../types.ts';
 
@@ -29,11 +29,7 @@ export function metaLoginFields(type: Extract<ChannelType, 'instagram' | 'facebo
       enabled: !!grant,
       retry: false,
       queryFn: async () =>
-        (
-          await get<Page<OauthAccountDto>>(
-            `/api/channels/oauth/accounts?type=${type}&grant=${encodeURIComponent(grant)}`,
-          )
-        ).items,
+        (await post<Page<OauthAccountDto>>('/api/channels/oauth/accounts', { type, grant })).items,
     });
     const loginButton = (label: string) => (
       <Button

@@ -14,7 +14,7 @@ import type { ChannelCreatedDto, OauthAccountDto, Page } from '@smartconnect/con
 import { IconBrandVk } from '@tabler/icons-react';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { get } from '../../../../shared/api/client.ts';
+import { get, post } from '../../../../shared/api/client.ts';
 import { useTranslation } from '../../../../shared/i18n/index.ts';
 import { CallbackCreatedModal, callbackUrl } from '../../channel-key-modal.tsx';
 import type { ChannelTypeUi, OwnFieldsProps, OwnValues } from '../types.ts';
@@ -41,11 +41,8 @@ function VkLogin({ values, errors, onChange, disabled }: OwnFieldsProps) {
     enabled: !!login && !grant,
     retry: false,
     queryFn: async () =>
-      (
-        await get<Page<OauthAccountDto>>(
-          `/api/channels/oauth/accounts?type=vk_bot&grant=${encodeURIComponent(login)}`,
-        )
-      ).items,
+      (await post<Page<OauthAccountDto>>('/api/channels/oauth/accounts', { type: 'vk_bot', grant: login }))
+        .items,
   });
   // Back from the community's authorisation: its name (groups.getById with its token) for the note.
   const community = useQuery({
@@ -53,11 +50,8 @@ function VkLogin({ values, errors, onChange, disabled }: OwnFieldsProps) {
     enabled: !!grant,
     retry: false,
     queryFn: async () =>
-      (
-        await get<Page<OauthAccountDto>>(
-          `/api/channels/oauth/accounts?type=vk_bot&grant=${encodeURIComponent(grant)}`,
-        )
-      ).items[0] ?? null,
+      (await post<Page<OauthAccountDto>>('/api/channels/oauth/accounts', { type: 'vk_bot', grant }))
+        .items[0] ?? null,
   });
   const loginButton = (label: string, filled: boolean) => (
     <Button
