@@ -34,7 +34,8 @@ const phone = z
         .string()
         .trim()
         .refine((v) => isPhoneInput(v, 10, 15) && PHONE_PATTERN.test(toE164(v).slice(1)), M.phoneIncorrect)
-        .transform(toE164),
+        // Stored and answered in §3's form 'like 79009009090': the one normaliser's E.164, without its '+'.
+        .transform((v) => toE164(v).slice(1)),
     ],
     M.phoneIncorrect,
   )

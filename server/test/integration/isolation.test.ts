@@ -86,7 +86,8 @@ describe('tenant isolation', () => {
                              and c.column_name = 'organisation_id')
         order by 1`,
     );
-    // Not business data: the tenants themselves, pre-login rate limits (keyed by e-mail or address),
+    // Not business data: the tenants themselves, pre-login rate limits (keyed by e-mail or address) and the sign-in
+    // failures per typed e-mail (login_throttle: kept for unknown e-mails too, so it names no organisation),
     // the database-wide realtime state, the report rollups' fold cursors (one per source table, all organisations),
     // the migration log, the installation's anonymous web telemetry, and the landing page's trial requests (a
     // visitor has no organisation yet; platform staff read them), and sign-ups in progress with the captcha
@@ -97,6 +98,7 @@ describe('tenant isolation', () => {
       [
         'captcha_uses',
         'landing_requests',
+        'login_throttle',
         'organisations',
         'plans',
         'rate_limits',

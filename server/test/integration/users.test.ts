@@ -134,6 +134,18 @@ describe('users', () => {
       validUser(org.roles.OPERATOR, { phone: '79001112233' }),
     );
     assert.equal(samePhone.body.code, 'phoneAlreadyExistsException');
+    // One number however it is written (issue 29's normaliser), kept in §3's form 'like 79009009090'.
+    const written = await org.admin.api.post(
+      '/api/users',
+      validUser(org.roles.OPERATOR, { phone: '+7 (900) 111-22-33' }),
+    );
+    assert.equal(written.body.code, 'phoneAlreadyExistsException');
+    const other = await org.admin.api.post(
+      '/api/users',
+      validUser(org.roles.OPERATOR, { phone: '8 900 444-55-66' }),
+    );
+    assert.equal(other.status, 200, JSON.stringify(other.body));
+    assert.equal(other.body.entity.phone, '79004445566');
   });
 
   test('role and teams must belong to the organisation', async () => {

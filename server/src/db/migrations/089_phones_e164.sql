@@ -19,12 +19,13 @@ update contacts set phone = case
     else '+' || regexp_replace(phone, '\D', '', 'g') end
  where phone ~ '[0-9]';
 
+-- Users keep §3's form 'like 79009009090' (the E.164 number without its '+'; sign-up's administrators had the '+').
 -- Unique per organisation: of the rows that become one number, the earliest takes it; the others keep theirs.
 with norm as (
   select id, organisation_id, case
       when btrim(phone) !~ '^\+' and regexp_replace(phone, '\D', '', 'g') ~ '^8[0-9]{10}$'
-        then '+7' || substr(regexp_replace(phone, '\D', '', 'g'), 2)
-      else '+' || regexp_replace(phone, '\D', '', 'g') end as e164
+        then '7' || substr(regexp_replace(phone, '\D', '', 'g'), 2)
+      else regexp_replace(phone, '\D', '', 'g') end as e164
     from users where phone ~ '[0-9]'
 ), first as (
   select n.id, n.e164 from norm n

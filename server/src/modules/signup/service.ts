@@ -195,7 +195,8 @@ export async function confirmPhone(app: AppContext, token: string, code: string)
       name: row.company,
       adminEmail: row.email,
       adminName: row.language === 'rus' ? 'Администратор' : 'Administrator',
-      adminPhone: row.phone,
+      // A user's phone in §3's form (79009009090): the sign-up's E.164 without its '+'.
+      adminPhone: row.phone.replace(/^\+/, ''),
       passwordHash,
       language: row.language,
       options: PLAN_OPTIONS,
