@@ -210,8 +210,8 @@ describe('workspace: overdue colours, two operators and a supervisor', () => {
       timeout: left(120_000),
     });
     const red = await tint();
-    // red-7 (#f03e3e) stripe on red-0 (#fff5f5).
-    assert.deepEqual(red, { level: 'expired', bar: 'rgb(240, 62, 62)', bg: 'rgb(255, 245, 245)' });
+    // Our red-7 (#c92a2a, app/theme.ts: the darker red of issue 36) stripe on red-0 (#fff5f5).
+    assert.deepEqual(red, { level: 'expired', bar: 'rgb(201, 42, 42)', bg: 'rgb(255, 245, 245)' });
     await lena.getByText('Просрочен', { exact: true }).waitFor();
     await screenshot(sup.page, 'team-overdue-red-ru', { toasts: false });
     assertNoErrors(sup.errors, /Failed to load resource/);
