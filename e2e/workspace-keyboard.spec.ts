@@ -322,6 +322,40 @@ describe('operator workspace: connection loss, keyboard, phone', () => {
     assertNoErrors(errors, /Failed to load resource/);
     await context.close();
   });
+  test('alerts: asked once for desktop notifications, sound on by default, toasts clear of the In work switch (issue 36.5)', async () => {
+    const { page, errors, context } = await openPage(browser, server.url);
+    await signIn(page, olegToken, '/admin/chats?filter=assigned');
+    const prompt = page.getByTestId('notifications-prompt');
+    await prompt.getByText('Be told of new chats while this tab is in the background?').waitFor();
+    await screenshot(page, 'workspace-notifications-prompt', { toasts: false });
+    await assertAccessible(page, 'notifications prompt');
+    // Sound is on until the operator turns it off.
+    await page.getByTestId('user-menu').click();
+    assert.equal(await page.getByTestId('attention-sound').getAttribute('data-on'), 'true');
+    await page.keyboard.press('Escape');
+    // A chat for Oleg: its toast sits in the header's middle, clear of the In work / Break switch.
+    assert.equal(
+      (await apiCall(server.url, 'PATCH', '/api/presence', { status: 'online' }, olegToken)).status,
+      200,
+    );
+    await inbound('alert-1', 'Alma Alert', 'Anyone?');
+    const toast = page.locator('.mantine-Notification-root').first();
+    await toast.waitFor();
+    const a = await toast.boundingBox();
+    const b = await page.getByTestId('presence-toggle').boundingBox();
+    assert.ok(a && b);
+    const overlap =
+      a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+    assert.equal(overlap, false, `toast ${JSON.stringify(a)} covers the switch ${JSON.stringify(b)}`);
+    // Answered once, never asked again.
+    await prompt.getByRole('button', { name: 'Not now' }).click();
+    await prompt.waitFor({ state: 'detached' });
+    await page.reload();
+    await page.getByTestId('chat-row').first().waitFor();
+    assert.equal(await prompt.count(), 0);
+    assertNoErrors(errors, /Failed to load resource/);
+    await context.close();
+  });
   test('390 px: list -> conversation -> back, the client panel as a sheet, no horizontal overflow on any chat screen (both languages)', async () => {
     const width = (page: Page) => page.evaluate(() => document.scrollingElement?.scrollWidth ?? 0);
     const noOverflow = async (page: Page, where: string) => {

@@ -991,6 +991,11 @@ export const enGB = {
     notInWork: 'You are not in work: no new chats will come to you.',
     onBreak: 'You are on a break: no new chats will come to you.',
     startWork: 'Start work',
+    askTitle: 'Be told of new chats',
+    askText:
+      'Allow desktop notifications to hear of new chats and messages while this tab is in the background.',
+    askAllow: 'Allow notifications',
+    askLater: 'Not now',
   },
   shortcuts: {
     open: 'Keyboard shortcuts',
