@@ -356,6 +356,56 @@ describe('operator workspace: connection loss, keyboard, phone', () => {
     assertNoErrors(errors, /Failed to load resource/);
     await context.close();
   });
+  test('the core loop by keyboard: open (1 click), T take, type and Enter, C close with a category (issue 36.8)', async () => {
+    assert.equal(
+      (await apiCall(server.url, 'PATCH', '/api/presence', { status: 'break' }, olegToken)).status,
+      200,
+    );
+    const chatId = await inbound('loop-1', 'Lara Loop', 'When does my parcel ship?');
+    const { page, errors, context } = await openPage(browser, server.url);
+    await signIn(page, olegToken, '/admin/chats?filter=waiting');
+    let clicks = 0;
+    await page.locator(`[data-testid="chat-row"][data-chat-id="${chatId}"]`).click();
+    clicks++;
+    await page.getByTestId('chat-status').getByText('Waiting').waitFor();
+    // The help lists the loop's keys.
+    await page.keyboard.press('Shift+?');
+    const help = page.getByTestId('shortcuts-help');
+    for (const what of ['Take the chat', 'Request category', 'Transfer the chat', 'Close the chat'])
+      await help.getByText(what).waitFor();
+    await page.keyboard.press('Escape');
+    await help.waitFor({ state: 'hidden' });
+    await page.keyboard.press('t');
+    await page.getByTestId('chat-status').getByText('In progress').waitFor();
+    await page.waitForFunction(
+      () => document.activeElement?.getAttribute('data-testid') === 'composer-input',
+    );
+    await page.keyboard.type('It ships today.');
+    await page.keyboard.press('Enter');
+    await page.getByTestId('message').filter({ hasText: 'It ships today.' }).waitFor();
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('c');
+    const dialog = page.getByRole('dialog');
+    await dialog.getByText('Close the chat').waitFor();
+    await page.waitForFunction(
+      () =>
+        document.activeElement?.closest('[role="dialog"]')?.tagName !== undefined &&
+        document.activeElement?.tagName === 'INPUT',
+    );
+    await page.keyboard.type('Delivery time');
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Enter');
+    await page.getByTestId('chat-status').getByText('Closed').waitFor();
+    const chat = await apiCall(server.url, 'GET', `/api/chats/${chatId}`, undefined, adminToken);
+    assert.equal(chat.body.entity.status, 'closed');
+    assert.match(chat.body.entity.category.path.join(' / '), /Delivery time/);
+    assert.ok(clicks <= 2, `${clicks} clicks`);
+    assertNoErrors(errors, /Failed to load resource/);
+    await context.close();
+  });
   test('390 px: list -> conversation -> back, the client panel as a sheet, no horizontal overflow on any chat screen (both languages)', async () => {
     const width = (page: Page) => page.evaluate(() => document.scrollingElement?.scrollWidth ?? 0);
     const noOverflow = async (page: Page, where: string) => {

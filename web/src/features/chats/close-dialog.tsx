@@ -103,6 +103,8 @@ export function CloseDialog({
               error={categories.isError ? t('common.loadFailed') : error}
               nothingFoundMessage={t('chat.nothingFound')}
               comboboxProps={{ withinPortal: true }}
+              // Without a category yet, the keyboard starts here: type, Enter picks, Tab Tab Enter closes.
+              data-autofocus={!category || undefined}
             />
           )
         )}
@@ -110,7 +112,13 @@ export function CloseDialog({
           <Button variant="default" onClick={onClose}>
             {t('common.cancel')}
           </Button>
-          <Button color="red" loading={close.isPending} disabled={none} onClick={submit} data-autofocus>
+          <Button
+            color="red"
+            loading={close.isPending}
+            disabled={none}
+            onClick={submit}
+            data-autofocus={!!category || !withCategory || undefined}
+          >
             {t('chat.close')}
           </Button>
         </Group>
