@@ -324,6 +324,12 @@ describe('operator workspace: connection loss, keyboard, phone', () => {
   });
   test('alerts: asked once for desktop notifications, sound on by default, toasts clear of the In work switch (issue 36.5)', async () => {
     const { page, errors, context } = await openPage(browser, server.url);
+    // A browser that has not been asked yet (headless Chromium answers 'denied' from the start).
+    // (A string: a function would be sent with the test transpiler's helpers, which the page lacks.)
+    await context.addInitScript(
+      "Object.defineProperty(Notification, 'permission', { get: () => 'default', configurable: true });" +
+        "Notification.requestPermission = async () => 'denied';",
+    );
     await signIn(page, olegToken, '/admin/chats?filter=assigned');
     const prompt = page.getByTestId('notifications-prompt');
     await prompt.getByText('Be told of new chats while this tab is in the background?').waitFor();
@@ -387,11 +393,18 @@ describe('operator workspace: connection loss, keyboard, phone', () => {
     await page.keyboard.press('c');
     const dialog = page.getByRole('dialog');
     await dialog.getByText('Close the chat').waitFor();
-    await page.waitForFunction(
-      () =>
-        document.activeElement?.closest('[role="dialog"]')?.tagName !== undefined &&
-        document.activeElement?.tagName === 'INPUT',
-    );
+    await page
+      .waitForFunction(
+        () =>
+          !!document.activeElement?.closest('[role="dialog"]') && document.activeElement?.tagName === 'INPUT',
+        undefined,
+        { timeout: 10_000 },
+      )
+      .catch(async (e) => {
+        throw new Error(
+          `focus on ${await page.evaluate(() => document.activeElement?.outerHTML.slice(0, 200))}: ${e}`,
+        );
+      });
     await page.keyboard.type('Delivery time');
     await page.keyboard.press('ArrowDown');
     await page.keyboard.press('Enter');

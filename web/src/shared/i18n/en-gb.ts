@@ -992,8 +992,7 @@ export const enGB = {
     onBreak: 'You are on a break: no new chats will come to you.',
     startWork: 'Start work',
     askTitle: 'Be told of new chats',
-    askText:
-      'Allow desktop notifications to hear of new chats and messages while this tab is in the background.',
+    askText: 'Be told of new chats while this tab is in the background?',
     askAllow: 'Allow notifications',
     askLater: 'Not now',
   },
