@@ -322,6 +322,103 @@ describe('operator workspace: connection loss, keyboard, phone', () => {
     assertNoErrors(errors, /Failed to load resource/);
     await context.close();
   });
+  test('alerts: asked once for desktop notifications, sound on by default, toasts clear of the In work switch (issue 36.5)', async () => {
+    const { page, errors, context } = await openPage(browser, server.url);
+    // A browser that has not been asked yet (headless Chromium answers 'denied' from the start).
+    // (A string: a function would be sent with the test transpiler's helpers, which the page lacks.)
+    await context.addInitScript(
+      "Object.defineProperty(Notification, 'permission', { get: () => 'default', configurable: true });" +
+        "Notification.requestPermission = async () => 'denied';",
+    );
+    await signIn(page, olegToken, '/admin/chats?filter=assigned');
+    const prompt = page.getByTestId('notifications-prompt');
+    await prompt.getByText('Be told of new chats while this tab is in the background?').waitFor();
+    await screenshot(page, 'workspace-notifications-prompt', { toasts: false });
+    await assertAccessible(page, 'notifications prompt');
+    // Sound is on until the operator turns it off.
+    await page.getByTestId('user-menu').click();
+    assert.equal(await page.getByTestId('attention-sound').getAttribute('data-on'), 'true');
+    await page.keyboard.press('Escape');
+    // A chat for Oleg: its toast sits in the header's middle, clear of the In work / Break switch.
+    assert.equal(
+      (await apiCall(server.url, 'PATCH', '/api/presence', { status: 'online' }, olegToken)).status,
+      200,
+    );
+    await inbound('alert-1', 'Alma Alert', 'Anyone?');
+    const toast = page.locator('.mantine-Notification-root').first();
+    await toast.waitFor();
+    const a = await toast.boundingBox();
+    const b = await page.getByTestId('presence-toggle').boundingBox();
+    assert.ok(a && b);
+    const overlap =
+      a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+    assert.equal(overlap, false, `toast ${JSON.stringify(a)} covers the switch ${JSON.stringify(b)}`);
+    // Answered once, never asked again.
+    await prompt.getByRole('button', { name: 'Not now' }).click();
+    await prompt.waitFor({ state: 'detached' });
+    await page.reload();
+    await page.getByTestId('chat-row').first().waitFor();
+    assert.equal(await prompt.count(), 0);
+    assertNoErrors(errors, /Failed to load resource/);
+    await context.close();
+  });
+  test('the core loop by keyboard: open (1 click), T take, type and Enter, C close with a category (issue 36.8)', async () => {
+    assert.equal(
+      (await apiCall(server.url, 'PATCH', '/api/presence', { status: 'break' }, olegToken)).status,
+      200,
+    );
+    const chatId = await inbound('loop-1', 'Lara Loop', 'When does my parcel ship?');
+    const { page, errors, context } = await openPage(browser, server.url);
+    await signIn(page, olegToken, '/admin/chats?filter=waiting');
+    let clicks = 0;
+    await page.locator(`[data-testid="chat-row"][data-chat-id="${chatId}"]`).click();
+    clicks++;
+    await page.getByTestId('chat-status').getByText('Waiting').waitFor();
+    // The help lists the loop's keys.
+    await page.keyboard.press('Shift+?');
+    const help = page.getByTestId('shortcuts-help');
+    for (const what of ['Take the chat', 'Request category', 'Transfer the chat', 'Close the chat'])
+      await help.getByText(what).waitFor();
+    await page.keyboard.press('Escape');
+    await help.waitFor({ state: 'hidden' });
+    await page.keyboard.press('t');
+    await page.getByTestId('chat-status').getByText('In progress').waitFor();
+    await page.waitForFunction(
+      () => document.activeElement?.getAttribute('data-testid') === 'composer-input',
+    );
+    await page.keyboard.type('It ships today.');
+    await page.keyboard.press('Enter');
+    await page.getByTestId('message').filter({ hasText: 'It ships today.' }).waitFor();
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('c');
+    const dialog = page.getByRole('dialog');
+    await dialog.getByText('Close the chat').waitFor();
+    await page
+      .waitForFunction(
+        () =>
+          !!document.activeElement?.closest('[role="dialog"]') && document.activeElement?.tagName === 'INPUT',
+        undefined,
+        { timeout: 10_000 },
+      )
+      .catch(async (e) => {
+        throw new Error(
+          `focus on ${await page.evaluate(() => document.activeElement?.outerHTML.slice(0, 200))}: ${e}`,
+        );
+      });
+    await page.keyboard.type('Delivery time');
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Enter');
+    await page.getByTestId('chat-status').getByText('Closed').waitFor();
+    const chat = await apiCall(server.url, 'GET', `/api/chats/${chatId}`, undefined, adminToken);
+    assert.equal(chat.body.entity.status, 'closed');
+    assert.match(chat.body.entity.category.path.join(' / '), /Delivery time/);
+    assert.ok(clicks <= 2, `${clicks} clicks`);
+    assertNoErrors(errors, /Failed to load resource/);
+    await context.close();
+  });
   test('390 px: list -> conversation -> back, the client panel as a sheet, no horizontal overflow on any chat screen (both languages)', async () => {
     const width = (page: Page) => page.evaluate(() => document.scrollingElement?.scrollWidth ?? 0);
     const noOverflow = async (page: Page, where: string) => {

@@ -41,3 +41,4 @@ export * from './schemas/widget.ts';
 export * from './telemetry.ts';
 export * from './templates.ts';
 export * from './text.ts';
+export * from './visitor.ts';

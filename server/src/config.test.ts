@@ -10,6 +10,8 @@ test('defaults: port 3000, ./data, generated secret kept in DATA_DIR', () => {
   const c = loadConfig({ DATA_DIR: dir });
   assert.equal(c.port, 3000);
   assert.equal(c.mediaDownloadConcurrency, 4);
+  assert.equal(c.presenceOfflineGraceMs, 300_000, 'a closed last tab goes Offline after 5 minutes');
+  assert.equal(c.ingestStatementTimeoutMs, 10_000);
   assert.equal(c.publicUrl, 'http://localhost:3000');
   assert.equal(c.databaseUrl, undefined);
   assert.equal(c.secretKey, readFileSync(join(dir, 'secret.key'), 'utf8'));
@@ -28,6 +30,8 @@ test('every bad variable is named with what is wrong', () => {
         SECRET_KEY: 'short',
         PAYMENT_PROVIDER: 'stripe',
         MEDIA_DOWNLOAD_CONCURRENCY: '0',
+        PRESENCE_OFFLINE_GRACE_SECONDS: '1',
+        INGEST_STATEMENT_TIMEOUT_MS: 'soon',
       }),
     (err: Error) => {
       assert.ok(err instanceof ConfigError);
@@ -40,6 +44,8 @@ test('every bad variable is named with what is wrong', () => {
         'SECRET_KEY',
         'PAYMENT_PROVIDER',
         'MEDIA_DOWNLOAD_CONCURRENCY',
+        'PRESENCE_OFFLINE_GRACE_SECONDS',
+        'INGEST_STATEMENT_TIMEOUT_MS',
       ]) {
         assert.match(err.message, new RegExp(`^  ${name}: `, 'm'), name);
       }

@@ -73,6 +73,7 @@ const envSchema = z.object({
   TELEMETRY_URL: z.preprocess(emptyToUndefined, url(['http:', 'https:']).optional()),
   TELEMETRY_API_KEY: z.preprocess(emptyToUndefined, z.string().max(512).optional()),
   OTEL_EXPORTER_OTLP_ENDPOINT: z.preprocess(emptyToUndefined, url(['http:', 'https:']).optional()),
+  PRESENCE_OFFLINE_GRACE_SECONDS: z.coerce.number().int().min(5).max(86_400).default(300),
   INGEST_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
   PAYMENT_PROVIDER: z.preprocess(emptyToUndefined, z.enum(['yookassa', 'demo', 'none']).optional()),
   MEDIA_DOWNLOAD_CONCURRENCY: z.preprocess(
@@ -120,6 +121,11 @@ export type Config = {
    * statement cannot hold another's messages; the batch is then written one message at a time (modules/chats/ingest.ts).
    */
   ingestStatementTimeoutMs: number;
+  /**
+   * How long a user 'In work' or on a break may have no tab open anywhere before they are set Offline: a reload, a
+   * network blip or signing in again within it changes nothing (issue 36).
+   */
+  presenceOfflineGraceMs: number;
   /** How many provider media files this server downloads at once (the others wait their turn). */
   mediaDownloadConcurrency: number;
   /** The environment as given: channel adapters read their own variables from it (e.g. TELEGRAM_API_BASE_URL). */
@@ -160,6 +166,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     telemetry: { enabled: e.TELEMETRY === 'on', url: e.TELEMETRY_URL, apiKey: e.TELEMETRY_API_KEY },
     paymentProvider: e.PAYMENT_PROVIDER,
     ingestStatementTimeoutMs: e.INGEST_STATEMENT_TIMEOUT_MS,
+    presenceOfflineGraceMs: e.PRESENCE_OFFLINE_GRACE_SECONDS * 1000,
     mediaDownloadConcurrency: e.MEDIA_DOWNLOAD_CONCURRENCY,
     env: { ...env },
   };

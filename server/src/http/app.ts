@@ -107,7 +107,7 @@ export async function buildHttp(app: AppContext, fastify: FastifyInstance): Prom
   });
   await fastify.register(multipart, { limits: { fileSize: 25 * 1024 * 1024, files: 1 } });
   for (const register of modules) await register(fastify, app);
-  await realtimeRoutes(fastify, app);
+  await realtimeRoutes(fastify, app, { offlineGraceMs: app.config.presenceOfflineGraceMs });
   registerOpenApi(fastify);
   // The public landing page (§2.2): its own light page of the web build, not the app (issue 19).
   fastify.get('/landing', async (_req, reply) => {

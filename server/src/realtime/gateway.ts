@@ -46,7 +46,7 @@ export const DEFAULT_GATEWAY_OPTIONS: GatewayOptions = {
   pruneEveryMs: 3600_000,
   maxReplay: 5_000,
   maxBufferedBytes: 4 * 1024 * 1024,
-  offlineGraceMs: 30_000,
+  offlineGraceMs: 300_000,
   presenceHeartbeatMs: 10_000,
   gapCheckMs: 100,
   gapTimeoutMs: 5_000,

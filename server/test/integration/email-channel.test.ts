@@ -290,6 +290,26 @@ describe('E-mail channel on real IMAP and SMTP', { skip: dovecotMissing() }, () 
     assert.ok(!all.some((c) => c.client.externalId === 'boss@customer.test'));
   });
 
+  test('a From name of 40,000 or 200,000 letters is cut to its bound where it enters; the mail is kept (issue 29)', async () => {
+    const { org, address } = await connect();
+    const mail = (id: string, name: string, from: string) =>
+      Buffer.from(
+        `From: ${name} <${from}>\r\nSubject: Order ${id}\r\nMessage-ID: <${id}@customer.test>\r\nContent-Type: text/plain\r\n\r\nWhere is order ${id}?\r\n`,
+      );
+    // 40,000 letters: the mail is read whole; 200,000: past EMAIL_MAX_BYTES, its envelope's name still comes in.
+    await deliver(address, mail('4001', 'A'.repeat(40_000), 'long@customer.test'));
+    await deliver(address, mail('4002', 'B'.repeat(200_000), 'huge@customer.test'));
+    for (const [from, letter] of [
+      ['long@customer.test', 'A'],
+      ['huge@customer.test', 'B'],
+    ]) {
+      const chat = await chatOf(org, from);
+      assert.equal(chat.client.name, `${letter.repeat(254)}…`, from);
+      const [m] = await messagesOf(org, chat.id);
+      assert.match(m.text, new RegExp(`\\n\\[Name: ${letter}{100}`), from);
+    }
+  });
+
   test('a reply goes out threaded (Message-ID, In-Reply-To, References, Re:, text + HTML), lands in Sent; the answer to it joins the dialog; a bounce marks it Undelivered', async () => {
     const { org, address } = await connect();
     await deliver(address, fixture('win1251.eml'));

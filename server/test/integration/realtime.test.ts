@@ -8,7 +8,13 @@ import { withEvents } from '../../src/realtime/emit.ts';
 import { insertEvents } from '../../src/realtime/queries.ts';
 import { realtimeGateway } from '../../src/realtime/routes.ts';
 import { createServer } from '../../src/server.ts';
-import { createOrganisation, startTestServer, type TestOrg, type TestServer } from '../helpers.ts';
+import {
+  createOrganisation,
+  loginToken,
+  startTestServer,
+  type TestOrg,
+  type TestServer,
+} from '../helpers.ts';
 import { RealtimeClient } from './realtime-client.ts';
 
 let s: TestServer;
@@ -249,6 +255,8 @@ describe('realtime gateway', () => {
     const gateway = realtimeGateway(s.app);
     assert.ok(gateway);
     const saved = gateway.presence.options.graceMs;
+    // A few minutes by default (PRESENCE_OFFLINE_GRACE_SECONDS, issue 36): a reload or a blip changes nothing.
+    assert.equal(saved, 300_000);
     gateway.presence.options.graceMs = 1000;
     try {
       const org = await createOrganisation(s);
@@ -270,8 +278,15 @@ describe('realtime gateway', () => {
       const tab3 = await connect(op.token);
       await new Promise((r) => setTimeout(r, 1300));
       assert.equal(await presence(), 'online');
-      // Gone for good.
+      // Signed out and in again (a new session) within the grace: still In work, not a fresh Offline.
       tab3.close();
+      await new Promise((r) => setTimeout(r, 100));
+      const again = await loginToken(s.api, op.email, op.password);
+      const tab4 = await connect(again);
+      await new Promise((r) => setTimeout(r, 1300));
+      assert.equal(await presence(), 'online');
+      // Gone for good.
+      tab4.close();
       const deadline = Date.now() + 5000;
       while ((await presence()) !== 'offline' && Date.now() < deadline)
         await new Promise((r) => setTimeout(r, 100));

@@ -170,6 +170,40 @@ describe('site-chat widget protocol', () => {
     assert.deepEqual((await s.api.get(w(channelId, '/messages', other.token))).body.entity.items, []);
   });
 
+  test('anonymous visitors get distinct readable names, in the organisation language; never merge suggestions', async () => {
+    const { org, channelId } = await setup();
+    const names: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const v = await visitor(channelId);
+      assert.equal((await say(channelId, v.token, `hello ${i}`)).status, 200);
+      assert.equal((await say(channelId, v.token, `again ${i}`)).status, 200);
+    }
+    // (The team's operator is In work: the chats went to them.)
+    const chats = (await org.admin.api.get('/api/chats?filter=assigned')).body.entity.items as {
+      client: { name: string };
+    }[];
+    for (const c of chats) names.push(c.client.name);
+    assert.equal(names.length, 3);
+    for (const n of names) assert.match(n, /^Visitor #\d{4}$/);
+    assert.equal(new Set(names).size, 3, `three visitors, three names: ${names.join(', ')}`);
+    // Placeholder names say nothing about who someone is: no merge is suggested on them (nor on the bare 'Visitor').
+    const named = await visitor(channelId);
+    await say(channelId, named.token, 'hi', { name: 'Visitor' });
+    const suggestions = (await org.admin.api.get('/api/clients/merge/suggestions')).body.entity;
+    const items = (Array.isArray(suggestions) ? suggestions : suggestions.items) as { reason: string }[];
+    assert.deepEqual(
+      items.filter((x) => x.reason === 'name'),
+      [],
+    );
+    // A Russian organisation's visitors are 'Посетитель #…'.
+    const ru = await setup();
+    await s.app.db.query(`update organisations set language = 'rus' where id = $1`, [ru.org.id]);
+    const rv = await visitor(ru.channelId);
+    assert.equal((await say(ru.channelId, rv.token, 'привет')).status, 200);
+    const [ruChat] = (await ru.org.admin.api.get('/api/chats?filter=assigned')).body.entity.items;
+    assert.match(ruChat.client.name, /^Посетитель #\d{4}$/);
+  });
+
   test("a forged, altered or other channel's visitor token is refused; the webhook route refuses visitors", async () => {
     const a = await setup();
     const b = await setup();

@@ -13,6 +13,7 @@ import { queryClient } from '../shared/query.ts';
 import { SectionLoader } from '../shared/ui/full-loader.tsx';
 import { Logo } from '../shared/ui/logo.tsx';
 import { AdminNav } from './admin-nav.tsx';
+import { NotificationsPrompt } from './notifications-prompt.tsx';
 import { PresenceBanner, PresenceToggle } from './presence-toggle.tsx';
 import { RealtimeProvider } from './realtime.tsx';
 import { SessionProvider } from './session.tsx';
@@ -62,6 +63,7 @@ function Shell() {
             {/* On a phone the header needs the room for presence and the user menu. */}
             <Logo size="sm" nameFrom="xs" />
           </Group>
+          <NotificationsPrompt />
           <Group gap="md" wrap="nowrap">
             <PresenceToggle />
             <UserMenu />

@@ -5,6 +5,8 @@ import {
   type Attention,
   attention,
   attentionOf,
+  markNotificationsAsked,
+  notificationsAsked,
   readAttentionPrefs,
   writeAttentionPrefs,
 } from './attention.ts';
@@ -126,15 +128,18 @@ test('a toast each time; sound and desktop only when asked, desktop only when hi
   assert.deepEqual([calls.toast.length, calls.sound, calls.desktop], [5, 3, 2]);
 });
 
-test('preferences are kept in the browser; anything unreadable means off', () => {
+test('preferences are kept in the browser: sound on until turned off, desktop off until allowed', () => {
   const data = new Map<string, string>();
   const store = {
     getItem: (k: string) => data.get(k) ?? null,
     setItem: (k: string, v: string) => data.set(k, v),
   };
-  assert.deepEqual(readAttentionPrefs(store), { sound: false, desktop: false });
-  writeAttentionPrefs({ sound: true, desktop: false }, store);
   assert.deepEqual(readAttentionPrefs(store), { sound: true, desktop: false });
+  writeAttentionPrefs({ sound: false, desktop: true }, store);
+  assert.deepEqual(readAttentionPrefs(store), { sound: false, desktop: true });
   data.set('sc-attention', '{not json');
-  assert.deepEqual(readAttentionPrefs(store), { sound: false, desktop: false });
+  assert.deepEqual(readAttentionPrefs(store), { sound: true, desktop: false });
+  assert.equal(notificationsAsked(store), false);
+  markNotificationsAsked(store);
+  assert.equal(notificationsAsked(store), true);
 });

@@ -1,20 +1,28 @@
 import type { ChatDto, MessageDto } from '@smartconnect/contracts';
 import type { RealtimeEvent } from '../shared/realtime/client.ts';
 
-/** What an operator wants to be told of a new chat or message: a sound, a desktop notification (both off at first). */
+/**
+ * What an operator wants to be told of a new chat or message: a sound (on until they turn it off: a new chat must not
+ * go unheard, issue 36) and a desktop notification (on once the browser allows it: the chat center asks once).
+ */
 export type AttentionPrefs = { sound: boolean; desktop: boolean };
 
 const PREFS_KEY = 'sc-attention';
+const ASKED_KEY = 'sc-attention-asked';
 type Store = Pick<Storage, 'getItem' | 'setItem'>;
 
 export function readAttentionPrefs(store: Store = localStorage): AttentionPrefs {
   try {
     const raw = JSON.parse(store.getItem(PREFS_KEY) ?? '{}') as Partial<AttentionPrefs>;
-    return { sound: raw.sound === true, desktop: raw.desktop === true };
+    return { sound: raw.sound !== false, desktop: raw.desktop === true };
   } catch {
-    return { sound: false, desktop: false };
+    return { sound: true, desktop: false };
   }
 }
+
+/** Whether the chat center has asked this browser once to allow desktop notifications (asked or answered). */
+export const notificationsAsked = (store: Store = localStorage): boolean => store.getItem(ASKED_KEY) === '1';
+export const markNotificationsAsked = (store: Store = localStorage): void => store.setItem(ASKED_KEY, '1');
 
 export function writeAttentionPrefs(prefs: AttentionPrefs, store: Store = localStorage): void {
   store.setItem(PREFS_KEY, JSON.stringify(prefs));

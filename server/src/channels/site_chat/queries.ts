@@ -8,6 +8,8 @@ export type WidgetChannelRow = {
   type: string;
   status: string;
   org_status: string;
+  /** The organisation's language: an anonymous visitor's name is in it. */
+  org_language: 'eng' | 'rus';
   is_platform: boolean;
   settings: Record<string, unknown>;
   secrets: string;
@@ -18,7 +20,7 @@ export const findWidgetChannel = (q: Queryable, id: string) =>
   maybe<WidgetChannelRow>(
     q,
     `select ch.id, ch.organisation_id, ch.type, ch.status, ch.settings, ch.secrets,
-            o.status as org_status, o.is_platform
+            o.status as org_status, o.language as org_language, o.is_platform
        from channels ch join organisations o on o.id = ch.organisation_id
       where ch.id = $1 and ch.deleted_at is null and ch.type = 'site_chat'`,
     [id],

@@ -3,6 +3,7 @@ import {
   sanitizeStrings,
   siteChatCreateFields,
   toE164,
+  visitorName,
   WIDGET_FILE_TYPES,
   WIDGET_LIMITS,
   type WidgetConfigDto,
@@ -166,7 +167,7 @@ export async function sendVisitorMessage(
     push(ch, token, {
       kind: 'message',
       clientMessageId: input.clientMessageId,
-      name: name || 'Visitor',
+      name: name || visitorName(visitorId, ch.org_language),
       text: input.text,
       attachments: files.map((f) => ({
         url: `/api/files/${f.key}`,

@@ -1,3 +1,4 @@
+import { PLACEHOLDER_NAME_SQL } from '@smartconnect/contracts';
 import { maybe, type Queryable } from '../../db/index.ts';
 
 /**
@@ -99,6 +100,8 @@ export const suggestions = (q: Queryable, orgId: string, limit: number) =>
        -- Similar names: one skeleton key (client_name_key, migration 082); the value shown is the first name.
        select 'name', (array_agg(cl.name order by cl.id))[1], array_agg(cl.id)
          from clients cl where cl.organisation_id = $1 and client_name_key(cl.name) is not null
+          -- A stand-in ('Visitor #4821') says nothing about who someone is.
+          and cl.name !~ $3
         group by client_name_key(cl.name) having count(*) > 1
      ), g as (
        select * from byphone union all select * from byemail union all select * from byname
@@ -107,5 +110,5 @@ export const suggestions = (q: Queryable, orgId: string, limit: number) =>
             (select json_agg(json_build_object('id', c.id, 'name', c.name) order by c.id)
                from clients c where c.id = any(g.ids)) as clients
        from g order by cardinality(g.ids) desc, g.reason, g.value limit $2`,
-    [orgId, limit],
+    [orgId, limit, PLACEHOLDER_NAME_SQL],
   );

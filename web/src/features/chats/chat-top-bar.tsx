@@ -14,6 +14,7 @@ import { takeChat } from './api.ts';
 import { CategoryPicker } from './category-picker.tsx';
 import { ChatRating } from './chat-rating.tsx';
 import { CloseDialog } from './close-dialog.tsx';
+import { useChatCommandsTarget } from './shortcuts/use-workspace-keys.ts';
 import { TransferDialog } from './transfer-dialog.tsx';
 import { useChatChanged } from './use-chat-cache.ts';
 
@@ -57,6 +58,18 @@ export function ChatTopBar({
       changed(c);
       onTaken?.();
     },
+  });
+  // The core loop from the keyboard (shortcuts/keys.ts): T takes, K opens the category, X transfers, C closes.
+  useChatCommandsTarget({
+    ...(chat.status === 'waiting' && { take: () => !take.isPending && take.mutate() }),
+    ...(chat.status !== 'closed' && {
+      transfer: () => setDialog('transfer'),
+      close: () => setDialog('close'),
+    }),
+    ...(withCategory &&
+      chat.status === 'in_progress' && {
+        category: () => document.querySelector<HTMLElement>('[data-testid="category-picker"]')?.click(),
+      }),
   });
   const name = chat.client.name || chat.client.externalId;
   return (

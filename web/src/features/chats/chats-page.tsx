@@ -17,7 +17,12 @@ import { ListFiltersBar } from './list/list-filters.tsx';
 import { useScrollToMessage } from './list/use-scroll-to-message.ts';
 import { afterLeaving, neighbour } from './shortcuts/keys.ts';
 import { ShortcutsHelp } from './shortcuts/shortcuts-help.tsx';
-import { focusChatRow, focusComposer, useWorkspaceKeys } from './shortcuts/use-workspace-keys.ts';
+import {
+  focusChatRow,
+  focusComposer,
+  runChatCommand,
+  useWorkspaceKeys,
+} from './shortcuts/use-workspace-keys.ts';
 import { ClientPanel } from './side-panel/client-panel.tsx';
 
 const EMPTY: Record<ChatFilter, string> = {
@@ -121,6 +126,10 @@ export function ChatsPage() {
     composer: focusComposer,
     list: () => focusChatRow(selected),
     help: () => setHelp((o) => !o),
+    take: () => runChatCommand('take'),
+    transfer: () => runChatCommand('transfer'),
+    close: () => runChatCommand('close'),
+    category: () => runChatCommand('category'),
   });
   // A transferred chat left the operator's hands: on to the next one, focus on its row (on a phone, back to the
   // list). A closed chat stays on the screen to be read, and the focus moves to the next chat's row.

@@ -34,7 +34,23 @@ test('R focuses the message box, ? opens the help, never while typing; Esc in th
   assert.equal(shortcutOf(press('r', { metaKey: true })), null, 'Cmd+R reloads');
   assert.equal(shortcutOf(press('Escape', { typing: true, inComposer: true })), 'list');
   assert.equal(shortcutOf(press('Escape', { typing: true })), null);
-  assert.equal(shortcutOf(press('x')), null);
+  assert.equal(shortcutOf(press('z')), null);
+});
+
+test('the core loop: T takes, K opens the category, X transfers, C closes; on a Russian layout too, never while typing', () => {
+  assert.equal(shortcutOf(press('t')), 'take');
+  assert.equal(shortcutOf(press('е')), 'take');
+  assert.equal(shortcutOf(press('K', { shiftKey: true })), 'category');
+  assert.equal(shortcutOf(press('л')), 'category');
+  assert.equal(shortcutOf(press('x')), 'transfer');
+  assert.equal(shortcutOf(press('ч')), 'transfer');
+  assert.equal(shortcutOf(press('c')), 'close');
+  assert.equal(shortcutOf(press('с')), 'close');
+  for (const key of ['t', 'k', 'x', 'c']) {
+    assert.equal(shortcutOf(press(key, { typing: true })), null, key);
+    assert.equal(shortcutOf(press(key, { editing: true })), null, key);
+    assert.equal(shortcutOf(press(key, { ctrlKey: true })), null, `Ctrl+${key} is the browser's`);
+  }
 });
 
 test('letters never fire while an inline editor is open, even with the focus fallen to the page', () => {

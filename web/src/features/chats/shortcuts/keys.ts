@@ -1,5 +1,17 @@
 /** What a key press asks the chat center to do. */
-export type WorkspaceAction = 'next' | 'previous' | 'composer' | 'list' | 'help';
+export type WorkspaceAction =
+  | 'next'
+  | 'previous'
+  | 'composer'
+  | 'list'
+  | 'help'
+  | 'take'
+  | 'transfer'
+  | 'close'
+  | 'category';
+
+/** The open chat's commands a letter runs (the top bar registers them): the core loop without the mouse. */
+export type ChatCommand = Extract<WorkspaceAction, 'take' | 'transfer' | 'close' | 'category'>;
 
 /** The shortcuts as the help lists them: keys to show, and the i18n key of what they do. */
 export const SHORTCUTS: { keys: string[][]; label: string }[] = [
@@ -12,6 +24,10 @@ export const SHORTCUTS: { keys: string[][]; label: string }[] = [
     label: 'shortcuts.anywhereMove',
   },
   { keys: [['R']], label: 'shortcuts.composer' },
+  { keys: [['T']], label: 'shortcuts.take' },
+  { keys: [['K']], label: 'shortcuts.category' },
+  { keys: [['X']], label: 'shortcuts.transfer' },
+  { keys: [['C']], label: 'shortcuts.close' },
   { keys: [['Esc']], label: 'shortcuts.backToList' },
   { keys: [['Enter']], label: 'shortcuts.send' },
   { keys: [['Shift', 'Enter']], label: 'shortcuts.newLine' },
@@ -37,9 +53,24 @@ export type KeyPress = {
   editing?: boolean;
 };
 
+/** Letter shortcuts, with the key in the same place on a Russian layout (ЙЦУКЕН). */
+const LETTERS: Record<string, WorkspaceAction> = {
+  r: 'composer',
+  к: 'composer',
+  t: 'take',
+  е: 'take',
+  k: 'category',
+  л: 'category',
+  x: 'transfer',
+  ч: 'transfer',
+  c: 'close',
+  с: 'close',
+};
+
 /**
  * The chat center's shortcut for a key press, or null: ↑/↓ on the list and Alt+↑/↓ anywhere move between chats,
- * R focuses the message box, Esc in the message box goes back to the list, ? opens the help. Letters never fire
+ * R focuses the message box, T takes the open chat, K opens its request category, X its transfer and C its close
+ * dialog, Esc in the message box goes back to the list, ? opens the help. Letters never fire
  * while typing or while an inline editor is open, and Ctrl/Meta combinations are left to the browser.
  */
 export function shortcutOf(e: KeyPress): WorkspaceAction | null {
@@ -50,9 +81,8 @@ export function shortcutOf(e: KeyPress): WorkspaceAction | null {
   if (e.altKey) return null;
   if (e.key === 'Escape' && e.inComposer) return 'list';
   if (e.typing || e.editing) return null;
-  if (e.key === 'r' || e.key === 'R' || e.key === 'к' || e.key === 'К') return 'composer';
   if (e.key === '?') return 'help';
-  return null;
+  return LETTERS[e.key.toLowerCase()] ?? null;
 }
 
 /** The chat `delta` rows from `current` in the list (the first or last when none is open), or null at an end. */

@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react';
-import { shortcutOf, type WorkspaceAction } from './keys.ts';
+import { type ChatCommand, shortcutOf, type WorkspaceAction } from './keys.ts';
 
 const isTyping = (el: Element | null) =>
   !!el &&
@@ -40,6 +40,26 @@ export function useWorkspaceKeys(handlers: Record<WorkspaceAction, () => void>):
     return () => window.removeEventListener('keydown', onKey);
   }, []);
 }
+
+let chatCommands: Partial<Record<ChatCommand, () => void>> | null = null;
+
+/** The open chat's top bar registers what T, K, X and C do (only the commands its chat allows now). */
+export function useChatCommandsTarget(commands: Partial<Record<ChatCommand, () => void>>): void {
+  const latest = useRef(commands);
+  latest.current = commands;
+  useEffect(() => {
+    const target = new Proxy({} as Partial<Record<ChatCommand, () => void>>, {
+      get: (_, k) => latest.current[k as ChatCommand],
+    });
+    chatCommands = target;
+    return () => {
+      if (chatCommands === target) chatCommands = null;
+    };
+  }, []);
+}
+
+/** Runs a command of the open chat, when it has that command now. */
+export const runChatCommand = (command: ChatCommand): void => chatCommands?.[command]?.();
 
 let composerFocus: (() => void) | null = null;
 
