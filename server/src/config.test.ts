@@ -12,6 +12,7 @@ test('defaults: port 3000, ./data, generated secret kept in DATA_DIR', () => {
   assert.equal(c.mediaDownloadConcurrency, 4);
   assert.equal(c.presenceOfflineGraceMs, 300_000, 'a closed last tab goes Offline after 5 minutes');
   assert.equal(c.ingestStatementTimeoutMs, 10_000);
+  assert.equal(c.storageQuotaBytes, 10 * 1024 ** 3, '10 GiB of files per organisation');
   assert.equal(c.publicUrl, 'http://localhost:3000');
   assert.equal(c.databaseUrl, undefined);
   assert.equal(c.secretKey, readFileSync(join(dir, 'secret.key'), 'utf8'));

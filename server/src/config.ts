@@ -73,6 +73,7 @@ const envSchema = z.object({
   TELEMETRY_URL: z.preprocess(emptyToUndefined, url(['http:', 'https:']).optional()),
   TELEMETRY_API_KEY: z.preprocess(emptyToUndefined, z.string().max(512).optional()),
   OTEL_EXPORTER_OTLP_ENDPOINT: z.preprocess(emptyToUndefined, url(['http:', 'https:']).optional()),
+  STORAGE_QUOTA_MB: z.coerce.number().int().min(0).max(100_000_000).default(10_240),
   PRESENCE_OFFLINE_GRACE_SECONDS: z.coerce.number().int().min(5).max(86_400).default(300),
   INGEST_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
   PAYMENT_PROVIDER: z.preprocess(emptyToUndefined, z.enum(['yookassa', 'demo', 'none']).optional()),
@@ -126,6 +127,8 @@ export type Config = {
    * network blip or signing in again within it changes nothing (issue 36).
    */
   presenceOfflineGraceMs: number;
+  /** What one organisation's stored files may take, in bytes; 0: no limit (STORAGE_QUOTA_MB). */
+  storageQuotaBytes: number;
   /** How many provider media files this server downloads at once (the others wait their turn). */
   mediaDownloadConcurrency: number;
   /** The environment as given: channel adapters read their own variables from it (e.g. TELEGRAM_API_BASE_URL). */
@@ -167,6 +170,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     paymentProvider: e.PAYMENT_PROVIDER,
     ingestStatementTimeoutMs: e.INGEST_STATEMENT_TIMEOUT_MS,
     presenceOfflineGraceMs: e.PRESENCE_OFFLINE_GRACE_SECONDS * 1000,
+    storageQuotaBytes: e.STORAGE_QUOTA_MB * 1024 * 1024,
     mediaDownloadConcurrency: e.MEDIA_DOWNLOAD_CONCURRENCY,
     env: { ...env },
   };

@@ -15,7 +15,13 @@ import { AppError } from '../../http/errors.ts';
 import { recordProviderStatus } from '../chats/delivery-status.ts';
 import { editInbound, inboundKnown, optOut } from '../chats/inbound-events.ts';
 import { type IngestResult, ingestInbound } from '../chats/ingest.ts';
-import { FileTooLargeError, keepDownload, underDownloadCap } from '../files/inbound.ts';
+import {
+  FileTooLargeError,
+  keepDownload,
+  StorageFullError,
+  storageLeft,
+  underDownloadCap,
+} from '../files/inbound.ts';
 import { removeFile, saveFile } from '../files/service.ts';
 import { receivedType, SNIFF_BYTES } from '../files/sniff.ts';
 import { withClientNames } from './client-names.ts';
@@ -65,6 +71,14 @@ async function withMedia(t: Target, msg: InboundMessage): Promise<InboundMessage
         notices.push(tooLargeNotice(name, err));
         continue;
       }
+      if (err instanceof StorageFullError) {
+        t.app.log.warn(
+          { channel: t.row.id },
+          "a provider file was not kept: the organisation's storage is full",
+        );
+        notices.push(`[${name}: not kept, the file storage of this organisation is full]`);
+        continue;
+      }
       if (!(err instanceof MediaError) || err.retryable) {
         t.app.log.warn({ err, channel: t.row.id }, 'provider file not fetched; the provider will retry');
         // The retry downloads the message's files again: those kept so far would belong to nothing.
@@ -91,9 +105,15 @@ const tooLargeNotice = (name: string, err: FileTooLargeError) =>
 async function withFiles(
   t: Target,
   msg: InboundMessage,
-): Promise<Pick<InboundMessage, 'attachments' | 'files'>> {
+): Promise<Pick<InboundMessage, 'attachments' | 'files' | 'text'>> {
   const attachments: Attachment[] = [...msg.attachments];
+  const notices: string[] = [];
   for (const file of msg.files ?? []) {
+    // The organisation's quota (STORAGE_QUOTA_MB) holds for a mail's attachments too.
+    if (file.data.length > (await storageLeft(t.app, t.row.organisation_id))) {
+      notices.push(`[${file.name ?? 'file'}: not kept, the file storage of this organisation is full]`);
+      continue;
+    }
     const partial = file.data.length > SNIFF_BYTES;
     const contentType = await receivedType(file.data.subarray(0, SNIFF_BYTES), file.contentType, partial);
     const key = await t.app.db.tx((q) => saveFile(t.app, q, t.row.organisation_id, file.data, contentType));
@@ -104,7 +124,7 @@ async function withFiles(
       size: file.data.length,
     });
   }
-  return { attachments, files: undefined };
+  return { attachments, files: undefined, text: [msg.text, ...notices].filter(Boolean).join('\n') };
 }
 
 async function act(t: Target, event: InboundEvent): Promise<Received> {

@@ -16,6 +16,29 @@ export class FileTooLargeError extends Error {
   }
 }
 
+/** The organisation's file storage is full (STORAGE_QUOTA_MB): the file is not kept. */
+export class StorageFullError extends Error {
+  constructor() {
+    super('storage full');
+  }
+}
+
+/** Bytes the organisation's stored files take (files_org_size_idx: an index-only sum). */
+export async function storageUsed(app: AppContext, organisationId: string): Promise<number> {
+  const [row] = await app.db.query<{ used: number }>(
+    'select coalesce(sum(size), 0)::int8 as used from files where organisation_id = $1',
+    [organisationId],
+  );
+  return Number(row?.used ?? 0);
+}
+
+/** What the organisation may still store (Infinity without a quota). */
+export async function storageLeft(app: AppContext, organisationId: string): Promise<number> {
+  const quota = app.config.storageQuotaBytes;
+  if (!quota) return Number.POSITIVE_INFINITY;
+  return Math.max(0, quota - (await storageUsed(app, organisationId)));
+}
+
 /** A received file as kept: its storage key, size and the type its content bears out. */
 export type KeptFile = { key: string; size: number; contentType: string };
 
@@ -52,6 +75,13 @@ export async function keepDownload(
     file.stream.destroy();
     throw new FileTooLargeError(maxBytes, file.size);
   }
+  // The organisation's quota: a file that would pass it is not kept (refused up front when its size is known, cut
+  // off when its bytes reach it). Concurrent downloads may overshoot it by what they hold between them.
+  const left = await storageLeft(app, organisationId);
+  if (left <= 0 || (file.size !== undefined && file.size > left)) {
+    file.stream.destroy();
+    throw new StorageFullError();
+  }
   const head: Buffer[] = [];
   let headBytes = 0;
   let size = 0;
@@ -60,6 +90,7 @@ export async function keepDownload(
       size += chunk.length;
       // Leaving the loop destroys the provider's stream, which aborts the request.
       if (size > maxBytes) throw new FileTooLargeError(maxBytes);
+      if (size > left) throw new StorageFullError();
       if (headBytes < SNIFF_BYTES) {
         const part = Buffer.from(chunk.subarray(0, SNIFF_BYTES - headBytes));
         head.push(part);
