@@ -265,15 +265,16 @@ describe('chat center', () => {
         document.querySelector('[data-testid="presence-toggle"]')?.getAttribute('data-presence') === 'break',
     );
     await page.getByTestId('presence-banner').getByText('You are on a break').waitFor();
-    // The chime for new messages is the operator's choice, kept in the browser.
+    // The chime for new messages is on until the operator turns it off (issue 36), kept in the browser.
     await page.getByTestId('user-menu').click();
-    await page.getByTestId('attention-sound').click();
     assert.equal(await page.getByTestId('attention-sound').getAttribute('data-on'), 'true');
+    await page.getByTestId('attention-sound').click();
+    assert.equal(await page.getByTestId('attention-sound').getAttribute('data-on'), 'false');
     await screenshot(page, 'attention-settings');
     await page.keyboard.press('Escape');
     assert.equal(
       await page.evaluate(() => localStorage.getItem('sc-attention')),
-      '{"sound":true,"desktop":false}',
+      '{"sound":false,"desktop":false}',
     );
     assert.deepEqual(errors, []);
     await context.close();

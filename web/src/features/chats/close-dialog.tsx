@@ -1,7 +1,7 @@
 import { Button, Group, Modal, Select, Stack, Text } from '@mantine/core';
 import type { CategoryDto, ChatDto } from '@smartconnect/contracts';
 import { useMutation } from '@tanstack/react-query';
-import { useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
 import { useAccess } from '../../app/session.tsx';
 import { isApiError } from '../../shared/api/errors.ts';
 import { translateError, useTranslation } from '../../shared/i18n/index.ts';
@@ -42,14 +42,6 @@ export function CloseDialog({
   const categories = useCategoryTree(opened && withCategory, chat.team.id);
   const [category, setCat] = useState<string | null>(chat.category?.id ?? null);
   const [error, setError] = useState<string | null>(null);
-  // Without a category yet, the keyboard starts on it once the categories are there (the field waits for them):
-  // type, Enter picks, Tab Tab Enter closes.
-  const field = useRef<HTMLInputElement>(null);
-  const ready = opened && withCategory && !categories.isLoading && !categories.isError;
-  // biome-ignore lint/correctness/useExhaustiveDependencies: only when the field becomes usable, not on every pick
-  useEffect(() => {
-    if (ready && !category) requestAnimationFrame(() => field.current?.focus());
-  }, [ready]);
   const list = categories.data ?? [];
   const data = categoryOptions(list);
   // In the list an option reads under its category's heading: the theme, or 'Theme › Subtheme'.
@@ -111,7 +103,6 @@ export function CloseDialog({
               error={categories.isError ? t('common.loadFailed') : error}
               nothingFoundMessage={t('chat.nothingFound')}
               comboboxProps={{ withinPortal: true }}
-              ref={field}
             />
           )
         )}
@@ -119,13 +110,7 @@ export function CloseDialog({
           <Button variant="default" onClick={onClose}>
             {t('common.cancel')}
           </Button>
-          <Button
-            color="red"
-            loading={close.isPending}
-            disabled={none}
-            onClick={submit}
-            data-autofocus={!!category || !withCategory || undefined}
-          >
+          <Button color="red" loading={close.isPending} disabled={none} onClick={submit} data-autofocus>
             {t('chat.close')}
           </Button>
         </Group>
