@@ -1,5 +1,6 @@
 import { sanitizeStrings } from '@smartconnect/contracts';
 import { z } from 'zod';
+import { INBOUND_BOUNDS } from './bounds.ts';
 import type { InboundEvent, InboundMessage, ParsedEvent } from './types.ts';
 
 /**
@@ -11,12 +12,12 @@ import type { InboundEvent, InboundMessage, ParsedEvent } from './types.ts';
  */
 
 /**
- * Longest provider id we keep (message, client, status ids), as the API channel's contract: a longer one is
- * unreadable (a B-tree index cannot hold a 100k id).
+ * Longest provider id we keep (message, client, status ids), the inbound bound of ids (bounds.ts): a longer one is
+ * unreadable in a provider's payload (a B-tree index cannot hold a 100k id).
  */
-export const ID_MAX = 255;
-/** Longest client name and handle stored, as the API channel's contract: a provider's longer one is cut. */
-export const NAME_MAX = 255;
+export const ID_MAX = INBOUND_BOUNDS.externalId;
+/** Longest client name of a notice's client (the inbound bound of names, bounds.ts). */
+const NAME_MAX = INBOUND_BOUNDS.name;
 /** Longest reason shown. */
 const REASON_MAX = 200;
 

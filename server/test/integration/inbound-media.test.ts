@@ -94,10 +94,10 @@ describe('inbound media: streamed, limited, capped, typed by content', () => {
     return out;
   };
 
-  const filesOf = async (org: TestOrg) =>
+  const filesOf = async (org: TestOrg, server = s) =>
     Number(
       (
-        await s.db.query<{ n: string }>('select count(*) as n from files where organisation_id = $1', [
+        await server.db.query<{ n: string }>('select count(*) as n from files where organisation_id = $1', [
           org.id,
         ])
       )[0]?.n,
@@ -275,78 +275,31 @@ describe('inbound media: streamed, limited, capped, typed by content', () => {
       await capped.close();
     }
   });
-});
 
-/** Issue 29, point 2: an organisation's files stop at its storage quota (STORAGE_QUOTA_MB); another's are not held. */
-describe('inbound media: the organisation storage quota', () => {
-  let s: TestServer;
-  let vk: FakeVk;
-  before(async () => {
-    vk = await startFakeVk();
-    vk.perSecond = 1_000;
-    s = await startTestServer({ env: { VK_API_BASE_URL: vk.baseUrl, STORAGE_QUOTA_MB: '1' } });
-  });
-  after(async () => {
-    await s.close();
-    await vk.close();
-  });
-
-  async function connect(): Promise<{ org: TestOrg; hook: string }> {
-    const org = await createOrganisation(s);
-    const teamId = await makeTeam(org, { method: 'manual' });
-    const res = await org.admin.api.post('/api/channels', {
-      type: 'vk_bot',
-      name: `VK ${Math.random().toString(36).slice(2, 8)}`,
-      groupId: String(vk.groupId),
-      token: vk.token,
-      secret: vk.secret,
-      confirmation: vk.confirmation,
-      teamId,
-    });
-    assert.equal(res.status, 200, JSON.stringify(res.body));
-    return { org, hook: `${s.url}/api/webhooks/vk_bot/${res.body.entity.id}` };
-  }
-  const photo = (from: number, url: string, text: string) =>
-    vk.messageNew(from, {
-      text,
-      attachments: [
-        {
-          type: 'photo',
-          photo: { id: from, owner_id: from, sizes: [{ type: 'x', url, width: 1, height: 1 }] },
-        },
-      ],
-    });
-  const texts = async (org: TestOrg) => {
-    const out: Message[] = [];
-    for (const chat of await chatsOf(org)) out.push(...(await messagesOf(org, chat.id)));
-    return out;
-  };
-  const files = async (org: TestOrg) =>
-    Number(
-      (
-        await s.db.query<{ n: string }>('select count(*) as n from files where organisation_id = $1', [
-          org.id,
-        ])
-      )[0]?.n,
-    );
-
-  test('a file that would pass the quota is a notice, not kept; another organisation still stores', async () => {
-    const { org, hook } = await connect();
-    const first = vk.addGeneratedMedia({ size: 700 * 1024, type: 'image/jpeg', head: MEDIA.jpg });
-    assert.deepEqual(await vk.deliver(hook, photo(1001, first, 'first')), { status: 200, text: 'ok' });
-    assert.equal(await files(org), 1);
-    const second = vk.addGeneratedMedia({ size: 700 * 1024, type: 'image/jpeg', head: MEDIA.jpg });
-    assert.deepEqual(await vk.deliver(hook, photo(1002, second, 'second')), { status: 200, text: 'ok' });
-    assert.equal(await files(org), 1, 'nothing past the quota is kept');
-    const got = await texts(org);
-    const full = got.find((m) => m.text.startsWith('second'));
-    assert.ok(full);
-    assert.match(full.text, /not kept, the file storage of this organisation is full\]$/);
-    assert.deepEqual(full.attachments, []);
-    // The quota is the organisation's own.
-    const other = await connect();
-    const third = vk.addGeneratedMedia({ size: 700 * 1024, type: 'image/jpeg', head: MEDIA.jpg });
-    assert.deepEqual(await vk.deliver(other.hook, photo(1003, third, 'third')), { status: 200, text: 'ok' });
-    assert.equal(await files(other.org), 1);
+  test('STORAGE_QUOTA_MB: a file that would pass the quota is a notice, not kept; another organisation still stores', async () => {
+    const quota = await startTestServer({ env: { VK_API_BASE_URL: vk.baseUrl, STORAGE_QUOTA_MB: '1' } });
+    try {
+      const { org, hook } = await connectVk(quota);
+      const first = vk.addGeneratedMedia({ size: 700 * 1024, type: 'image/jpeg', head: MEDIA.jpg });
+      assert.deepEqual(await vk.deliver(hook, vkPhoto(1001, first, 'first')), { status: 200, text: 'ok' });
+      assert.equal(await filesOf(org, quota), 1);
+      const second = vk.addGeneratedMedia({ size: 700 * 1024, type: 'image/jpeg', head: MEDIA.jpg });
+      assert.deepEqual(await vk.deliver(hook, vkPhoto(1002, second, 'second')), { status: 200, text: 'ok' });
+      assert.equal(await filesOf(org, quota), 1, 'nothing past the quota is kept');
+      const full = (await messagesOfOrg(org)).find((m) => m.text.startsWith('second'));
+      assert.ok(full);
+      assert.match(full.text, /not kept, the file storage of this organisation is full\]$/);
+      assert.deepEqual(full.attachments, []);
+      // The quota is the organisation's own.
+      const other = await connectVk(quota);
+      const third = vk.addGeneratedMedia({ size: 700 * 1024, type: 'image/jpeg', head: MEDIA.jpg });
+      assert.deepEqual(await vk.deliver(other.hook, vkPhoto(1003, third, 'third')), {
+        status: 200,
+        text: 'ok',
+      });
+      assert.equal(await filesOf(other.org, quota), 1);
+    } finally {
+      await quota.close();
+    }
   });
 });

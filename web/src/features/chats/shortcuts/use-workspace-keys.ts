@@ -41,25 +41,23 @@ export function useWorkspaceKeys(handlers: Record<WorkspaceAction, () => void>):
   }, []);
 }
 
-let chatCommands: Partial<Record<ChatCommand, () => void>> | null = null;
+type ChatCommands = Partial<Record<ChatCommand, () => void>>;
+let chatCommands: { current: ChatCommands } | null = null;
 
 /** The open chat's top bar registers what T, K, X and C do (only the commands its chat allows now). */
-export function useChatCommandsTarget(commands: Partial<Record<ChatCommand, () => void>>): void {
+export function useChatCommandsTarget(commands: ChatCommands): void {
   const latest = useRef(commands);
   latest.current = commands;
   useEffect(() => {
-    const target = new Proxy({} as Partial<Record<ChatCommand, () => void>>, {
-      get: (_, k) => latest.current[k as ChatCommand],
-    });
-    chatCommands = target;
+    chatCommands = latest;
     return () => {
-      if (chatCommands === target) chatCommands = null;
+      if (chatCommands === latest) chatCommands = null;
     };
   }, []);
 }
 
 /** Runs a command of the open chat, when it has that command now. */
-export const runChatCommand = (command: ChatCommand): void => chatCommands?.[command]?.();
+export const runChatCommand = (command: ChatCommand): void => chatCommands?.current[command]?.();
 
 let composerFocus: (() => void) | null = null;
 
