@@ -7,7 +7,7 @@ import { get } from '../shared/api/client.ts';
 import { isConnectionLost, onConnectionChange, probeConnection } from '../shared/api/connection.ts';
 import { i18n } from '../shared/i18n/index.ts';
 import { RealtimeClient, setActiveRealtime } from '../shared/realtime/client.ts';
-import { clearToken, getToken } from '../shared/storage.ts';
+import { getToken, leaveToLogin } from '../shared/storage.ts';
 import { attention, playChime, readAttentionPrefs } from './attention.ts';
 import { chatPath, showAttentionToast, showDesktopNotification } from './attention-toast.tsx';
 import { newMessageAlert } from './new-message-alert.ts';
@@ -81,10 +81,7 @@ export function RealtimeProvider({ children }: { children: ReactNode }) {
       onConnected: () => {
         if (isConnectionLost()) void probeConnection();
       },
-      onUnauthorized: () => {
-        clearToken();
-        window.location.assign('/');
-      },
+      onUnauthorized: leaveToLogin,
       probe: () => get('/api/auth/user'),
     });
     setActiveRealtime(rt);

@@ -6,7 +6,7 @@ import { post } from '../shared/api/client.ts';
 import { fetchCurrentUser } from '../shared/api/current-user.ts';
 import { setLanguage, storedLanguage } from '../shared/i18n/index.ts';
 import { closeRealtime } from '../shared/realtime/client.ts';
-import { clearToken, getToken, LANG_KEY } from '../shared/storage.ts';
+import { clearToken, getToken, LANG_KEY, leaveToLogin } from '../shared/storage.ts';
 import { FullLoader } from '../shared/ui/full-loader.tsx';
 
 export const ME_KEY = ['auth', 'user'] as const;
@@ -60,14 +60,14 @@ export function useLogout() {
   const client = useQueryClient();
   return async () => {
     const token = getToken();
+    // The socket first: the server closes it on this logout, and that close would navigate as well.
+    closeRealtime();
     try {
       if (token) await post('/api/auth/acc/logout', { token });
     } catch {
       // The token is dropped locally either way.
     }
-    closeRealtime();
-    clearToken();
     client.clear();
-    window.location.assign('/');
+    leaveToLogin();
   };
 }

@@ -1,5 +1,5 @@
 import { ERRORS, type ErrorCode } from '@smartconnect/contracts/constants';
-import { clearToken, getToken } from '../storage.ts';
+import { getToken, leaveToLogin } from '../storage.ts';
 import { reportConnectionLost, reportConnectionRestored } from './connection.ts';
 import { ApiError } from './errors.ts';
 
@@ -13,8 +13,7 @@ type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /** §4/§8: a 401 on an authenticated call removes the token, goes to login and reloads. */
 function logoutAndReload(): never {
-  clearToken();
-  window.location.assign('/');
+  leaveToLogin();
   throw new ApiError(401, 'unauthorizedException');
 }
 

@@ -79,19 +79,33 @@ export const focusComposer = (): void => composerFocus?.();
 /**
  * Focuses the list row of a chat once it is rendered (the virtual list scrolls it into view first), or the list's
  * heading when there is no such chat. A dialog still closing (transfer, close) would take the focus back with it:
- * the focus moves once it is gone.
+ * the focus moves once it is gone. When the row is not there yet, the heading takes the focus at once, so the keys
+ * pressed meanwhile are shortcuts and never typed into the message box; the row takes it over only while the focus
+ * still waits on the heading.
  */
 export function focusChatRow(chatId: string | null, tries = 90): void {
-  const attempt = (left: number, now: boolean): void => {
+  const title = () => document.getElementById('chat-center-title');
+  // Whether the focus is still ours to move: after the heading took it, only while it stays there.
+  let heldByTitle = false;
+  const attempt = (left: number): void => {
     const modal = !!document.querySelector('.mantine-Modal-content');
     const row =
       chatId && !modal
         ? document.querySelector<HTMLElement>(`[data-chat-list] [data-chat-id="${CSS.escape(chatId)}"]`)
         : null;
-    if (row) row.focus();
-    else if ((modal || chatId) && left > 0) requestAnimationFrame(() => attempt(left - 1, false));
-    else if (!now || !chatId) document.getElementById('chat-center-title')?.focus();
+    const ours =
+      !heldByTitle || document.activeElement === title() || document.activeElement === document.body;
+    if (!ours) return;
+    if (row) {
+      row.focus();
+      return;
+    }
+    if (!modal && !heldByTitle) {
+      title()?.focus();
+      heldByTitle = true;
+    }
+    if ((modal || chatId) && left > 0) requestAnimationFrame(() => attempt(left - 1));
   };
   // At once when the row is on the screen (a keyboard move), so the next key press starts from it.
-  attempt(tries, true);
+  attempt(tries);
 }
