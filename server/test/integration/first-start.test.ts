@@ -37,7 +37,9 @@ async function start(env: Record<string, string>): Promise<Started> {
     out += d;
   });
   const api = new Api(`http://127.0.0.1:${port}`);
-  const deadline = Date.now() + 60_000;
+  // A cold start compiles the server (tsx) and runs every migration on a new embedded database: a loaded CI
+  // machine needs more than a minute for it.
+  const deadline = Date.now() + 180_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited ${child.exitCode}:\n${out}`);
     const ok = await api.get('/api/health').then(
@@ -45,7 +47,10 @@ async function start(env: Record<string, string>): Promise<Started> {
       () => false,
     );
     if (ok) break;
-    if (Date.now() > deadline) throw new Error(`server did not start:\n${out}`);
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`server did not start:\n${out}`);
+    }
     await new Promise((r) => setTimeout(r, 200));
   }
   return {
