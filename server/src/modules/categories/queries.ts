@@ -78,11 +78,6 @@ export const liveTeamIds = async (q: Queryable, orgId: string) =>
     ])
   ).map((r) => r.id);
 
-export const userTeamIds = async (q: Queryable, userId: string) =>
-  (await q.query<{ team_id: string }>('select team_id from team_members where user_id = $1', [userId])).map(
-    (r) => r.team_id,
-  );
-
 /** §6: platform staff locked the organisation's request categories (modifyDenied CATEGORY). */
 export const categoriesLocked = async (q: Queryable, orgId: string) =>
   (

@@ -2,6 +2,7 @@ import { FIELD_MESSAGES as M, type Right } from '@smartconnect/contracts';
 import type { AppContext } from '../../context.ts';
 import type { Queryable } from '../../db/index.ts';
 import { AppError } from '../../http/errors.ts';
+import { userTeamIds } from '../teams/readers.ts';
 import * as Q from './queries.ts';
 import { availableTo, buildTree, narrow } from './tree.ts';
 
@@ -33,7 +34,7 @@ export async function getCategory(app: AppContext, orgId: string, id: string) {
 async function assertMayModify(q: Queryable, orgId: string, editor: Editor, available: string[] | null) {
   if (await Q.categoriesLocked(q, orgId)) throw new AppError('categoryModifyDeniedException');
   if (!editor || editor.rights.has('AUTHORITY_TEAMS_UPDATE')) return;
-  const mine = await Q.userTeamIds(q, editor.userId);
+  const mine = await userTeamIds(q, editor.userId);
   if (available === null || available.some((t) => !mine.includes(t)))
     throw new AppError('categoryModifyDeniedException');
 }

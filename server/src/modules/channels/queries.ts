@@ -64,22 +64,6 @@ export const findChannel = (q: Queryable, orgId: string, id: string) =>
 export const findChannelById = (q: Queryable, id: string) =>
   maybe<ChannelRow>(q, `${select} where c.id = $1 and c.deleted_at is null`, [id]);
 
-/** How many of the ids are live teams of the organisation. */
-export const teamsInOrg = async (q: Queryable, orgId: string, ids: string[]) =>
-  (
-    await one<{ n: number }>(
-      q,
-      'select count(*)::int as n from teams where organisation_id = $1 and deleted_at is null and id = any($2::uuid[])',
-      [orgId, ids],
-    )
-  ).n;
-
-export const teamInOrg = async (q: Queryable, orgId: string, teamId: string) =>
-  !!(await maybe(q, 'select 1 from teams where id = $1 and organisation_id = $2 and deleted_at is null', [
-    teamId,
-    orgId,
-  ]));
-
 export const nameTaken = async (q: Queryable, orgId: string, name: string, exceptId?: string) =>
   !!(await maybe(
     q,

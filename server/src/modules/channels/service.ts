@@ -22,6 +22,7 @@ import { AppError, validationError } from '../../http/errors.ts';
 import { resetPoll, schedulePoll } from '../../jobs/polls.ts';
 import { decryptSecret, encryptSecret } from '../../lib/crypto.ts';
 import { readStoredFile } from '../files/service.ts';
+import { teamInOrg, teamsInOrg } from '../teams/readers.ts';
 import { openGrant } from './grant.ts';
 import { presentChannel } from './presenter.ts';
 import * as Q from './queries.ts';
@@ -46,14 +47,14 @@ export async function getChannel(app: AppContext, orgId: string, id: string) {
 }
 
 async function checkTeam(q: Queryable, orgId: string, teamId: string) {
-  if (!(await Q.teamInOrg(q, orgId, teamId)))
+  if (!(await teamInOrg(q, orgId, teamId)))
     throw new AppError('validationException', { teamId: M.teamIncorrect });
 }
 
 /** The teams that see the channel must be live teams of the organisation. */
 async function checkVisibleTeams(q: Queryable, orgId: string, ids: string[] | undefined) {
   if (!ids?.length) return;
-  if ((await Q.teamsInOrg(q, orgId, [...new Set(ids)])) !== new Set(ids).size)
+  if ((await teamsInOrg(q, orgId, [...new Set(ids)])).size !== new Set(ids).size)
     throw new AppError('validationException', { visibleTeamIds: M.teamIncorrect });
 }
 

@@ -101,17 +101,6 @@ export const rulesUsingBot = async (q: Queryable, orgId: string, id: string) =>
     )
   ).map((r) => r.name);
 
-/** Of these ids, those that are teams of the organisation (not deleted). */
-export const teamsInOrg = async (q: Queryable, orgId: string, ids: string[]) =>
-  new Set(
-    (
-      await q.query<{ id: string }>(
-        'select id from teams where id = any($1::uuid[]) and organisation_id = $2 and deleted_at is null',
-        [ids, orgId],
-      )
-    ).map((r) => r.id),
-  );
-
 /** Of these ids, those that are users of the organisation. */
 export const usersInOrg = async (q: Queryable, orgId: string, ids: string[]) =>
   new Set(

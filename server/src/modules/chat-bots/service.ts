@@ -11,6 +11,7 @@ import type { AppContext } from '../../context.ts';
 import type { Queryable } from '../../db/index.ts';
 import type { AuthContext } from '../../http/auth.ts';
 import { AppError } from '../../http/errors.ts';
+import { teamsInOrg } from '../teams/readers.ts';
 import { presentBot, presentBotSummary } from './presenter.ts';
 import * as Q from './queries.ts';
 
@@ -114,7 +115,7 @@ async function structureIssues(q: Queryable, orgId: string, graph: BotGraph, def
   const userIds = finals.flatMap((f) =>
     f.action.type === 'operator' && f.action.operatorId ? [f.action.operatorId] : [],
   );
-  const teams = teamIds.length ? await Q.teamsInOrg(q, orgId, teamIds) : new Set<string>();
+  const teams = teamIds.length ? await teamsInOrg(q, orgId, teamIds) : new Set<string>();
   const users = userIds.length ? await Q.usersInOrg(q, orgId, userIds) : new Set<string>();
   for (const { node, action } of finals) {
     if (action.type === 'team' && action.teamId && !teams.has(action.teamId))

@@ -7,6 +7,7 @@ import type {
 import { deleteTimers, upsertTimer } from '../../jobs/queries.ts';
 import type { Tx } from '../../realtime/emit.ts';
 import { lockTeams, pickOperator, type RoutingTeam } from '../routing/service.ts';
+import { userTeamIds } from '../teams/readers.ts';
 import { chatAudience, queueTeams } from './policy.ts';
 import { presentChat } from './presenter.ts';
 import * as Q from './queries.ts';
@@ -146,7 +147,7 @@ export async function lockRoutingTeams(tx: Tx, teamIds: (string | null | undefin
 
 /** The teams whose queues may move when this operator gains room: their own. */
 export const teamsOfOperator = async (tx: Tx, userId: string | null): Promise<string[]> =>
-  userId ? Q.userTeamIds(tx.q, userId) : [];
+  userId ? userTeamIds(tx.q, userId) : [];
 
 /**
  * Hands the Waiting chats of locked teams (lockRoutingTeams) to eligible operators, oldest first per team, until

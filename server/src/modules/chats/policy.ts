@@ -2,7 +2,8 @@ import type { Audience } from '@smartconnect/contracts';
 import type { Queryable } from '../../db/index.ts';
 import { AppError } from '../../http/errors.ts';
 import type { Actor } from '../../lib/actor.ts';
-import { type ChatRow, userTeamIds, type Viewer } from './queries.ts';
+import { userTeamIds } from '../teams/readers.ts';
+import type { ChatRow, Viewer } from './queries.ts';
 
 /**
  * What decides who sees a chat: its state, operator and team, and its channel's visible teams (teams that see the

@@ -129,11 +129,6 @@ export const lockChatRow = (q: Queryable, orgId: string, id: string) =>
 /** Who is asking: their id, whether they see every chat, and their teams. */
 export type Viewer = { userId: string; all: boolean; teamIds: string[] };
 
-export const userTeamIds = async (q: Queryable, userId: string) =>
-  (await q.query<{ team_id: string }>('select team_id from team_members where user_id = $1', [userId])).map(
-    (r) => r.team_id,
-  );
-
 /**
  * The SQL twin of policy.canSee: $1 the organisation, $2 all chats, $3 the viewer, $4 the viewer's teams. A Waiting
  * chat shows to its team and to the visible teams of its channel (the channels visible to the viewer's teams are
@@ -811,16 +806,6 @@ export const lastOperatorOfClient = async (q: Queryable, clientId: string, excep
       [clientId, exceptUserId],
     )
   )?.user_id ?? null;
-
-export const userInOrg = (q: Queryable, orgId: string, userId: string) =>
-  maybe<{ id: string }>(q, 'select id from users where id = $1 and organisation_id = $2', [userId, orgId]);
-
-export const teamInOrg = (q: Queryable, orgId: string, teamId: string) =>
-  maybe<{ id: string }>(
-    q,
-    'select id from teams where id = $1 and organisation_id = $2 and deleted_at is null',
-    [teamId, orgId],
-  );
 
 export const orgOptions = async (q: Queryable, orgId: string) =>
   (await one<{ options: string[] }>(q, 'select options from organisations where id = $1', [orgId])).options;

@@ -6,6 +6,8 @@ import { deleteTimers } from '../../jobs/queries.ts';
 import { type Actor, actorUserId } from '../../lib/actor.ts';
 import { withEvents } from '../../realtime/emit.ts';
 import { findTeam, isAvailable } from '../routing/service.ts';
+import { teamInOrg } from '../teams/readers.ts';
+import { userInOrg } from '../users/readers.ts';
 import {
   assign,
   distributeLocked,
@@ -117,7 +119,7 @@ export async function transferChatTx(tx: Tx, actor: Actor, chatId: string, targe
   };
 
   if ('teamId' in target) {
-    if (!(await Q.teamInOrg(q, orgId, target.teamId))) throw new AppError('cannotTransferException');
+    if (!(await teamInOrg(q, orgId, target.teamId))) throw new AppError('cannotTransferException');
     if (target.teamId === chat.team_id && chat.status === 'waiting')
       throw new AppError('cannotTransferException');
     await Q.moveToQueue(q, chat.id, target.teamId, tx.now);
@@ -167,7 +169,7 @@ export async function transferChatTx(tx: Tx, actor: Actor, chatId: string, targe
 
 async function targetUser(tx: Tx, chat: Q.ChatRow, target: TransferTarget): Promise<string | null> {
   if ('operatorId' in target)
-    return (await Q.userInOrg(tx.q, chat.organisation_id, target.operatorId)) ? target.operatorId : null;
+    return (await userInOrg(tx.q, chat.organisation_id, target.operatorId)) ? target.operatorId : null;
   if ('target' in target && target.target === 'personal_manager') return chat.personal_manager_id;
   return Q.lastOperatorOfClient(tx.q, chat.client_id, chat.operator_id);
 }

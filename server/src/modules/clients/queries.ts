@@ -39,6 +39,3 @@ export const seesClient = async (q: Queryable, clientId: string, userId: string)
       limit 1`,
     [clientId, userId],
   ));
-
-export const userInOrg = async (q: Queryable, orgId: string, userId: string) =>
-  !!(await maybe(q, 'select 1 from users where id = $1 and organisation_id = $2', [userId, orgId]));

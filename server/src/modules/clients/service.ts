@@ -11,6 +11,7 @@ import {
 import type { AppContext } from '../../context.ts';
 import type { AuthContext } from '../../http/auth.ts';
 import { AppError } from '../../http/errors.ts';
+import { userInOrg } from '../users/readers.ts';
 import * as P from './profile-queries.ts';
 import * as Q from './queries.ts';
 
@@ -117,7 +118,7 @@ export async function updateProfile(
   try {
     await app.db.tx(async (q) => {
       if (!(await P.lockClient(q, org, id))) throw new AppError('profileNotFoundException');
-      if (managerId && !(await Q.userInOrg(q, org, managerId)))
+      if (managerId && !(await userInOrg(q, org, managerId)))
         throw new AppError('validationException', { managerId: 'Value specified incorrectly' });
       if (input.statusId && !(await P.countOwned(q, 'client_statuses', org, [input.statusId])))
         throw new AppError('statusNotFoundException');

@@ -168,11 +168,6 @@ export const organisationOptions = async (q: Queryable, orgId: string): Promise<
     )
   )?.options ?? [];
 
-export const userTeamIds = async (q: Queryable, userId: string): Promise<string[]> =>
-  (await q.query<{ team_id: string }>('select team_id from team_members where user_id = $1', [userId])).map(
-    (r) => r.team_id,
-  );
-
 export const readSettings = (q: Queryable, userId: string, view: string) =>
   maybe<{ columns: { key: string; visible: boolean }[] }>(
     q,

@@ -10,6 +10,7 @@ import {
 import type { AppContext } from '../../context.ts';
 import type { Queryable } from '../../db/index.ts';
 import { AppError } from '../../http/errors.ts';
+import { userTeamIds } from '../teams/readers.ts';
 import * as Q from './queries.ts';
 
 /** What a monitor sees: the whole organisation (AUTHORITY_ALL_CHATS), else what concerns their own teams. */
@@ -20,7 +21,7 @@ export async function scopeOf(
   user: { userId: string; rights: ReadonlySet<string> },
 ): Promise<MonitorScope> {
   const all = user.rights.has('AUTHORITY_ALL_CHATS');
-  return { all, teams: new Set(all ? [] : await Q.userTeamIds(q, user.userId)) };
+  return { all, teams: new Set(all ? [] : await userTeamIds(q, user.userId)) };
 }
 
 const rowTeams: { [V in MonitoringView]: (r: MonitoringRows[V]) => string[] } = {
