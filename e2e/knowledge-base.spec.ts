@@ -115,7 +115,7 @@ describe('knowledge base', () => {
     await page.getByRole('option', { name: 'Payments' }).click();
     await editor.getByTestId('kb-article-title').fill('Refund policy');
     await editor.getByTestId('kb-article-body').fill(BODY);
-    await editor.getByText('Public page').click();
+    await editor.getByRole('switch', { name: 'Public page' }).check();
     await screenshot(page, 'kb-editor');
     await assertAccessible(page, 'knowledge-base article editor');
     await editor.getByRole('button', { name: 'Create' }).click();
@@ -196,7 +196,7 @@ describe('knowledge base', () => {
     await search.getByTestId('kb-result').getByText('Refund policy').waitFor();
     await screenshot(page, 'kb-composer-390-ru');
     await assertAccessible(page, 'knowledge-base search beside the message box, 390 px, Russian');
-    await search.getByRole('button', { name: 'Вставить текст статьи Refund policy' }).click();
+    await search.getByRole('button', { name: 'Вставить текст: Refund policy' }).click();
     await waitValue(page, (v) => v === BODY, 'the inserted text');
     await page.getByTestId('composer-input').fill('');
     assertNoErrors(errors);

@@ -1,6 +1,6 @@
 import { ActionIcon, Popover, ScrollArea, Tooltip } from '@mantine/core';
 import { IconBook2 } from '@tabler/icons-react';
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import { useTranslation } from '../../shared/i18n/index.ts';
 import { KbSearch } from './kb-search.tsx';
 
@@ -8,11 +8,22 @@ import { KbSearch } from './kb-search.tsx';
 export function KbButton({ disabled, onInsert }: { disabled: boolean; onInsert: (text: string) => void }) {
   const { t } = useTranslation();
   const [opened, setOpened] = useState(false);
+  // The dialog is named by its button (the tooltip between them would otherwise keep the button's id from it).
+  const id = useId();
   return (
-    <Popover opened={opened} onChange={setOpened} position="top-start" width={380} shadow="md" trapFocus>
+    <Popover
+      id={id}
+      opened={opened}
+      onChange={setOpened}
+      position="top-start"
+      width={380}
+      shadow="md"
+      trapFocus
+    >
       <Popover.Target>
         <Tooltip label={t('kb.button')}>
           <ActionIcon
+            id={`${id}-target`}
             variant="subtle"
             color="gray.7"
             size="lg"

@@ -742,8 +742,8 @@ export const enGB = {
     searchFailed: 'The search failed, try again.',
     insertText: 'Insert text',
     insertLink: 'Insert link',
-    insertTextOf: 'Insert the text of {{title}}',
-    insertLinkOf: 'Insert a link to {{title}}',
+    insertTextOf: 'Insert text: {{title}}',
+    insertLinkOf: 'Insert link: {{title}}',
   },
   users: {
     title: 'Users',

@@ -752,8 +752,8 @@ export const ruRU: Resources = {
     searchFailed: 'Поиск не удался, попробуйте ещё раз.',
     insertText: 'Вставить текст',
     insertLink: 'Вставить ссылку',
-    insertTextOf: 'Вставить текст статьи {{title}}',
-    insertLinkOf: 'Вставить ссылку на статью {{title}}',
+    insertTextOf: 'Вставить текст: {{title}}',
+    insertLinkOf: 'Вставить ссылку: {{title}}',
   },
   users: {
     title: 'Пользователи',
