@@ -21,7 +21,7 @@ export function KbButton({ disabled, onInsert }: { disabled: boolean; onInsert: 
       trapFocus
     >
       <Popover.Target>
-        <Tooltip label={t('kb.button')}>
+        <Tooltip label={t('kb.button')} disabled={opened}>
           <ActionIcon
             id={`${id}-target`}
             variant="subtle"
