@@ -79,6 +79,8 @@ const catalogue = {
   messageEditUnsupportedException: [409, 'This channel cannot change a message already sent'],
   // templates (§8 'template modify denied')
   templateModifyDeniedException: [403, 'template modify denied'],
+  // knowledge base (issue 36): its categories answer categoryNotFoundException / categoryNameAlreadyExistsException
+  articleNotFoundException: [404, 'Article not found'],
   // service rating (§8)
   qualityAssessmentNotFoundException: [404, 'Quality assessment not found'],
   ratingAlreadySentException: [409, 'Rating already sent'],

@@ -24,6 +24,7 @@ export * from './schemas/client-profiles.ts';
 export * from './schemas/clients.ts';
 export * from './schemas/common.ts';
 export * from './schemas/email.ts';
+export * from './schemas/knowledge-base.ts';
 export * from './schemas/landing.ts';
 export * from './schemas/monitoring.ts';
 export * from './schemas/organisations.ts';

@@ -95,6 +95,17 @@ async function template(org: TestOrg) {
   const body = { text: 'Hello {client_name}', categoryId: await templateCategory(org) };
   return ok(await org.admin.api.post('/api/templates', body), 'template').id as string;
 }
+async function kbCategory(org: TestOrg) {
+  const body = { name: uniq('Knowledge'), teamIds: [await team(org)] };
+  return ok(await org.admin.api.post('/api/kb/categories', body), 'kb category').id as string;
+}
+async function kbArticle(org: TestOrg) {
+  const body = { title: 'Refunds', body: 'Money back', categoryId: await kbCategory(org), public: true };
+  return ok(await org.admin.api.post('/api/kb/articles', body), 'kb article') as {
+    id: string;
+    publicPath: string;
+  };
+}
 
 /**
  * A chat in Waiting with one customer message, in a team of `memberIds`; `taken` puts it in the admin's work with
@@ -414,6 +425,29 @@ export const fixtures: Record<string, Fixture> = {
   }),
   'DELETE /api/templates/:id': async (org) => ({ path: `/api/templates/${await template(org)}` }),
   'GET /api/whatsapp-templates': async () => ({ path: '/api/whatsapp-templates' }),
+  // knowledge base (issue 36)
+  'GET /api/kb/categories': async () => ({ path: '/api/kb/categories' }),
+  'POST /api/kb/categories': async (org) => ({
+    path: '/api/kb/categories',
+    body: { name: uniq('Knowledge'), teamIds: [await team(org)] },
+  }),
+  'PATCH /api/kb/categories/:id': async (org) => ({
+    path: `/api/kb/categories/${await kbCategory(org)}`,
+    body: { name: uniq('Knowledge') },
+  }),
+  'DELETE /api/kb/categories/:id': async (org) => ({ path: `/api/kb/categories/${await kbCategory(org)}` }),
+  'GET /api/kb/articles': async () => ({ path: '/api/kb/articles' }),
+  'GET /api/kb/search': async () => ({ path: '/api/kb/search?q=refund' }),
+  'GET /api/kb/articles/:id': async (org) => ({ path: `/api/kb/articles/${(await kbArticle(org)).id}` }),
+  'POST /api/kb/articles': async (org) => ({
+    path: '/api/kb/articles',
+    body: { title: 'Refunds', body: 'Money back', categoryId: await kbCategory(org) },
+  }),
+  'PATCH /api/kb/articles/:id': async (org) => ({
+    path: `/api/kb/articles/${(await kbArticle(org)).id}`,
+    body: { title: 'Refund policy' },
+  }),
+  'DELETE /api/kb/articles/:id': async (org) => ({ path: `/api/kb/articles/${(await kbArticle(org)).id}` }),
   // messengers (WhatsApp templates of a chat's channel; an API channel's chat has none)
   'GET /api/chats/:id/provider-templates': async (org, s) => ({
     path: `/api/chats/${(await chat(org, s)).chatId}/provider-templates`,

@@ -11,6 +11,7 @@ import { chatRoutes } from './chats/routes.ts';
 import { clientRoutes } from './clients/routes.ts';
 import { fileRoutes } from './files/routes.ts';
 import { healthRoutes } from './health/routes.ts';
+import { knowledgeBaseRoutes } from './knowledge-base/routes.ts';
 import { landingRoutes } from './landing/routes.ts';
 import { monitoringRoutes } from './monitoring/routes.ts';
 import { metricsRoutes } from './observability/metrics-route.ts';
@@ -51,6 +52,7 @@ export const modules: ModuleRoutes[] = [
   supportRoutes,
   routingRuleRoutes,
   templateRoutes,
+  knowledgeBaseRoutes,
   landingRoutes,
   signupRoutes,
   reportRoutes,

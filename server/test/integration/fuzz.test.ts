@@ -233,6 +233,22 @@ const extraFixtures: Record<string, (ctx: Ctx) => Promise<Target>> = {
   'GET /api/channels/oauth/:type/callback': async () => ({
     path: '/api/channels/oauth/instagram/callback?code=fuzz&state=fuzz',
   }),
+  // knowledge base (issue 36): a public article's page
+  'GET /kb/:organisation/:slug': async (ctx) => {
+    const team = await ok(
+      ctx.org.admin.api.post('/api/teams', { name: uniq('Fuzz'), description: 'Fuzz' }),
+      'team',
+    );
+    const c = await ok(
+      ctx.org.admin.api.post('/api/kb/categories', { name: uniq('Fuzz'), teamIds: [team.id] }),
+      'kb category',
+    );
+    const a = await ok(
+      ctx.org.admin.api.post('/api/kb/articles', { title: 'Fuzz', categoryId: c.id, public: true }),
+      'kb article',
+    );
+    return { path: a.publicPath as string };
+  },
   // landing page (issue 19)
   'POST /api/landing-requests': async () => ({
     path: '/api/landing-requests',

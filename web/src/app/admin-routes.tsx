@@ -315,6 +315,16 @@ const adminRoutes: RouteObject = {
           ],
         },
         {
+          element: <Guard right="AUTHORITY_TEAM_TEMPLATE" />,
+          children: [
+            {
+              path: 'knowledge-base',
+              handle: { title: 'preferences.knowledgeBase' },
+              lazy: screen(() => import('../features/knowledge-base/kb-page.tsx'), 'KnowledgeBasePage'),
+            },
+          ],
+        },
+        {
           element: <Guard right="AUTHORITY_INTEGRATION" />,
           children: [soon('extensions', 'preferences.extensions')],
         },

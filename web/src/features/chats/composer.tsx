@@ -18,6 +18,8 @@ import { IconLock, IconPaperclip, IconSend } from '@tabler/icons-react';
 import { forwardRef, useImperativeHandle, useRef, useState } from 'react';
 import { useTranslation } from '../../shared/i18n/index.ts';
 import { UserText } from '../../shared/ui/user-text.tsx';
+import { useComposerInsert } from '../knowledge-base/insert-bus.ts';
+import { KbButton } from '../knowledge-base/kb-button.tsx';
 import { TemplatesButton, useSlashTemplates, useTemplatesEnabled } from '../templates/template-picker.tsx';
 import { EmojiPicker } from './composer/emoji-picker.tsx';
 import { sendOutgoing } from './composer/outbox.ts';
@@ -129,6 +131,8 @@ export const Composer = forwardRef<
       el?.setSelectionRange(start + s.length, start + s.length);
     });
   };
+  // The side panel's knowledge base inserts here too.
+  useComposerInsert(chatId, (s) => !disabled && insert(s));
   const label = internal ? t('chat.notePlaceholder') : t('chat.placeholder');
   return (
     <Stack
@@ -153,6 +157,7 @@ export const Composer = forwardRef<
       <Group gap={4} align="flex-end" wrap="nowrap">
         <EmojiPicker onPick={insert} disabled={disabled} />
         {templatesOn && <TemplatesButton chatId={chatId} disabled={disabled} onInsert={insert} />}
+        <KbButton disabled={disabled} onInsert={insert} />
         <FileButton onChange={(list) => files.add(list)} multiple disabled={disabled}>
           {(props) => (
             <Tooltip label={t('conversation.attach')}>

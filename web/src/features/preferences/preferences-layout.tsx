@@ -13,6 +13,7 @@ const ITEMS: { path: string; key: string; right?: Right; label?: string }[] = [
   { path: 'companies', key: 'companies', right: 'RIGHT_OBSERVER' },
   { path: 'statuses', key: 'statuses', right: 'AUTHORITY_PROFILE_STATUS' },
   { path: 'templates', key: 'templates', right: 'AUTHORITY_TEAM_TEMPLATE' },
+  { path: 'knowledge-base', key: 'knowledgeBase', right: 'AUTHORITY_TEAM_TEMPLATE' },
   { path: 'chat-bots', key: 'chatBots', right: 'AUTHORITY_SERVICE_ACCOUNT' },
   { path: 'extensions', key: 'extensions', right: 'AUTHORITY_INTEGRATION' },
   { path: 'black-list', key: 'blackList' },

@@ -21,6 +21,8 @@ import { useTranslation } from '../../../shared/i18n/index.ts';
 import { UserText } from '../../../shared/ui/user-text.tsx';
 import { pathText } from '../../categories/api.ts';
 import { ProfileCard } from '../../client-profiles/profile-card.tsx';
+import { insertIntoComposer } from '../../knowledge-base/insert-bus.ts';
+import { KbSearch } from '../../knowledge-base/kb-search.tsx';
 import { renameClient, useClient, useClientChats } from '../list/list-api.ts';
 import { elapsed, useNow } from '../list/use-now.ts';
 import { ClientFiles } from './client-files.tsx';
@@ -90,7 +92,7 @@ function NameEditor({ clientId, name, onDone }: { clientId: string; name: string
 /**
  * The client side panel of the chat screen (§2.6): profile (name, contacts and channel identities; editable with
  * AUTHORITY_PROFILE_UPDATE) with the client card (client-profiles: status, tags, fields, companies, manager, comments,
- * block, merge), the current request, interaction history on every channel and attached files.
+ * block, merge), the current request, the knowledge base (issue 36), interaction history on every channel and attached files.
  */
 export function ClientPanel({ chat }: { chat: ChatDto }) {
   const { t, i18n } = useTranslation();
@@ -175,6 +177,14 @@ export function ClientPanel({ chat }: { chat: ChatDto }) {
           <Row label={t('workspace.opened')} value={fmt(chat.createdAt)} />
           <Row label={t('workspace.waitingTime')} value={waiting} />
           <Row label={t('workspace.handlingTime')} value={handling} />
+        </Section>
+        <Divider />
+        <Section title={t('kb.title')}>
+          <KbSearch
+            testId="kb-panel-search"
+            disabled={chat.status === 'closed'}
+            onInsert={(text) => insertIntoComposer(chat.id, text)}
+          />
         </Section>
         <Divider />
         {has('OPTION_PROFILE_SESSION_HISTORY') && (
