@@ -36,7 +36,7 @@ export const ORGANISATION_LIMITS = { nameMax: 255, licencesMax: 100_000 } as con
  * §6 'Category, team-template and service-account modification can be denied' (§8 'team, template and category modify
  * denied'): what platform staff lock in an organisation. Its users may still use what is locked.
  */
-export const MODIFY_DENIALS = ['TEMPLATE', 'CATEGORY'] as const;
+export const MODIFY_DENIALS = ['TEMPLATE', 'CATEGORY', 'TEAM'] as const;
 export type ModifyDenial = (typeof MODIFY_DENIALS)[number];
 
 /** An IANA time zone name the runtime knows (Europe/Moscow, America/New_York, UTC). */
