@@ -143,3 +143,17 @@ export const organisationDto = z.object({
   createdAt: z.iso.datetime({ offset: true }),
 });
 export type OrganisationDto = z.infer<typeof organisationDto>;
+
+/**
+ * The first-run checklist of an organisation (issue 36): shown on the empty chat center until it has chats. Each
+ * item is done when: a channel is connected, more than one account exists, a website chat (widget) had a chat.
+ */
+export const firstRunDto = z.object({
+  hasChats: z.boolean(),
+  channelConnected: z.boolean(),
+  colleagueInvited: z.boolean(),
+  widgetTried: z.boolean(),
+  /** The organisation's website chat to try as a visitor (/widget-preview/{id}), if it has one. */
+  widgetChannelId: z.string().nullable(),
+});
+export type FirstRunDto = z.infer<typeof firstRunDto>;

@@ -12,6 +12,7 @@ import { CHAT_FILTERS, type ChatFilter, chatQuery, useChatCounters } from './api
 import { ChatList } from './chat-list.tsx';
 import { prefetchMessages } from './conversation/use-messages.ts';
 import { Conversation } from './conversation.tsx';
+import { FirstRunChecklist } from './first-run.tsx';
 import { flatten, type ListFilters, markRead, setUnread, useChatPages } from './list/list-api.ts';
 import { ListFiltersBar } from './list/list-filters.tsx';
 import { useScrollToMessage } from './list/use-scroll-to-message.ts';
@@ -253,7 +254,8 @@ export function ChatsPage() {
             onShown={setShown}
           />
         ) : (
-          <Stack flex={1} justify="center">
+          <Stack flex={1} justify="center" p="md">
+            {items.length === 0 && !filtered && <FirstRunChecklist />}
             <EmptyState icon={<IconMessageCircle size={30} />} title={t('chats.selectHint')} color="gray" />
           </Stack>
         )}
