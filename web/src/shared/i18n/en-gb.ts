@@ -308,6 +308,8 @@ export const enGB = {
     },
     takeOver: 'Take over',
     clientTyping: 'The client is typing…',
+    takenAwayTakeover: '{{name}} took over your chat with {{client}}',
+    takenAwayTransfer: '{{name}} transferred your chat with {{client}} away from you',
     takenOver: 'You have taken over the chat',
     channel: 'Channel: {{type}}',
     emoji: 'Insert emoji',

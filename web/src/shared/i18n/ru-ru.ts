@@ -313,6 +313,8 @@ export const ruRU: Resources = {
     },
     takeOver: 'Перехватить',
     clientTyping: 'Клиент печатает…',
+    takenAwayTakeover: '{{name}} забрал(а) ваш чат с клиентом {{client}}',
+    takenAwayTransfer: '{{name}} передал(а) ваш чат с клиентом {{client}} другому',
     takenOver: 'Вы перехватили чат',
     channel: 'Канал: {{type}}',
     emoji: 'Вставить эмодзи',
