@@ -156,7 +156,7 @@ describe('issue 36 polish', () => {
     await signIn(page, token, `/admin/clients/${clientId}`);
     const dialogs = page.getByTestId('client-history');
     await dialogs.waitFor();
-    await dialogs.getByRole('button', { name: 'Open the earlier conversation on Card API' }).click();
+    await dialogs.getByRole('button', { name: /^Open the earlier conversation on Card API/ }).click();
     await page.getByRole('dialog').getByText('Where is my parcel?').waitFor();
     await page.keyboard.press('Escape');
     await page.getByText('No files yet').waitFor();
