@@ -1,4 +1,4 @@
-import { Badge, Button, Drawer, Group, Paper, SegmentedControl, Stack, Text } from '@mantine/core';
+import { Badge, Box, Button, Drawer, Group, Paper, SegmentedControl, Stack, Text } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { IconArrowLeft, IconId, IconInbox, IconMessageCircle, IconSearchOff } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
@@ -193,7 +193,19 @@ export function ChatsPage() {
           filtered ? (
             <EmptyState icon={<IconSearchOff size={28} />} title={t('workspace.noResults')} color="gray" />
           ) : (
-            <EmptyState icon={<IconInbox size={28} />} title={t(EMPTY[filter])} text={t('chats.emptyHint')} />
+            <>
+              {/* A phone shows the list alone: the first-run checklist comes here instead of the chat's pane. */}
+              {narrow && (
+                <Box p="md">
+                  <FirstRunChecklist />
+                </Box>
+              )}
+              <EmptyState
+                icon={<IconInbox size={28} />}
+                title={t(EMPTY[filter])}
+                text={t('chats.emptyHint')}
+              />
+            </>
           )
         ) : (
           <ChatList
@@ -255,7 +267,7 @@ export function ChatsPage() {
           />
         ) : (
           <Stack flex={1} justify="center" p="md">
-            {items.length === 0 && !filtered && <FirstRunChecklist />}
+            {items.length === 0 && !filtered && !narrow && <FirstRunChecklist />}
             <EmptyState icon={<IconMessageCircle size={30} />} title={t('chats.selectHint')} color="gray" />
           </Stack>
         )}
