@@ -112,7 +112,7 @@ describe('billing', () => {
     const topUp = page.getByTestId('top-up');
     await field(topUp, 'Amount').fill('499');
     await topUp.getByRole('button', { name: 'Go to payment' }).click();
-    await fieldError(topUp, 'Amount', 'invalid amount (min 500)');
+    await fieldError(topUp, 'Amount', 'Invalid amount: the minimum top-up is 500 ₽');
     await field(topUp, 'Amount').fill('1500');
     await topUp.getByRole('button', { name: 'Go to payment' }).click();
     await page.getByRole('heading', { name: 'Payment of 1500.00 RUB' }).waitFor();

@@ -42,6 +42,15 @@ const catalogue = {
   profileNotFoundException: [404, 'Profile not found'],
   autoReplyNotFoundException: [404, 'Auto-reply not found'],
   templateNotFoundException: [404, 'Template not found'],
+  // §8 not found: the rest of the catalogue's list (issue 36)
+  channelServiceNotFoundException: [404, 'Channel service not found'],
+  colorNotFoundException: [404, 'Color not found'],
+  messageStatusNotFoundException: [404, 'Message status not found'],
+  serviceAccountNotFoundException: [404, 'Service account not found'],
+  commentNotFoundException: [404, 'Comment not found'],
+  contactNotFoundException: [404, 'Contact not found'],
+  fieldNotFoundException: [404, 'Field not found'],
+  tagNotFoundException: [404, 'Tag not found'],
   // already exists
   emailAlreadyExistsException: [409, 'Email already exists'],
   phoneAlreadyExistsException: [409, 'Phone already exists'],
@@ -74,6 +83,10 @@ const catalogue = {
   sessionCategoryNameTooLongException: [400, 'Category name too long'],
   sessionCategoryNotAvailableException: [409, "The category is not available to the chat's team"],
   categoryModifyDeniedException: [403, 'Category modify denied'],
+  // §8 Generic 'team, template and category modify denied'
+  teamModifyDeniedException: [403, 'team modify denied'],
+  // §8 Service accounts: an edited channel's new token belongs to another bot
+  tokenNotFromCurrentBotException: [400, 'token not from current bot'],
   messageEditDeniedException: [403, 'Only the author can edit this message'],
   /** The channel's provider cannot change a message the client already has (WhatsApp, Viber, e-mail): notes only. */
   messageEditUnsupportedException: [409, 'This channel cannot change a message already sent'],

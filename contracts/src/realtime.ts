@@ -5,6 +5,7 @@ export const REALTIME_EVENT_TYPES = [
   'chat.assigned',
   'chat.transferred',
   'chat.closed',
+  'chat.takenAway',
   'message.created',
   'message.updated',
   'message.status',
@@ -26,6 +27,17 @@ export type ChatTypingPayload = { chatId: string; by: 'client' | 'operator'; use
 /** How long a typing signal shows without a new one; senders repeat it at most every TYPING_REPEAT_MS. */
 export const TYPING_SIGNAL_MS = 6_000;
 export const TYPING_REPEAT_MS = 3_000;
+
+/**
+ * Payload of `chat.takenAway`, sent only to the operator a person took a chat from (issue 36): a supervisor took it
+ * over, or someone transferred it away. `by` is who did it; `client` the chat's client, for the notice.
+ */
+export type ChatTakenAwayPayload = {
+  chatId: string;
+  kind: 'takeover' | 'transfer';
+  by: { id: string; name: string };
+  client: string;
+};
 
 /**
  * Payload of `counters.changed`, sent whenever a chat's move changes In progress / Waiting counts: the chat,

@@ -128,6 +128,11 @@ export const financeDto = z.object({
   billingMode: z.enum(BILLING_MODES),
   paidUntil: z.string().nullable(),
   plan: planDto.nullable(),
+  /**
+   * The organisation's tariff by name: the plan's, or for an organisation on no plan (the seeded Demo, those made
+   * before plans) the tariff its own options and licences stand for (organisations.tariff_name); never charged.
+   */
+  tariffName: z.string(),
   /** What one day of the plan costs (a thirtieth of its monthly price). */
   dailyCharge: z.number(),
   /** The organisation's billing state (see billingStateDto). */

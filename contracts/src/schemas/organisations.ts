@@ -36,7 +36,7 @@ export const ORGANISATION_LIMITS = { nameMax: 255, licencesMax: 100_000 } as con
  * §6 'Category, team-template and service-account modification can be denied' (§8 'team, template and category modify
  * denied'): what platform staff lock in an organisation. Its users may still use what is locked.
  */
-export const MODIFY_DENIALS = ['TEMPLATE', 'CATEGORY'] as const;
+export const MODIFY_DENIALS = ['TEMPLATE', 'CATEGORY', 'TEAM'] as const;
 export type ModifyDenial = (typeof MODIFY_DENIALS)[number];
 
 /** An IANA time zone name the runtime knows (Europe/Moscow, America/New_York, UTC). */
@@ -143,3 +143,17 @@ export const organisationDto = z.object({
   createdAt: z.iso.datetime({ offset: true }),
 });
 export type OrganisationDto = z.infer<typeof organisationDto>;
+
+/**
+ * The first-run checklist of an organisation (issue 36): shown on the empty chat center until it has chats. Each
+ * item is done when: a channel is connected, more than one account exists, a website chat (widget) had a chat.
+ */
+export const firstRunDto = z.object({
+  hasChats: z.boolean(),
+  channelConnected: z.boolean(),
+  colleagueInvited: z.boolean(),
+  widgetTried: z.boolean(),
+  /** The organisation's website chat to try as a visitor (/widget-preview/{id}), if it has one. */
+  widgetChannelId: z.string().nullable(),
+});
+export type FirstRunDto = z.infer<typeof firstRunDto>;

@@ -49,9 +49,22 @@ describe('billing', () => {
     return res.body.entity;
   }
 
-  test('seeded plans: statistics only in the extended tariff', () => {
+  test('seeded plans: statistics only in the extended tariff; no cap on accounts (only licences, §6)', () => {
     assert.ok(plans.Extended.options.includes('OPTION_STATISTIC'));
     assert.ok(!plans.Basic.options.includes('OPTION_STATISTIC'));
+    assert.equal((plans.Basic as { accountsMax?: number | null }).accountsMax, null);
+    assert.equal((plans.Extended as { accountsMax?: number | null }).accountsMax, null);
+  });
+
+  test("finance names the tariff of an organisation on no plan (its own options: not 'No tariff')", async () => {
+    const org = await createOrganisation(s);
+    const own = (await org.admin.api.get('/api/finance')).body.entity;
+    assert.equal(own.plan, null);
+    assert.equal(own.tariffName, 'Extended');
+    await onPlan(org, 'Basic');
+    const onBasic = (await org.admin.api.get('/api/finance')).body.entity;
+    assert.equal(onBasic.plan.name, 'Basic');
+    assert.equal(onBasic.tariffName, 'Basic');
   });
 
   test('staff create an organisation; its administrator sets a password from the mailed link and logs in', async () => {

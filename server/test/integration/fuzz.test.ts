@@ -334,6 +334,7 @@ const extraFixtures: Record<string, (ctx: Ctx) => Promise<Target>> = {
   'POST /api/support/visitor': async () => ({ path: '/api/support/visitor' }),
   'GET /api/categories': async () => ({ path: '/api/categories' }),
   'GET /api/organisation': async () => ({ path: '/api/organisation' }),
+  'GET /api/organisation/first-run': async () => ({ path: '/api/organisation/first-run' }),
   'GET /api/health': async () => ({ path: '/api/health' }),
   'GET /api/auth/user': async () => ({ path: '/api/auth/user' }),
   'GET /api/acc/user/short': async () => ({ path: '/api/acc/user/short' }),

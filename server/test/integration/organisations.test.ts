@@ -32,6 +32,53 @@ describe('organisations', () => {
     assert.equal(res.body.entity.onlineOperators, 1);
   });
 
+  test('the first-run checklist: a channel, a colleague, a website chat tried; its administrator only, scoped', async () => {
+    const org = await createOrganisation(s);
+    const other = await createOrganisation(s);
+    const first = async () => {
+      const res = await org.admin.api.get('/api/organisation/first-run');
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      return res.body.entity;
+    };
+    assert.deepEqual(await first(), {
+      hasChats: false,
+      channelConnected: false,
+      colleagueInvited: false,
+      widgetTried: false,
+      widgetChannelId: null,
+    });
+    const teamId = await makeTeam(org);
+    const op = await org.user({ role: 'OPERATOR', teams: [teamId] });
+    const api = await makeChannel(org, teamId);
+    const site = await org.admin.api.post('/api/channels', { type: 'site_chat', name: 'Site', teamId });
+    assert.equal(site.status, 200, JSON.stringify(site.body));
+    assert.equal((await inbound(s, api)).status, 200);
+    assert.deepEqual(await first(), {
+      hasChats: true,
+      channelConnected: true,
+      colleagueInvited: true,
+      widgetTried: false,
+      widgetChannelId: site.body.entity.id,
+    });
+    // A visitor's message on the website chat ticks the last item.
+    const w = `/api/widget/${site.body.entity.id}`;
+    const visitor = (await s.api.post(`${w}/visitors`)).body.entity as { token: string };
+    const said = await s.api.call(
+      'POST',
+      `${w}/messages?token=${encodeURIComponent(visitor.token)}`,
+      JSON.stringify({ clientMessageId: `cm-${Date.now()}`, text: 'Hi' }),
+      { 'content-type': 'text/plain' },
+    );
+    assert.equal(said.status, 200, JSON.stringify(said.body));
+    assert.equal((await first()).widgetTried, true);
+    // Another organisation's data never counts; an operator may not read it.
+    assert.equal(
+      (await other.admin.api.get('/api/organisation/first-run')).body.entity.channelConnected,
+      false,
+    );
+    assert.equal((await op.api.get('/api/organisation/first-run')).status, 403);
+  });
+
   test('a deactivated organisation refuses inbound messages (nothing stored) and its users', async () => {
     const org = await createOrganisation(s);
     const ch = await makeChannel(org, await makeTeam(org));

@@ -44,12 +44,39 @@ describe('take over a chat (AUTHORITY_ALL_CHATS)', () => {
     // Olga was told (her list drops it) and no longer sees or writes in the chat.
     const told = rec.events.find((e) => e.type === 'chat.transferred');
     assert.ok(told?.audience.userIds?.includes(olga.id), JSON.stringify(told?.audience));
+    // Her screen's notice (issue 36): only to her, naming who took it.
+    const notice = rec.events.filter((e) => e.type === 'chat.takenAway');
+    assert.equal(notice.length, 1);
+    assert.deepEqual(notice[0].audience, { userIds: [olga.id] });
+    assert.deepEqual(
+      { ...(notice[0].payload as object), client: undefined },
+      { chatId, kind: 'takeover', by: { id: sup.id, name: 'Sam' }, client: undefined },
+    );
     assert.equal((await olga.api.get(`/api/chats/${chatId}`)).status, 404);
     assert.equal((await olga.api.post(`/api/chats/${chatId}/messages`, { text: 'still mine?' })).status, 404);
     // The supervisor answers the client.
     assert.equal((await sup.api.post(`/api/chats/${chatId}/messages`, { text: 'I will help' })).status, 200);
     // Olga had room again: the waiting chat came to her.
     assert.equal((await chatOf(org.admin, waitingId)).operator?.id, olga.id);
+  });
+
+  test('a chat transferred away by someone else tells its operator (chat.takenAway); her own transfer does not', async () => {
+    const { org, olga, oleg, chatId } = await handledChat();
+    await goOnline(oleg);
+    const rec = recordEvents(s);
+    const moved = await org.admin.api.post(`/api/chats/${chatId}/transfer`, { operatorId: oleg.id });
+    assert.equal(moved.status, 200, JSON.stringify(moved.body));
+    const notice = rec.events.filter((e) => e.type === 'chat.takenAway');
+    assert.equal(notice.length, 1);
+    assert.deepEqual(notice[0].audience, { userIds: [olga.id] });
+    assert.equal((notice[0].payload as { kind: string }).kind, 'transfer');
+    assert.equal((notice[0].payload as { by: { id: string } }).by.id, org.admin.id);
+    // Oleg passes it on himself: nobody is told it was taken.
+    await goOnline(olga);
+    const before = rec.events.length;
+    assert.equal((await oleg.api.post(`/api/chats/${chatId}/transfer`, { operatorId: olga.id })).status, 200);
+    rec.stop();
+    assert.ok(!rec.events.slice(before).some((e) => e.type === 'chat.takenAway'));
   });
 
   test('an operator cannot take over, not even a chat of their own team; nothing changes', async () => {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { createOrganisation, startTestServer, type TestServer } from '../helpers.ts';
+import { createOrganisation, createPlatformStaff, startTestServer, type TestServer } from '../helpers.ts';
 
 describe('teams', () => {
   let s: TestServer;
@@ -195,5 +195,38 @@ describe('roles', () => {
     const res = await org.admin.api.get('/api/rights');
     assert.equal(res.body.entity.rights.length, 13);
     assert.equal(res.body.entity.options.length, 15);
+  });
+});
+
+describe("§8 'team modify denied'", () => {
+  let s: TestServer;
+  before(async () => {
+    s = await startTestServer();
+  });
+  after(async () => {
+    await s.close();
+  });
+
+  test('platform staff lock the teams of one organisation: create, change and delete refused; others unaffected', async () => {
+    const org = await createOrganisation(s);
+    const other = await createOrganisation(s);
+    const staff = await createPlatformStaff(s);
+    const team = (name: string) => ({ name, description: 'Evening chats' });
+    const created = await org.admin.api.post('/api/teams', team('Night shift'));
+    assert.equal(created.status, 200, JSON.stringify(created.body));
+    const locked = await staff.patch(`/api/organisations/${org.id}`, { modifyDenied: ['TEAM'] });
+    assert.equal(locked.status, 200, JSON.stringify(locked.body));
+    for (const [method, path, body] of [
+      ['POST', '/api/teams', team('New')],
+      ['PATCH', `/api/teams/${created.body.entity.id}`, { name: 'Renamed' }],
+      ['DELETE', `/api/teams/${created.body.entity.id}`, undefined],
+    ] as const) {
+      const res = await org.admin.api.call(method, path, body);
+      assert.deepEqual([res.status, res.body.code], [403, 'teamModifyDeniedException'], `${method} ${path}`);
+      assert.equal(res.body.error.message, 'team modify denied');
+    }
+    assert.equal((await other.admin.api.post('/api/teams', team('New'))).status, 200);
+    assert.equal((await staff.patch(`/api/organisations/${org.id}`, { modifyDenied: [] })).status, 200);
+    assert.equal((await org.admin.api.post('/api/teams', team('New'))).status, 200);
   });
 });

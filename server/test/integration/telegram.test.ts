@@ -279,6 +279,26 @@ describe('Telegram channel', () => {
     tg.assertNoUnexpected();
   });
 
+  test("§8 'token not from current bot': an edited channel's new token must be its own bot's", async () => {
+    const { org, channelId } = await connect();
+    // The channel was made with another bot (the fake answers one bot): its stored bot id differs from getMe's.
+    await s.app.db.query(
+      `update channels set settings = settings || '{"botId": 1234567}'::jsonb where id = $1`,
+      [channelId],
+    );
+    const refused = await org.admin.api.patch(`/api/channels/${channelId}`, { token: tg.token });
+    assert.equal(refused.status, 400, JSON.stringify(refused.body));
+    assert.equal(refused.body.code, 'tokenNotFromCurrentBotException');
+    assert.equal(refused.body.error.message, 'token not from current bot');
+    assert.deepEqual(refused.body.error.fields, { token: 'token not from current bot' });
+    // The bot's own token is taken.
+    await s.app.db.query(
+      `update channels set settings = settings || jsonb_build_object('botId', $2::bigint) where id = $1`,
+      [channelId, Number(tg.token.split(':')[0])],
+    );
+    assert.equal((await org.admin.api.patch(`/api/channels/${channelId}`, { token: tg.token })).status, 200);
+  });
+
   test('deactivating lets go of the webhook, activating registers it again', async () => {
     const { org, channelId, hook, secret } = await connect();
     assert.equal(

@@ -129,11 +129,14 @@ describe('users', () => {
     });
     assert.equal(sameEmail.status, 409);
     assert.equal(sameEmail.body.code, 'emailAlreadyExistsException');
+    // A field error for the form (issue 36), beside the code.
+    assert.deepEqual(sameEmail.body.error.fields, { email: 'Email already exists' });
     const samePhone = await org.admin.api.post(
       '/api/users',
       validUser(org.roles.OPERATOR, { phone: '79001112233' }),
     );
     assert.equal(samePhone.body.code, 'phoneAlreadyExistsException');
+    assert.deepEqual(samePhone.body.error.fields, { phone: 'Phone already exists' });
     // One number however it is written (issue 29's normaliser), kept in §3's form 'like 79009009090'.
     const written = await org.admin.api.post(
       '/api/users',

@@ -1,8 +1,9 @@
-import type { ChatDto, CurrentUserDto, PresenceDto } from '@smartconnect/contracts';
+import type { ChatDto, ChatTakenAwayPayload, CurrentUserDto, PresenceDto } from '@smartconnect/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useEffect, useRef } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { applyChatEvent, resyncChats } from '../features/chats/cache.ts';
+import { chatTakenAway } from '../features/chats/taken-away.tsx';
 import { get } from '../shared/api/client.ts';
 import { isConnectionLost, onConnectionChange, probeConnection } from '../shared/api/connection.ts';
 import { i18n } from '../shared/i18n/index.ts';
@@ -60,6 +61,7 @@ export function RealtimeProvider({ children }: { children: ReactNode }) {
       onEvent: (event) => {
         alert.onEvent(event);
         notice.onEvent(event);
+        if (event.type === 'chat.takenAway') chatTakenAway(event.payload as ChatTakenAwayPayload);
         if (applyChatEvent(client, event)) return;
         // Own teams or rights changed: what the screens show (menus, chat lists) is refetched.
         if (event.type === 'access.changed') {

@@ -38,6 +38,10 @@ export async function connectTelegram(
       throw new AppError('validationException', { token: M.tokenIncorrect });
     throw refusal('token', me.description);
   }
+  // §8 'token not from current bot': an edited channel keeps its bot; its clients and chats belong to that bot.
+  const currentBot = current?.settings.botId;
+  if (currentBot != null && currentBot !== me.result.id)
+    throw new AppError('tokenNotFromCurrentBotException', { token: M.tokenNotFromCurrentBot });
   const username = me.result.username ?? '';
   if (!username.toLowerCase().endsWith('bot'))
     throw new AppError('validationException', { token: M.botUsernameIncorrect });

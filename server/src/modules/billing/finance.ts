@@ -37,6 +37,7 @@ export async function financeSummary(app: AppContext, orgId: string): Promise<Fi
     billingMode: org.billing_mode,
     paidUntil: org.paid_until,
     plan: plan ? presentPlan(plan) : null,
+    tariffName: plan?.name ?? org.tariff_name,
     dailyCharge: plan ? dailyPrice(plan.price) : 0,
     state: await billingState(app, orgId),
   };

@@ -71,6 +71,7 @@ export type BillingRow = {
   billing_mode: 'prepaid' | 'postpaid';
   paid_until: string | null;
   plan_id: string | null;
+  tariff_name: string;
   suspended_at: Date | null;
   language: 'eng' | 'rus';
 };
@@ -88,7 +89,7 @@ export const billingOf = (q: Queryable, orgId: string, lock = false) =>
   maybe<BillingRow>(
     q,
     `select id, name, login, status, is_platform, balance, billing_mode, to_char(paid_until, 'YYYY-MM-DD') as paid_until, plan_id,
-            suspended_at, language
+            tariff_name, suspended_at, language
        from organisations where id = $1 ${lock ? 'for update' : ''}`,
     [orgId],
   );

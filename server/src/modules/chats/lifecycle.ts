@@ -1,6 +1,7 @@
 import type {
   Audience,
   ChatHistoryKind,
+  ChatTakenAwayPayload,
   CountersChangedPayload,
   RealtimeEventType,
 } from '@smartconnect/contracts';
@@ -210,4 +211,25 @@ export async function closeChatRow(
   // Its operator has room again: the queues of all their teams move (and the chat's own team's).
   await distributeWaiting(tx, [chat.team_id, ...(await teamsOfOperator(tx, chat.operator_id))]);
   return closed;
+}
+
+/**
+ * Tells the operator a person took a chat from (a take-over, a transfer by someone else) with `chat.takenAway`:
+ * their screen shows a notice and a line in the chat. Nothing when nobody had it, or they moved it themselves.
+ */
+export async function tellTakenAway(
+  tx: Tx,
+  chat: Q.ChatRow,
+  actorId: string | null,
+  kind: ChatTakenAwayPayload['kind'],
+): Promise<void> {
+  const from = chat.operator_id;
+  if (!from || !actorId || actorId === from || chat.status !== 'in_progress') return;
+  const payload: ChatTakenAwayPayload = {
+    chatId: chat.id,
+    kind,
+    by: { id: actorId, name: await Q.userName(tx.q, chat.organisation_id, actorId) },
+    client: presentChat(chat).client.name,
+  };
+  await tx.emit(chat.organisation_id, 'chat.takenAway', payload, { userIds: [from] });
 }

@@ -870,3 +870,12 @@ export const markOptedOut = (q: Queryable, channelId: string, externalId: string
     externalId,
     now,
   ]);
+
+/** A user's name in the organisation (the take-over notice names who took the chat). */
+export const userName = async (q: Queryable, orgId: string, id: string) =>
+  (
+    await maybe<{ name: string }>(q, 'select name from users where id = $1 and organisation_id = $2', [
+      id,
+      orgId,
+    ])
+  )?.name ?? '';

@@ -6,7 +6,7 @@ import { assertNotSuspended } from '../billing/suspension.ts';
 import { enterWork } from '../presence/service.ts';
 import { distributeTeamQueues } from '../routing/distribute.ts';
 import { findTeam } from '../routing/service.ts';
-import { assign, distributeWaiting, emitChat, teamsOfOperator } from './lifecycle.ts';
+import { assign, distributeWaiting, emitChat, teamsOfOperator, tellTakenAway } from './lifecycle.ts';
 import { assertVisible, queueTeams, viewerOf } from './policy.ts';
 import * as Q from './queries.ts';
 
@@ -98,6 +98,7 @@ export async function takeOverChat(app: AppContext, user: UserActor, chatId: str
     });
     if (!won) throw new AppError('chatAlreadyTakenException');
     const moved = await emitChat(tx, orgId, chat.id, 'chat.transferred', { userIds: [chat.operator_id] });
+    await tellTakenAway(tx, chat, user.userId, 'takeover');
     // The operator it came from has room again.
     await distributeWaiting(tx, await teamsOfOperator(tx, chat.operator_id), { skipChatIds: [chat.id] });
     return moved;

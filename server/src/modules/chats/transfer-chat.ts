@@ -18,6 +18,7 @@ import {
   routeWaiting,
   type Tx,
   teamsOfOperator,
+  tellTakenAway,
 } from './lifecycle.ts';
 import { assertCanAct, assertVisible, queueTeams, viewOf } from './policy.ts';
 import * as Q from './queries.ts';
@@ -94,6 +95,7 @@ async function transferToBotTx(app: AppContext, tx: Tx, actor: Actor, chatId: st
     });
   });
   const moved = await emitChat(tx, orgId, chat.id, 'chat.transferred', before, { fromTeamId: chat.team_id });
+  await tellTakenAway(tx, chat, actorUserId(actor), 'transfer');
   if (chat.status === 'in_progress') await distributeWaiting(tx, await teamsOfOperator(tx, chat.operator_id));
   return moved;
 }
@@ -147,6 +149,7 @@ export async function transferChatTx(tx: Tx, actor: Actor, chatId: string, targe
     const moved = await emitChat(tx, orgId, chat.id, 'chat.transferred', before, {
       fromTeamId: chat.team_id,
     });
+    await tellTakenAway(tx, chat, actorId, 'transfer');
     await distributeLocked(tx, teams.values(), { skipChatIds: [chat.id] });
     return moved;
   }
@@ -163,6 +166,7 @@ export async function transferChatTx(tx: Tx, actor: Actor, chatId: string, targe
   });
   if (!ok) throw new AppError('cannotTransferException');
   const moved = await emitChat(tx, orgId, chat.id, 'chat.transferred', before);
+  await tellTakenAway(tx, chat, actorId, 'transfer');
   if (chat.status === 'in_progress') await distributeWaiting(tx, await teamsOfOperator(tx, chat.operator_id));
   return moved;
 }

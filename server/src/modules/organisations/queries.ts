@@ -165,3 +165,23 @@ export async function extendPaidUntil(
   );
   return rows.length === 1;
 }
+
+/** What the first-run checklist reads (one query, scoped to the organisation). */
+export const firstRun = (q: Queryable, orgId: string) =>
+  one<{
+    chats: boolean;
+    channels: boolean;
+    users: number;
+    widget_chats: boolean;
+    widget_channel_id: string | null;
+  }>(
+    q,
+    `select exists (select 1 from chats where organisation_id = $1) as chats,
+            exists (select 1 from channels where organisation_id = $1 and deleted_at is null) as channels,
+            (select count(*)::int from users where organisation_id = $1) as users,
+            exists (select 1 from chats c join channels ch on ch.id = c.channel_id
+                     where c.organisation_id = $1 and ch.type = 'site_chat') as widget_chats,
+            (select id from channels where organisation_id = $1 and type = 'site_chat' and deleted_at is null
+                and status = 'active' order by created_at limit 1) as widget_channel_id`,
+    [orgId],
+  );

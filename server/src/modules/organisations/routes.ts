@@ -1,4 +1,5 @@
 import {
+  firstRunDto,
   idParams,
   organisationCreateSchema,
   organisationDto,
@@ -24,6 +25,20 @@ export const organisationRoutes: ModuleRoutes = (fastify, app) => {
       response: organisationDto,
     },
     async ({ auth }) => S.ownOrganisation(app, auth.organisationId),
+  );
+  defineRoute(
+    fastify,
+    app,
+    {
+      method: 'GET',
+      url: '/api/organisation/first-run',
+      access: { right: 'RIGHT_ACCOUNT_CONTROL' },
+      summary:
+        "The first-run checklist of the caller's organisation (its administrator): whether it has chats, a channel, a colleague and a website chat tried",
+      tags,
+      response: firstRunDto,
+    },
+    async ({ auth }) => S.firstRun(app, auth.organisationId),
   );
   defineRoute(
     fastify,

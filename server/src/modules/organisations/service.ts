@@ -1,4 +1,5 @@
 import {
+  type FirstRunDto,
   LIMITS,
   type OrganisationDto,
   type organisationCreateSchema,
@@ -48,6 +49,18 @@ export async function ownOrganisation(app: AppContext, organisationId: string): 
   const row = await Q.findOrganisation(app.db, organisationId, true);
   if (!row) throw new AppError('organizationNotFoundException');
   return presentOrganisation(row);
+}
+
+/** The first-run checklist of the caller's organisation (issue 36). */
+export async function firstRun(app: AppContext, organisationId: string): Promise<FirstRunDto> {
+  const r = await Q.firstRun(app.db, organisationId);
+  return {
+    hasChats: r.chats,
+    channelConnected: r.channels,
+    colleagueInvited: r.users > 1,
+    widgetTried: r.widget_chats,
+    widgetChannelId: r.widget_channel_id,
+  };
 }
 
 /** The organisation's administrator changes its own settings: the reports' time zone (issue 17). */

@@ -117,3 +117,13 @@ export async function deleteTeam(q: Queryable, orgId: string, id: string, keepFo
     [id, orgId],
   );
 }
+
+/** §8 'team modify denied': platform staff locked the organisation's teams (modifyDenied TEAM). */
+export const teamModifyDenied = async (q: Queryable, orgId: string) =>
+  (
+    await maybe<{ denied: boolean }>(
+      q,
+      `select 'TEAM' = any(modify_denied) as denied from organisations where id = $1`,
+      [orgId],
+    )
+  )?.denied ?? true;

@@ -18,6 +18,11 @@ async function checkMembers(q: Queryable, orgId: string, ids: string[]) {
   return unique;
 }
 
+/** Refuses any change of teams when platform staff locked them (§8 'team modify denied'). */
+async function assertTeamsModifiable(q: Queryable, orgId: string) {
+  if (await Q.teamModifyDenied(q, orgId)) throw new AppError('teamModifyDeniedException');
+}
+
 export async function getTeam(app: AppContext, scope: string | null, id: string) {
   const team = await Q.findTeam(app.db, scope, id);
   if (!team) throw new AppError('teamNotFoundException');
@@ -31,6 +36,7 @@ export async function createTeam(
   input: z.output<typeof teamCreateSchema>,
 ) {
   const id = await withEvents(app, async (q, emit) => {
+    await assertTeamsModifiable(q, auth.organisationId);
     if (await Q.nameTaken(q, auth.organisationId, input.name))
       throw new AppError('teamNameAlreadyExistsException');
     const { memberIds, ...fields } = input;
@@ -51,6 +57,7 @@ export async function updateTeam(
 ) {
   const before = await getTeam(app, auth.organisationId, id);
   await withEvents(app, async (q, emit) => {
+    await assertTeamsModifiable(q, auth.organisationId);
     if (input.name && (await Q.nameTaken(q, auth.organisationId, input.name, id))) {
       throw new AppError('teamNameAlreadyExistsException');
     }
@@ -72,6 +79,7 @@ export async function updateTeam(
 export async function deleteTeam(app: AppContext, auth: AuthContext, id: string) {
   const team = await getTeam(app, auth.organisationId, id);
   await withEvents(app, async (q, emit) => {
+    await assertTeamsModifiable(q, auth.organisationId);
     const usage = await Q.teamUsage(q, auth.organisationId, id);
     if (usage.channels > 0 || usage.open_chats > 0) {
       throw new AppError('teamInUseException', undefined, {

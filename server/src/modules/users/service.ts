@@ -44,9 +44,11 @@ async function checkUnique(
   phone?: string | null,
   exceptId?: string,
 ) {
-  if (email && (await Q.emailTaken(q, email, exceptId))) throw new AppError('emailAlreadyExistsException');
+  // A field error too: the form puts it under the field (issue 36), not only in a toast.
+  if (email && (await Q.emailTaken(q, email, exceptId)))
+    throw new AppError('emailAlreadyExistsException', { email: M.emailExists });
   if (phone && (await Q.phoneTaken(q, orgId, phone, exceptId)))
-    throw new AppError('phoneAlreadyExistsException');
+    throw new AppError('phoneAlreadyExistsException', { phone: M.phoneExists });
 }
 
 /** Creates a user of the caller's organisation with a role the caller may grant and teams of the same organisation. */

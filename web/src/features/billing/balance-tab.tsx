@@ -74,7 +74,14 @@ export function BalanceTab() {
           <Text size="sm" c="dimmed">
             {t('billing.tariff')}
           </Text>
-          <Title order={3}>{f.plan?.name ?? t('billing.noPlan')}</Title>
+          <Title order={3} data-testid="tariff">
+            {f.tariffName}
+          </Title>
+          {!f.plan && (
+            <Text size="sm" c="dimmed">
+              {t('billing.notCharged')}
+            </Text>
+          )}
           {f.plan && (
             <Text size="sm" c="dimmed">
               {t('billing.pricePerMonth', { price: formatMoney(f.plan.price, i18n.language) })} ·{' '}

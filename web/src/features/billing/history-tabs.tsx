@@ -5,7 +5,7 @@ import { useTranslation } from '../../shared/i18n/index.ts';
 import { notifyError } from '../../shared/notify.ts';
 import { getToken } from '../../shared/storage.ts';
 import { useDocuments, usePayments } from './api.ts';
-import { formatDate, formatMoney, formatMonth } from './format.ts';
+import { formatDate, formatMoney, formatMonth, paymentNote, shortTransactionId } from './format.ts';
 import { RecordTable } from './record-table.tsx';
 
 /** /admin/finance/payments: §3 transactions (transaction id, date, type, amount, currency, notes). */
@@ -21,7 +21,7 @@ export function PaymentsTab() {
       columns={[
         {
           header: t('billing.transactionId'),
-          cell: (p) => p.transactionId,
+          cell: (p) => <span title={p.transactionId}>{shortTransactionId(p.transactionId)}</span>,
           td: { ff: 'monospace', fz: 'xs' },
         },
         {
@@ -46,7 +46,7 @@ export function PaymentsTab() {
         },
         { header: t('billing.amount'), cell: (p) => (p.type === 'charge' ? -p.amount : p.amount).toFixed(2) },
         { header: t('billing.currency'), cell: (p) => p.currency },
-        { header: t('billing.notes'), cell: (p) => p.notes },
+        { header: t('billing.notes'), cell: (p) => paymentNote(p.type, p.notes, t, i18n.language) },
       ]}
     />
   );

@@ -50,7 +50,11 @@ export function ChannelsPage() {
         {channels.isLoading ? (
           <SectionLoader />
         ) : channels.isError && !channels.data ? (
-          <ErrorState onRetry={() => void channels.refetch()} retrying={channels.isFetching} />
+          <ErrorState
+            title={t('common.cannotDisplay')}
+            onRetry={() => void channels.refetch()}
+            retrying={channels.isFetching}
+          />
         ) : items.length === 0 ? (
           <EmptyState
             icon={<IconPlugConnected size={30} />}

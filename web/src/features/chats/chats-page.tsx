@@ -1,4 +1,4 @@
-import { Badge, Button, Drawer, Group, Paper, SegmentedControl, Stack, Text } from '@mantine/core';
+import { Badge, Box, Button, Drawer, Group, Paper, SegmentedControl, Stack, Text } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { IconArrowLeft, IconId, IconInbox, IconMessageCircle, IconSearchOff } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
@@ -12,6 +12,7 @@ import { CHAT_FILTERS, type ChatFilter, chatQuery, useChatCounters } from './api
 import { ChatList } from './chat-list.tsx';
 import { prefetchMessages } from './conversation/use-messages.ts';
 import { Conversation } from './conversation.tsx';
+import { FirstRunChecklist } from './first-run.tsx';
 import { flatten, type ListFilters, markRead, setUnread, useChatPages } from './list/list-api.ts';
 import { ListFiltersBar } from './list/list-filters.tsx';
 import { useScrollToMessage } from './list/use-scroll-to-message.ts';
@@ -192,7 +193,19 @@ export function ChatsPage() {
           filtered ? (
             <EmptyState icon={<IconSearchOff size={28} />} title={t('workspace.noResults')} color="gray" />
           ) : (
-            <EmptyState icon={<IconInbox size={28} />} title={t(EMPTY[filter])} text={t('chats.emptyHint')} />
+            <>
+              {/* A phone shows the list alone: the first-run checklist comes here instead of the chat's pane. */}
+              {narrow && (
+                <Box p="md">
+                  <FirstRunChecklist />
+                </Box>
+              )}
+              <EmptyState
+                icon={<IconInbox size={28} />}
+                title={t(EMPTY[filter])}
+                text={t('chats.emptyHint')}
+              />
+            </>
           )
         ) : (
           <ChatList
@@ -253,7 +266,8 @@ export function ChatsPage() {
             onShown={setShown}
           />
         ) : (
-          <Stack flex={1} justify="center">
+          <Stack flex={1} justify="center" p="md">
+            {items.length === 0 && !filtered && !narrow && <FirstRunChecklist />}
             <EmptyState icon={<IconMessageCircle size={30} />} title={t('chats.selectHint')} color="gray" />
           </Stack>
         )}

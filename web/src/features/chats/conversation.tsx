@@ -20,6 +20,7 @@ import { loadedMessages, useMessagePages } from './conversation/use-messages.ts'
 import { MessageList } from './message-list.tsx';
 import { SessionWindow } from './session-window.tsx';
 import { useComposerFocusTarget } from './shortcuts/use-workspace-keys.ts';
+import { TakenAwayLine } from './taken-away.tsx';
 import { TypingLine } from './typing-line.tsx';
 
 /** The chat's history, read again whenever the chat changes (its updatedAt moves with every transition). */
@@ -76,9 +77,12 @@ export function Conversation({
   const failure = chat.error && isApiError(chat.error) ? chat.error.status : null;
   if (failure === 404 || failure === 403)
     return (
-      <Alert m="md" color="red">
-        {t('errors.chatNotFoundException')}
-      </Alert>
+      <>
+        <TakenAwayLine chatId={chatId} />
+        <Alert m="md" color="red">
+          {t('errors.chatNotFoundException')}
+        </Alert>
+      </>
     );
   if (!chat.data && chat.isError && failure !== 0)
     return (
@@ -146,6 +150,7 @@ export function Conversation({
           loadOlder={() => void pages.fetchNextPage()}
         />
       )}
+      <TakenAwayLine chatId={c.id} />
       <TypingLine chatId={c.id} />
       <SessionWindow chat={c} canWrite={reason === null} />
       <Composer ref={composer} chatId={c.id} disabledReason={reason} files={files} />

@@ -95,7 +95,11 @@ export function ClientsPage() {
         {list.isLoading ? (
           <SectionLoader />
         ) : list.isError && !list.data ? (
-          <ErrorState onRetry={() => void list.refetch()} retrying={list.isFetching} />
+          <ErrorState
+            title={t('common.cannotDisplay')}
+            onRetry={() => void list.refetch()}
+            retrying={list.isFetching}
+          />
         ) : !items.length ? (
           <EmptyState icon={<IconUsers size={30} />} title={t('clientProfiles.notFound')} />
         ) : (

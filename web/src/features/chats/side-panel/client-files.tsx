@@ -2,6 +2,7 @@ import { Anchor, Group, Stack, Text } from '@mantine/core';
 import { IconFile, IconPhoto } from '@tabler/icons-react';
 import { useTranslation } from '../../../shared/i18n/index.ts';
 import { UserText } from '../../../shared/ui/user-text.tsx';
+import { formatSize } from '../conversation/attachments.tsx';
 import { useClientFiles } from '../list/list-api.ts';
 
 /** Files of the client's dialogs, newest first, each downloadable. */
@@ -39,6 +40,11 @@ export function ClientFiles({ clientId }: { clientId: string }) {
             >
               <UserText>{name}</UserText>
             </Anchor>
+            {f.size != null && (
+              <Text size="xs" c="dimmed" data-testid="file-size">
+                {formatSize(f.size, i18n.language)}
+              </Text>
+            )}
             <Text size="xs" c="dimmed">
               {new Intl.DateTimeFormat(i18n.language, { dateStyle: 'short' }).format(new Date(f.createdAt))}
             </Text>

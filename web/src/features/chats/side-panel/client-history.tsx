@@ -1,4 +1,4 @@
-import { Badge, Group, Modal, Paper, Stack, Text, UnstyledButton } from '@mantine/core';
+import { Badge, Group, Modal, Paper, Stack, Text, UnstyledButton, VisuallyHidden } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from '../../../shared/i18n/index.ts';
 import { SectionLoader } from '../../../shared/ui/full-loader.tsx';
@@ -82,8 +82,9 @@ export function ClientHistory({ clientId, currentChatId }: { clientId: string; c
               onClick={() => setOpen(c.id)}
               p={6}
               style={{ borderRadius: 6, border: '1px solid var(--mantine-color-gray-3)' }}
-              aria-label={t('workspace.openEarlier', { channel: c.channel.name })}
             >
+              {/* Named by what it shows, after what it does (axe: the visible text is part of the name). */}
+              <VisuallyHidden>{t('workspace.openEarlier', { channel: c.channel.name })}</VisuallyHidden>
               <Group justify="space-between" gap={4} wrap="nowrap">
                 <Badge size="xs" variant="light" color="gray">
                   <UserText>{c.channel.name}</UserText>
