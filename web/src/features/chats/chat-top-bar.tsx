@@ -81,7 +81,8 @@ export function ChatTopBar({
       gap="xs"
       style={{ borderBottom: '1px solid var(--mantine-color-gray-3)' }}
     >
-      <Group gap="sm" wrap="nowrap" style={{ minWidth: 0 }}>
+      {/* The client's part yields its width first (truncated): the bar wraps only when 12rem no longer fits. */}
+      <Group gap="sm" wrap="nowrap" style={{ minWidth: 0, flex: '1 1 12rem' }}>
         <Avatar name={initialsOf(name)} color="initials" radius="xl" />
         <div style={{ minWidth: 0 }}>
           <Text fw={650} truncate data-testid="chat-client">
