@@ -80,6 +80,7 @@ export function ChatTopBar({
       wrap="wrap"
       gap="xs"
       style={{ borderBottom: '1px solid var(--mantine-color-gray-3)' }}
+      data-testid="chat-top-bar"
     >
       {/* The client's part yields its width first (truncated): the bar wraps only when 12rem no longer fits. */}
       <Group gap="sm" wrap="nowrap" style={{ minWidth: 0, flex: '1 1 12rem' }}>
