@@ -449,6 +449,7 @@ describe('operator workspace: connection loss, keyboard, phone', () => {
       await page.getByTestId('client-panel').getByText('Wendy Wide').first().waitFor();
       await page.getByTestId('message').filter({ hasText: 'Room to write, please' }).waitFor();
       // Both open at 1440x900: the message box has the room, the top bar one line, the page does not scroll.
+      await screenshot(page, `layout-1440-open-${lang}`);
       const input = await box(page, 'composer-input');
       assert.ok(input.width >= 560, `${lang}: the message box is ${input.width} px wide`);
       assert.ok((await box(page, 'composer')).width >= 560);
@@ -459,7 +460,6 @@ describe('operator workspace: connection loss, keyboard, phone', () => {
         document.documentElement.scrollHeight,
       ]);
       assert.deepEqual(scroll, [1440, 900]);
-      await screenshot(page, `layout-1440-open-${lang}`);
       await assertAccessible(page, `chat center, both panels open (${lang})`);
 
       // 1280x720 with the banner: every part of the conversation inside the window.

@@ -74,7 +74,7 @@ export function ChatTopBar({
   const name = chat.client.name || chat.client.externalId;
   return (
     <Group
-      px="md"
+      px="sm"
       py="sm"
       justify="space-between"
       wrap="wrap"
@@ -82,13 +82,25 @@ export function ChatTopBar({
       style={{ borderBottom: '1px solid var(--mantine-color-gray-3)' }}
       data-testid="chat-top-bar"
     >
-      {/* The client's part yields its width first (truncated): the bar wraps only when 12rem no longer fits. */}
-      <Group gap="sm" wrap="nowrap" style={{ minWidth: 0, flex: '1 1 12rem' }}>
+      {/* The client's part yields its width first (truncated): the bar wraps only when 9rem no longer fits. */}
+      <Group gap="sm" wrap="nowrap" style={{ minWidth: 0, flex: '1 1 9rem' }}>
         <Avatar name={initialsOf(name)} color="initials" radius="xl" />
         <div style={{ minWidth: 0 }}>
-          <Text fw={650} truncate data-testid="chat-client">
-            <UserText>{name}</UserText>
-          </Text>
+          {/* The status beside the name: the bar keeps one line at 1440 px with the menu and the panel open. */}
+          <Group gap={6} wrap="nowrap">
+            <Text fw={650} truncate data-testid="chat-client" style={{ minWidth: 0 }}>
+              <UserText>{name}</UserText>
+            </Text>
+            <Badge
+              color={STATUS_COLOR[chat.status]}
+              variant="light"
+              size="sm"
+              data-testid="chat-status"
+              style={{ flexShrink: 0, overflow: 'visible' }}
+            >
+              {t(`chat.status.${chat.status}`)}
+            </Badge>
+          </Group>
           <Text size="xs" c="gray.7" truncate>
             <span
               data-testid="chat-channel"
@@ -112,14 +124,6 @@ export function ChatTopBar({
             )}
           </Text>
         </div>
-        <Badge
-          color={STATUS_COLOR[chat.status]}
-          variant="light"
-          data-testid="chat-status"
-          style={{ flexShrink: 0, overflow: 'visible' }}
-        >
-          {t(`chat.status.${chat.status}`)}
-        </Badge>
       </Group>
       <Group gap="xs" wrap="wrap" style={{ flexShrink: 0, maxWidth: '100%' }}>
         <ChatRating chat={chat} />

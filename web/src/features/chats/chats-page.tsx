@@ -153,7 +153,7 @@ export function ChatsPage() {
       style={{ flex: '1 1 0', minHeight: 0, background: 'white' }}
     >
       <Paper
-        w={narrow ? '100%' : 300}
+        w={narrow ? '100%' : 288}
         p={0}
         withBorder={false}
         radius={0}

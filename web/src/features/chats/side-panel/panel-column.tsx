@@ -52,7 +52,7 @@ export function ClientPanelColumn({ chat, ready }: { chat: ChatDto; ready: boole
     );
   return (
     <Paper
-      w={280}
+      w={268}
       p={0}
       withBorder={false}
       radius={0}
