@@ -82,47 +82,47 @@ export function ChatTopBar({
       style={{ borderBottom: '1px solid var(--mantine-color-gray-3)' }}
       data-testid="chat-top-bar"
     >
-      {/* The client's part yields its width first (truncated): the bar wraps only when 9rem no longer fits. */}
-      <Group gap="sm" wrap="nowrap" style={{ minWidth: 0, flex: '1 1 9rem' }}>
-        <Avatar name={initialsOf(name)} color="initials" radius="xl" />
+      {/* The client's part yields its width first (truncated): the bar wraps only when 7rem no longer fits. */}
+      <Group gap="sm" wrap="nowrap" style={{ minWidth: 0, flex: '1 1 7rem' }}>
+        <Avatar name={initialsOf(name)} color="initials" radius="xl" size="sm" />
         <div style={{ minWidth: 0 }}>
-          {/* The status beside the name: the bar keeps one line at 1440 px with the menu and the panel open. */}
+          <Text fw={650} truncate data-testid="chat-client">
+            <UserText>{name}</UserText>
+          </Text>
+          {/* The status opens the second line: the bar keeps one line at 1440 px with the menu and the panel open. */}
           <Group gap={6} wrap="nowrap">
-            <Text fw={650} truncate data-testid="chat-client" style={{ minWidth: 0 }}>
-              <UserText>{name}</UserText>
-            </Text>
             <Badge
               color={STATUS_COLOR[chat.status]}
               variant="light"
-              size="sm"
+              size="xs"
               data-testid="chat-status"
               style={{ flexShrink: 0, overflow: 'visible' }}
             >
               {t(`chat.status.${chat.status}`)}
             </Badge>
+            <Text size="xs" c="gray.7" truncate style={{ minWidth: 0 }}>
+              <span
+                data-testid="chat-channel"
+                title={t('conversation.channel', { type: t(`channels.types.${chat.channel.type}`) })}
+              >
+                {t(`channels.types.${chat.channel.type}`)}
+              </span>
+              {' · '}
+              <UserText>{chat.channel.name}</UserText> · <UserText>{chat.team.name}</UserText>
+              {chat.operator && (
+                <>
+                  {' · '}
+                  <UserText>{chat.operator.name}</UserText>
+                </>
+              )}
+              {chat.category && (
+                <>
+                  {' · '}
+                  <UserText>{pathText(chat.category.path)}</UserText>
+                </>
+              )}
+            </Text>
           </Group>
-          <Text size="xs" c="gray.7" truncate>
-            <span
-              data-testid="chat-channel"
-              title={t('conversation.channel', { type: t(`channels.types.${chat.channel.type}`) })}
-            >
-              {t(`channels.types.${chat.channel.type}`)}
-            </span>
-            {' · '}
-            <UserText>{chat.channel.name}</UserText> · <UserText>{chat.team.name}</UserText>
-            {chat.operator && (
-              <>
-                {' · '}
-                <UserText>{chat.operator.name}</UserText>
-              </>
-            )}
-            {chat.category && (
-              <>
-                {' · '}
-                <UserText>{pathText(chat.category.path)}</UserText>
-              </>
-            )}
-          </Text>
         </div>
       </Group>
       <Group gap="xs" wrap="wrap" style={{ flexShrink: 0, maxWidth: '100%' }}>
