@@ -194,6 +194,79 @@ describe('chat bot editor', () => {
     await context.close();
   });
 
+  test('the editor takes the whole window; Add node puts the node at the centre of the view, selected (issue 36.11, both languages)', async () => {
+    for (const lang of ['eng', 'rus'] as const) {
+      const made = await apiCall(
+        server.url,
+        'POST',
+        '/api/chat-bots',
+        { name: `Room bot ${lang}`, defaultMessage: 'Sorry?' },
+        adminToken,
+      );
+      assert.equal(made.status, 200, JSON.stringify(made.body));
+      const { page, errors, context } = await openPage(browser, server.url);
+      await page.goto('/not-found');
+      await page.evaluate((l) => localStorage.setItem('sc-lang', l), lang);
+      await signIn(page, adminToken, `/admin/preferences/chat-bots/bot?id=${made.body.entity.id}`);
+      await page.getByTestId('bot-canvas').locator('.react-flow__node').first().waitFor();
+      // No Preferences frame and no side menu: the canvas is about as wide as the window and fills its height.
+      const canvas = await page.getByTestId('bot-canvas').boundingBox();
+      assert.ok(canvas && canvas.width >= 1440 - 40, JSON.stringify(canvas));
+      assert.ok(canvas.y + canvas.height <= 900 && canvas.height >= 450, JSON.stringify(canvas));
+      // The side menu is slid out of the window (AppShell keeps it, off screen).
+      const nav = await page
+        .getByRole('navigation', { name: lang === 'eng' ? 'Main menu' : 'Главное меню' })
+        .boundingBox();
+      assert.ok(!nav || nav.x + nav.width <= 0, JSON.stringify(nav));
+      await assertAccessible(page, `chat bot editor in the whole window (${lang})`);
+
+      // Move the view (drag the empty canvas down): the new node goes to the centre of what is shown now.
+      await page.mouse.move(canvas.x + 60, canvas.y + 60);
+      await page.mouse.down();
+      await page.mouse.move(canvas.x + 60, canvas.y + 330, { steps: 10 });
+      await page.mouse.up();
+      const before = await nodeIds(page);
+      await page.getByRole('button', { name: lang === 'eng' ? 'Add node' : 'Добавить узел' }).click();
+      await page.waitForFunction(
+        (n) => document.querySelectorAll('[data-testid^="bot-node-"]').length === n,
+        before.length + 1,
+      );
+      const added = (await nodeIds(page)).find((id) => !before.includes(id));
+      assert.ok(added);
+      const node = await page.getByTestId(`bot-node-${added}`).boundingBox();
+      const panel = await page.getByTestId('node-panel').boundingBox();
+      assert.ok(node && panel);
+      // The view is the canvas left of the node panel that floats over it.
+      const centre = { x: (canvas.x + panel.x) / 2, y: canvas.y + canvas.height / 2 };
+      const at = { x: node.x + node.width / 2, y: node.y + node.height / 2 };
+      assert.ok(
+        Math.abs(at.x - centre.x) <= 40 && Math.abs(at.y - centre.y) <= 40,
+        JSON.stringify({ at, centre }),
+      );
+      assert.ok(
+        node.x >= canvas.x &&
+          node.x + node.width <= panel.x &&
+          node.y >= canvas.y &&
+          node.y + node.height <= canvas.y + canvas.height,
+      );
+      // Selected (its editor is open) and focused.
+      await page.getByTestId('node-editor').waitFor();
+      await page.waitForFunction((id) => document.activeElement?.getAttribute('data-id') === id, added);
+      await screenshot(page, `chat-bot-editor-full-${lang}`, { toasts: false });
+
+      // The way back is plain.
+      await page
+        .getByRole('link', { name: lang === 'eng' ? 'Back to chat bots' : 'Назад к чат-ботам' })
+        .click();
+      await page.waitForURL(/\/admin\/preferences\/chat-bots$/);
+      await page
+        .getByRole('button', { name: lang === 'eng' ? 'Add chat bot' : 'Добавить чат-бота' })
+        .waitFor();
+      assertNoErrors(errors);
+      await context.close();
+    }
+  });
+
   test('390 px: the editor is usable on a phone', async () => {
     const bots = (await apiCall(server.url, 'GET', '/api/chat-bots', undefined, adminToken)).body.entity
       .items;

@@ -175,10 +175,14 @@ export const CSP_VIOLATION = /Content Security Policy|CSP violation/i;
  * A fresh context (own localStorage) with a page that records console errors, uncaught exceptions and
  * Content-Security-Policy violations (from the console and from `securitypolicyviolation` events).
  */
-export async function openPage(browser: Browser, baseURL: string, options: { width?: number } = {}) {
+export async function openPage(
+  browser: Browser,
+  baseURL: string,
+  options: { width?: number; height?: number } = {},
+) {
   const context: BrowserContext = await browser.newContext({
     baseURL,
-    viewport: { width: options.width ?? 1440, height: 900 },
+    viewport: { width: options.width ?? 1440, height: options.height ?? 900 },
     serviceWorkers: 'block',
   });
   const errors: string[] = [];

@@ -412,6 +412,129 @@ describe('operator workspace: connection loss, keyboard, phone', () => {
     assertNoErrors(errors, /Failed to load resource/);
     await context.close();
   });
+  test('room for the conversation (issue 36.2): 1440x900 message box >= 560 px, top bar on one line; 1280x720 nothing below the fold; menu and client panel fold by keyboard, kept per user after a reload (both languages)', async () => {
+    const chatId = await olegsChat('wide-1', 'Wendy Wide', 'Room to write, please');
+    // Oleg not in work: the banner takes its row above the chat center.
+    const paused = await apiCall(server.url, 'PATCH', '/api/presence', { status: 'break' }, olegToken);
+    assert.equal(paused.status, 200, JSON.stringify(paused.body));
+    const box = async (page: Page, id: string) => {
+      const b = await page.getByTestId(id).first().boundingBox();
+      assert.ok(b, `${id} is on the screen`);
+      return b;
+    };
+    const names = {
+      eng: {
+        collapse: 'Collapse the menu',
+        expand: 'Expand the menu',
+        hide: 'Hide the client panel',
+        show: 'Show the client panel',
+        center: 'Chat center',
+      },
+      rus: {
+        collapse: 'Свернуть меню',
+        expand: 'Развернуть меню',
+        hide: 'Скрыть панель клиента',
+        show: 'Показать панель клиента',
+        center: 'Чат-центр',
+      },
+    };
+    for (const lang of ['eng', 'rus'] as const) {
+      const name = names[lang];
+      const { page, errors, context } = await openPage(browser, server.url, { width: 1440, height: 900 });
+      await page.goto('/not-found');
+      await page.evaluate((l) => localStorage.setItem('sc-lang', l), lang);
+      const chatPath = `/admin/chats?filter=assigned&chat=${chatId}`;
+      await signIn(page, olegToken, chatPath);
+      await page.getByTestId('presence-banner').waitFor();
+      await page.getByTestId('client-panel').getByText('Wendy Wide').first().waitFor();
+      await page.getByTestId('message').filter({ hasText: 'Room to write, please' }).waitFor();
+      // Both open at 1440x900: the message box has the room, the top bar one line, the page does not scroll.
+      await screenshot(page, `layout-1440-open-${lang}`);
+      const input = await box(page, 'composer-input');
+      assert.ok(input.width >= 560, `${lang}: the message box is ${input.width} px wide`);
+      assert.ok((await box(page, 'composer')).width >= 560);
+      const bar = await box(page, 'chat-top-bar');
+      assert.ok(bar.height <= 72, `${lang}: the top bar is ${bar.height} px tall (wrapped)`);
+      const scroll = await page.evaluate(() => [
+        document.documentElement.scrollWidth,
+        document.documentElement.scrollHeight,
+      ]);
+      assert.deepEqual(scroll, [1440, 900]);
+      await assertAccessible(page, `chat center, both panels open (${lang})`);
+
+      // 1280x720 with the banner: every part of the conversation inside the window.
+      await page.setViewportSize({ width: 1280, height: 720 });
+      await page.waitForTimeout(300);
+      for (const id of [
+        'presence-banner',
+        'chat-top-bar',
+        'message-list',
+        'composer',
+        'composer-input',
+        'send-button',
+      ]) {
+        const b = await box(page, id);
+        assert.ok(
+          b.x >= 0 && b.y >= 0 && b.x + b.width <= 1280 && b.y + b.height <= 720,
+          `${lang}: ${id} ${JSON.stringify(b)} leaves the 1280x720 window`,
+        );
+      }
+      await screenshot(page, `layout-1280-${lang}`);
+      await page.setViewportSize({ width: 1440, height: 900 });
+
+      // The keyboard folds both: the menu to an icon rail (names on hover and focus), the client panel to a strip.
+      const navToggle = page.getByRole('button', { name: name.collapse });
+      await navToggle.focus();
+      await page.keyboard.press('Enter');
+      await page.getByTestId('nav-rail').waitFor();
+      assert.equal(await page.getByTestId('nav-toggle').getAttribute('aria-expanded'), 'false');
+      assert.equal(
+        await page.evaluate(() => document.activeElement?.getAttribute('data-testid')),
+        'nav-toggle',
+      );
+      const rail = page.getByTestId('nav-rail');
+      await rail.getByRole('link', { name: name.center }).focus();
+      await page.getByRole('tooltip', { name: name.center }).waitFor();
+      await page.getByRole('button', { name: name.hide }).focus();
+      await page.keyboard.press(' ');
+      await page.getByTestId('client-panel-rail').waitFor();
+      assert.equal(await page.getByTestId('client-panel').count(), 0);
+      await page.waitForFunction(
+        () => document.activeElement?.getAttribute('data-testid') === 'client-panel-toggle',
+      );
+      assert.equal(await page.getByTestId('client-panel-toggle').getAttribute('aria-label'), name.show);
+      const folded = await box(page, 'composer-input');
+      assert.ok(
+        folded.width >= input.width + 300,
+        `${lang}: folded, the message box is ${folded.width} px wide`,
+      );
+      await screenshot(page, `layout-1440-folded-${lang}`);
+      await assertAccessible(page, `chat center, both panels folded (${lang})`);
+
+      // Kept after a reload, and after signing in again; another user on this browser has their own layout.
+      await page.reload();
+      await page.getByTestId('nav-rail').waitFor();
+      await page.getByTestId('client-panel-rail').waitFor();
+      await signIn(page, adminToken, '/admin/chats?filter=assigned');
+      await page.getByRole('button', { name: name.collapse }).waitFor();
+      assert.equal(await page.getByTestId('nav-rail').count(), 0);
+      await signIn(page, olegToken, chatPath);
+      await page.getByTestId('nav-rail').waitFor();
+      await page.getByTestId('client-panel-rail').waitFor();
+
+      // Unfolded by the keyboard again.
+      await page.getByRole('button', { name: name.expand }).focus();
+      await page.keyboard.press('Enter');
+      await page.getByRole('button', { name: name.show }).focus();
+      await page.keyboard.press('Enter');
+      await page.getByTestId('client-panel').getByText('Wendy Wide').first().waitFor();
+      assert.equal(await page.getByTestId('nav-rail').count(), 0);
+      assertNoErrors(errors, /Failed to load resource/);
+      await context.close();
+    }
+    const back = await apiCall(server.url, 'PATCH', '/api/presence', { status: 'online' }, olegToken);
+    assert.equal(back.status, 200);
+  });
   test('390 px: list -> conversation -> back, the client panel as a sheet, no horizontal overflow on any chat screen (both languages)', async () => {
     const width = (page: Page) => page.evaluate(() => document.scrollingElement?.scrollWidth ?? 0);
     const noOverflow = async (page: Page, where: string) => {

@@ -177,6 +177,18 @@ const adminRoutes: RouteObject = {
       ],
     },
     {
+      // The bot editor takes the whole window (issue 36), outside the Preferences frame; same address and guards.
+      // The editor (React Flow) is its own chunk, loaded when a bot is opened.
+      element: <Guard right="RIGHT_ACCOUNT_CONTROL" option="OPTION_CHAT_BOT" />,
+      children: [
+        {
+          path: 'preferences/chat-bots/bot',
+          handle: { title: 'chatBots.title' },
+          lazy: screen(() => import('../features/chat-bots/bot-editor-page.tsx'), 'BotEditorPage'),
+        },
+      ],
+    },
+    {
       path: 'preferences',
       handle: { title: 'preferences.title' },
       lazy: screen(() => import('../features/preferences/preferences-layout.tsx'), 'PreferencesLayout'),
@@ -259,12 +271,6 @@ const adminRoutes: RouteObject = {
                   path: 'chat-bots',
                   handle: { title: 'chatBots.title' },
                   lazy: screen(() => import('../features/chat-bots/chat-bots-page.tsx'), 'ChatBotsPage'),
-                },
-                {
-                  // The editor (React Flow) is its own chunk, loaded when a bot is opened.
-                  path: 'chat-bots/bot',
-                  handle: { title: 'chatBots.title' },
-                  lazy: screen(() => import('../features/chat-bots/bot-editor-page.tsx'), 'BotEditorPage'),
                 },
               ],
             },

@@ -3,6 +3,7 @@ import {
   ActionIcon,
   Alert,
   Badge,
+  Box,
   Button,
   Checkbox,
   FileButton,
@@ -15,6 +16,7 @@ import {
   Textarea,
   TextInput,
 } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import {
   BOT_FINAL_ACTIONS,
   BOT_INTENTS,
@@ -50,13 +52,15 @@ import { SectionLoader } from '../../shared/ui/full-loader.tsx';
 import { uploadFile } from '../chats/composer/upload.ts';
 import { botKeys, publishBot, saveBot, useChatBot, useOperatorChoices, useTeamChoices } from './api.ts';
 import { BotNodeCard, type BotNodeData } from './bot-node.tsx';
-import { emptyNode, newId, removeNode, setNext, transitions, updateNode } from './graph.ts';
+import { emptyNode, newId, placeNode, removeNode, setNext, transitions, updateNode } from './graph.ts';
 
 const BotSimulator = lazy(() => import('./simulator.tsx').then((m) => ({ default: m.BotSimulator })));
 const nodeTypes = { bot: BotNodeCard };
 type Mode = 'default' | 'move' | 'create' | 'delete';
 type SaveState = 'saved' | 'unsaved' | 'saving';
 const FIT = { maxZoom: 1, padding: 0.15 };
+/** A new node's size before the canvas measures it (bot-node.tsx draws it 230 px wide). */
+const NODE_SIZE = { width: 230, height: 120 };
 /** The autosave waits this long after the last change. */
 const AUTOSAVE_MS = 800;
 
@@ -78,6 +82,9 @@ function BotEditor({ bot }: { bot: ChatBotDto }) {
   const { t } = useTranslation();
   const client = useQueryClient();
   const flow = useReactFlow();
+  const canvasRef = useRef<HTMLDivElement>(null);
+  const panelRef = useRef<HTMLDivElement>(null);
+  const floating = useMediaQuery('(min-width: 62em)') ?? true;
   const [graph, setGraph] = useState<BotGraph>(bot.draft);
   const [meta, setMeta] = useState({
     name: bot.name,
@@ -210,17 +217,33 @@ function BotEditor({ bot }: { bot: ChatBotDto }) {
   const onConnect = (c: Connection) => {
     if (c.sourceHandle && c.target) change((g) => setNext(g, c.source, c.sourceHandle as string, c.target));
   };
+  /** A node from the toolbar lands at the centre of what the canvas shows (beside the panel over it), selected. */
   const addNode = (x?: number, y?: number) => {
-    const last = graph.nodes.at(-1);
-    const node = emptyNode(
-      x ?? (last ? last.position.x + 60 : 0),
-      y ?? (last ? last.position.y + 260 : 0),
-      !graph.nodes.length,
-    );
+    const at = x !== undefined && y !== undefined ? { x, y } : centreSpot();
+    const node = emptyNode(at.x, at.y, !graph.nodes.length);
     change((g) => ({ nodes: [...g.nodes, node] }));
     setSelected({ nodeId: node.id });
-    // A node added from the toolbar may land outside the view: show them all.
-    if (x === undefined) setTimeout(() => void flow.fitView(FIT), 50);
+    // The focus on the new node: it is seen, and Delete removes it at once.
+    setTimeout(
+      () => canvasRef.current?.querySelector<HTMLElement>(`.react-flow__node[data-id="${node.id}"]`)?.focus(),
+      50,
+    );
+  };
+  const centreSpot = () => {
+    const r = canvasRef.current?.getBoundingClientRect();
+    if (!r) return { x: 0, y: 0 };
+    const p = panelRef.current?.getBoundingClientRect();
+    const right = floating && p && p.left > r.left && p.left < r.right ? p.left : r.right;
+    const topLeft = flow.screenToFlowPosition({ x: r.left, y: r.top });
+    const bottomRight = flow.screenToFlowPosition({ x: right, y: r.bottom });
+    const view = { ...topLeft, width: bottomRight.x - topLeft.x, height: bottomRight.y - topLeft.y };
+    const taken = flow.getNodes().map((n) => ({
+      ...n.position,
+      width: n.measured?.width ?? NODE_SIZE.width,
+      height: n.measured?.height ?? NODE_SIZE.height,
+    }));
+    const centre = { x: view.x + view.width / 2, y: view.y + view.height / 2 };
+    return placeNode(centre, NODE_SIZE, taken, view);
   };
   /** §8 toasts: delete needs a selected element; the root cannot go while other nodes exist. */
   const deleteElement = (target = selected) => {
@@ -269,19 +292,22 @@ function BotEditor({ bot }: { bot: ChatBotDto }) {
         : t('chatBots.saved');
 
   return (
-    <Stack gap="sm">
+    // The whole window below the header (admin-layout.tsx): the canvas takes what the header rows leave.
+    <Stack gap="sm" style={{ flex: '1 1 0', minHeight: 0 }}>
       <Paper p="md">
         <Group justify="space-between" wrap="wrap" gap="sm">
           <Group gap="xs" wrap="nowrap" style={{ minWidth: 0 }}>
-            <ActionIcon
+            <Button
               variant="subtle"
               component={Link}
               to="/admin/preferences/chat-bots"
-              aria-label={t('common.back')}
+              leftSection={<IconArrowLeft size={16} />}
+              px="xs"
+              data-testid="bot-editor-back"
             >
-              <IconArrowLeft size={18} />
-            </ActionIcon>
-            <Text fw={650} size="lg" component="h2" style={{ overflowWrap: 'anywhere' }}>
+              {t('chatBots.backToList')}
+            </Button>
+            <Text fw={650} size="lg" component="h1" style={{ overflowWrap: 'anywhere' }}>
               {meta.name || t('chatBots.title')}
             </Text>
           </Group>
@@ -363,12 +389,20 @@ function BotEditor({ bot }: { bot: ChatBotDto }) {
           {t(`chatBots.modes.hint.${mode}`)}
         </Text>
       </Group>
-      <Group align="stretch" gap="sm" wrap="wrap">
+      {/* Wide: the canvas fills the rest of the window, the node panel floats over its right side. A phone: the
+          canvas, then the panel under it. */}
+      <Box
+        style={
+          floating
+            ? { flex: '1 1 0', minHeight: 420, position: 'relative' }
+            : { display: 'flex', flexDirection: 'column', gap: 'var(--mantine-spacing-sm)' }
+        }
+      >
         <Paper
           withBorder
+          ref={canvasRef}
           style={{
-            flex: '3 1 420px',
-            height: 560,
+            ...(floating ? { position: 'absolute', inset: 0 } : { height: 480 }),
             minWidth: 0,
             cursor: mode === 'create' ? 'crosshair' : undefined,
           }}
@@ -418,7 +452,21 @@ function BotEditor({ bot }: { bot: ChatBotDto }) {
         <Paper
           withBorder
           p="sm"
-          style={{ flex: '1 1 300px', maxHeight: 560, overflow: 'auto' }}
+          ref={panelRef}
+          shadow={floating ? 'md' : undefined}
+          style={
+            floating
+              ? {
+                  position: 'absolute',
+                  top: 12,
+                  right: 12,
+                  width: 360,
+                  maxHeight: 'calc(100% - 24px)',
+                  overflow: 'auto',
+                  zIndex: 5,
+                }
+              : { maxHeight: 560, overflow: 'auto' }
+          }
           data-testid="node-panel"
         >
           {trying ? (
@@ -448,7 +496,7 @@ function BotEditor({ bot }: { bot: ChatBotDto }) {
             </Text>
           )}
         </Paper>
-      </Group>
+      </Box>
     </Stack>
   );
 }

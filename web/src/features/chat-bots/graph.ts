@@ -54,3 +54,44 @@ export const transitions = (g: BotGraph): Transition[] =>
       .filter((x): x is { elementId: string; next: string } => x.next !== null)
       .map((x) => ({ nodeId: n.id, ...x })),
   );
+
+type Point = { x: number; y: number };
+export type Box = Point & { width: number; height: number };
+const GAP = 24;
+
+/**
+ * Where 'Add node' puts a node of `size` (top-left corner, flow coordinates): centred on the view's centre when that
+ * place is free, else the free place nearest to it inside the view, so the new node is seen and covers no other
+ * (issue 36); the centre when the view has no free place.
+ */
+export function placeNode(
+  centre: Point,
+  size: { width: number; height: number },
+  taken: Box[],
+  view: Box,
+): Point {
+  const overlaps = (p: Point) =>
+    taken.some(
+      (b) =>
+        p.x < b.x + b.width + GAP &&
+        p.x + size.width + GAP > b.x &&
+        p.y < b.y + b.height + GAP &&
+        p.y + size.height + GAP > b.y,
+    );
+  const inside = (p: Point) =>
+    p.x >= view.x &&
+    p.y >= view.y &&
+    p.x + size.width <= view.x + view.width &&
+    p.y + size.height <= view.y + view.height;
+  const origin = { x: centre.x - size.width / 2, y: centre.y - size.height / 2 };
+  const steps: Point[] = [];
+  for (let i = -8; i <= 8; i++)
+    for (let j = -8; j <= 8; j++)
+      steps.push({ x: (i * (size.width + GAP)) / 2, y: (j * (size.height + GAP)) / 2 });
+  steps.sort((a, b) => Math.hypot(a.x, a.y) - Math.hypot(b.x, b.y));
+  for (const s of steps) {
+    const p = { x: origin.x + s.x, y: origin.y + s.y };
+    if (!overlaps(p) && inside(p)) return p;
+  }
+  return origin;
+}

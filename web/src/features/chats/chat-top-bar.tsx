@@ -74,50 +74,56 @@ export function ChatTopBar({
   const name = chat.client.name || chat.client.externalId;
   return (
     <Group
-      px="md"
+      px="sm"
       py="sm"
       justify="space-between"
       wrap="wrap"
       gap="xs"
       style={{ borderBottom: '1px solid var(--mantine-color-gray-3)' }}
+      data-testid="chat-top-bar"
     >
-      <Group gap="sm" wrap="nowrap" style={{ minWidth: 0 }}>
-        <Avatar name={initialsOf(name)} color="initials" radius="xl" />
+      {/* The client's part yields its width first (truncated): the bar wraps only when 7rem no longer fits. */}
+      <Group gap="sm" wrap="nowrap" style={{ minWidth: 0, flex: '1 1 7rem' }}>
+        <Avatar name={initialsOf(name)} color="initials" radius="xl" size="sm" />
         <div style={{ minWidth: 0 }}>
           <Text fw={650} truncate data-testid="chat-client">
             <UserText>{name}</UserText>
           </Text>
-          <Text size="xs" c="gray.7" truncate>
-            <span
-              data-testid="chat-channel"
-              title={t('conversation.channel', { type: t(`channels.types.${chat.channel.type}`) })}
+          {/* The status opens the second line: the bar keeps one line at 1440 px with the menu and the panel open. */}
+          <Group gap={6} wrap="nowrap">
+            <Badge
+              color={STATUS_COLOR[chat.status]}
+              variant="light"
+              size="xs"
+              data-testid="chat-status"
+              style={{ flexShrink: 0, overflow: 'visible' }}
             >
-              {t(`channels.types.${chat.channel.type}`)}
-            </span>
-            {' · '}
-            <UserText>{chat.channel.name}</UserText> · <UserText>{chat.team.name}</UserText>
-            {chat.operator && (
-              <>
-                {' · '}
-                <UserText>{chat.operator.name}</UserText>
-              </>
-            )}
-            {chat.category && (
-              <>
-                {' · '}
-                <UserText>{pathText(chat.category.path)}</UserText>
-              </>
-            )}
-          </Text>
+              {t(`chat.status.${chat.status}`)}
+            </Badge>
+            <Text size="xs" c="gray.7" truncate style={{ minWidth: 0 }}>
+              <span
+                data-testid="chat-channel"
+                title={t('conversation.channel', { type: t(`channels.types.${chat.channel.type}`) })}
+              >
+                {t(`channels.types.${chat.channel.type}`)}
+              </span>
+              {' · '}
+              <UserText>{chat.channel.name}</UserText> · <UserText>{chat.team.name}</UserText>
+              {chat.operator && (
+                <>
+                  {' · '}
+                  <UserText>{chat.operator.name}</UserText>
+                </>
+              )}
+              {chat.category && (
+                <>
+                  {' · '}
+                  <UserText>{pathText(chat.category.path)}</UserText>
+                </>
+              )}
+            </Text>
+          </Group>
         </div>
-        <Badge
-          color={STATUS_COLOR[chat.status]}
-          variant="light"
-          data-testid="chat-status"
-          style={{ flexShrink: 0, overflow: 'visible' }}
-        >
-          {t(`chat.status.${chat.status}`)}
-        </Badge>
       </Group>
       <Group gap="xs" wrap="wrap" style={{ flexShrink: 0, maxWidth: '100%' }}>
         <ChatRating chat={chat} />

@@ -25,6 +25,7 @@ import {
   useWorkspaceKeys,
 } from './shortcuts/use-workspace-keys.ts';
 import { ClientPanel } from './side-panel/client-panel.tsx';
+import { ClientPanelColumn } from './side-panel/panel-column.tsx';
 
 const EMPTY: Record<ChatFilter, string> = {
   assigned: 'chats.emptyAssigned',
@@ -37,6 +38,7 @@ const LABEL: Record<ChatFilter, string> = {
   closed: 'menu.closed',
 };
 const FILTER_KEYS = ['channelId', 'teamId', 'operatorId', 'q'] as const;
+const BORDER = '1px solid var(--mantine-color-gray-3)';
 
 /** Marks the open chat read when it opens and whenever a client message arrives in it. */
 function useReadMark(chatId: string | null, lastAt: string | undefined) {
@@ -142,24 +144,29 @@ export function ChatsPage() {
   const closed = (chatId: string) => focusChatRow(afterLeaving(ids, chatId));
 
   return (
+    // Panes edge to edge, as tall as the window leaves under the banners (admin-layout.tsx): the conversation gets
+    // the room (issue 36).
     <Group
       align="stretch"
-      gap="lg"
+      gap={0}
       wrap="nowrap"
-      h="calc(100vh - 64px - 2 * var(--mantine-spacing-xl))"
       mih={480}
+      style={{ flex: '1 1 0', minHeight: 0, background: 'white' }}
     >
       <Paper
-        w={narrow ? '100%' : 340}
+        w={narrow ? '100%' : 288}
         p={0}
+        withBorder={false}
+        radius={0}
         style={{
           display: narrow && selected ? 'none' : 'flex',
           flexDirection: 'column',
           flexShrink: 0,
           overflow: 'hidden',
+          borderRight: narrow ? undefined : BORDER,
         }}
       >
-        <Stack p="md" gap="sm" style={{ borderBottom: '1px solid var(--mantine-color-gray-3)' }}>
+        <Stack p="md" gap="sm" style={{ borderBottom: BORDER }}>
           <Group justify="space-between" wrap="nowrap">
             <Text fw={650} size="lg" component="h1" id="chat-center-title" tabIndex={-1}>
               {t('menu.chatCenter')}
@@ -221,6 +228,8 @@ export function ChatsPage() {
       </Paper>
       <Paper
         p={0}
+        withBorder={false}
+        radius={0}
         style={{
           flex: 1,
           minWidth: 0,
@@ -285,11 +294,7 @@ export function ChatsPage() {
       >
         {openChat && ready && <ClientPanel key={openChat.client.id} chat={openChat} />}
       </Drawer>
-      {wide && openChat && (
-        <Paper w={320} p={0} style={{ flexShrink: 0, overflow: 'hidden', display: 'flex' }}>
-          {ready ? <ClientPanel key={openChat.client.id} chat={openChat} /> : <SectionLoader />}
-        </Paper>
-      )}
+      {wide && openChat && <ClientPanelColumn chat={openChat} ready={ready} />}
     </Group>
   );
 }

@@ -154,63 +154,74 @@ export const Composer = forwardRef<
       )}
       <FileChips files={files} />
       {slash.menu}
-      <Group gap={4} align="flex-end" wrap="nowrap">
-        <EmojiPicker onPick={insert} disabled={disabled} />
-        {templatesOn && <TemplatesButton chatId={chatId} disabled={disabled} onInsert={insert} />}
-        <KbButton disabled={disabled} onInsert={insert} />
-        <FileButton onChange={(list) => files.add(list)} multiple disabled={disabled}>
-          {(props) => (
-            <Tooltip label={t('conversation.attach')}>
-              <ActionIcon
-                {...props}
-                variant="subtle"
-                color="gray.7"
-                size="lg"
-                aria-label={t('conversation.attach')}
-                disabled={disabled || files.files.length >= ATTACHMENT_LIMITS.max}
-                data-testid="attach-button"
-              >
-                <IconPaperclip size={20} aria-hidden />
-              </ActionIcon>
-            </Tooltip>
-          )}
-        </FileButton>
-        <Textarea
-          ref={area}
-          style={{ flex: 1, minWidth: 0 }}
-          autosize
-          minRows={1}
-          maxRows={6}
-          maxLength={MESSAGE_TEXT_MAX}
-          aria-label={label}
-          placeholder={disabledReason ?? label}
-          disabled={disabled}
-          value={text}
-          data-testid="composer-input"
-          {...slash.inputProps}
-          onChange={(e) => {
-            setText(e.currentTarget.value);
-            typed();
-          }}
-          onPaste={(e) => {
-            const pasted = Array.from(e.clipboardData.files);
-            if (pasted.length) {
-              e.preventDefault();
-              files.add(pasted);
-            }
-          }}
-          onKeyDown={(e) => {
-            if (slash.onKeyDown(e)) return;
-            if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
-              e.preventDefault();
-              submit();
-            }
-          }}
-        />
+      <Textarea
+        ref={area}
+        autosize
+        minRows={1}
+        maxRows={6}
+        maxLength={MESSAGE_TEXT_MAX}
+        aria-label={label}
+        placeholder={disabledReason ?? label}
+        disabled={disabled}
+        value={text}
+        data-testid="composer-input"
+        {...slash.inputProps}
+        onChange={(e) => {
+          setText(e.currentTarget.value);
+          typed();
+        }}
+        onPaste={(e) => {
+          const pasted = Array.from(e.clipboardData.files);
+          if (pasted.length) {
+            e.preventDefault();
+            files.add(pasted);
+          }
+        }}
+        onKeyDown={(e) => {
+          if (slash.onKeyDown(e)) return;
+          if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
+            e.preventDefault();
+            submit();
+          }
+        }}
+      />
+      {/* The text takes the whole width (issue 36); the tools, the note switch and Send share the row below. */}
+      <Group gap={4} wrap="nowrap" justify="space-between">
+        <Group gap={4} wrap="nowrap" style={{ minWidth: 0 }}>
+          <EmojiPicker onPick={insert} disabled={disabled} />
+          {templatesOn && <TemplatesButton chatId={chatId} disabled={disabled} onInsert={insert} />}
+          <KbButton disabled={disabled} onInsert={insert} />
+          <FileButton onChange={(list) => files.add(list)} multiple disabled={disabled}>
+            {(props) => (
+              <Tooltip label={t('conversation.attach')}>
+                <ActionIcon
+                  {...props}
+                  variant="subtle"
+                  color="gray.7"
+                  size="lg"
+                  aria-label={t('conversation.attach')}
+                  disabled={disabled || files.files.length >= ATTACHMENT_LIMITS.max}
+                  data-testid="attach-button"
+                >
+                  <IconPaperclip size={20} aria-hidden />
+                </ActionIcon>
+              </Tooltip>
+            )}
+          </FileButton>
+          <Switch
+            label={t('chat.internal')}
+            checked={internal}
+            disabled={disabled}
+            color="yellow.8"
+            size="xs"
+            ml="xs"
+            data-testid="internal-toggle"
+            onChange={(e) => setInternal(e.currentTarget.checked)}
+          />
+        </Group>
         <Tooltip label={t('chat.send')}>
           <ActionIcon
             size="lg"
-            mb={2}
             aria-label={t('chat.send')}
             disabled={!canSend}
             onClick={submit}
@@ -220,15 +231,6 @@ export const Composer = forwardRef<
           </ActionIcon>
         </Tooltip>
       </Group>
-      <Switch
-        label={t('chat.internal')}
-        checked={internal}
-        disabled={disabled}
-        color="yellow.8"
-        size="xs"
-        data-testid="internal-toggle"
-        onChange={(e) => setInternal(e.currentTarget.checked)}
-      />
     </Stack>
   );
 });

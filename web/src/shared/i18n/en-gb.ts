@@ -167,6 +167,8 @@ export const enGB = {
     resetFilters: 'Reset filters',
     noResults: 'No results, try changing filters',
     clientPanel: 'Client',
+    hideClientPanel: 'Hide the client panel',
+    showClientPanel: 'Show the client panel',
     profile: 'Client profile',
     clientName: 'Profile name',
     editName: 'Edit the name',
@@ -1042,6 +1044,8 @@ export const enGB = {
   a11y: {
     navigation: 'Menu',
     skipToContent: 'Skip to content',
+    collapseMenu: 'Collapse the menu',
+    expandMenu: 'Expand the menu',
   },
   attention: {
     newChat: 'New chat',
@@ -1536,6 +1540,7 @@ export const enGB = {
     published: 'Published as version {{n}}',
     try: 'Try',
     addNode: 'Add node',
+    backToList: 'Back to chat bots',
     deleteElement: 'Delete element',
     modes: {
       label: 'Editor mode',

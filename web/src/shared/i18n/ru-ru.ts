@@ -173,6 +173,8 @@ export const ruRU: Resources = {
     resetFilters: 'Сбросить фильтры',
     noResults: 'Нет результатов, попробуйте изменить фильтры',
     clientPanel: 'Клиент',
+    hideClientPanel: 'Скрыть панель клиента',
+    showClientPanel: 'Показать панель клиента',
     profile: 'Профиль клиента',
     clientName: 'Имя профиля',
     editName: 'Изменить имя',
@@ -1060,6 +1062,8 @@ export const ruRU: Resources = {
   a11y: {
     navigation: 'Меню',
     skipToContent: 'Перейти к содержимому',
+    collapseMenu: 'Свернуть меню',
+    expandMenu: 'Развернуть меню',
   },
   attention: {
     newChat: 'Новый чат',
@@ -1565,6 +1569,7 @@ export const ruRU: Resources = {
     published: 'Опубликовано как версия {{n}}',
     try: 'Попробовать',
     addNode: 'Добавить узел',
+    backToList: 'Назад к чат-ботам',
     deleteElement: 'Удалить элемент',
     modes: {
       label: 'Режим редактора',

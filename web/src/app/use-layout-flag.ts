@@ -1,0 +1,17 @@
+import { useCallback, useState } from 'react';
+import { type LayoutPrefs, readLayoutPrefs, writeLayoutPrefs } from './layout-prefs.ts';
+import { useCurrentUser } from './session.tsx';
+
+/** One of the current user's layout flags with its setter (the value is written through at once). */
+export function useLayoutFlag(name: keyof LayoutPrefs): [boolean, (value: boolean) => void] {
+  const me = useCurrentUser();
+  const [value, setValue] = useState(() => readLayoutPrefs(me.id)[name]);
+  const set = useCallback(
+    (next: boolean) => {
+      setValue(next);
+      writeLayoutPrefs(me.id, { [name]: next });
+    },
+    [me.id, name],
+  );
+  return [value, set];
+}
