@@ -14,7 +14,13 @@ import * as Q from './queries.ts';
 /** Everything a state change inside one transaction needs (defined in realtime/, re-exported for the modules). */
 export type { Tx } from '../../realtime/emit.ts';
 
-const CHAT_TIMERS = ['auto_close', 'redistribute', 'overdue_half', 'overdue_expired'] as const;
+const CHAT_TIMERS = [
+  'auto_close',
+  'inactivity_close',
+  'redistribute',
+  'overdue_half',
+  'overdue_expired',
+] as const;
 
 /**
  * Re-reads the chat and emits `type` to its audience and to `also` (who must drop it). Every change of the
@@ -191,7 +197,7 @@ export async function distributeWaiting(
 export async function closeChatRow(
   tx: Tx,
   chat: Q.ChatRow,
-  h: { kind: 'close' | 'auto_close'; actorId: string | null },
+  h: { kind: 'close' | 'auto_close' | 'inactivity_close'; actorId: string | null },
 ): Promise<Q.ChatRow> {
   await Q.markClosed(tx.q, chat.id, tx.now);
   await Q.insertHistory(tx.q, {

@@ -296,6 +296,7 @@ export const enGB = {
       close: 'Closed by {{by}}',
       closeRule: 'Closed by the rule {{rule}}',
       auto_close: 'Closed automatically',
+      inactivity_close: 'Closed automatically on inactivity',
       category_set: 'Request category: {{category}}',
       category_removed: 'Request category removed: {{category}}',
       reopen: 'Reopened by a new message',
@@ -771,7 +772,8 @@ export const enGB = {
     autoCloseHours_one: '{{count}} hour',
     autoCloseHours_other: '{{count}} hours',
     inactivity: 'Inactivity time, hours',
-    inactivityHint: '0 switches it off, otherwise at least 24',
+    inactivityHint:
+      '0 switches it off, otherwise at least 24. A wrong time means the function will be deactivated',
     members: 'Members',
     membersPlaceholder: 'Add operators',
     created: 'Team created',

@@ -26,6 +26,7 @@ const ICONS = {
   rule: IconRoute,
   close: IconCircleCheck,
   auto_close: IconCircleCheck,
+  inactivity_close: IconCircleCheck,
   category_set: IconTag,
   category_removed: IconTag,
   rating_requested: IconStar,
