@@ -8,6 +8,7 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { Suspense } from 'react';
 import { Outlet } from 'react-router';
 import { BillingBanner } from '../features/billing/billing-banner.tsx';
+import { ProblemsBanner } from '../features/channels/problems-banner.tsx';
 import { useTranslation } from '../shared/i18n/index.ts';
 import { queryClient } from '../shared/query.ts';
 import { SectionLoader } from '../shared/ui/full-loader.tsx';
@@ -78,6 +79,7 @@ function Shell() {
       <AppShell.Main id="main" tabIndex={-1}>
         <div style={{ maxWidth: 1280, margin: '0 auto' }}>
           <BillingBanner />
+          <ProblemsBanner />
           <PresenceBanner />
           <Suspense fallback={<SectionLoader />}>
             <Outlet />

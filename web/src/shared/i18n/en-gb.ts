@@ -1021,6 +1021,13 @@ export const enGB = {
     newVersion: 'New version available, refresh page',
     problem: 'Problem detected!',
     newMessage: 'New message!',
+    problemKinds: {
+      token_refused: 'the provider refused the channel’s token',
+      unreachable: 'the provider cannot be reached',
+      webhook_failing: 'the provider’s webhook sends updates that cannot be read',
+    },
+    problemOpen: 'Open the channel {{channel}}',
+    problemDismiss: 'Dismiss the problem of {{channel}}',
   },
   planOptions: {
     OPTION_ROUTING: 'Routing rules',

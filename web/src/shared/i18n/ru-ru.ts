@@ -1033,6 +1033,13 @@ export const ruRU: Resources = {
     newVersion: 'Доступна новая версия, обновите страницу',
     problem: 'Обнаружена проблема!',
     newMessage: 'Новое сообщение!',
+    problemKinds: {
+      token_refused: 'провайдер отклонил токен канала',
+      unreachable: 'провайдер недоступен',
+      webhook_failing: 'вебхук провайдера присылает нечитаемые обновления',
+    },
+    problemOpen: 'Открыть канал {{channel}}',
+    problemDismiss: 'Скрыть проблему канала {{channel}}',
   },
   planOptions: {
     OPTION_ROUTING: 'Правила маршрутизации',
