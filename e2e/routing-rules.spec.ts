@@ -136,6 +136,47 @@ describe('routing rules', () => {
     await context.close();
   });
 
+  test('a rule that closes the chats of one channel: the timeline names the rule', async () => {
+    const teams = await apiCall(server.url, 'GET', '/api/teams', undefined, adminToken);
+    const sales = teams.body.entity.items.find((x: { name: string }) => x.name === 'Sales');
+    const spam = await apiCall(
+      server.url,
+      'POST',
+      '/api/channels',
+      { type: 'api', name: 'Spam line', teamId: sales.id, webhookUrl: 'http://127.0.0.1:9/x' },
+      adminToken,
+    );
+    const { page, errors, context } = await openPage(browser, server.url);
+    await signIn(page, adminToken, '/admin/preferences/routing-rules');
+    await page.getByTestId('rule-default').waitFor();
+    await page.getByRole('button', { name: 'Add rule' }).click();
+    const dialog = page.getByRole('dialog');
+    await field(dialog, 'Name').fill('Close spam');
+    await field(dialog, 'Channels').click();
+    await page.getByRole('option', { name: 'Spam line', exact: true }).click();
+    await page.keyboard.press('Escape');
+    await choose(page, 'Action', 'Close the chat');
+    // A closing rule names no team.
+    assert.equal(await field(dialog, 'Team').count(), 0);
+    await dialog.getByRole('button', { name: 'Create' }).click();
+    await page.getByTestId('rule-Close spam').getByText('Close the chat').waitFor();
+    const pushed = await apiCall(
+      server.url,
+      'POST',
+      `/api/channels/${spam.body.entity.id}/inbound`,
+      { externalMessageId: 's-1', client: { externalId: 'c-s1', name: 'Sam Spam' }, text: 'Buy now' },
+      spam.body.entity.inboundKey,
+    );
+    const chatId = pushed.body.entity.chatId;
+    const chat = await apiCall(server.url, 'GET', `/api/chats/${chatId}`, undefined, adminToken);
+    assert.equal(chat.body.entity.status, 'closed');
+    await page.goto(`/admin/chats?filter=closed&chat=${chatId}`);
+    await page.getByText(/Closed by the rule \W?Close spam/).waitFor();
+    await screenshot(page, 'routing-rule-close-timeline', { toasts: false });
+    assertNoErrors(errors);
+    await context.close();
+  });
+
   test('at 390 px in Russian: the list, the default rule read-only', async () => {
     const { page, errors, context } = await openPage(browser, server.url, { width: 390 });
     await context.addInitScript(() => localStorage.setItem('sc-lang', 'rus'));

@@ -12,6 +12,7 @@ export const REALTIME_EVENT_TYPES = [
   'presence.changed',
   'counters.changed',
   'access.changed',
+  'channel.problems',
 ] as const;
 export type RealtimeEventType = (typeof REALTIME_EVENT_TYPES)[number];
 

@@ -281,6 +281,10 @@ export const fixtures: Record<string, Fixture> = {
   'DELETE /api/roles/:id': async (org) => ({ path: `/api/roles/${await emptyRole(org)}` }),
   // channels
   'GET /api/channels': async () => ({ path: '/api/channels' }),
+  'GET /api/channels/problems': async () => ({ path: '/api/channels/problems' }),
+  'POST /api/channels/:id/problems/dismiss': async (org) => ({
+    path: `/api/channels/${(await channel(org)).id}/problems/dismiss`,
+  }),
   'GET /api/channels/:id': async (org) => ({ path: `/api/channels/${(await channel(org)).id}` }),
   'POST /api/channels': async (org) => ({
     path: '/api/channels',

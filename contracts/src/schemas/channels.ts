@@ -414,3 +414,31 @@ export const webhookParams = z.object({
   type: z.enum(CHANNEL_TYPES, 'Not found'),
   channelId: z.uuid('Not found'),
 });
+
+/**
+ * A channel in trouble (issue 36, §8 'Problem detected!'): the provider refused its token, could not be reached for
+ * a while, or its webhook sends what cannot be read.
+ */
+export const CHANNEL_PROBLEM_KINDS = ['token_refused', 'unreachable', 'webhook_failing'] as const;
+export type ChannelProblemKind = (typeof CHANNEL_PROBLEM_KINDS)[number];
+export type ChannelProblemDto = {
+  id: string;
+  channelId: string;
+  channelName: string;
+  kind: ChannelProblemKind;
+  /** The provider's or our own words about the last occurrence. */
+  detail: string;
+  since: string;
+  lastSeenAt: string;
+};
+export const channelProblemDto = z.object({
+  id: z.uuid(),
+  channelId: z.uuid(),
+  channelName: z.string(),
+  kind: z.enum(CHANNEL_PROBLEM_KINDS),
+  detail: z.string(),
+  since: z.iso.datetime({ offset: true }),
+  lastSeenAt: z.iso.datetime({ offset: true }),
+});
+/** `channel.problems`: a problem of a channel opened or ended; administrators read the list again. */
+export type ChannelProblemsPayload = { channelId: string };

@@ -23,6 +23,7 @@ export const CHAT_HISTORY_KINDS = [
   'transfer',
   'close',
   'auto_close',
+  'inactivity_close',
   'category_set',
   'category_removed',
   'reopen',

@@ -9,7 +9,8 @@ export const RULE_MESSAGE_TYPES = ['client', 'mailing'] as const;
 export type RuleMessageType = (typeof RULE_MESSAGE_TYPES)[number];
 export const RULE_MARKETING_TYPES = ['service', 'advertising'] as const;
 export type RuleMarketingType = (typeof RULE_MARKETING_TYPES)[number];
-export const RULE_ACTIONS = ['last_operator', 'team', 'chat_bot', 'personal_manager'] as const;
+/** 'close': the rule closes the chat (§4 'closed by ... a rule'); the close history entry names the rule. */
+export const RULE_ACTIONS = ['last_operator', 'team', 'chat_bot', 'personal_manager', 'close'] as const;
 export type RuleActionType = (typeof RULE_ACTIONS)[number];
 /** The chat-bot intents of §3 (a bot names the chat's intent; rules include or exclude them). */
 export const BOT_INTENTS = ['GREETING', 'GOODBYE', 'HELP', 'BOT_CONFUSED', 'ESCALATE_TO_AGENT'] as const;

@@ -132,6 +132,8 @@ export type SendResult =
       error: string;
       /** The provider asked us to wait this long before the next attempt. */
       retryAfterMs?: number;
+      /** The provider refused the channel's credentials (a channel problem, not the message's). */
+      tokenRefused?: boolean;
     };
 
 /**

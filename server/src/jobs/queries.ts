@@ -2,6 +2,7 @@ import type { Queryable } from '../db/index.ts';
 
 export type TimerKind =
   | 'auto_close'
+  | 'inactivity_close'
   | 'redistribute'
   | 'overdue_half'
   | 'overdue_expired'

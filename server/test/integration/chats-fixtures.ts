@@ -12,6 +12,7 @@ export async function makeTeam(
     dialogLimit?: number;
     autoCloseMinutes?: number | null;
     autoRedistributionMinutes?: number | null;
+    inactivityHours?: number;
     memberIds?: string[];
   } = {},
 ): Promise<string> {
@@ -22,6 +23,7 @@ export async function makeTeam(
     dialogLimit: opts.dialogLimit ?? 5,
     autoCloseMinutes: opts.autoCloseMinutes ?? null,
     autoRedistributionMinutes: opts.autoRedistributionMinutes ?? null,
+    inactivityHours: opts.inactivityHours ?? 0,
     memberIds: opts.memberIds ?? [],
   });
   if (res.status !== 200) throw new Error(`team: ${JSON.stringify(res.body)}`);

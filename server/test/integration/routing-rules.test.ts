@@ -435,6 +435,43 @@ describe('routing rules: the pipeline stage', () => {
     assert.equal((await ruleEntries(org, chatId)).length, 1);
   });
 
+  test('close: the rule closes the chat, the close entry names it; with a category required it falls through', async () => {
+    const { org, homeOp, ch } = await setup();
+    const closer = await rule(org, {
+      name: 'Spam closer',
+      conditions: { clients: 'new' },
+      action: { type: 'close', teamId: '00000000-0000-4000-8000-000000000000' },
+    });
+    // Only the id its type uses is kept.
+    const listed = (await org.admin.api.get('/api/routing-rules')).body.entity.items[0];
+    assert.deepEqual(listed.action, { type: 'close', teamId: null, botId: null });
+    const res = await inbound(s, ch, { client: 'x-1' });
+    const chat = await eventually(
+      () => chatOf(org.admin, res.body.entity.chatId),
+      (c) => c.status === 'closed',
+    );
+    assert.equal(chat.status, 'closed');
+    assert.equal(chat.operator, null);
+    const history = (await org.admin.api.get(`/api/chats/${chat.id}/history`)).body.entity.items as {
+      kind: string;
+      ruleId: string | null;
+      ruleName: string | null;
+      actorId: string | null;
+    }[];
+    const close = history.find((h) => h.kind === 'close');
+    assert.ok(close, JSON.stringify(history));
+    assert.equal(close.ruleId, closer.id);
+    assert.equal(close.ruleName, 'Spam closer');
+    assert.equal(close.actorId, null);
+    // With OPTION_CATEGORY on, a chat without a category cannot be closed: the next rule (the default) routes it.
+    const staff = await import('../helpers.ts').then((h) => h.createPlatformStaff(s));
+    await staff.patch(`/api/organisations/${org.id}`, { options: [...OPTIONS, 'OPTION_CATEGORY'] });
+    const other = await inbound(s, ch, { client: 'x-2' });
+    const open = await chatOf(org.admin, other.body.entity.chatId);
+    assert.equal(open.status, 'in_progress');
+    assert.equal(open.operator.id, homeOp.id);
+  });
+
   test('OPTION_ROUTING off: rules are not evaluated', async () => {
     const { org, vip, homeOp, ch } = await setup();
     await rule(org, {

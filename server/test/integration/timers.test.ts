@@ -68,6 +68,43 @@ describe('durable timers', () => {
     assert.equal(rec.events.filter((e) => e.type === 'chat.closed').length, 1);
   });
 
+  test('inactivity close: no message from either side for the team’s hours; 0 is off; a new time re-arms', async () => {
+    const HOUR = 60 * MIN;
+    const org = await createOrganisation(s);
+    const teamId = await makeTeam(org);
+    const a = await org.user({ teams: [teamId] });
+    await goOnline(a);
+    const ch = await makeChannel(org, teamId);
+    const chatId = (await inbound(s, ch, { client: 'idle' })).body.entity.chatId;
+    assert.equal((await chatOf(org.admin, chatId)).status, 'in_progress');
+    // 0: off.
+    await advance(30 * HOUR);
+    assert.equal((await chatOf(org.admin, chatId)).status, 'in_progress');
+    // 23 is refused (§5); 24 arms the open chats of the team from their last message (30 h ago: due now).
+    const bad = await org.admin.api.patch(`/api/teams/${teamId}`, { inactivityHours: 23 });
+    assert.equal(bad.status, 400);
+    assert.equal(bad.body.error.fields.inactivityHours, 'Time set incorrectly');
+    await inbound(s, ch, { client: 'idle', text: 'hello?' });
+    assert.equal((await org.admin.api.patch(`/api/teams/${teamId}`, { inactivityHours: 24 })).status, 200);
+    await advance(23 * HOUR);
+    assert.equal((await chatOf(org.admin, chatId)).status, 'in_progress');
+    // The operator's message restarts the time.
+    assert.equal((await a.api.post(`/api/chats/${chatId}/messages`, { text: 'Still here' })).status, 200);
+    await advance(23 * HOUR);
+    assert.equal((await chatOf(org.admin, chatId)).status, 'in_progress');
+    const rec = recordEvents(s);
+    await advance(2 * HOUR);
+    rec.stop();
+    assert.equal((await chatOf(org.admin, chatId)).status, 'closed');
+    assert.deepEqual((await historyKinds(chatId)).slice(-1), ['inactivity_close']);
+    assert.equal(rec.events.filter((e) => e.type === 'chat.closed').length, 1);
+    // Set to 0 again: the other open chats of the team stay open.
+    const waiting = (await inbound(s, ch, { client: 'idle-2' })).body.entity.chatId;
+    assert.equal((await org.admin.api.patch(`/api/teams/${teamId}`, { inactivityHours: 0 })).status, 200);
+    await advance(48 * HOUR);
+    assert.notEqual((await chatOf(org.admin, waiting)).status, 'closed');
+  });
+
   test('redistribution after the team’s time without an operator reply; a reply stops it', async () => {
     const org = await createOrganisation(s);
     const teamId = await makeTeam(org, { autoRedistributionMinutes: 5 });

@@ -9,6 +9,7 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { Suspense } from 'react';
 import { Outlet, useLocation } from 'react-router';
 import { BillingBanner } from '../features/billing/billing-banner.tsx';
+import { ProblemsBanner } from '../features/channels/problems-banner.tsx';
 import { useTranslation } from '../shared/i18n/index.ts';
 import { queryClient } from '../shared/query.ts';
 import { SectionLoader } from '../shared/ui/full-loader.tsx';
@@ -137,6 +138,7 @@ function Shell() {
           }}
         >
           <BillingBanner />
+          <ProblemsBanner />
           <PresenceBanner />
           <Suspense fallback={<SectionLoader />}>
             <Outlet />

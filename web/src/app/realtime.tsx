@@ -2,6 +2,7 @@ import type { ChatDto, ChatTakenAwayPayload, CurrentUserDto, PresenceDto } from 
 import { useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useEffect, useRef } from 'react';
 import { useLocation, useNavigate } from 'react-router';
+import { CHANNEL_PROBLEMS_KEY } from '../features/channels/problems-banner.tsx';
 import { applyChatEvent, resyncChats } from '../features/chats/cache.ts';
 import { chatTakenAway } from '../features/chats/taken-away.tsx';
 import { get } from '../shared/api/client.ts';
@@ -63,6 +64,11 @@ export function RealtimeProvider({ children }: { children: ReactNode }) {
         notice.onEvent(event);
         if (event.type === 'chat.takenAway') chatTakenAway(event.payload as ChatTakenAwayPayload);
         if (applyChatEvent(client, event)) return;
+        // A channel's problem opened or ended: the administrators' banner reads the list again.
+        if (event.type === 'channel.problems') {
+          void client.invalidateQueries({ queryKey: CHANNEL_PROBLEMS_KEY });
+          return;
+        }
         // Own teams or rights changed: what the screens show (menus, chat lists) is refetched.
         if (event.type === 'access.changed') {
           resyncChats(client);
@@ -77,6 +83,7 @@ export function RealtimeProvider({ children }: { children: ReactNode }) {
       },
       onResync: () => {
         resyncChats(client);
+        void client.invalidateQueries({ queryKey: CHANNEL_PROBLEMS_KEY });
         void client.invalidateQueries({ queryKey: ME_KEY });
       },
       // The socket is back while the notice still shows: confirm over HTTP so the notice goes away.

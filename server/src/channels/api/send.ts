@@ -47,7 +47,12 @@ export async function sendWebhook(
     if (res.status >= 300 && res.status < 400)
       return { ok: false, retryable: false, error: `HTTP ${res.status}: redirects are not followed` };
     const retryable = res.status >= 500 || res.status === 408 || res.status === 429;
-    return { ok: false, retryable, error: `HTTP ${res.status}` };
+    return {
+      ok: false,
+      retryable,
+      error: `HTTP ${res.status}`,
+      tokenRefused: res.status === 401 || res.status === 403,
+    };
   } catch (err) {
     if (err instanceof OutboundRefusedError) return { ok: false, retryable: false, error: err.message };
     return { ok: false, retryable: true, error: (err as Error).message };

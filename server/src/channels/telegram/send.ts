@@ -47,7 +47,7 @@ function failure(a: Extract<BotAnswer<unknown>, { ok: false }>): SendResult {
   if (a.status === 429)
     return { ok: false, retryable: true, error: a.description, retryAfterMs: (a.retryAfter ?? 1) * 1000 };
   if (a.status >= 500) return { ok: false, retryable: true, error: a.description };
-  return { ok: false, retryable: false, error: a.description };
+  return { ok: false, retryable: false, error: a.description, tokenRefused: a.status === 401 };
 }
 
 /** One attachment: uploaded from our storage (multipart), or by its URL when it lives elsewhere. */

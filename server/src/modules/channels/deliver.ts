@@ -4,8 +4,12 @@ import type { OutboxHandler } from '../../jobs/outbox.ts';
 import { metricsOf } from '../../lib/metrics.ts';
 import { withSpan } from '../../lib/tracing.ts';
 import { outboundMessage, settleOutbound } from '../chats/outbound.ts';
+import { recordChannelProblem, resolveChannelProblems } from './problems.ts';
 import * as Q from './queries.ts';
 import { adapterChannel, adapterContext } from './service.ts';
+
+/** Providers' words for refused credentials, for adapters that do not say `tokenRefused` themselves. */
+const TOKEN_REFUSED = /unauthori[sz]ed|invalid[\w\s]*(access )?token|token[\w\s]*(invalid|expired|revoked)/i;
 
 /**
  * Delivers an outbox row through its channel's adapter: the message is read as it is now and rendered by the
@@ -40,7 +44,12 @@ export const channelOutbox: OutboxHandler = {
         channel_type: channelRow.type,
         retryable: String(outcome.retryable),
       });
-    }
+      // A refused token or an unreachable provider is the channel's problem (a 429 is only a wait).
+      if (outcome.tokenRefused || TOKEN_REFUSED.test(outcome.error))
+        await recordChannelProblem(app, channelRow, 'token_refused', outcome.error);
+      else if (outcome.retryable && !outcome.retryAfterMs)
+        await recordChannelProblem(app, channelRow, 'unreachable', outcome.error);
+    } else await resolveChannelProblems(app, channelRow, ['token_refused', 'unreachable']);
     return outcome;
   },
   settle: (tx, row, result) => settleOutbound(tx, row.message_id, result),

@@ -173,3 +173,97 @@ export const newChannelId = async (q: Queryable) =>
 /** The active channels of these types, of every organisation (jobs that ask each provider). */
 export const activeChannelsOfTypes = (q: Queryable, types: readonly string[]) =>
   q.query<ChannelRow>(`${select} where c.status = 'active' and c.type = any($1::text[])`, [[...types]]);
+
+export type ProblemRow = {
+  id: string;
+  organisation_id: string;
+  channel_id: string;
+  channel_name: string;
+  kind: 'token_refused' | 'unreachable' | 'webhook_failing';
+  detail: string;
+  first_seen_at: Date;
+  last_seen_at: Date;
+  opened_at: Date | null;
+};
+
+/**
+ * Records one occurrence of a channel's problem: the open row of (channel, kind) is found or made, and opened once
+ * it has lasted `openAfterMs`. Answers the row and whether this occurrence opened it.
+ */
+export async function recordProblem(
+  q: Queryable,
+  p: {
+    orgId: string;
+    channelId: string;
+    kind: ProblemRow['kind'];
+    detail: string;
+    now: Date;
+    openAfterMs: number;
+  },
+): Promise<{ id: string; opened: boolean }> {
+  const [row] = await q.query<{ id: string; first_seen_at: Date; opened_at: Date | null }>(
+    `insert into channel_problems (organisation_id, channel_id, kind, detail, first_seen_at, last_seen_at)
+     values ($1, $2, $3, $4, $5, $5)
+     on conflict (channel_id, kind) where resolved_at is null
+     do update set last_seen_at = excluded.last_seen_at, detail = excluded.detail
+     returning id, first_seen_at, opened_at`,
+    [p.orgId, p.channelId, p.kind, p.detail.slice(0, 500), p.now],
+  );
+  if (row.opened_at || p.now.getTime() - new Date(row.first_seen_at).getTime() < p.openAfterMs)
+    return { id: row.id, opened: false };
+  const opened = await q.query(
+    'update channel_problems set opened_at = $2 where id = $1 and opened_at is null returning id',
+    [row.id, p.now],
+  );
+  return { id: row.id, opened: opened.length > 0 };
+}
+
+/**
+ * Takes the right to mail about an opened problem: none was mailed for this channel and kind within `everyMs`.
+ */
+export async function claimProblemMail(
+  q: Queryable,
+  id: string,
+  now: Date,
+  everyMs: number,
+): Promise<boolean> {
+  const rows = await q.query(
+    `update channel_problems p set mailed_at = $2
+      where p.id = $1 and not exists (
+        select 1 from channel_problems o where o.channel_id = p.channel_id and o.kind = p.kind
+           and o.mailed_at > $2::timestamptz - make_interval(secs => $3::double precision / 1000))
+      returning p.id`,
+    [id, now, everyMs],
+  );
+  return rows.length > 0;
+}
+
+/** Ends the open problems of these kinds of a channel (it works again); answers whether one was shown. */
+export async function resolveProblems(q: Queryable, channelId: string, kinds: string[], now: Date) {
+  const rows = await q.query<{ shown: boolean }>(
+    `update channel_problems set resolved_at = $3
+      where channel_id = $1 and kind = any($2::text[]) and resolved_at is null
+      returning opened_at is not null and dismissed_at is null as shown`,
+    [channelId, kinds, now],
+  );
+  return rows.some((r) => r.shown);
+}
+
+/** The organisation's open problems administrators see (opened, not dismissed), of channels not deleted. */
+export const openProblems = (q: Queryable, orgId: string) =>
+  q.query<ProblemRow>(
+    `select p.id, p.organisation_id, p.channel_id, c.name as channel_name, p.kind, p.detail, p.first_seen_at,
+            p.last_seen_at, p.opened_at
+       from channel_problems p join channels c on c.id = p.channel_id and c.deleted_at is null
+      where p.organisation_id = $1 and p.resolved_at is null and p.opened_at is not null and p.dismissed_at is null
+      order by p.opened_at, p.id`,
+    [orgId],
+  );
+
+/** Hides a channel's open problems from the banner (the next problem after they end shows again). */
+export const dismissProblems = (q: Queryable, orgId: string, channelId: string, now: Date) =>
+  q.query(
+    `update channel_problems set dismissed_at = $3
+      where organisation_id = $1 and channel_id = $2 and resolved_at is null and dismissed_at is null`,
+    [orgId, channelId, now],
+  );

@@ -2,6 +2,7 @@ import {
   channelCreatedDto,
   channelCreateSchema,
   channelDto,
+  channelProblemDto,
   channelUpdateSchema,
   deliveryStatusSchema,
   idEntity,
@@ -15,10 +16,12 @@ import {
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { RawRequest } from '../../channels/types.ts';
 import type { AppContext } from '../../context.ts';
+import { AppError } from '../../http/errors.ts';
 import type { ModuleRoutes } from '../../http/route.ts';
 import { definePublicRoute, defineRoute } from '../../http/route.ts';
 import { oauthRoutes } from './oauth.ts';
 import { presentChannel } from './presenter.ts';
+import { dismissChannelProblems, listChannelProblems } from './problems.ts';
 import { listChannels } from './queries.ts';
 import { receiveWebhook } from './receive.ts';
 import {
@@ -65,6 +68,38 @@ export const channelRoutes: ModuleRoutes = (fastify, app) => {
       params: idParams,
     },
     async ({ auth, params }) => presentChannel(await getChannel(app, auth.organisationId, params.id)),
+  );
+  defineRoute(
+    fastify,
+    app,
+    {
+      method: 'GET',
+      url: '/api/channels/problems',
+      access: manage,
+      response: page(channelProblemDto),
+      summary:
+        "Channels in trouble now ('Problem detected!'): token refused, provider unreachable for a while, webhook sending unreadable updates",
+      tags,
+    },
+    async ({ auth }) => listChannelProblems(app, auth.organisationId),
+  );
+  defineRoute(
+    fastify,
+    app,
+    {
+      method: 'POST',
+      url: '/api/channels/:id/problems/dismiss',
+      access: manage,
+      response: idEntity,
+      summary: "Hide a channel's open problems from the administrators' banner until a new one opens",
+      tags,
+      params: idParams,
+    },
+    async ({ auth, params }) => {
+      if (!(await dismissChannelProblems(app, auth.organisationId, params.id)))
+        throw new AppError('channelNotFoundException');
+      return { id: params.id };
+    },
   );
   defineRoute(
     fastify,

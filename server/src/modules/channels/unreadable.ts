@@ -1,6 +1,14 @@
 import type { InboundEvent, ParsedEvent } from '../../channels/types.ts';
 import type { AppContext } from '../../context.ts';
+import { recordChannelProblem, resolveChannelProblems } from './problems.ts';
 import type { ChannelRow } from './queries.ts';
+
+/**
+ * Channels whose webhook problem may be open, as this instance knows: a readable update then ends it. A channel
+ * that once sent unreadable updates (another instance saw them, or before a restart) is checked once.
+ */
+const suspects = new Set<string>();
+const checked = new Set<string>();
 
 /**
  * A webhook's events without the parts its adapter could not read that named no client (channels/unreadable.ts):
@@ -23,11 +31,18 @@ export async function setAsideUnreadable(
     app.log.warn({ channel: row.id, type: row.type, reason: e.reason }, 'unreadable provider update');
     last = e.reason;
   }
-  if (last !== undefined)
+  if (last !== undefined) {
     await app.db.query('update channels set unreadable_at = $2, unreadable_reason = $3 where id = $1', [
       row.id,
       app.clock.now(),
       last,
     ]);
+    suspects.add(row.id);
+    await recordChannelProblem(app, row, 'webhook_failing', last);
+  } else if (events.length && (suspects.has(row.id) || (row.unreadable_at && !checked.has(row.id)))) {
+    suspects.delete(row.id);
+    checked.add(row.id);
+    await resolveChannelProblems(app, row, ['webhook_failing']);
+  }
   return events;
 }

@@ -9,6 +9,7 @@ import { deleteTimers, upsertTimer } from '../../jobs/queries.ts';
 import type { Tx } from '../../realtime/emit.ts';
 import { lockTeams, pickOperator, type RoutingTeam } from '../routing/service.ts';
 import { userTeamIds } from '../teams/readers.ts';
+import { userName } from '../users/readers.ts';
 import { chatAudience, queueTeams } from './policy.ts';
 import { presentChat } from './presenter.ts';
 import * as Q from './queries.ts';
@@ -16,7 +17,13 @@ import * as Q from './queries.ts';
 /** Everything a state change inside one transaction needs (defined in realtime/, re-exported for the modules). */
 export type { Tx } from '../../realtime/emit.ts';
 
-const CHAT_TIMERS = ['auto_close', 'redistribute', 'overdue_half', 'overdue_expired'] as const;
+const CHAT_TIMERS = [
+  'auto_close',
+  'inactivity_close',
+  'redistribute',
+  'overdue_half',
+  'overdue_expired',
+] as const;
 
 /**
  * Re-reads the chat and emits `type` to its audience and to `also` (who must drop it). Every change of the
@@ -193,7 +200,7 @@ export async function distributeWaiting(
 export async function closeChatRow(
   tx: Tx,
   chat: Q.ChatRow,
-  h: { kind: 'close' | 'auto_close'; actorId: string | null },
+  h: { kind: 'close' | 'auto_close' | 'inactivity_close'; actorId: string | null },
 ): Promise<Q.ChatRow> {
   await Q.markClosed(tx.q, chat.id, tx.now);
   await Q.insertHistory(tx.q, {
@@ -228,7 +235,7 @@ export async function tellTakenAway(
   const payload: ChatTakenAwayPayload = {
     chatId: chat.id,
     kind,
-    by: { id: actorId, name: await Q.userName(tx.q, chat.organisation_id, actorId) },
+    by: { id: actorId, name: await userName(tx.q, chat.organisation_id, actorId) },
     client: presentChat(chat).client.name,
   };
   await tx.emit(chat.organisation_id, 'chat.takenAway', payload, { userIds: [from] });

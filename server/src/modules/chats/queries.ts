@@ -341,14 +341,18 @@ export async function ingestBatch(q: Queryable, items: BatchAppendInput[]): Prom
        select w.organisation_id, 'auto_close', w.id, w.last_at + make_interval(mins => tm.auto_close_minutes)
          from w join teams tm on tm.id = w.team_id where tm.auto_close_minutes is not null
        union all
+       select w.organisation_id, 'inactivity_close', w.id, w.last_at + make_interval(hours => tm.inactivity_hours)
+         from w join teams tm on tm.id = w.team_id where tm.inactivity_hours > 0
+       union all
        select w.organisation_id, 'overdue_half', w.id, w.first_at + make_interval(mins => w.half)
          from w where w.half is not null and w.opens
        union all
        select w.organisation_id, 'overdue_expired', w.id, w.first_at + make_interval(mins => w.expired)
          from w where w.expired is not null and w.opens
-       -- Auto-close is re-armed (a runner's claim on the old setting ends); a running overdue clock is kept.
+       -- Auto-close and inactivity close are re-armed (a runner's claim on the old setting ends); a running overdue
+       -- clock is kept.
        on conflict (kind, subject_id) do update set due_at = excluded.due_at, claimed_by = null, lease_until = null
-         where excluded.kind = 'auto_close'
+         where excluded.kind in ('auto_close', 'inactivity_close')
      ), h as (
        insert into chat_history (organisation_id, chat_id, kind, to_team_id, created_at)
        select chn.organisation_id, chn.id, case when chn.session_no > 1 then 'reopen' else 'created' end,
@@ -871,11 +875,23 @@ export const markOptedOut = (q: Queryable, channelId: string, externalId: string
     now,
   ]);
 
-/** A user's name in the organisation (the take-over notice names who took the chat). */
-export const userName = async (q: Queryable, orgId: string, id: string) =>
-  (
-    await maybe<{ name: string }>(q, 'select name from users where id = $1 and organisation_id = $2', [
-      id,
-      orgId,
-    ])
-  )?.name ?? '';
+/**
+ * Arms the inactivity close of every open chat of a team whose inactivity time changed: due that many hours after
+ * the chat's last message (or its start); 0 removes the timers.
+ */
+export async function armInactivityTimers(q: Queryable, orgId: string, teamId: string): Promise<void> {
+  await q.query(
+    `delete from timers t using chats c
+      where t.kind = 'inactivity_close' and t.subject_id = c.id and c.organisation_id = $1 and c.team_id = $2`,
+    [orgId, teamId],
+  );
+  await q.query(
+    `insert into timers (organisation_id, kind, subject_id, due_at)
+     select c.organisation_id, 'inactivity_close', c.id,
+            greatest(c.created_at, c.last_message_at) + make_interval(hours => t.inactivity_hours)
+       from chats c join teams t on t.id = c.team_id
+      where c.organisation_id = $1 and c.team_id = $2 and c.status <> 'closed' and t.inactivity_hours > 0
+     on conflict (kind, subject_id) do update set due_at = excluded.due_at, claimed_by = null, lease_until = null`,
+    [orgId, teamId],
+  );
+}

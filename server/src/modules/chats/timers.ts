@@ -34,6 +34,26 @@ export async function fireAutoClose(tx: Tx, orgId: string, chatId: string): Prom
 }
 
 /**
+ * Closes an open chat with no message from either side for the team's inactivity time (§3, §4; 0 is off). Armed at
+ * each client message and when the team's time changes; a later message (an operator's, a bot's) or a transfer to
+ * another team is read here, and the timer re-armed to the new due time.
+ */
+export async function fireInactivityClose(tx: Tx, orgId: string, chatId: string): Promise<void> {
+  const chat = await Q.lockChat(tx.q, orgId, chatId);
+  if (!chat || chat.status === 'closed') return;
+  const team = await findTeam(tx.q, chat.team_id);
+  if (!team?.inactivity_hours) return;
+  const last = Math.max(new Date(chat.created_at).getTime(), new Date(chat.last_message_at ?? 0).getTime());
+  const due = minutesAfter(new Date(last), team.inactivity_hours * 60);
+  if (due > tx.now) return void (await upsertTimer(tx.q, orgId, 'inactivity_close', chat.id, due));
+  await closeChatRow(tx, chat, { kind: 'inactivity_close', actorId: null });
+}
+
+/** Re-arms the inactivity close of a team's open chats after its inactivity time changed (teams module). */
+export const armTeamInactivity = (q: Queryable, orgId: string, teamId: string) =>
+  Q.armInactivityTimers(q, orgId, teamId);
+
+/**
  * An operator who has not answered within the team's redistribution time loses the chat: it goes to another
  * eligible operator of the team, or back to the Waiting queue when there is none. The operator has room again,
  * so the queues of their teams move (this chat is not handed straight back to them).
@@ -99,6 +119,7 @@ export async function fireOverdue(tx: Tx, orgId: string, chatId: string, level: 
 /** Registers the chat timers with the job runner (modules/setup.ts). */
 export function registerChatTimers(): void {
   registerTimer('auto_close', { lock: lockTimerChat, fire: fireAutoClose });
+  registerTimer('inactivity_close', { lock: lockTimerChat, fire: fireInactivityClose });
   registerTimer('redistribute', { lock: lockTimerChat, fire: fireRedistribute });
   registerTimer('overdue_half', {
     lock: lockTimerChat,

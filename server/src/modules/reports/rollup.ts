@@ -258,14 +258,14 @@ async function foldHistory(
          select p.created_at as started_at from chat_history p
           where p.chat_id = h.chat_id and p.kind in ('created', 'reopen') and p.created_at <= h.created_at
           order by p.created_at desc limit 1
-       ) s on h.kind in ('close', 'auto_close')
+       ) s on h.kind in ('close', 'auto_close', 'inactivity_close')
        -- The request's category at the close: the latest set or removal up to it.
        left join lateral (
          select p.category_id from chat_history p
           where p.chat_id = h.chat_id and p.kind in ('category_set', 'category_removed')
             and p.created_at <= h.created_at
           order by p.created_at desc, p.id desc limit 1
-       ) k on h.kind in ('close', 'auto_close')
+       ) k on h.kind in ('close', 'auto_close', 'inactivity_close')
       where h.id > $1 and h.id < $2
       order by h.id limit $3`,
     [after, before, batch],
@@ -279,7 +279,8 @@ async function foldHistory(
         delta.add({ ...base, team: h.to_team_id ?? h.team_id, operator: NIL }, 'dialogs_new');
         break;
       case 'close':
-      case 'auto_close': {
+      case 'auto_close':
+      case 'inactivity_close': {
         const key = {
           ...base,
           team: h.from_team_id ?? h.team_id,
@@ -548,7 +549,7 @@ export async function rebuildRollups(db: Db, opts: { lagMs?: number } = {}): Pro
               and p.created_at <= h.created_at
             order by p.created_at desc, p.id desc limit 1
          ) k on true
-        where h.kind in ('close', 'auto_close') and h.id < $1`,
+        where h.kind in ('close', 'auto_close', 'inactivity_close') and h.id < $1`,
       [before],
     );
     await q.query(`analyze rr_close`);

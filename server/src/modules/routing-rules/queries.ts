@@ -212,3 +212,14 @@ export const insertRuleHistory = (
      values ($1, $2, 'rule', $3, $4, $5, $6)`,
     [h.orgId, h.chatId, h.ruleId, h.ruleName, h.toTeamId, h.now],
   );
+
+/** A rule closed the chat: the close entry written in this transaction names the rule (kept after its deletion). */
+export const nameRuleOnClose = (
+  q: Queryable,
+  h: { chatId: string; ruleId: string; ruleName: string; now: Date },
+) =>
+  q.query(
+    `update chat_history set rule_id = $2, rule_name = $3
+      where chat_id = $1 and kind = 'close' and created_at = $4 and rule_id is null`,
+    [h.chatId, h.ruleId, h.ruleName, h.now],
+  );

@@ -5,6 +5,7 @@ import { handedBack, registerStage, routesChat, type StageRun, type StageTx } fr
 import type { PipelineJob } from '../../jobs/pipeline-queries.ts';
 import type { Actor } from '../../lib/actor.ts';
 import { chatIntentOf, startBotDialog } from '../bot-runtime/runtime.ts';
+import { closeChatTx } from '../chats/close-chat.ts';
 import { transferChatTx } from '../chats/transfer-chat.ts';
 import { teamHasRoom } from '../routing/service.ts';
 import { type ChatFacts, matches } from './conditions.ts';
@@ -46,7 +47,7 @@ async function openedByUsOf(tx: StageTx, run: StageRun, chatId: string): Promise
 }
 
 /**
- * Carries out a rule's action through the same command an operator uses (transferChat, as the rule), or answers
+ * Carries out a rule's action through the same command an operator uses (transferChat or closeChat, as the rule), or answers
  * false when it cannot be done now: the team has no operator In work with room, the last operator or personal
  * manager is missing or not In work, the chat bot cannot take the chat (startBotDialog). The history names the rule.
  */
@@ -73,6 +74,18 @@ async function carryOut(
     await history(null);
     return true;
   }
+  const actor: Actor = { kind: 'rule', ruleId: rule.id, organisationId: chat.organisation_id };
+  if (action.type === 'close') {
+    try {
+      await closeChatTx(ctx.app, tx, actor, chat.id);
+    } catch (err) {
+      // The organisation wants a request category before a close: the chat goes on to the next rule, then people.
+      if (err instanceof AppError && err.code === 'closeWithoutCategoryException') return false;
+      throw err;
+    }
+    await Q.nameRuleOnClose(tx.q, { chatId: chat.id, ruleId: rule.id, ruleName: rule.name, now: tx.now });
+    return true;
+  }
   if (action.type === 'team' && !action.teamId) return false;
   if (action.type === 'team' && action.teamId) {
     if (!(await teamHasRoom(tx.q, action.teamId))) return false;
@@ -83,7 +96,6 @@ async function carryOut(
     }
     target = { teamId: action.teamId };
   } else target = { target: action.type === 'last_operator' ? 'last_operator' : 'personal_manager' };
-  const actor: Actor = { kind: 'rule', ruleId: rule.id, organisationId: chat.organisation_id };
   try {
     await transferChatTx(tx, actor, chat.id, target);
   } catch (err) {
@@ -133,8 +145,10 @@ export async function rulesStage(
     // A bot that was handed the chat back is not handed it again by the same kind of rule.
     if (rule.action.type === 'chat_bot' && !job.opened) continue;
     if (await carryOut(tx, rule, chat, { app, run, job }))
-      // The bot holds the chat (or placed it): no auto-reply or queue for it.
-      return rule.action.type === 'chat_bot' && !handedBack(run, job) ? 'stop' : undefined;
+      // The bot holds the chat (or placed it), or the rule closed it: no auto-reply or queue for it.
+      return rule.action.type === 'close' || (rule.action.type === 'chat_bot' && !handedBack(run, job))
+        ? 'stop'
+        : undefined;
   }
 }
 

@@ -9,13 +9,16 @@ export type RoutingTeam = {
   dialog_limit: number;
   auto_redistribution_minutes: number | null;
   auto_close_minutes: number | null;
+  /** 0: no close on inactivity. */
+  inactivity_hours: number;
 };
 
 /** Locks the team row: automatic assignments of one team happen one at a time, so loads and turns stay exact. */
 export const lockTeam = (q: Queryable, teamId: string) =>
   maybe<RoutingTeam>(
     q,
-    `select id, organisation_id, distribution_method, dialog_limit, auto_redistribution_minutes, auto_close_minutes
+    `select id, organisation_id, distribution_method, dialog_limit, auto_redistribution_minutes, auto_close_minutes,
+            inactivity_hours
        from teams where id = $1 for no key update`,
     [teamId],
   );
@@ -23,7 +26,8 @@ export const lockTeam = (q: Queryable, teamId: string) =>
 /** Locks several teams in id order (the one order every transaction takes team locks in). */
 export const lockTeams = (q: Queryable, teamIds: string[]) =>
   q.query<RoutingTeam>(
-    `select id, organisation_id, distribution_method, dialog_limit, auto_redistribution_minutes, auto_close_minutes
+    `select id, organisation_id, distribution_method, dialog_limit, auto_redistribution_minutes, auto_close_minutes,
+            inactivity_hours
        from teams where id = any($1::uuid[]) order by id for no key update`,
     [teamIds],
   );
@@ -31,7 +35,8 @@ export const lockTeams = (q: Queryable, teamIds: string[]) =>
 export const findTeam = (q: Queryable, teamId: string) =>
   maybe<RoutingTeam>(
     q,
-    `select id, organisation_id, distribution_method, dialog_limit, auto_redistribution_minutes, auto_close_minutes
+    `select id, organisation_id, distribution_method, dialog_limit, auto_redistribution_minutes, auto_close_minutes,
+            inactivity_hours
        from teams where id = $1`,
     [teamId],
   );

@@ -6,6 +6,7 @@ import type { Queryable } from '../../db/index.ts';
 import type { AuthContext } from '../../http/auth.ts';
 import { AppError } from '../../http/errors.ts';
 import { withEvents } from '../../realtime/emit.ts';
+import { armTeamInactivity } from '../chats/timers.ts';
 import { distributeTeamQueues } from '../routing/distribute.ts';
 import { announceAccess } from '../users/service.ts';
 import * as Q from './queries.ts';
@@ -63,6 +64,8 @@ export async function updateTeam(
     }
     const { memberIds, ...fields } = input;
     await Q.updateTeam(q, auth.organisationId, id, fields);
+    if (fields.inactivityHours !== undefined && fields.inactivityHours !== before.inactivity_hours)
+      await armTeamInactivity(q, auth.organisationId, id);
     if (memberIds) {
       const members = await checkMembers(q, auth.organisationId, memberIds);
       await Q.setMembers(q, auth.organisationId, id, members);

@@ -26,6 +26,7 @@ const ICONS = {
   rule: IconRoute,
   close: IconCircleCheck,
   auto_close: IconCircleCheck,
+  inactivity_close: IconCircleCheck,
   category_set: IconTag,
   category_removed: IconTag,
   rating_requested: IconStar,
@@ -90,17 +91,19 @@ export function SystemEvent({ event, names }: { event: ChatHistoryDto; names: Hi
         ? t('conversation.events.rated', { value, score: event.score })
         : event.kind === 'transfer' && (event.toBotId || event.botName)
           ? t('botRuntime.transferredToBot', { bot: isolate(event.botName ?? '—') })
-          : event.kind === 'transfer' && !event.toUserId
-            ? t('conversation.events.transferTeam', {
-                team: isolate(names.team(event.toTeamId) ?? t('conversation.someTeam')),
-              })
-            : t(`conversation.events.${event.kind as 'assign'}`, {
-                to: user(event.toUserId),
-                from: user(event.fromUserId),
-                by: user(event.actorId),
-                category: isolate(names.category(event) ?? '—'),
-                rule: isolate(event.ruleName ?? '—'),
-              });
+          : event.kind === 'close' && event.ruleName
+            ? t('conversation.events.closeRule', { rule: isolate(event.ruleName) })
+            : event.kind === 'transfer' && !event.toUserId
+              ? t('conversation.events.transferTeam', {
+                  team: isolate(names.team(event.toTeamId) ?? t('conversation.someTeam')),
+                })
+              : t(`conversation.events.${event.kind as 'assign'}`, {
+                  to: user(event.toUserId),
+                  from: user(event.fromUserId),
+                  by: user(event.actorId),
+                  category: isolate(names.category(event) ?? '—'),
+                  rule: isolate(event.ruleName ?? '—'),
+                });
   const time = dateFormat(i18n.language, { timeStyle: 'short' }).format(new Date(event.createdAt));
   return (
     <Group

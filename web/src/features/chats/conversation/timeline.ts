@@ -8,6 +8,7 @@ export const TIMELINE_EVENTS: ReadonlySet<ChatHistoryKind> = new Set([
   'rule',
   'close',
   'auto_close',
+  'inactivity_close',
   'category_set',
   'category_removed',
   'reopen',
