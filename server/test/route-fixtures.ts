@@ -462,6 +462,7 @@ export const fixtures: Record<string, Fixture> = {
   }),
   // the caller's organisation (its administrator, issue 17)
   'PATCH /api/organisation': async () => ({ path: '/api/organisation', body: { timeZone: 'Europe/Moscow' } }),
+  'GET /api/organisation/first-run': async () => ({ path: '/api/organisation/first-run' }),
   // organisations (platform staff)
   'GET /api/organisations': async () => ({ path: '/api/organisations' }),
   'PATCH /api/organisations/:id': async (org) => ({
