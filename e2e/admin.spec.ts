@@ -623,7 +623,8 @@ describe('failed loads', () => {
 
     await failing('**/api/channels');
     await page.goto('/admin/preferences/channels');
-    await failed.getByText('Could not load the data').waitFor({ timeout: 10_000 });
+    // §8: a channel list that failed to load says so in the spec's words.
+    await failed.getByText('Channels or clients cannot be displayed').waitFor({ timeout: 10_000 });
     assert.equal(await page.getByText('No channels connected yet').count(), 0);
     await page.unroute('**/api/channels');
 
