@@ -185,7 +185,7 @@ describe('billing', () => {
       const topUp = page.getByTestId('top-up');
       await field(topUp, 'Сумма').fill('499');
       await topUp.getByRole('button', { name: 'Перейти к оплате' }).click();
-      await fieldError(topUp, 'Сумма', 'Неверная сумма (минимум 500)');
+      await fieldError(topUp, 'Сумма', 'Неверная сумма: минимальное пополнение — 500 ₽');
       await screenshot(page, 'billing-ru-balance');
       await page.getByRole('tab', { name: 'Платежи' }).click();
       await page.getByTestId('payments').waitFor();
@@ -210,7 +210,7 @@ describe('billing', () => {
       await assertAccessible(page, 'balance ru 390');
       await field(page.getByTestId('top-up'), 'Сумма').fill('100');
       await page.getByTestId('top-up').getByRole('button', { name: 'Перейти к оплате' }).click();
-      await fieldError(page.getByTestId('top-up'), 'Сумма', 'Неверная сумма (минимум 500)');
+      await fieldError(page.getByTestId('top-up'), 'Сумма', 'Неверная сумма: минимальное пополнение — 500 ₽');
       await screenshot(page, 'billing-ru-balance-390');
       assertNoErrors(errors);
       await context.close();

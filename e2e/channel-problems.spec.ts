@@ -142,7 +142,7 @@ describe("'Problem detected!'", () => {
     await signIn(page, adminToken, '/admin');
     const banner = page.getByTestId('problems-banner');
     await banner.getByText('Обнаружена проблема!').waitFor();
-    await banner.getByText(/провайдер отклонил токен канала/).waitFor();
+    await banner.getByText(/Магазин.*провайдер отклонил токен канала/).waitFor();
     await titleBlinks(page, 'Обнаружена проблема!');
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth);
     assert.equal(overflow, false, 'no sideways scrolling at 390 px');
