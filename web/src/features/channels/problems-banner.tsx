@@ -69,16 +69,16 @@ function Problems() {
                   fw={600}
                   underline="always"
                   c="var(--mantine-color-dark-7)"
-                  aria-label={t('notices.problemOpen', { channel: name })}
+                  aria-label={t('channels.problemOpen', { channel: name })}
                 >
                   {name}
                 </Anchor>
                 {': '}
-                {list.map((p) => t(`notices.problemKinds.${p.kind}`)).join('; ')}
+                {list.map((p) => t(`channels.problemKinds.${p.kind}`)).join('; ')}
               </Text>
               <CloseButton
                 size="sm"
-                aria-label={t('notices.problemDismiss', { channel: name })}
+                aria-label={t('channels.problemDismiss', { channel: name })}
                 onClick={() => dismiss.mutate(channelId)}
                 disabled={dismiss.isPending}
               />

@@ -332,6 +332,13 @@ export const enGB = {
     noteMode: 'Internal note: only colleagues see it',
   },
   channels: {
+    problemKinds: {
+      token_refused: 'the provider refused the channel’s token',
+      unreachable: 'the provider cannot be reached',
+      webhook_failing: 'the provider’s webhook sends updates that cannot be read',
+    },
+    problemOpen: 'Open the channel {{channel}}',
+    problemDismiss: 'Dismiss the problem of {{channel}}',
     connected: 'Connected channels',
     empty: 'No channels connected yet',
     emptyHint: 'Choose a channel below: its guide shows what to do at the provider, step by step.',
@@ -1090,13 +1097,6 @@ export const enGB = {
     newVersion: 'New version available, refresh page',
     problem: 'Problem detected!',
     newMessage: 'New message!',
-    problemKinds: {
-      token_refused: 'the provider refused the channel’s token',
-      unreachable: 'the provider cannot be reached',
-      webhook_failing: 'the provider’s webhook sends updates that cannot be read',
-    },
-    problemOpen: 'Open the channel {{channel}}',
-    problemDismiss: 'Dismiss the problem of {{channel}}',
   },
   planOptions: {
     OPTION_ROUTING: 'Routing rules',

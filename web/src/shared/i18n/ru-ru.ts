@@ -337,6 +337,13 @@ export const ruRU: Resources = {
     noteMode: 'Внутренняя заметка: её видят только коллеги',
   },
   channels: {
+    problemKinds: {
+      token_refused: 'провайдер отклонил токен канала',
+      unreachable: 'провайдер недоступен',
+      webhook_failing: 'вебхук провайдера присылает нечитаемые обновления',
+    },
+    problemOpen: 'Открыть канал {{channel}}',
+    problemDismiss: 'Скрыть проблему канала {{channel}}',
     connected: 'Подключённые каналы',
     empty: 'Каналы ещё не подключены',
     emptyHint: 'Выберите канал ниже: его инструкция по шагам покажет, что сделать у провайдера.',
@@ -1107,13 +1114,6 @@ export const ruRU: Resources = {
     newVersion: 'Доступна новая версия, обновите страницу',
     problem: 'Обнаружена проблема!',
     newMessage: 'Новое сообщение!',
-    problemKinds: {
-      token_refused: 'провайдер отклонил токен канала',
-      unreachable: 'провайдер недоступен',
-      webhook_failing: 'вебхук провайдера присылает нечитаемые обновления',
-    },
-    problemOpen: 'Открыть канал {{channel}}',
-    problemDismiss: 'Скрыть проблему канала {{channel}}',
   },
   planOptions: {
     OPTION_ROUTING: 'Правила маршрутизации',
