@@ -102,13 +102,13 @@ function Shell() {
         </AppShell.Section>
         <AppShell.Section visibleFrom="sm" pt="xs">
           <Group justify={rail ? 'center' : 'flex-end'}>
-            <Tooltip label={rail ? t('a11y.expandMenu') : t('a11y.collapseMenu')} position="right">
+            <Tooltip label={rail ? t('menu.expandMenu') : t('menu.collapseMenu')} position="right">
               <ActionIcon
                 variant="subtle"
                 color="gray.7"
                 size={40}
                 onClick={() => setFolded(!folded)}
-                aria-label={rail ? t('a11y.expandMenu') : t('a11y.collapseMenu')}
+                aria-label={rail ? t('menu.expandMenu') : t('menu.collapseMenu')}
                 aria-expanded={!rail}
                 aria-controls="main-nav"
                 data-testid="nav-toggle"

@@ -51,7 +51,7 @@ export function ChannelsPage() {
           <SectionLoader />
         ) : channels.isError && !channels.data ? (
           <ErrorState
-            title={t('common.cannotDisplay')}
+            title={t('channels.cannotDisplay')}
             onRetry={() => void channels.refetch()}
             retrying={channels.isFetching}
           />

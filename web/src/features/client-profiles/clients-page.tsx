@@ -96,7 +96,7 @@ export function ClientsPage() {
           <SectionLoader />
         ) : list.isError && !list.data ? (
           <ErrorState
-            title={t('common.cannotDisplay')}
+            title={t('channels.cannotDisplay')}
             onRetry={() => void list.refetch()}
             retrying={list.isFetching}
           />

@@ -24,7 +24,6 @@ export const enGB = {
     minutes_other: '{{count}} minutes',
     total: 'Total: {{count}}',
     retry: 'Try again',
-    cannotDisplay: 'Channels or clients cannot be displayed',
     loadFailed: 'Could not load the data',
     loadFailedHint: 'Something went wrong while loading. Check the connection and try again.',
   },
@@ -131,6 +130,8 @@ export const enGB = {
     comingSoonText: '“{{name}}” is being built and will appear here in an upcoming release.',
   },
   menu: {
+    collapseMenu: 'Collapse the menu',
+    expandMenu: 'Expand the menu',
     chatCenter: 'Chat center',
     inProgress: 'In progress',
     waiting: 'Waiting',
@@ -332,6 +333,7 @@ export const enGB = {
     noteMode: 'Internal note: only colleagues see it',
   },
   channels: {
+    cannotDisplay: 'Channels or clients cannot be displayed',
     problemKinds: {
       token_refused: 'the provider refused the channel’s token',
       unreachable: 'the provider cannot be reached',
@@ -1055,8 +1057,6 @@ export const enGB = {
   a11y: {
     navigation: 'Menu',
     skipToContent: 'Skip to content',
-    collapseMenu: 'Collapse the menu',
-    expandMenu: 'Expand the menu',
   },
   attention: {
     newChat: 'New chat',

@@ -28,7 +28,6 @@ export const ruRU: Resources = {
     minutes_other: '{{count}} минуты',
     total: 'Всего: {{count}}',
     retry: 'Повторить',
-    cannotDisplay: 'Не удаётся показать каналы или клиентов',
     loadFailed: 'Не удалось загрузить данные',
     loadFailedHint: 'При загрузке что-то пошло не так. Проверьте соединение и повторите попытку.',
   },
@@ -135,6 +134,8 @@ export const ruRU: Resources = {
     comingSoonText: '«{{name}}» в разработке и появится здесь в одном из ближайших выпусков.',
   },
   menu: {
+    collapseMenu: 'Свернуть меню',
+    expandMenu: 'Развернуть меню',
     chatCenter: 'Чат-центр',
     inProgress: 'В работе',
     waiting: 'Ожидают',
@@ -337,6 +338,7 @@ export const ruRU: Resources = {
     noteMode: 'Внутренняя заметка: её видят только коллеги',
   },
   channels: {
+    cannotDisplay: 'Не удаётся показать каналы или клиентов',
     problemKinds: {
       token_refused: 'провайдер отклонил токен канала',
       unreachable: 'провайдер недоступен',
@@ -1072,8 +1074,6 @@ export const ruRU: Resources = {
   a11y: {
     navigation: 'Меню',
     skipToContent: 'Перейти к содержимому',
-    collapseMenu: 'Свернуть меню',
-    expandMenu: 'Развернуть меню',
   },
   attention: {
     newChat: 'Новый чат',
