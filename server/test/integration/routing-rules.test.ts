@@ -435,7 +435,7 @@ describe('routing rules: the pipeline stage', () => {
     assert.equal((await ruleEntries(org, chatId)).length, 1);
   });
 
-  test('close: the rule closes the chat, the close entry names it; with a category required it falls through', async () => {
+  test('close: the rule closes the chat, the close entry names it; a required category is asked of people, not of the rule', async () => {
     const { org, homeOp, ch } = await setup();
     const closer = await rule(org, {
       name: 'Spam closer',
@@ -463,13 +463,13 @@ describe('routing rules: the pipeline stage', () => {
     assert.equal(close.ruleId, closer.id);
     assert.equal(close.ruleName, 'Spam closer');
     assert.equal(close.actorId, null);
-    // With OPTION_CATEGORY on, a chat without a category cannot be closed: the next rule (the default) routes it.
+    // With OPTION_CATEGORY on, the rule still closes a chat without a category (the category is asked of people).
     const staff = await import('../helpers.ts').then((h) => h.createPlatformStaff(s));
     await staff.patch(`/api/organisations/${org.id}`, { options: [...OPTIONS, 'OPTION_CATEGORY'] });
     const other = await inbound(s, ch, { client: 'x-2' });
-    const open = await chatOf(org.admin, other.body.entity.chatId);
-    assert.equal(open.status, 'in_progress');
-    assert.equal(open.operator.id, homeOp.id);
+    const closedToo = await chatOf(org.admin, other.body.entity.chatId);
+    assert.equal(closedToo.status, 'closed');
+    assert.equal(closedToo.operator, null);
   });
 
   test('OPTION_ROUTING off: rules are not evaluated', async () => {

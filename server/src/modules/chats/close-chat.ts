@@ -67,7 +67,9 @@ export async function closeChatTx(
   const actorId = actorUserId(actor);
   const current =
     input.categoryId !== undefined ? await applyCategory(tx, chat, input.categoryId, actorId) : chat;
-  if (categories && !current.category_id) throw new AppError('closeWithoutCategoryException');
+  // The category is asked of people: a rule closes by its own condition (§4 'closed by a rule'), with none.
+  if (categories && !current.category_id && actor.kind !== 'rule')
+    throw new AppError('closeWithoutCategoryException');
   for (const step of closeSteps)
     await step(app, tx, current, async (text) => {
       said = (await systemMessage(tx, current, text)) || said;
