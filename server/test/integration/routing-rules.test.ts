@@ -436,7 +436,7 @@ describe('routing rules: the pipeline stage', () => {
   });
 
   test('close: the rule closes the chat, the close entry names it; a required category is asked of people, not of the rule', async () => {
-    const { org, homeOp, ch } = await setup();
+    const { org, ch } = await setup();
     const closer = await rule(org, {
       name: 'Spam closer',
       conditions: { clients: 'new' },
