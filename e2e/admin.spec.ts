@@ -103,7 +103,7 @@ describe('users', () => {
     await field(page, 'Password').fill('Olga#Pass1');
     await field(page, 'Repeat password').fill('Olga#Pass1');
     await page.getByRole('button', { name: 'Create' }).click();
-    await page.getByText('A user with this email already exists').waitFor();
+    await fieldError(page, 'Email', 'Email already exists');
 
     await field(page, 'Email').fill('olga@demo.local');
     await page.getByRole('button', { name: 'Create' }).click();
@@ -207,7 +207,7 @@ describe('users', () => {
     await page.getByRole('button', { name: 'Save changes' }).click();
     await page.waitForURL('**/admin/users/all');
     await page.getByTestId('user-petr@demo.local').waitFor();
-    assert.equal(await page.getByText('A user with this email already exists').count(), 0);
+    assert.equal(await page.getByText('Email already exists').count(), 0);
     // The browser notes the refused upload (HTTP 500) in the console.
     assert.deepEqual(
       errors.filter((e) => !/status of 500/.test(e)),

@@ -115,7 +115,7 @@ describe('issue 36 polish', () => {
       await page.getByRole('button', { name: 'Create' }).click();
     };
     await fill('operator2@demo.local', '+7 999 123-45-67');
-    await fieldError(page, 'Email', 'A user with this email already exists');
+    await fieldError(page, 'Email', 'Email already exists');
     await assertAccessible(page, 'add user duplicate e-mail');
     await screenshot(page, 'polish-user-duplicate-email', { toasts: false });
     await field(page, 'Email').fill('pavel@demo.local');

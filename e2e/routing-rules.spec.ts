@@ -160,6 +160,19 @@ describe('routing rules', () => {
     assert.equal(await field(dialog, 'Team').count(), 0);
     await dialog.getByRole('button', { name: 'Create' }).click();
     await page.getByTestId('rule-Close spam').getByText('Close the chat').waitFor();
+    // The first rule that holds wins: 'New clients to Support' (above) would take Sam first, so the closing rule
+    // moves to the top.
+    for (const above of ['Returning to last operator', 'New clients to Support']) {
+      await page.getByRole('button', { name: /^Move \W?Close spam\W? up$/ }).click();
+      await page.waitForFunction(
+        (name) =>
+          document
+            .querySelector('[data-testid="rule-Close spam"]')
+            ?.nextElementSibling?.getAttribute('data-testid') === `rule-${name}`,
+        above,
+      );
+    }
+    assert.deepEqual((await ruleNames()).slice(0, 2), ['Close spam', 'New clients to Support']);
     const pushed = await apiCall(
       server.url,
       'POST',

@@ -86,7 +86,7 @@ const catalogue = {
   // §8 Generic 'team, template and category modify denied'
   teamModifyDeniedException: [403, 'team modify denied'],
   // §8 Service accounts: an edited channel's new token belongs to another bot
-  tokenNotFromCurrentBotException: [400, 'token not from current bot'],
+  tokenNotFromCurrentBotException: [400, 'Token not from current bot'],
   messageEditDeniedException: [403, 'Only the author can edit this message'],
   /** The channel's provider cannot change a message the client already has (WhatsApp, Viber, e-mail): notes only. */
   messageEditUnsupportedException: [409, 'This channel cannot change a message already sent'],

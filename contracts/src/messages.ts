@@ -15,7 +15,7 @@ export const FIELD_MESSAGES = {
   /** §8 'Already exists: … email, phone': the field error beside the code's toast text. */
   emailExists: 'Email already exists',
   /** §8 Service accounts 'token not from current bot': the token field of an edited channel. */
-  tokenNotFromCurrentBot: 'token not from current bot',
+  tokenNotFromCurrentBot: 'Token not from current bot',
   phoneExists: 'Phone already exists',
   organisationNameIncorrect: 'Organisation name specified incorrectly',
   timeIncorrect: 'Time specified incorrectly',

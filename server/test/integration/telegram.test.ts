@@ -289,8 +289,8 @@ describe('Telegram channel', () => {
     const refused = await org.admin.api.patch(`/api/channels/${channelId}`, { token: tg.token });
     assert.equal(refused.status, 400, JSON.stringify(refused.body));
     assert.equal(refused.body.code, 'tokenNotFromCurrentBotException');
-    assert.equal(refused.body.error.message, 'token not from current bot');
-    assert.deepEqual(refused.body.error.fields, { token: 'token not from current bot' });
+    assert.equal(refused.body.error.message, 'Token not from current bot');
+    assert.deepEqual(refused.body.error.fields, { token: 'Token not from current bot' });
     // The bot's own token is taken.
     await s.app.db.query(
       `update channels set settings = settings || jsonb_build_object('botId', $2::bigint) where id = $1`,
