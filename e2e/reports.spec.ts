@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import {
   ADMIN_PASSWORD,
   apiCall,
@@ -63,6 +63,34 @@ after(async () => {
   await server?.stop();
 });
 
+/** The first series' colour of the report charts (Mantine blue 7, #1c7ed6). */
+const BLUE: [number, number, number] = [28, 126, 214];
+
+/**
+ * Waits until the chart `testId` has painted its canvas; with `rgb`, until more pixels of that series colour show than
+ * its legend icon alone would paint (a line or bar of it is drawn).
+ */
+async function drawn(page: Page, testId: string, rgb?: [number, number, number]) {
+  const chart = page.getByTestId(testId);
+  await chart.locator('canvas').first().waitFor();
+  assert.ok(await chart.getAttribute('aria-label'), `${testId} has a name`);
+  await page.waitForFunction(
+    ([id, colour]) => {
+      const canvas = document.querySelector(`[data-testid="${id}"] canvas`) as HTMLCanvasElement | null;
+      const ctx = canvas?.getContext('2d');
+      if (!canvas || !ctx || !canvas.width) return false;
+      const { data } = ctx.getImageData(0, 0, canvas.width, canvas.height);
+      let ink = 0;
+      for (let i = 0; i < data.length; i += 4) {
+        if (data[i + 3] === 0) continue;
+        if (!colour || colour.every((c, k) => Math.abs(data[i + k] - c) < 12)) ink++;
+      }
+      return ink > (colour ? 600 : 2000);
+    },
+    [testId, rgb ?? null] as const,
+  );
+}
+
 describe('reports', () => {
   test('the Dialogs tab: the period dropdown, an empty date, today once the rollups caught up, 390 px', async () => {
     const { page, errors, context } = await openPage(browser, server.url);
@@ -103,6 +131,9 @@ describe('reports', () => {
     const total = await page.getByTestId('total-dialogsNew').textContent();
     assert.ok(Number(total?.replace(/\D/g, '')) >= 2, String(total));
     await page.getByTestId('dialogs-series').waitFor();
+    // The trend charts above the table: drawn, not only placed.
+    await drawn(page, 'dialogs-chart', BLUE);
+    await drawn(page, 'times-chart');
     // The ratings 1-5 distribution: one column each, with a readable header.
     for (const score of [1, 2, 3, 4, 5])
       await page.getByRole('columnheader', { name: `Rated ${score} of 5` }).waitFor();
@@ -209,6 +240,7 @@ describe('reports', () => {
       }
       if (testId) await page.getByTestId(testId).waitFor();
       else await page.getByText('No data for period').waitFor();
+      if (testId && testId !== 'time-report') await drawn(page, testId.replace('-report', '-chart'), BLUE);
       if (testId && testId !== 'time-report')
         for (const score of [1, 5])
           await page
@@ -220,7 +252,7 @@ describe('reports', () => {
     }
     await page.getByTestId('include-without-category').click();
     await page.getByRole('tab', { name: 'Working time' }).click();
-    await page.getByTestId('working-time-chart').locator('canvas').first().waitFor();
+    await drawn(page, 'working-time-chart');
     await screenshot(page, 'reports-time');
     await page.setViewportSize({ width: 390, height: 844 });
     await page.waitForTimeout(500);

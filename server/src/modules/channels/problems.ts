@@ -1,6 +1,7 @@
 import type { ChannelProblemDto, ChannelProblemKind } from '@smartconnect/contracts';
 import type { AppContext } from '../../context.ts';
 import { withEvents } from '../../realtime/emit.ts';
+import { problemMail } from './mails.ts';
 import * as Q from './queries.ts';
 
 /** Who sees a channel's problems: the holders of the channels right (§8 admin alert 'Problem detected!'). */
@@ -18,12 +19,6 @@ type ProblemChannel = {
   organisation_id: string;
   name: string;
   notification_email: string | null;
-};
-
-const SUBJECTS: Record<ChannelProblemKind, string> = {
-  token_refused: 'the provider refused the channel’s token',
-  unreachable: 'the provider cannot be reached',
-  webhook_failing: 'the provider’s webhook sends updates that cannot be read',
 };
 
 /**
@@ -56,17 +51,14 @@ export async function recordChannelProblem(
     app.log.warn({ channel: channel.id, kind, detail }, 'channel problem');
     if (!opened || !channel.notification_email) return;
     if (!(await Q.claimProblemMail(app.db, id, now, PROBLEMS.mailEveryMs))) return;
-    await app.mailer.send({
-      to: channel.notification_email,
-      subject: `Problem detected! ${channel.name}: ${SUBJECTS[kind]}`,
-      text: [
-        `The channel "${channel.name}" has a problem: ${SUBJECTS[kind]}.`,
-        detail ? `Details: ${detail}` : '',
-        `Check the channel: ${app.config.publicUrl}/admin/preferences/channels/${channel.id}`,
-      ]
-        .filter(Boolean)
-        .join('\n\n'),
-    });
+    await app.mailer.send(
+      problemMail(await Q.orgLanguage(app.db, channel.organisation_id), channel.notification_email, {
+        channelName: channel.name,
+        kind,
+        detail,
+        link: `${app.config.publicUrl}/admin/preferences/channels/${channel.id}`,
+      }),
+    );
   } catch (err) {
     app.log.error({ err, channel: channel.id, kind }, 'channel problem not recorded');
   }

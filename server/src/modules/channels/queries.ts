@@ -267,3 +267,96 @@ export const dismissProblems = (q: Queryable, orgId: string, channelId: string, 
       where organisation_id = $1 and channel_id = $2 and resolved_at is null and dismissed_at is null`,
     [orgId, channelId, now],
   );
+
+/** The organisation's language for a channel's mails. */
+export const orgLanguage = async (q: Queryable, orgId: string) =>
+  (await maybe<{ language: 'eng' | 'rus' }>(q, 'select language from organisations where id = $1', [orgId]))
+    ?.language ?? 'eng';
+
+export type DigestDueRow = {
+  id: string;
+  organisation_id: string;
+  name: string;
+  notification_email: string;
+  language: 'eng' | 'rus';
+  time_zone: string;
+  /** The organisation's local yesterday, YYYY-MM-DD. */
+  day: string;
+};
+
+/**
+ * Channels with a notification e-mail whose digest of the organisation's local yesterday is not yet claimed
+ * (active organisations, channels not deleted).
+ */
+export const dueDigests = (q: Queryable, now: Date, limit: number) =>
+  q.query<DigestDueRow>(
+    `select c.id, c.organisation_id, c.name, c.notification_email, o.language, o.time_zone, y.day::text as day
+       from channels c
+       join organisations o on o.id = c.organisation_id and o.status = 'active'
+       cross join lateral (select (($1::timestamptz at time zone o.time_zone)::date - 1) as day) y
+      where c.deleted_at is null and coalesce(c.notification_email, '') <> ''
+        and not exists (select 1 from channel_digests d where d.channel_id = c.id and d.day = y.day)
+      order by c.id
+      limit $2`,
+    [now, limit],
+  );
+
+/** Claims a channel's digest of a day; false when another run has it. */
+export async function claimDigest(
+  q: Queryable,
+  d: { channelId: string; orgId: string; day: string; now: Date },
+) {
+  const rows = await q.query(
+    `insert into channel_digests (channel_id, organisation_id, day, created_at) values ($1, $2, $3::date, $4)
+     on conflict do nothing returning channel_id`,
+    [d.channelId, d.orgId, d.day, d.now],
+  );
+  return rows.length > 0;
+}
+
+export const setDigestMissed = (q: Queryable, channelId: string, day: string, missed: number) =>
+  q.query('update channel_digests set missed = $3 where channel_id = $1 and day = $2::date', [
+    channelId,
+    day,
+    missed,
+  ]);
+
+/** A digest whose mail failed is given back, so the next run tries it again. */
+export const dropDigest = (q: Queryable, channelId: string, day: string) =>
+  q.query('delete from channel_digests where channel_id = $1 and day = $2::date', [channelId, day]);
+
+export type MissedChatRow = {
+  id: string;
+  status: 'waiting' | 'in_progress' | 'closed';
+  client_name: string;
+  last_at: Date;
+  total: number;
+};
+
+/**
+ * The chats of a channel whose client wrote on the local day (of time zone `tz`) and whose last client message of
+ * that day has no operator reply (a message of a user, not internal) since: the earliest first, `limit` of them,
+ * each row with the total.
+ */
+export const missedChats = (
+  q: Queryable,
+  c: { orgId: string; channelId: string; day: string; tz: string; limit: number },
+) =>
+  q.query<MissedChatRow>(
+    `with f as (
+       select m.chat_id, max(m.created_at) as last_at
+         from messages m
+        where m.organisation_id = $1 and m.channel_id = $2 and m.direction = 'in' and not m.internal
+          and m.created_at >= ($3::date::timestamp at time zone $4)
+          and m.created_at < (($3::date + 1)::timestamp at time zone $4)
+        group by m.chat_id)
+     select c.id, c.status, cl.name as client_name, f.last_at, (count(*) over ())::int as total
+       from f join chats c on c.id = f.chat_id join clients cl on cl.id = c.client_id
+      where not exists (
+        select 1 from messages o
+         where o.chat_id = f.chat_id and o.direction = 'out' and not o.internal and o.author_id is not null
+           and o.created_at >= f.last_at)
+      order by f.last_at, c.id
+      limit $5`,
+    [c.orgId, c.channelId, c.day, c.tz, c.limit],
+  );

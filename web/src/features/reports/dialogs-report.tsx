@@ -13,12 +13,13 @@ import {
 import type { DialogFigures, DialogsReport } from '@smartconnect/contracts';
 import { IconChartBar } from '@tabler/icons-react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { get } from '../../shared/api/client.ts';
 import { useTranslation } from '../../shared/i18n/index.ts';
 import { EmptyState } from '../../shared/ui/empty-state.tsx';
 import { ErrorState } from '../../shared/ui/error-state.tsx';
 import { SectionLoader } from '../../shared/ui/full-loader.tsx';
+import { LazyChart } from './lazy-chart.tsx';
 import { PeriodPicker, useDuration } from './report-frame.tsx';
 import { periodParams, usePeriod } from './use-period.ts';
 
@@ -131,6 +132,7 @@ export function DialogsReportView({ own = false }: { own?: boolean }) {
                 </Group>
               </Paper>
             </SimpleGrid>
+            <DialogsTrend series={data.series} />
             <ScrollArea
               type="auto"
               viewportProps={{ tabIndex: 0, role: 'region', 'aria-label': t('reports.seriesLabel') }}
@@ -170,6 +172,63 @@ export function DialogsReportView({ own = false }: { own?: boolean }) {
         )}
       </Stack>
     </Paper>
+  );
+}
+
+/** Colours of the report charts' series (Mantine's blue, green, orange, grape). */
+export const SERIES_COLORS = ['#1c7ed6', '#2f9e44', '#f08c00', '#9c36b5'];
+const minutes = (s: number | null) => (s === null ? null : Math.round(s / 6) / 10);
+
+/**
+ * The period's trend, which the table below it lists point by point: dialogs new, closed and transferred, and the
+ * median first-response and handling times in minutes (a point without dialogs leaves a gap).
+ */
+function DialogsTrend({ series }: { series: DialogsReport['series'] }) {
+  const { t } = useTranslation();
+  const [dialogs, times] = useMemo(() => {
+    const labels = series.map((p) => p.label);
+    const base = {
+      color: SERIES_COLORS,
+      tooltip: { trigger: 'axis' },
+      legend: { top: 0 },
+      grid: { left: 8, right: 16, top: 36, bottom: 8, containLabel: true },
+      xAxis: { type: 'category', data: labels, axisLabel: { hideOverlap: true } },
+    };
+    const line = (name: string, data: (number | null)[]) => ({
+      type: 'line',
+      name,
+      data,
+      showSymbol: data.length <= 31,
+      connectNulls: false,
+    });
+    return [
+      {
+        ...base,
+        yAxis: { type: 'value', minInterval: 1 },
+        series: (['dialogsNew', 'dialogsClosed', 'dialogsTransferred'] as const).map((k) =>
+          line(
+            t(`reports.${k}`),
+            series.map((p) => p[k]),
+          ),
+        ),
+      },
+      {
+        ...base,
+        yAxis: { type: 'value', name: t('reports.minutesAxis') },
+        series: (['firstResponse', 'handling'] as const).map((k) =>
+          line(
+            t(`reports.${k}`),
+            series.map((p) => minutes(p[k].medianSeconds)),
+          ),
+        ),
+      },
+    ];
+  }, [series, t]);
+  return (
+    <SimpleGrid cols={{ base: 1, lg: 2 }} spacing="sm">
+      <LazyChart option={dialogs} height={260} label={t('reports.dialogsChart')} testId="dialogs-chart" />
+      <LazyChart option={times} height={260} label={t('reports.timesChart')} testId="times-chart" />
+    </SimpleGrid>
   );
 }
 

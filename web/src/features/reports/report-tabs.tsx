@@ -3,12 +3,13 @@ import { notifications } from '@mantine/notifications';
 import type { CategoriesReport, GroupedReport, SummaryReport } from '@smartconnect/contracts';
 import { IconDownload } from '@tabler/icons-react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useAccess } from '../../app/session.tsx';
 import { get } from '../../shared/api/client.ts';
 import { useTranslation } from '../../shared/i18n/index.ts';
 import { getToken } from '../../shared/storage.ts';
-import { OwnReportTab, RatingCells, RatingHeaders } from './dialogs-report.tsx';
+import { OwnReportTab, RatingCells, RatingHeaders, SERIES_COLORS } from './dialogs-report.tsx';
+import { LazyChart } from './lazy-chart.tsx';
 import { hms, ReportFrame, useDuration } from './report-frame.tsx';
 import { periodParams, usePeriod } from './use-period.ts';
 
@@ -136,6 +137,42 @@ export function SummaryTab() {
   );
 }
 
+/** The most rows a comparison chart draws (the largest first); the table lists them all. */
+const CHART_ROWS = 15;
+
+/** Rows compared as horizontal bars, one bar per series, the largest row on top. */
+function BarsChart({
+  rows,
+  label,
+  testId,
+}: {
+  rows: { name: string; values: Record<string, number> }[];
+  label: string;
+  testId: string;
+}) {
+  const option = useMemo(() => {
+    const total = (r: (typeof rows)[number]) => Object.values(r.values).reduce((a, b) => a + b, 0);
+    const top = [...rows].sort((a, b) => total(b) - total(a)).slice(0, CHART_ROWS);
+    const names = Object.keys(top[0]?.values ?? {});
+    return {
+      color: SERIES_COLORS,
+      tooltip: { trigger: 'axis', axisPointer: { type: 'shadow' } },
+      legend: { top: 0, show: names.length > 1 },
+      grid: { left: 8, right: 24, top: names.length > 1 ? 32 : 8, bottom: 8, containLabel: true },
+      xAxis: { type: 'value', minInterval: 1 },
+      yAxis: {
+        type: 'category',
+        inverse: true,
+        data: top.map((r) => r.name),
+        axisLabel: { width: 160, overflow: 'truncate' },
+      },
+      series: names.map((name) => ({ type: 'bar', name, data: top.map((r) => r.values[name]) })),
+    };
+  }, [rows]);
+  const count = Math.min(rows.length, CHART_ROWS);
+  return <LazyChart option={option} height={Math.max(140, 56 + count * 32)} label={label} testId={testId} />;
+}
+
 /** Channels, employees, teams: the Dialogs figures, a row each. */
 function GroupedTab({ kind }: { kind: 'channels' | 'employees' | 'teams' }) {
   const { t } = useTranslation();
@@ -150,44 +187,57 @@ function GroupedTab({ kind }: { kind: 'channels' | 'employees' | 'teams' }) {
       testId={`${kind}-report`}
     >
       {(r) => (
-        <ScrollArea type="auto" viewportProps={tableRegion(t(`reports.${kind}`))}>
-          <Table striped miw={900} data-testid={`${kind}-table`}>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>{t('reports.name')}</Table.Th>
-                <Table.Th>{t('reports.dialogsNew')}</Table.Th>
-                <Table.Th>{t('reports.dialogsClosed')}</Table.Th>
-                <Table.Th>{t('reports.dialogsTransferred')}</Table.Th>
-                <Table.Th>{t('reports.firstResponse')}</Table.Th>
-                <Table.Th>{t('reports.handling')}</Table.Th>
-                <RatingHeaders />
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {r.rows.map((x) => (
-                <Table.Tr key={x.id}>
-                  <Table.Td>{x.name || t('reports.none')}</Table.Td>
-                  <Table.Td>{x.dialogsNew}</Table.Td>
-                  <Table.Td>{x.dialogsClosed}</Table.Td>
-                  <Table.Td>{x.dialogsTransferred}</Table.Td>
-                  <Table.Td>
-                    {t('reports.medianP90', {
-                      median: duration(x.firstResponse.medianSeconds),
-                      p90: duration(x.firstResponse.p90Seconds),
-                    })}
-                  </Table.Td>
-                  <Table.Td>
-                    {t('reports.medianP90', {
-                      median: duration(x.handling.medianSeconds),
-                      p90: duration(x.handling.p90Seconds),
-                    })}
-                  </Table.Td>
-                  <RatingCells ratings={x.ratings} />
+        <>
+          <BarsChart
+            rows={r.rows.map((x) => ({
+              name: x.name || t('reports.none'),
+              values: {
+                [t('reports.dialogsNew')]: x.dialogsNew,
+                [t('reports.dialogsClosed')]: x.dialogsClosed,
+              },
+            }))}
+            label={t(`reports.groupedChart.${kind}`)}
+            testId={`${kind}-chart`}
+          />
+          <ScrollArea type="auto" viewportProps={tableRegion(t(`reports.${kind}`))}>
+            <Table striped miw={900} data-testid={`${kind}-table`}>
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>{t('reports.name')}</Table.Th>
+                  <Table.Th>{t('reports.dialogsNew')}</Table.Th>
+                  <Table.Th>{t('reports.dialogsClosed')}</Table.Th>
+                  <Table.Th>{t('reports.dialogsTransferred')}</Table.Th>
+                  <Table.Th>{t('reports.firstResponse')}</Table.Th>
+                  <Table.Th>{t('reports.handling')}</Table.Th>
+                  <RatingHeaders />
                 </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </ScrollArea>
+              </Table.Thead>
+              <Table.Tbody>
+                {r.rows.map((x) => (
+                  <Table.Tr key={x.id}>
+                    <Table.Td>{x.name || t('reports.none')}</Table.Td>
+                    <Table.Td>{x.dialogsNew}</Table.Td>
+                    <Table.Td>{x.dialogsClosed}</Table.Td>
+                    <Table.Td>{x.dialogsTransferred}</Table.Td>
+                    <Table.Td>
+                      {t('reports.medianP90', {
+                        median: duration(x.firstResponse.medianSeconds),
+                        p90: duration(x.firstResponse.p90Seconds),
+                      })}
+                    </Table.Td>
+                    <Table.Td>
+                      {t('reports.medianP90', {
+                        median: duration(x.handling.medianSeconds),
+                        p90: duration(x.handling.p90Seconds),
+                      })}
+                    </Table.Td>
+                    <RatingCells ratings={x.ratings} />
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </ScrollArea>
+        </>
       )}
     </ReportFrame>
   );
@@ -196,6 +246,17 @@ function GroupedTab({ kind }: { kind: 'channels' | 'employees' | 'teams' }) {
 export const ChannelsTab = () => <GroupedTab kind="channels" />;
 export const EmployeesTab = () => <GroupedTab kind="employees" />;
 export const TeamsTab = () => <GroupedTab kind="teams" />;
+
+/** The requests of each category over the listed channels (the table splits them by channel). */
+function byCategory(r: CategoriesReport, without: string, requests: string) {
+  const sums = new Map<string | null, { name: string; n: number }>();
+  for (const x of r.rows) {
+    const sum = sums.get(x.categoryId) ?? { name: x.categoryName ?? without, n: 0 };
+    sum.n += x.requests;
+    sums.set(x.categoryId, sum);
+  }
+  return [...sums.values()].map(({ name, n }) => ({ name, values: { [requests]: n } }));
+}
 
 /** Inquiry categories by channel, optionally with the requests closed without one. */
 export function CategoriesTab() {
@@ -237,26 +298,33 @@ export function CategoriesTab() {
       }
     >
       {(r) => (
-        <ScrollArea type="auto" viewportProps={tableRegion(t('reports.categories'))}>
-          <Table striped miw={480} data-testid="categories-table">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>{t('reports.channel')}</Table.Th>
-                <Table.Th>{t('reports.category')}</Table.Th>
-                <Table.Th>{t('reports.requests')}</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {r.rows.map((x) => (
-                <Table.Tr key={`${x.channelId}-${x.categoryId}`}>
-                  <Table.Td>{x.channelName}</Table.Td>
-                  <Table.Td>{x.categoryName ?? t('reports.withoutCategory')}</Table.Td>
-                  <Table.Td>{x.requests}</Table.Td>
+        <>
+          <BarsChart
+            rows={byCategory(r, t('reports.withoutCategory'), t('reports.requests'))}
+            label={t('reports.categoriesChart')}
+            testId="categories-chart"
+          />
+          <ScrollArea type="auto" viewportProps={tableRegion(t('reports.categories'))}>
+            <Table striped miw={480} data-testid="categories-table">
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>{t('reports.channel')}</Table.Th>
+                  <Table.Th>{t('reports.category')}</Table.Th>
+                  <Table.Th>{t('reports.requests')}</Table.Th>
                 </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </ScrollArea>
+              </Table.Thead>
+              <Table.Tbody>
+                {r.rows.map((x) => (
+                  <Table.Tr key={`${x.channelId}-${x.categoryId}`}>
+                    <Table.Td>{x.channelName}</Table.Td>
+                    <Table.Td>{x.categoryName ?? t('reports.withoutCategory')}</Table.Td>
+                    <Table.Td>{x.requests}</Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </ScrollArea>
+        </>
       )}
     </ReportFrame>
   );

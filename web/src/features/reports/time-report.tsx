@@ -1,17 +1,11 @@
-import { Box, ScrollArea, Table, useMantineColorScheme } from '@mantine/core';
+import { ScrollArea, Table } from '@mantine/core';
 import type { TimeReport } from '@smartconnect/contracts';
 import type { CustomSeriesRenderItemAPI, CustomSeriesRenderItemParams } from 'echarts';
-import { CustomChart } from 'echarts/charts';
-import { GridComponent, LegendComponent, TooltipComponent } from 'echarts/components';
-import * as echarts from 'echarts/core';
-import { CanvasRenderer } from 'echarts/renderers';
-import { useEffect, useRef } from 'react';
+import { useMemo } from 'react';
 import { useTranslation } from '../../shared/i18n/index.ts';
+import Chart, { echarts } from './chart.tsx';
 import { hms, ReportFrame } from './report-frame.tsx';
 import { useReport } from './report-tabs.tsx';
-
-// Only the parts the chart uses (this screen is its own lazy chunk): custom series, grid, legend, tooltip, canvas.
-echarts.use([CustomChart, GridComponent, LegendComponent, TooltipComponent, CanvasRenderer]);
 
 const STATES = ['online', 'break', 'offline'] as const;
 const COLORS = { online: '#2f9e44', break: '#f08c00', offline: '#adb5bd' } as const;
@@ -21,14 +15,8 @@ type Props = { report: TimeReport };
 /** Operators' In work / Break / offline intervals as bars on a time axis, drawn on a canvas. */
 function WorkingTimeChart({ report }: Props) {
   const { t, i18n } = useTranslation();
-  const { colorScheme } = useMantineColorScheme();
-  const ref = useRef<HTMLDivElement>(null);
   const rows = report.rows;
-  useEffect(() => {
-    if (!ref.current) return;
-    const chart = echarts.init(ref.current, colorScheme === 'dark' ? 'dark' : undefined, {
-      renderer: 'canvas',
-    });
+  const option = useMemo(() => {
     const fmt = new Intl.DateTimeFormat(i18n.language, {
       timeZone: report.period.timeZone,
       day: '2-digit',
@@ -49,8 +37,7 @@ function WorkingTimeChart({ report }: Props) {
       );
       return shape ? { type: 'rect' as const, shape, style: api.style() } : null;
     };
-    chart.setOption({
-      animation: false,
+    return {
       tooltip: {
         formatter: (p: { seriesName: string; value: [number, number, number] }) =>
           `${names[p.value[0]]}: ${p.seriesName}, ${fmt.format(p.value[1])} – ${fmt.format(p.value[2])}`,
@@ -76,21 +63,14 @@ function WorkingTimeChart({ report }: Props) {
             .map((x) => [i, Date.parse(x.start), Date.parse(x.end)]),
         ),
       })),
-    });
-    const resize = new ResizeObserver(() => chart.resize());
-    resize.observe(ref.current);
-    return () => {
-      resize.disconnect();
-      chart.dispose();
     };
-  }, [rows, report.period, colorScheme, i18n.language, t]);
+  }, [rows, report.period, i18n.language, t]);
   return (
-    <Box
-      ref={ref}
-      h={Math.max(160, 60 + rows.length * 36)}
-      role="img"
-      aria-label={t('reports.workingChart')}
-      data-testid="working-time-chart"
+    <Chart
+      option={option}
+      height={Math.max(160, 60 + rows.length * 36)}
+      label={t('reports.workingChart')}
+      testId="working-time-chart"
     />
   );
 }
