@@ -15,6 +15,8 @@ export type ViberCall = { method: string; token: string | undefined; body: Recor
 export type FakeViber = {
   baseUrl: string;
   token: string;
+  /** The token of another bot account (its own id and name) the fake also knows. */
+  otherToken: string;
   calls: ViberCall[];
   /** Accepted send_message bodies with the message_token answered (a decimal string). */
   sent: { token: string; body: Record<string, unknown> }[];
@@ -45,6 +47,7 @@ const viberJson = (v: unknown) => JSON.stringify(v).replace(/("message_token":)"
 
 export async function startFakeViber(): Promise<FakeViber> {
   const token = `4453b6ac12345678-e02c5f12174805f9-daec9cbb5448c51${randomBytes(1).toString('hex')}`;
+  const otherToken = `4453b6ac12345678-e02c5f12174805f9-0ther0000000000${randomBytes(1).toString('hex')}`;
   const media = new Map<string, { bytes: Buffer; type: string }>();
   const generatedFiles = new Map<string, GeneratedFile>();
   const fails: { method: string; status: number; message: string; times: number }[] = [];
@@ -52,6 +55,7 @@ export async function startFakeViber(): Promise<FakeViber> {
   const fake: FakeViber = {
     baseUrl: '',
     token,
+    otherToken,
     calls: [],
     sent: [],
     webhook: null,
@@ -142,7 +146,15 @@ export async function startFakeViber(): Promise<FakeViber> {
     fake.calls.push({ method, token: typeof auth === 'string' ? auth : undefined, body });
     if (req.method !== 'POST' || !url.pathname.startsWith('/pa/'))
       return answer(res, { status: 3, status_message: 'badData' });
-    if (auth !== token) return answer(res, { status: 2, status_message: 'invalidAuthToken' });
+    if (auth === otherToken && method === 'get_account_info')
+      return answer(res, {
+        status: 0,
+        status_message: 'ok',
+        id: 'pa:11112222333344445555',
+        name: 'Other Viber',
+      });
+    if (auth !== token && auth !== otherToken)
+      return answer(res, { status: 2, status_message: 'invalidAuthToken' });
     const fail = fails.find((f) => f.method === method);
     if (fail) {
       if (--fail.times <= 0) fails.splice(fails.indexOf(fail), 1);

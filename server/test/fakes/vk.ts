@@ -17,6 +17,8 @@ export type VkCall = { method: string; params: Record<string, string> };
 export type FakeVk = {
   baseUrl: string;
   token: string;
+  /** The community token of another community (groupId + 1, 'Other VK'), valid for groups.* only. */
+  otherToken: string;
   groupId: number;
   secret: string;
   confirmation: string;
@@ -81,6 +83,7 @@ export async function startFakeVk(): Promise<FakeVk> {
     users: new Map(),
     baseUrl: '',
     token,
+    otherToken: `vk1.a.other${randomBytes(20).toString('hex')}`,
     groupId: 218_000_000 + Math.floor(Math.random() * 1000),
     secret: `s${randomBytes(8).toString('hex')}`,
     confirmation: randomBytes(4).toString('hex'),
@@ -283,6 +286,25 @@ export async function startFakeVk(): Promise<FakeVk> {
         admin_level: 3,
       };
       return json(res, { response: { count: 1, items: [item] } });
+    }
+    if (params.access_token === fake.otherToken) {
+      // Another community's token: its own community without an id; a community by id is public information.
+      const other = {
+        id: fake.groupId + 1,
+        name: 'Other VK',
+        screen_name: 'othervk',
+        is_closed: 0,
+        type: 'group',
+      };
+      const shop = { id: fake.groupId, name: 'Shop VK', screen_name: 'shopvk', is_closed: 0, type: 'group' };
+      const asked = params.group_ids ?? params.group_id;
+      if (method === 'groups.getById')
+        return json(res, {
+          response: { groups: [asked === String(fake.groupId) ? shop : other], profiles: [] },
+        });
+      if (method === 'groups.getTokenPermissions')
+        return json(res, { response: { mask: fake.mask, permissions: [] } });
+      return error(res, 15, 'Access denied', params);
     }
     if (params.access_token !== token)
       return error(res, 5, 'User authorization failed: invalid access_token (4).', params);

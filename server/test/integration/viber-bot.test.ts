@@ -77,6 +77,15 @@ describe('Viber bot channel', () => {
       200,
     );
     assert.equal(vb.webhook, `http://localhost:3000/api/webhooks/viber_bot/${channelId}`);
+    // §8 'token not from current bot': an edit keeps the bot; another bot's valid token is refused, nothing kept.
+    const other = await org2.admin.api.patch(`/api/channels/${channelId}`, { token: vb.otherToken });
+    assert.equal(other.status, 400);
+    assert.equal(other.body.code, 'tokenNotFromCurrentBotException');
+    assert.deepEqual(other.body.error.fields, { token: 'Token not from current bot' });
+    const kept = JSON.stringify((await org2.admin.api.get(`/api/channels/${channelId}`)).body);
+    assert.ok(kept.includes('Shop Viber') && !kept.includes('Other Viber'));
+    // The same bot's token again is fine.
+    assert.equal((await org2.admin.api.patch(`/api/channels/${channelId}`, { token: vb.token })).status, 200);
   });
 
   test('callbacks are checked by X-Viber-Content-Signature; every message type; a repeated message_token changes nothing', async () => {

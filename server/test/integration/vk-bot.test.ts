@@ -83,6 +83,20 @@ describe('VK community bot channel', () => {
     });
     assert.equal(badToken.status, 400);
     assert.equal(badToken.body.error.fields.token, 'Incorrect token/ID specified');
+    // §8 'token not from current bot': another community's valid token, or the channel moved to another community.
+    for (const change of [
+      { token: vk.otherToken },
+      { token: vk.otherToken, groupId: String(vk.groupId + 1) },
+    ]) {
+      const other = await org2.admin.api.patch(`/api/channels/${channelId}`, change);
+      assert.equal(other.status, 400, JSON.stringify(change));
+      assert.equal(other.body.code, 'tokenNotFromCurrentBotException');
+      assert.deepEqual(other.body.error.fields, { token: 'Token not from current bot' });
+    }
+    const still = JSON.stringify((await org2.admin.api.get(`/api/channels/${channelId}`)).body);
+    assert.ok(still.includes('Shop VK') && !still.includes('Other VK'));
+    // The community's own token again is fine.
+    assert.equal((await org2.admin.api.patch(`/api/channels/${channelId}`, { token: vk.token })).status, 200);
     const hook = `${s.url}/api/webhooks/vk_bot/${channelId}`;
     assert.deepEqual(await vk.deliver(hook, { type: 'confirmation' }), { status: 200, text: 'ff00ff00' });
     // Deactivated: VK's events are refused (it retries them later), nothing stored.

@@ -11,7 +11,10 @@ const refusal = (reason: 'unreachable' | 'token' | 'webhook', provider?: string)
 /** The callbacks we act on (Viber always sends subscribed, unsubscribed, conversation_started, webhook and message). */
 const EVENT_TYPES = ['delivered', 'seen', 'failed', 'subscribed', 'unsubscribed', 'conversation_started'];
 
-/** Checks the token with get_account_info (a refused one is 'Incorrect token/ID specified'). */
+/**
+ * Checks the token with get_account_info (a refused one is 'Incorrect token/ID specified'; on an edited channel, one
+ * of another bot is 'token not from current bot').
+ */
 export async function connectViberBot(
   ctx: AdapterContext,
   channel: { id: string; organisationId: string },
@@ -32,6 +35,10 @@ export async function connectViberBot(
       throw new AppError('validationException', { token: M.tokenIncorrect });
     throw refusal('token', info.message);
   }
+  // §8 'token not from current bot': an edited channel keeps its bot (its subscribers and chats are that bot's).
+  const currentBot = current?.settings.accountId;
+  if (currentBot != null && currentBot !== (info.result.id ?? null))
+    throw new AppError('tokenNotFromCurrentBotException', { token: M.tokenNotFromCurrentBot });
   const welcome =
     input.welcomeMessage !== undefined ? input.welcomeMessage : current?.settings.welcomeMessage;
   const photo =

@@ -76,16 +76,20 @@ export type VkGroup = { id: number; name?: string; screen_name?: string };
 
 /**
  * One community by its id or short name (groups.getById, https://dev.vk.com/ru/method/groups.getById): its id, name
- * and short name, or null when the answer names none. Network failures throw.
+ * and short name, or null when the answer names none; with no id (''), a community token's own community. Network
+ * failures throw.
  */
 export async function vkGroupById(
   ctx: AdapterContext,
   token: string,
   groupId: string,
 ): Promise<VkAnswer<VkGroup | null>> {
-  const got = await callVk<{ groups?: VkGroup[] } | VkGroup[]>(ctx, token, 'groups.getById', {
-    group_id: groupId,
-  });
+  const got = await callVk<{ groups?: VkGroup[] } | VkGroup[]>(
+    ctx,
+    token,
+    'groups.getById',
+    groupId ? { group_id: groupId } : {},
+  );
   if (!got.ok) return got;
   // Since 5.194 the answer is {groups, profiles}; before, the list itself.
   const groups = Array.isArray(got.result) ? got.result : (got.result.groups ?? []);

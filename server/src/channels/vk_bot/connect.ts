@@ -40,6 +40,11 @@ export async function connectVkBot(
     throw refusal('unreachable');
   };
   const got = await vkGroupById(ctx, token, groupId).catch(unreachable);
+  /** Whether the token's own community (groups.getById without an id) is the channel's. */
+  const ownCommunity = async () => {
+    const own = await vkGroupById(ctx, token, '').catch(unreachable);
+    return own.ok && String(own.result?.id) === groupId;
+  };
   if (!got.ok) {
     if (got.code === VK_ERROR.authFailed || got.httpStatus === 401)
       throw new AppError('validationException', { token: M.tokenIncorrect });
@@ -49,6 +54,14 @@ export async function connectVkBot(
   const group = got.result;
   if (!group || String(group.id) !== groupId)
     throw new AppError('validationException', { groupId: M.tokenIncorrect });
+  // §8 'token not from current bot': an edited channel keeps its community (its clients and chats are that
+  // community's); a new token must be that community's own.
+  const currentGroup = current?.settings.groupId as string | undefined;
+  if (
+    currentGroup &&
+    (groupId !== currentGroup || (token !== current?.secrets.token && !(await ownCommunity())))
+  )
+    throw new AppError('tokenNotFromCurrentBotException', { token: M.tokenNotFromCurrentBot });
   const rights = await callVk<{ mask?: number }>(ctx, token, 'groups.getTokenPermissions').catch(unreachable);
   if (!rights.ok) {
     if (rights.code === VK_ERROR.authFailed || rights.code === VK_ERROR.accessDenied)
