@@ -316,7 +316,8 @@ export type ChannelAdapter = {
   /**
    * Renews the channel's provider token when it expires within a while of `now` (the job runner asks about every
    * active channel of the type now and then): the settings and secrets to store, or null when nothing is due.
-   * Throws when the provider refuses (the channel keeps its token; asked again later).
+   * Throws TokenRefusedError when the provider refuses (the channel keeps its token; asked again later), anything
+   * else when it cannot be reached.
    */
   refresh?(
     ctx: AdapterContext,
@@ -338,6 +339,9 @@ export type OauthAccount = { id: string; name: string; username: string | null }
 
 /** The provider refused the login (the admin declined, or the code exchange failed). */
 export class OAuthRefusedError extends Error {}
+
+/** The provider refused to renew the channel's token (revoked, expired, the account no longer managed). */
+export class TokenRefusedError extends Error {}
 
 /** A provider file that cannot be fetched: `retryable` when the provider may answer later (the webhook is then refused for a retry). */
 export class MediaError extends Error {

@@ -4,6 +4,7 @@ import { drainOutbox } from '../../src/jobs/outbox.ts';
 import { ManualClock } from '../../src/lib/clock.ts';
 import { decryptSecret } from '../../src/lib/crypto.ts';
 import { refreshProviderTokens } from '../../src/modules/channels/oauth.ts';
+import { listChannelProblems } from '../../src/modules/channels/problems.ts';
 import { saveFile } from '../../src/modules/files/service.ts';
 import { type FakeMeta, startFakeMeta } from '../fakes/meta.ts';
 import { createOrganisation, startTestServer, type TestOrg, type TestServer } from '../helpers.ts';
@@ -296,8 +297,8 @@ describe('Instagram and Facebook channels', () => {
     assert.match((await byId(racing.body.entity.id)).statusReason, /^24-hour session ended \(10: /);
   });
 
-  test('the long-lived token is renewed a week before it expires, with the page token', async () => {
-    const { channelId } = await connect('facebook');
+  test('the long-lived token is renewed a week before it expires, with the page token; a refusal is a problem', async () => {
+    const { org, channelId } = await connect('facebook');
     const stored = async () => {
       const [row] = await s.db.query<{ secrets: string; settings: { tokenExpiresAt: string } }>(
         'select secrets, settings from channels where id = $1',
@@ -325,6 +326,26 @@ describe('Instagram and Facebook channels', () => {
     // Renewed once: the next run finds nothing due for it.
     await refreshProviderTokens(s.app, true);
     assert.equal((await stored()).secrets.userAccessToken, after.secrets.userAccessToken);
+    // The login is revoked at Meta: the next renewal is refused, and administrators see a channel problem.
+    // Read as the banner reads them (the sessions of the test expired with the clock's 53-day jumps).
+    const problems = async () => (await listChannelProblems(s.app, org.id)).items;
+    assert.deepEqual(await problems(), []);
+    meta.userTokens.delete(after.secrets.userAccessToken);
+    s.clock.advance(53 * 24 * 3600_000);
+    await refreshProviderTokens(s.app, true);
+    const [problem] = await problems();
+    assert.equal(problem?.channelId, channelId);
+    assert.equal(problem?.kind, 'token_refused');
+    assert.match(problem?.detail ?? '', /^Token renewal refused: /);
+    assert.equal(
+      (await stored()).secrets.userAccessToken,
+      after.secrets.userAccessToken,
+      'the token is kept',
+    );
+    // Allowed again: the renewal works and the problem ends.
+    meta.userTokens.add(after.secrets.userAccessToken);
+    await refreshProviderTokens(s.app, true);
+    assert.deepEqual(await problems(), []);
   });
 
   test('client names come from the user profile (Instagram: name or username; Messenger: first and last name)', async () => {

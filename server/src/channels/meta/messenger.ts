@@ -18,6 +18,7 @@ import {
   type ParsedEvent,
   type RawRequest,
   type SendResult,
+  TokenRefusedError,
 } from '../types.ts';
 import { at, providerId, read, storable, unreadable, unreadableMessage } from '../unreadable.ts';
 import {
@@ -117,10 +118,11 @@ async function refresh(ctx: AdapterContext, channel: AdapterChannel, now: Date) 
   const expires = Date.parse(String(channel.settings.tokenExpiresAt ?? ''));
   if (!Number.isFinite(expires) || expires - now.getTime() > RENEW_BEFORE_MS) return null;
   const long = await longLived(ctx, channel.secrets.userAccessToken ?? '');
-  if (!long.ok || !long.result.access_token) throw new Error(long.ok ? 'no token' : long.message);
+  if (!long.ok || !long.result.access_token) throw new TokenRefusedError(long.ok ? 'no token' : long.message);
   const list = await pages(ctx, long.result.access_token);
   const page = list.ok ? list.result.data?.find((a) => a.id === channel.settings.pageId) : undefined;
-  if (!page?.access_token) throw new Error(list.ok ? 'the page is no longer managed' : list.message);
+  if (!page?.access_token)
+    throw new TokenRefusedError(list.ok ? 'the page is no longer managed' : list.message);
   return {
     settings: {
       ...channel.settings,

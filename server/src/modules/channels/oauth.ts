@@ -8,12 +8,13 @@ import {
 } from '@smartconnect/contracts';
 import { z } from 'zod';
 import { adapterFor } from '../../channels/registry.ts';
-import { type ChannelAdapter, OAuthRefusedError } from '../../channels/types.ts';
+import { type ChannelAdapter, OAuthRefusedError, TokenRefusedError } from '../../channels/types.ts';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../http/errors.ts';
 import { definePublicRoute, defineRoute, type ModuleRoutes } from '../../http/route.ts';
 import { encryptSecret } from '../../lib/crypto.ts';
 import { open, seal } from './grant.ts';
+import { recordChannelProblem, resolveChannelProblems } from './problems.ts';
 import * as Q from './queries.ts';
 import { adapterChannel, adapterContext } from './service.ts';
 
@@ -164,7 +165,8 @@ let lastRefresh = 0;
 
 /**
  * Renews provider tokens about to expire (types whose adapter has `refresh`) on every active channel; a refusal is
- * logged and asked again next time. `force`: now, whatever the last run (tests).
+ * a channel problem ('token refused', ended by the next renewal that works) and asked again next time. `force`:
+ * now, whatever the last run (tests).
  */
 export async function refreshProviderTokens(app: AppContext, force = false) {
   const now = app.clock.now();
@@ -182,8 +184,13 @@ export async function refreshProviderTokens(app: AppContext, force = false) {
         renewed.settings,
         encryptSecret(app.config.secretKey, JSON.stringify(renewed.secrets)),
       );
+      await resolveChannelProblems(app, row, ['token_refused']);
     } catch (err) {
       app.log.warn({ err, channelId: row.id }, 'provider token not renewed');
+      // Refused: the channel will stop when its token expires, so administrators are told now (out of reach: the
+      // next hourly run tries again, days before the token expires).
+      if (err instanceof TokenRefusedError)
+        await recordChannelProblem(app, row, 'token_refused', `Token renewal refused: ${err.message}`);
     }
   }
 }
