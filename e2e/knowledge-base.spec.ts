@@ -93,7 +93,8 @@ describe('knowledge base', () => {
   test('an administrator writes a public article for Sales in Preferences', async () => {
     const { page, errors } = await openPage(browser, server.url);
     await signIn(page, adminToken, '/admin/preferences/knowledge-base');
-    await page.getByText('No articles yet').waitFor();
+    // Demo starts with its articles (delivery and payment in both languages, returns for Support).
+    await page.getByTestId('kb-row').filter({ hasText: 'Delivery times' }).waitFor();
     await page.getByTestId('kb-add-category').click();
     const drawer = page.getByRole('dialog');
     await drawer.getByRole('button', { name: 'Create' }).click();
@@ -121,8 +122,8 @@ describe('knowledge base', () => {
     await editor.getByRole('button', { name: 'Create' }).click();
     await page.getByText('Article created').waitFor();
     await editor.waitFor({ state: 'hidden' });
-    const row = page.getByTestId('kb-row');
-    await row.getByText('Refund policy').waitFor();
+    const row = page.getByTestId('kb-row').filter({ hasText: 'Refund policy' });
+    await row.waitFor();
     await row.getByText('Public', { exact: true }).waitFor();
     await screenshot(page, 'kb-page', { toasts: false });
     await assertAccessible(page, 'knowledge-base page');
@@ -175,8 +176,8 @@ describe('knowledge base', () => {
     await admin.page.goto('/not-found');
     await admin.page.evaluate(() => localStorage.setItem('sc-lang', 'rus'));
     await signIn(admin.page, adminToken, '/admin/preferences/knowledge-base');
-    await admin.page.getByTestId('kb-row').getByText('Refund policy').waitFor();
-    await admin.page.getByText('Публичная', { exact: true }).waitFor();
+    const row = admin.page.getByTestId('kb-row').filter({ hasText: 'Refund policy' });
+    await row.getByText('Публичная', { exact: true }).waitFor();
     const width = await admin.page.evaluate(() => document.documentElement.scrollWidth);
     assert.ok(width <= 390, `the page is ${width} px wide`);
     await screenshot(admin.page, 'kb-page-390-ru', { toasts: false });

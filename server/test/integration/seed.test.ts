@@ -79,6 +79,46 @@ describe('demo seed', () => {
     assert.ok(!forSales.some((n) => n.name.startsWith('Technical problem')));
   });
 
+  test('Demo has knowledge-base articles in both languages: delivery for both teams (public), returns for Support', async () => {
+    const password = (email: string) =>
+      printed
+        .join('\n')
+        .split('\n')
+        .find((l) => l.includes(email))
+        ?.trim()
+        .split(/\s+/)
+        .at(-1) ?? '';
+    const sales = s.api.as(await loginToken(s.api, 'operator1@demo.local', password('operator1@demo.local')));
+    const support = s.api.as(
+      await loginToken(s.api, 'operator2@demo.local', password('operator2@demo.local')),
+    );
+    type Article = { title: string; publicPath: string | null; category: { name: string } };
+    const titles = async (api: typeof sales) =>
+      ((await api.get('/api/kb/articles')).body.entity.items as Article[]).map((a) => a.title).sort();
+    assert.deepEqual(await titles(sales), [
+      'Delivery times',
+      'Payment methods',
+      'Способы оплаты',
+      'Сроки доставки',
+    ]);
+    assert.deepEqual(await titles(support), [
+      'Delivery times',
+      'Payment methods',
+      'Returns within 14 days',
+      'Возврат в течение 14 дней',
+      'Способы оплаты',
+      'Сроки доставки',
+    ]);
+    // Found by the composer's search, and its public page opens without signing in.
+    const found = (await sales.get('/api/kb/search?q=delivery')).body.entity.items as Article[];
+    assert.equal(found[0]?.title, 'Delivery times');
+    const page = await fetch(`${s.url}${found[0]?.publicPath}`);
+    assert.equal(page.status, 200);
+    assert.match(await page.text(), /Orders placed before 14:00/);
+    const returns = (await support.get('/api/kb/search?q=return')).body.entity.items as Article[];
+    assert.equal(returns[0]?.publicPath, null, 'returns stay inside');
+  });
+
   test('Demo has a website chat to try: its widget answers a visitor, and the start prints the sample page', async () => {
     const admin = s.api.as(await loginToken(s.api, 'boss@demo.test', 'B0ss-pass!'));
     const channels = (await admin.get('/api/channels')).body.entity.items as {

@@ -42,6 +42,24 @@ export function articleSlug(title: string): string {
   return words ? `${words}-${tail}` : tail;
 }
 
+/** Categories with their teams and articles, written as they are (the Demo organisation's seed). */
+export async function addKbArticles(
+  q: Queryable,
+  orgId: string,
+  categories: {
+    name: string;
+    teamIds: string[];
+    articles: { title: string; body: string; public: boolean }[];
+  }[],
+) {
+  for (const c of categories) {
+    const categoryId = await Q.insertCategory(q, orgId, c.name);
+    await Q.setTeams(q, 'kb_category_teams', orgId, categoryId, c.teamIds);
+    for (const a of c.articles)
+      await Q.insertArticle(q, orgId, { ...a, categoryId, slug: articleSlug(a.title), userId: null });
+  }
+}
+
 export async function getKbCategory(q: Queryable, orgId: string, id: string) {
   const row = await Q.findCategory(q, orgId, id);
   if (!row) throw new AppError('categoryNotFoundException');

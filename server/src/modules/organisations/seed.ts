@@ -4,6 +4,7 @@ import type { AppContext } from '../../context.ts';
 import { hashPassword } from '../../lib/password.ts';
 import { createCategory } from '../categories/service.ts';
 import { seedChannel } from '../channels/service.ts';
+import { addKbArticles } from '../knowledge-base/service.ts';
 import { seedSupportChannel } from '../support/service.ts';
 import { addTeam } from '../teams/service.ts';
 import { addTemplates } from '../templates/service.ts';
@@ -125,6 +126,77 @@ export const DEMO_TEMPLATES = (teams: { sales: string; support: string }) => [
 ];
 
 /**
+ * Knowledge-base articles of the Demo organisation, in English and Russian: for both teams, the shop's delivery and
+ * payment (public pages, to send as links); for Support, returns (inside only).
+ */
+export const DEMO_ARTICLES = (teams: { sales: string; support: string }) => [
+  {
+    name: 'Delivery and payment',
+    teamIds: [teams.sales, teams.support],
+    articles: [
+      {
+        title: 'Delivery times',
+        body:
+          'Orders placed before 14:00 leave the warehouse the same day.\n\n' +
+          'Courier delivery in the city takes 1–2 days, to other regions 3–7 days. ' +
+          'The client gets a tracking link by SMS when the parcel leaves.',
+        public: true,
+      },
+      {
+        title: 'Payment methods',
+        body:
+          'We accept bank cards, SBP (fast payments) and cash or card to the courier.\n\n' +
+          'Companies can pay by invoice: ask the client for their company name and tax number (INN).',
+        public: true,
+      },
+    ],
+  },
+  {
+    name: 'Доставка и оплата',
+    teamIds: [teams.sales, teams.support],
+    articles: [
+      {
+        title: 'Сроки доставки',
+        body:
+          'Заказы, оформленные до 14:00, уходят со склада в тот же день.\n\n' +
+          'Курьером по городу — 1–2 дня, в другие регионы — 3–7 дней. ' +
+          'Когда посылка отправлена, клиент получает SMS со ссылкой для отслеживания.',
+        public: true,
+      },
+      {
+        title: 'Способы оплаты',
+        body:
+          'Принимаем банковские карты, СБП, а также наличные или карту курьеру.\n\n' +
+          'Организации могут оплатить по счёту: уточните у клиента название компании и ИНН.',
+        public: true,
+      },
+    ],
+  },
+  {
+    name: 'Returns / Возвраты',
+    teamIds: [teams.support],
+    articles: [
+      {
+        title: 'Returns within 14 days',
+        body:
+          'A client may return an item within 14 days of receiving it if it was not used and has its packaging.\n\n' +
+          'Create a return in the back office, send the client the return label, and refund within 10 days of ' +
+          'receiving the item.',
+        public: false,
+      },
+      {
+        title: 'Возврат в течение 14 дней',
+        body:
+          'Клиент может вернуть товар в течение 14 дней после получения, если он не был в использовании и ' +
+          'сохранена упаковка.\n\nОформите возврат в бэк-офисе, отправьте клиенту ярлык для возврата и верните ' +
+          'деньги в течение 10 дней после получения товара.',
+        public: false,
+      },
+    ],
+  },
+];
+
+/**
  * First start on an empty database: the "Demo" organisation with an Administrator, a Supervisor,
  * two Operators, two teams, a website chat channel to try (Sales) and the request categories (OPTION_CATEGORY is on, so a chat cannot close
  * without one), and the platform's own organisation with one staff account (RIGHT_OBSERVER).
@@ -187,6 +259,7 @@ export async function seedDemo(app: AppContext): Promise<void> {
     });
     const teamIds = { sales, support };
     await addTemplates(q, org.id, DEMO_TEMPLATES(teamIds));
+    await addKbArticles(q, org.id, DEMO_ARTICLES(teamIds));
     // A channel to try at once: the website chat of the Demo shop, on a sample page (/widget-preview/{id}).
     const siteChatId = await seedChannel(app, q, {
       organisationId: org.id,
