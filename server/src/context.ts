@@ -5,6 +5,7 @@ import type { Clock } from './lib/clock.ts';
 import type { Mailer } from './lib/mailer.ts';
 import type { Outbound } from './lib/outbound.ts';
 import type { Storage } from './lib/storage.ts';
+import type { ProcessState } from './process-state.ts';
 import type { EventBus } from './realtime/bus.ts';
 
 /** What every module reaches through: configuration, the database and the shared services. */
@@ -19,4 +20,6 @@ export type AppContext = {
   log: FastifyBaseLogger;
   /** Committed events to every instance (see realtime/). */
   bus: EventBus;
+  /** The process state of this app (batchers, caches, socket hubs), released by the server's close(). */
+  state: ProcessState;
 };

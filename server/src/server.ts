@@ -15,6 +15,7 @@ import { startTracing, tracedDb } from './lib/tracing.ts';
 import { watchJobRunner } from './modules/health/readiness.ts';
 import { seedDemo } from './modules/organisations/seed.ts';
 import { setupModules } from './modules/setup.ts';
+import { ProcessState } from './process-state.ts';
 import { type EventBus, localBus } from './realtime/bus.ts';
 import { databaseIdentity } from './realtime/queries.ts';
 import { redisBus } from './realtime/redis-bus.ts';
@@ -55,6 +56,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
       (config.redisUrl
         ? await redisBus(config.redisUrl, await databaseIdentity(db), fastify.log)
         : localBus()),
+    state: new ProcessState(),
   };
   if (config.seedDemo) await seedDemo(app);
   await buildHttp(app, fastify);
@@ -68,6 +70,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
     async close() {
       await jobs.stop();
       await fastify.close();
+      await app.state.close((err, name) => app.log.error({ err, state: name }, 'process state not released'));
       await app.bus.close();
       await app.outbound.close();
       await db.close();

@@ -1,6 +1,7 @@
 import type { AppContext } from '../context.ts';
 import type { Queryable } from '../db/index.ts';
 import { withSpan } from '../lib/tracing.ts';
+import { stateSlot } from '../process-state.ts';
 import { type Emit, withEvents } from '../realtime/emit.ts';
 import * as Q from './queries.ts';
 
@@ -93,15 +94,11 @@ export async function runOutbox(app: AppContext): Promise<number> {
 }
 
 type Kicker = { running: Promise<void> | null; again: boolean; stopped: boolean };
-const kickers = new WeakMap<AppContext, Kicker>();
+const KICKER = stateSlot<Kicker>('outbox.kicker', () => ({ running: null, again: false, stopped: false }));
 
 /** Runs the dispatcher soon, after a commit that queued a delivery, without waiting for the next poll. */
 export function kickOutbox(app: AppContext): void {
-  let k = kickers.get(app);
-  if (!k) {
-    k = { running: null, again: false, stopped: false };
-    kickers.set(app, k);
-  }
+  const k = app.state.of(app, KICKER);
   if (k.stopped) return;
   if (k.running) {
     k.again = true;
@@ -119,7 +116,7 @@ export function kickOutbox(app: AppContext): void {
 
 /** Waits until no kicked run is in flight (a kick during the wait is waited for too). */
 async function kicksIdle(app: AppContext): Promise<void> {
-  for (let k = kickers.get(app); k?.running; k = kickers.get(app)) await k.running;
+  for (let k = app.state.peek(KICKER); k?.running; k = app.state.peek(KICKER)) await k.running;
 }
 
 /**
@@ -136,8 +133,7 @@ export async function drainOutbox(app: AppContext): Promise<number> {
 
 /** Stops kicks and waits for a kicked run in flight. */
 export async function stopKicks(app: AppContext): Promise<void> {
-  const k = kickers.get(app) ?? { running: null, again: false, stopped: true };
+  const k = app.state.of(app, KICKER);
   k.stopped = true;
-  kickers.set(app, k);
   await k.running;
 }

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../context.ts';
 import type { Queryable } from '../db/index.ts';
 import { withSpan } from '../lib/tracing.ts';
+import { stateSlot } from '../process-state.ts';
 import { type Emit, withEvents } from '../realtime/emit.ts';
 import * as Q from './pipeline-queries.ts';
 
@@ -182,7 +183,7 @@ export async function runPipeline(app: AppContext, max = 1000): Promise<number> 
 }
 
 type NowQueue = { waiting: { ids: string[]; done: () => void }[]; running: boolean };
-const nowQueues = new WeakMap<AppContext, NowQueue>();
+const NOW_QUEUE = stateSlot<NowQueue>('pipeline.now-queue', () => ({ waiting: [], running: false }));
 
 /**
  * Runs the jobs of these messages now, on the instance that stored them, right after the ingest commit: a new
@@ -192,12 +193,7 @@ const nowQueues = new WeakMap<AppContext, NowQueue>();
  */
 export function runJobsNow(app: AppContext, messageIds: string[]): Promise<void> {
   if (!messageIds.length) return Promise.resolve();
-  let state = nowQueues.get(app);
-  if (!state) {
-    state = { waiting: [], running: false };
-    nowQueues.set(app, state);
-  }
-  const s = state;
+  const s = app.state.of(app, NOW_QUEUE);
   return new Promise((done) => {
     s.waiting.push({ ids: messageIds, done });
     if (!s.running) void drainNow(app, s);

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../context.ts';
 import type { Queryable } from '../db/index.ts';
+import { stateSlot } from '../process-state.ts';
 
 /**
  * Pull providers (IMAP and the like): one durable row per channel, claimed like timers. A runner leases a due row
@@ -99,15 +100,11 @@ const release = (q: Queryable, channelId: string, claimedBy: string, dueAt: Date
   );
 
 type Sessions = { running: Set<Promise<void>>; stop: AbortController };
-const sessionsByApp = new WeakMap<AppContext, Sessions>();
-function sessionsOf(app: AppContext): Sessions {
-  let s = sessionsByApp.get(app);
-  if (!s) {
-    s = { running: new Set(), stop: new AbortController() };
-    sessionsByApp.set(app, s);
-  }
-  return s;
-}
+const SESSIONS = stateSlot<Sessions>('polls.sessions', () => ({
+  running: new Set(),
+  stop: new AbortController(),
+}));
+const sessionsOf = (app: AppContext): Sessions => app.state.of(app, SESSIONS);
 
 async function session(app: AppContext, row: PollRow, claimedBy: string): Promise<void> {
   const p = poller;

@@ -2,14 +2,16 @@ import websocket from '@fastify/websocket';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.ts';
 import { type AuthContext, authenticate } from '../http/auth.ts';
+import { stateSlot } from '../process-state.ts';
 import { Gateway, type GatewayOptions } from './gateway.ts';
 
-const gateways = new WeakMap<AppContext, Gateway>();
+/** The gateway of this app's sockets: made when the routes register, stopped on HTTP close. */
+const GATEWAY = stateSlot<Gateway | undefined>('realtime.gateway', () => undefined);
 const authOf = new WeakMap<FastifyRequest, AuthContext>();
 
 /** The gateway serving this app's sockets (tests reach it to run its periodic work on demand). */
 export function realtimeGateway(app: AppContext): Gateway | undefined {
-  return gateways.get(app);
+  return app.state.peek(GATEWAY);
 }
 
 /**
@@ -23,7 +25,7 @@ export async function realtimeRoutes(
 ): Promise<void> {
   const gateway = new Gateway(app, options);
   await gateway.start();
-  gateways.set(app, gateway);
+  app.state.set(GATEWAY, gateway);
   fastify.addHook('onClose', async () => {
     await gateway.stop();
   });

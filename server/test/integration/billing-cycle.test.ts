@@ -5,6 +5,7 @@ import { openPostgres } from '../../src/db/index.ts';
 import { ManualClock } from '../../src/lib/clock.ts';
 import { runDailyCharges } from '../../src/modules/billing/daily-charge.ts';
 import { runMonthlyActs } from '../../src/modules/billing/monthly-acts.ts';
+import { ProcessState } from '../../src/process-state.ts';
 import { createServer } from '../../src/server.ts';
 import { type FakeYooKassa, startFakeYooKassa } from '../fakes/yookassa.ts';
 import {
@@ -117,7 +118,7 @@ describe('billing cycle', () => {
       await runMonthlyActs(again.app);
       await runMonthlyActs(again.app);
       await again.close();
-    } else await runMonthlyActs({ ...s.app });
+    } else await runMonthlyActs({ ...s.app, state: new ProcessState() });
     await runMonthlyActs(s.app);
     assert.equal((await acts(moscow)).length, 1);
     assert.deepEqual(

@@ -5,6 +5,7 @@ import { loadConfig } from '../../src/config.ts';
 import { openPostgres } from '../../src/db/index.ts';
 import { runPeriodic } from '../../src/jobs/periodic.ts';
 import { runDailyCharges } from '../../src/modules/billing/daily-charge.ts';
+import { ProcessState } from '../../src/process-state.ts';
 import { createServer } from '../../src/server.ts';
 import { type FakeYooKassa, startFakeYooKassa } from '../fakes/yookassa.ts';
 import {
@@ -478,7 +479,7 @@ describe('billing', () => {
       const again = await createServer(config, { db: await openPostgres(s.databaseUrl), clock: s.clock });
       await runPeriodic(again.app);
       await again.close();
-    } else await runPeriodic({ ...s.app });
+    } else await runPeriodic({ ...s.app, state: new ProcessState() });
     assert.equal(await balance(), 2900);
     const charges = (await org.admin.api.get('/api/finance/payments')).body.entity.items.filter(
       (p: { type: string }) => p.type === 'charge',

@@ -6,6 +6,7 @@ import type { InboundMessage } from '../../src/channels/types.ts';
 import type { AppContext } from '../../src/context.ts';
 import { inboundChannel } from '../../src/modules/channels/service.ts';
 import { ingestInbound } from '../../src/modules/chats/ingest.ts';
+import { ProcessState } from '../../src/process-state.ts';
 import { createOrganisation, startTestServer, type TestServer } from '../helpers.ts';
 import { chatOf, inbound, makeChannel, makeTeam, recordEvents, type TestChannel } from './chats-fixtures.ts';
 
@@ -158,6 +159,6 @@ async function direct(s: TestServer, ch: TestChannel, m: { client: string; id: s
     text: m.text,
     attachments: [],
   };
-  const other: AppContext = { ...s.app };
+  const other: AppContext = { ...s.app, state: new ProcessState() };
   return ingestInbound(other, row, msg);
 }

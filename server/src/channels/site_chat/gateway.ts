@@ -2,6 +2,7 @@ import { type ChatTypingPayload, type MessageDto, WIDGET_SOCKETS } from '@smartc
 import { type WebSocket, WebSocketServer } from 'ws';
 import type { AppContext } from '../../context.ts';
 import { clientTyping } from '../../modules/chats/typing.ts';
+import { stateSlot } from '../../process-state.ts';
 import type { Signal, StoredEvent } from '../../realtime/bus.ts';
 import * as Q from './queries.ts';
 import { history, presentWidgetMessage, type WidgetChannel } from './service.ts';
@@ -25,7 +26,8 @@ type Hub = {
   stop: () => void;
 };
 
-const hubs = new WeakMap<AppContext, Hub>();
+/** This instance's widget sockets, closed with the app (stopWidgetHub closes them earlier, on HTTP close). */
+const HUB = stateSlot<Hub>('site-chat.hub', makeHub, (hub) => hub.stop());
 const keyOf = (channelId: string, visitorId: string) => `${channelId} ${visitorId}`;
 
 /**
@@ -33,9 +35,10 @@ const keyOf = (channelId: string, visitorId: string) => `${channelId} ${visitorI
  * committed on another instance arrives too); what a socket missed while it was away it reads from the database
  * when it comes back (`after`), so a drop loses nothing.
  */
-function hubOf(app: AppContext): Hub {
-  let hub = hubs.get(app);
-  if (hub) return hub;
+const hubOf = (app: AppContext): Hub => app.state.of(app, HUB);
+
+function makeHub(app: AppContext): Hub {
+  let hub: Hub | undefined;
   const wss = new WebSocketServer({ noServer: true, maxPayload: 4 * 1024 });
   const sockets = new Map<string, Set<WebSocket>>();
   const addresses = new Map<string, number>();
@@ -60,13 +63,12 @@ function hubOf(app: AppContext): Hub {
       wss.close();
     },
   };
-  hubs.set(app, hub);
   return hub;
 }
 
 export function stopWidgetHub(app: AppContext): void {
-  hubs.get(app)?.stop();
-  hubs.delete(app);
+  app.state.peek(HUB)?.stop();
+  app.state.delete(HUB);
 }
 
 async function visitorOfChat(app: AppContext, hub: Hub, chatId: string): Promise<string> {
@@ -129,7 +131,7 @@ export function pushToVisitor(
   visitorId: string,
   frame: WidgetFrame,
 ): void {
-  const set = hubs.get(app)?.sockets.get(keyOf(channelId, visitorId));
+  const set = app.state.peek(HUB)?.sockets.get(keyOf(channelId, visitorId));
   if (set) send(set, frame);
 }
 

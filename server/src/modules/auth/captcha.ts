@@ -1,7 +1,10 @@
 import type { AppContext } from '../../context.ts';
+import { stateSlot } from '../../process-state.ts';
 import { altchaProvider, type CaptchaProvider } from '../signup/captcha.ts';
 
-const providers = new WeakMap<AppContext, CaptchaProvider>();
+const PROVIDER = stateSlot('auth.captcha', (app) =>
+  altchaProvider(`${app.config.secretKey}:captcha`, Number(app.config.env.CAPTCHA_MAX_NUMBER) || 50_000),
+);
 
 /**
  * The proof a recovery request and a throttled sign-in carry: the sign-up's ALTCHA captcha with the same key and
@@ -9,13 +12,5 @@ const providers = new WeakMap<AppContext, CaptchaProvider>();
  * its solution, spent in the shared captcha_uses table, is good once across all three.
  */
 export function authCaptcha(app: AppContext): CaptchaProvider {
-  let p = providers.get(app);
-  if (!p) {
-    p = altchaProvider(
-      `${app.config.secretKey}:captcha`,
-      Number(app.config.env.CAPTCHA_MAX_NUMBER) || 50_000,
-    );
-    providers.set(app, p);
-  }
-  return p;
+  return app.state.of(app, PROVIDER);
 }

@@ -1,9 +1,10 @@
 import { registerPeriodic } from '../../jobs/periodic.ts';
+import { stateSlot } from '../../process-state.ts';
 import { runDailyCharges } from './daily-charge.ts';
 import { runMonthlyActs } from './monthly-acts.ts';
 
 const EVERY_MS = 60_000;
-let lastRun = 0;
+const LAST_RUN = stateSlot('billing.last-run', () => ({ at: 0 }));
 
 /**
  * The daily tariff charge, then the monthly acts: looked at once a minute per process (by the app's clock); each is
@@ -12,8 +13,9 @@ let lastRun = 0;
 export function registerBilling(): void {
   registerPeriodic('daily-tariff-charge', async (app) => {
     const now = app.clock.now().getTime();
-    if (Math.abs(now - lastRun) < EVERY_MS) return;
-    lastRun = now;
+    const last = app.state.of(app, LAST_RUN);
+    if (Math.abs(now - last.at) < EVERY_MS) return;
+    last.at = now;
     await runDailyCharges(app);
     await runMonthlyActs(app);
   });

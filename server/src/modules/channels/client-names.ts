@@ -1,15 +1,17 @@
 import { cut, INBOUND_BOUNDS } from '../../channels/bounds.ts';
 import type { InboundEvent } from '../../channels/types.ts';
 import type { AppContext } from '../../context.ts';
+import { stateSlot } from '../../process-state.ts';
 import type { ChannelRow } from './queries.ts';
 
 /** A name found is kept a day; a lookup that failed is not repeated for a few minutes (the provider may be down). */
 const FOUND_TTL_MS = 24 * 3600_000;
 const MISSED_TTL_MS = 5 * 60_000;
 const MAX_ENTRIES = 20_000;
-const cache = new Map<string, { name: string | null; until: number }>();
+type Names = Map<string, { name: string | null; until: number }>;
+const NAMES = stateSlot<Names>('channels.client-names', () => new Map());
 
-function remember(key: string, name: string | null, now: number) {
+function remember(cache: Names, key: string, name: string | null, now: number) {
   if (cache.size >= MAX_ENTRIES) {
     // Oldest first (insertion order): drop a tenth.
     let n = MAX_ENTRIES / 10;
@@ -38,6 +40,7 @@ export async function withClientNames(
   );
   if (!unknown.length) return events;
   const now = Date.now();
+  const cache = app.state.of(app, NAMES);
   const names = new Map<string, string | null>();
   const ask: string[] = [];
   for (const e of unknown) {
@@ -54,7 +57,7 @@ export async function withClientNames(
     for (const id of ask) {
       const name = cut(found[id]?.trim() ?? '', INBOUND_BOUNDS.name) || null;
       names.set(id, name);
-      remember(`${row.id}:${id}`, name, now);
+      remember(cache, `${row.id}:${id}`, name, now);
     }
   }
   const missing = [...new Set(unknown.map((e) => e.message.client.externalId))].filter(

@@ -13,6 +13,7 @@ import type { AppContext } from '../../context.ts';
 import { AppError } from '../../http/errors.ts';
 import { definePublicRoute, defineRoute, type ModuleRoutes } from '../../http/route.ts';
 import { encryptSecret } from '../../lib/crypto.ts';
+import { stateSlot } from '../../process-state.ts';
 import { open, seal } from './grant.ts';
 import { recordChannelProblem, resolveChannelProblems } from './problems.ts';
 import * as Q from './queries.ts';
@@ -161,7 +162,7 @@ export const oauthRoutes: ModuleRoutes = (fastify, app) => {
 
 /** How often the job runner renews the provider tokens that are due. */
 const REFRESH_EVERY_MS = 3600_000;
-let lastRefresh = 0;
+const LAST_REFRESH = stateSlot('channels.token-refresh', () => ({ at: 0 }));
 
 /**
  * Renews provider tokens about to expire (types whose adapter has `refresh`) on every active channel; a refusal is
@@ -170,8 +171,9 @@ let lastRefresh = 0;
  */
 export async function refreshProviderTokens(app: AppContext, force = false) {
   const now = app.clock.now();
-  if (!force && now.getTime() - lastRefresh < REFRESH_EVERY_MS) return;
-  lastRefresh = now.getTime();
+  const last = app.state.of(app, LAST_REFRESH);
+  if (!force && now.getTime() - last.at < REFRESH_EVERY_MS) return;
+  last.at = now.getTime();
   const types = CHANNEL_TYPES.filter((t) => adapterFor(t).refresh);
   for (const row of await Q.activeChannelsOfTypes(app.db, types)) {
     const adapter = adapterFor(row.type);

@@ -21,6 +21,7 @@ import type { AuthContext } from '../../http/auth.ts';
 import { AppError, validationError } from '../../http/errors.ts';
 import { resetPoll, schedulePoll } from '../../jobs/polls.ts';
 import { decryptSecret, encryptSecret } from '../../lib/crypto.ts';
+import { stateSlot } from '../../process-state.ts';
 import { readStoredFile } from '../files/service.ts';
 import { teamInOrg, teamsInOrg } from '../teams/readers.ts';
 import { openGrant } from './grant.ts';
@@ -366,16 +367,8 @@ type Cached = { load: Promise<Loaded | null>; expires: number };
  * and requests arriving while it is being read wait for that one read instead of each reading it again.
  */
 const INBOUND_CACHE_MS = 3_000;
-const inboundCache = new WeakMap<AppContext, Map<string, Cached>>();
-
-function cacheOf(app: AppContext) {
-  let cache = inboundCache.get(app);
-  if (!cache) {
-    cache = new Map();
-    inboundCache.set(app, cache);
-  }
-  return cache;
-}
+const INBOUND_CACHE = stateSlot('channels.inbound-cache', () => new Map<string, Cached>());
+const cacheOf = (app: AppContext) => app.state.of(app, INBOUND_CACHE);
 
 /** Drops every channel read for inbound pushes on this instance (after a change they depend on, e.g. an organisation's status). */
 export function forgetInboundChannels(app: AppContext): void {

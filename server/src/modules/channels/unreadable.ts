@@ -1,5 +1,6 @@
 import type { InboundEvent, ParsedEvent } from '../../channels/types.ts';
 import type { AppContext } from '../../context.ts';
+import { stateSlot } from '../../process-state.ts';
 import { recordChannelProblem, resolveChannelProblems } from './problems.ts';
 import type { ChannelRow } from './queries.ts';
 
@@ -7,8 +8,10 @@ import type { ChannelRow } from './queries.ts';
  * Channels whose webhook problem may be open, as this instance knows: a readable update then ends it. A channel
  * that once sent unreadable updates (another instance saw them, or before a restart) is checked once.
  */
-const suspects = new Set<string>();
-const checked = new Set<string>();
+const WATCH = stateSlot('channels.unreadable', () => ({
+  suspects: new Set<string>(),
+  checked: new Set<string>(),
+}));
 
 /**
  * A webhook's events without the parts its adapter could not read that named no client (channels/unreadable.ts):
@@ -23,6 +26,7 @@ export async function setAsideUnreadable(
 ): Promise<InboundEvent[]> {
   const events: InboundEvent[] = [];
   let last: string | undefined;
+  const { suspects, checked } = app.state.of(app, WATCH);
   for (const e of parsed) {
     if (e.kind !== 'unreadable') {
       events.push(e);

@@ -3,6 +3,7 @@ import type { InboundMessage } from '../../channels/types.ts';
 import type { AppContext } from '../../context.ts';
 import { runJobsNow } from '../../jobs/pipeline.ts';
 import { metricsOf } from '../../lib/metrics.ts';
+import { stateSlot } from '../../process-state.ts';
 import type { StoredEvent } from '../../realtime/bus.ts';
 import { commitWithEvents, publishCommitted } from '../../realtime/emit.ts';
 import { type BatchOutcome, type BatchStore, IngestBatcher, MicroStamps } from './ingest-batcher.ts';
@@ -47,19 +48,16 @@ type Batcher = IngestBatcher<Item, Stored, StoredEvent>;
  * on 2 cores (bench/ingest.ts: 1218, 1690, 1130 msg/s with 1, 2, 4).
  */
 const INGEST_LANES = 2;
-const batchers = new WeakMap<AppContext, Batcher>();
-
-function batcherOf(app: AppContext): Batcher {
-  let batcher = batchers.get(app);
-  if (!batcher) {
-    batcher = new IngestBatcher(ingestStore(app), {
+const BATCHER = stateSlot<Batcher>(
+  'chats.ingest-batcher',
+  (app) =>
+    new IngestBatcher(ingestStore(app), {
       maxBatch: 100,
       lanes: app.db.kind === 'postgres' ? INGEST_LANES : 1,
-    });
-    batchers.set(app, batcher);
-  }
-  return batcher;
-}
+    }),
+);
+
+const batcherOf = (app: AppContext): Batcher => app.state.of(app, BATCHER);
 
 /**
  * One inbound customer message, answered once it is committed: dedupe by (channel, provider message id),
@@ -118,15 +116,8 @@ function waitAtMost(work: Promise<void>, ms: number): Promise<void> {
   return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
 }
 
-const stampsByApp = new WeakMap<AppContext, MicroStamps>();
-function stampsOf(app: AppContext): MicroStamps {
-  let stamps = stampsByApp.get(app);
-  if (!stamps) {
-    stamps = new MicroStamps();
-    stampsByApp.set(app, stamps);
-  }
-  return stamps;
-}
+const STAMPS = stateSlot('chats.ingest-stamps', () => new MicroStamps());
+const stampsOf = (app: AppContext): MicroStamps => app.state.of(app, STAMPS);
 
 /** The batcher's view of the database: the batch statement, the lone retry, the bus. */
 function ingestStore(app: AppContext): BatchStore<Item, Stored, StoredEvent> {

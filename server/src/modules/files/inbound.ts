@@ -3,6 +3,7 @@ import type { MediaDownload } from '../../channels/types.ts';
 import type { AppContext } from '../../context.ts';
 import { randomToken } from '../../lib/crypto.ts';
 import { createSemaphore, type Semaphore } from '../../lib/semaphore.ts';
+import { stateSlot } from '../../process-state.ts';
 import { recordFile } from './service.ts';
 import { receivedType, SNIFF_BYTES } from './sniff.ts';
 
@@ -43,7 +44,9 @@ export async function storageLeft(app: AppContext, organisationId: string): Prom
 export type KeptFile = { key: string; size: number; contentType: string };
 
 // One cap per server (the process runs one): webhooks of every channel share it.
-const caps = new WeakMap<AppContext, Semaphore>();
+const DOWNLOAD_CAP = stateSlot<Semaphore>('files.download-cap', (app) =>
+  createSemaphore(app.config.mediaDownloadConcurrency),
+);
 
 /**
  * Runs one provider download (its request and its streaming into storage) under the server's cap on concurrent
@@ -51,12 +54,7 @@ const caps = new WeakMap<AppContext, Semaphore>();
  * bounded however many files arrive at once.
  */
 export function underDownloadCap<T>(app: AppContext, fn: () => Promise<T>): Promise<T> {
-  let cap = caps.get(app);
-  if (!cap) {
-    cap = createSemaphore(app.config.mediaDownloadConcurrency);
-    caps.set(app, cap);
-  }
-  return cap.run(fn);
+  return app.state.of(app, DOWNLOAD_CAP).run(fn);
 }
 
 /**

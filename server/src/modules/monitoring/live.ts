@@ -7,6 +7,7 @@ import {
   type RealtimeEventType,
 } from '@smartconnect/contracts';
 import type { AppContext } from '../../context.ts';
+import { stateSlot } from '../../process-state.ts';
 import type { StoredEvent } from '../../realtime/bus.ts';
 import type { Topic, TopicSocket } from '../../realtime/topics.ts';
 import * as Q from './queries.ts';
@@ -36,12 +37,16 @@ type OrgLive = {
   chain: Promise<void>;
 };
 
-const states = new WeakMap<AppContext, Map<string, OrgLive>>();
-const orgsOf = (app: AppContext) => {
-  const m = states.get(app) ?? new Map<string, OrgLive>();
-  states.set(app, m);
-  return m;
-};
+/** The organisations with live monitors, each with its subscribers and pending push (timers cleared on close). */
+const LIVE = stateSlot(
+  'monitoring.live',
+  () => new Map<string, OrgLive>(),
+  (orgs) => {
+    for (const org of orgs.values()) if (org.timer) clearTimeout(org.timer);
+    orgs.clear();
+  },
+);
+const orgsOf = (app: AppContext) => app.state.of(app, LIVE);
 
 const scopeOfSocket = (s: TopicSocket): MonitorScope => ({
   all: s.rights.has('AUTHORITY_ALL_CHATS'),
@@ -148,7 +153,7 @@ export const monitoringTopic: Topic = {
 
   onEvent(app, event: StoredEvent) {
     if (!TRIGGERS.has(event.type)) return;
-    const org = states.get(app)?.get(event.organisationId);
+    const org = app.state.peek(LIVE)?.get(event.organisationId);
     if (!org) return;
     // A monitor whose teams or rights changed gets its whole table again, in its new scope.
     if (event.type === 'access.changed') {
@@ -159,7 +164,7 @@ export const monitoringTopic: Topic = {
   },
 
   stop(app) {
-    const orgs = states.get(app);
+    const orgs = app.state.peek(LIVE);
     if (!orgs) return;
     for (const org of orgs.values()) if (org.timer) clearTimeout(org.timer);
     orgs.clear();

@@ -5,6 +5,7 @@ import { AppError } from '../../http/errors.ts';
 import { hashToken, randomToken } from '../../lib/crypto.ts';
 import { hashPassword } from '../../lib/password.ts';
 import { hit, type Limit } from '../../lib/rate-limit.ts';
+import { stateSlot } from '../../process-state.ts';
 import { openSession } from '../auth/service.ts';
 import { createOrganisationWithAdmin } from '../organisations/create.ts';
 import { altchaProvider, type CaptchaProvider } from './captcha.ts';
@@ -31,20 +32,15 @@ export const SIGNUP_SMS_LIMIT: Limit = { max: 5, windowMs: 60 * MINUTE };
 
 type Start = Omit<SignupStartBody, 'consent' | 'language'> & { language: 'eng' | 'rus' };
 
-const services = new WeakMap<AppContext, { captcha: CaptchaProvider; sms: SmsGateway }>();
+const SERVICES = stateSlot<{ captcha: CaptchaProvider; sms: SmsGateway }>('signup.services', (app) => ({
+  captcha: altchaProvider(
+    `${app.config.secretKey}:captcha`,
+    Number(app.config.env.CAPTCHA_MAX_NUMBER) || 50_000,
+  ),
+  sms: smsGatewayFromEnv(app.config.env, app.log),
+}));
 /** The captcha provider and SMS gateway the environment chose (CAPTCHA_*, SMS_*), one per server. */
-export function signupServices(app: AppContext) {
-  let s = services.get(app);
-  if (!s) {
-    const maxNumber = Number(app.config.env.CAPTCHA_MAX_NUMBER) || 50_000;
-    s = {
-      captcha: altchaProvider(`${app.config.secretKey}:captcha`, maxNumber),
-      sms: smsGatewayFromEnv(app.config.env, app.log),
-    };
-    services.set(app, s);
-  }
-  return s;
-}
+export const signupServices = (app: AppContext) => app.state.of(app, SERVICES);
 
 const newCode = () => String(randomInt(0, 1_000_000)).padStart(6, '0');
 const hashCode = (app: AppContext, id: string, code: string) =>
