@@ -2,10 +2,10 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import type { AppContext } from './context.ts';
-import { ProcessState, stateSlot } from './process-state.ts';
+import { type AppContext, stateSlot } from './context.ts';
+import { ProcessState } from './process-state.ts';
 
-const appWith = (state: ProcessState) => ({ state }) as unknown as AppContext;
+const appWith = (state: ProcessState<AppContext>) => ({ state }) as unknown as AppContext;
 
 test('a slot is made once per app, on first use; another app has its own', () => {
   let made = 0;

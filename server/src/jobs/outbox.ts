@@ -1,7 +1,6 @@
-import type { AppContext } from '../context.ts';
+import { type AppContext, stateSlot } from '../context.ts';
 import type { Queryable } from '../db/index.ts';
 import { withSpan } from '../lib/tracing.ts';
-import { stateSlot } from '../process-state.ts';
 import { type Emit, withEvents } from '../realtime/emit.ts';
 import * as Q from './queries.ts';
 

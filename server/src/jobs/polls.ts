@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { AppContext } from '../context.ts';
+import { type AppContext, stateSlot } from '../context.ts';
 import type { Queryable } from '../db/index.ts';
-import { stateSlot } from '../process-state.ts';
 
 /**
  * Pull providers (IMAP and the like): one durable row per channel, claimed like timers. A runner leases a due row

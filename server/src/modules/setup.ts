@@ -1,31 +1,30 @@
 import { registerAutoReplies } from './auto-replies/register.ts';
 import { registerBilling } from './billing/register.ts';
-import { registerBotRuntime } from './bot-runtime/runtime.ts';
+import { registerBotRuntime } from './bot-runtime/register.ts';
 import { registerChannelOutbox } from './channels/register.ts';
-import { registerQueueStage } from './chats/queue-stage.ts';
-import { registerChatTimers } from './chats/timers.ts';
-import { registerBlacklistStage } from './clients/blacklist.ts';
+import { registerChats } from './chats/register.ts';
+import { registerClients } from './clients/register.ts';
 import { registerMonitoring } from './monitoring/register.ts';
 import { registerPresence } from './presence/register.ts';
 import { registerRatings } from './ratings/register.ts';
 import { registerReports } from './reports/register.ts';
-import { registerRulesStage } from './routing-rules/stage.ts';
+import { registerRoutingRules } from './routing-rules/register.ts';
 
 /**
- * What each module plugs into the infrastructure at boot: pipeline stages, timer handlers, event consumers,
- * the outbox handler. jobs/ and realtime/ never import a domain module; modules register here instead.
- * Registration is per process and idempotent (registries are keyed by name).
+ * What each module plugs in at boot, each from its one `register.ts`: pipeline stages, timer handlers, event
+ * consumers, the outbox handler, periodic tasks, and the plug points of other modules (plug-points.ts). jobs/ and
+ * realtime/ never import a domain module; modules register here instead. Registration is per process and
+ * idempotent (registries are keyed by name, a plug point keeps a value once).
  */
 const setups: (() => void)[] = [
-  registerQueueStage,
-  registerChatTimers,
+  registerChats,
   registerPresence,
   registerChannelOutbox,
   registerRatings,
   registerAutoReplies,
-  registerRulesStage,
+  registerRoutingRules,
   registerBotRuntime,
-  registerBlacklistStage,
+  registerClients,
   registerReports,
   registerMonitoring,
   registerBilling,

@@ -1,8 +1,7 @@
 import websocket from '@fastify/websocket';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { AppContext } from '../context.ts';
+import { type AppContext, stateSlot } from '../context.ts';
 import { type AuthContext, authenticate } from '../http/auth.ts';
-import { stateSlot } from '../process-state.ts';
 import { Gateway, type GatewayOptions } from './gateway.ts';
 
 /** The gateway of this app's sockets: made when the routes register, stopped on HTTP close. */

@@ -1,8 +1,7 @@
 import { type ChatTypingPayload, type MessageDto, WIDGET_SOCKETS } from '@smartconnect/contracts';
 import { type WebSocket, WebSocketServer } from 'ws';
-import type { AppContext } from '../../context.ts';
+import { type AppContext, stateSlot } from '../../context.ts';
 import { clientTyping } from '../../modules/chats/typing.ts';
-import { stateSlot } from '../../process-state.ts';
 import type { Signal, StoredEvent } from '../../realtime/bus.ts';
 import * as Q from './queries.ts';
 import { history, presentWidgetMessage, type WidgetChannel } from './service.ts';

@@ -18,6 +18,7 @@ import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../http/errors.ts';
 import { definePublicRoute, type ModuleRoutes } from '../../http/route.ts';
+import { onePlugPoint, pluggedOf } from '../../plug-points.ts';
 import { acceptWidgetSocket, type WidgetFrame } from './gateway.ts';
 import * as Q from './queries.ts';
 import {
@@ -37,7 +38,7 @@ const channelParams = z.object({ channelId: z.uuid('Not found') });
 const fileParams = channelParams.extend({ key: z.string().regex(/^[A-Za-z0-9_-]{20,}$/, 'Not found') });
 
 /** Hooks a module may add to what the widget is told (the ratings module: assessment on, a pending request). */
-type WidgetExtras = {
+export type WidgetExtras = {
   assessment(app: AppContext, channelId: string): Promise<boolean>;
   pendingRating(
     app: AppContext,
@@ -46,16 +47,20 @@ type WidgetExtras = {
   ): Promise<{ uuid: string; text: string } | null>;
   rate(app: AppContext, channelId: string, visitorId: string, uuid: string, score: number): Promise<unknown>;
 };
-let extras: WidgetExtras = {
+/** What the widget shows of other modules (ratings/register.ts gives the ratings'): none until given. */
+export const WIDGET_EXTRAS = onePlugPoint<WidgetExtras>('siteChat.widgetExtras', {
   assessment: async () => false,
   pendingRating: async () => null,
   rate: async () => {
     throw new AppError('qualityAssessmentNotFoundException');
   },
+});
+const extras = {
+  assessment: (...a: Parameters<WidgetExtras['assessment']>) => pluggedOf(WIDGET_EXTRAS).assessment(...a),
+  pendingRating: (...a: Parameters<WidgetExtras['pendingRating']>) =>
+    pluggedOf(WIDGET_EXTRAS).pendingRating(...a),
+  rate: (...a: Parameters<WidgetExtras['rate']>) => pluggedOf(WIDGET_EXTRAS).rate(...a),
 };
-export function registerWidgetExtras(x: WidgetExtras): void {
-  extras = x;
-}
 
 const tokenOf = (req: FastifyRequest) => (req.query as Record<string, unknown>)?.token;
 const tokenQuery = z.object({ token: z.string().max(200).optional() });

@@ -1,5 +1,4 @@
-import type { AppContext } from '../../context.ts';
-import { stateSlot } from '../../process-state.ts';
+import { type AppContext, stateSlot } from '../../context.ts';
 import { altchaProvider, type CaptchaProvider } from '../signup/captcha.ts';
 
 const PROVIDER = stateSlot('auth.captcha', (app) =>

@@ -1,5 +1,5 @@
+import { stateSlot } from '../../context.ts';
 import { registerPeriodic } from '../../jobs/periodic.ts';
-import { stateSlot } from '../../process-state.ts';
 import { runDailyCharges } from './daily-charge.ts';
 import { runMonthlyActs } from './monthly-acts.ts';
 

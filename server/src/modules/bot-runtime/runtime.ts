@@ -17,13 +17,13 @@ import { adapterFor } from '../../channels/registry.ts';
 import type { AppContext } from '../../context.ts';
 import type { Queryable } from '../../db/index.ts';
 import { AppError } from '../../http/errors.ts';
-import { registerStage, routeAgain, type StageRun, type StageTx } from '../../jobs/pipeline.ts';
+import { routeAgain, type StageRun, type StageTx } from '../../jobs/pipeline.ts';
 import type { PipelineJob } from '../../jobs/pipeline-queries.ts';
 import type { Actor } from '../../lib/actor.ts';
-import { closeChatTx, registerCloseStep } from '../chats/close-chat.ts';
-import { distributeWaiting, registerHandOverStep } from '../chats/lifecycle.ts';
+import { closeChatTx } from '../chats/close-chat.ts';
+import { distributeWaiting } from '../chats/lifecycle.ts';
 import { writeAutomatedMessage } from '../chats/send-message.ts';
-import { type BotTransfer, registerBotTransfer, transferChatTx } from '../chats/transfer-chat.ts';
+import { type BotTransfer, transferChatTx } from '../chats/transfer-chat.ts';
 import { setAutomationNeed } from '../organisations/automation.ts';
 import * as Q from './queries.ts';
 
@@ -237,7 +237,7 @@ export async function startBotDialog(
  * published version and the bot's first reply goes out on the channel. A bot that ends at once without placing
  * the chat (final action 'none') hands it to the team's queue as usual.
  */
-const transferToBot: BotTransfer = async (app, tx, chat, botId, handOver) => {
+export const transferToBot: BotTransfer = async (app, tx, chat, botId, handOver) => {
   const orgId = chat.organisation_id;
   if (!(await Q.chatBotsAllowed(tx.q, orgId)))
     throw new AppError('optionUnavailableException', undefined, { option: 'OPTION_CHAT_BOT' });
@@ -351,16 +351,4 @@ export async function botStage(
   const result = await apply(app, tx, d, chat, step, job.message_id);
   if (result === 'continue') routeAgain(run, job);
   return result;
-}
-
-/** The bot runtime's slot in the pipeline, and its ends: an operator taking a chat over, the chat closing. */
-export function registerBotRuntime(): void {
-  registerStage('bot', botStage);
-  registerBotTransfer(transferToBot);
-  registerHandOverStep((tx, orgId, chatId) =>
-    Q.endDialogOf(tx.q, orgId, chatId, 'operator', tx.now).then(() => {}),
-  );
-  registerCloseStep((_app, tx, chat) =>
-    Q.endDialogOf(tx.q, chat.organisation_id, chat.id, 'closed', tx.now).then(() => {}),
-  );
 }

@@ -1,7 +1,6 @@
 import { cut, INBOUND_BOUNDS } from '../../channels/bounds.ts';
 import type { InboundEvent } from '../../channels/types.ts';
-import type { AppContext } from '../../context.ts';
-import { stateSlot } from '../../process-state.ts';
+import { type AppContext, stateSlot } from '../../context.ts';
 import type { ChannelRow } from './queries.ts';
 
 /** A name found is kept a day; a lookup that failed is not repeated for a few minutes (the provider may be down). */

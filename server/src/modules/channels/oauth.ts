@@ -9,11 +9,10 @@ import {
 import { z } from 'zod';
 import { adapterFor } from '../../channels/registry.ts';
 import { type ChannelAdapter, OAuthRefusedError, TokenRefusedError } from '../../channels/types.ts';
-import type { AppContext } from '../../context.ts';
+import { type AppContext, stateSlot } from '../../context.ts';
 import { AppError } from '../../http/errors.ts';
 import { definePublicRoute, defineRoute, type ModuleRoutes } from '../../http/route.ts';
 import { encryptSecret } from '../../lib/crypto.ts';
-import { stateSlot } from '../../process-state.ts';
 import { open, seal } from './grant.ts';
 import { recordChannelProblem, resolveChannelProblems } from './problems.ts';
 import * as Q from './queries.ts';

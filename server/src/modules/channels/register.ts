@@ -1,7 +1,7 @@
+import { stateSlot } from '../../context.ts';
 import { registerOutboxHandler } from '../../jobs/outbox.ts';
 import { registerPeriodic } from '../../jobs/periodic.ts';
 import { registerPoller } from '../../jobs/polls.ts';
-import { stateSlot } from '../../process-state.ts';
 import { channelOutbox } from './deliver.ts';
 import { runMissedChatDigests } from './digest.ts';
 import { refreshProviderTokens } from './oauth.ts';

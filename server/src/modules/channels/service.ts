@@ -15,13 +15,12 @@ import type {
   ProviderTemplate,
   RawRequest,
 } from '../../channels/types.ts';
-import type { AppContext } from '../../context.ts';
+import { type AppContext, stateSlot } from '../../context.ts';
 import type { Queryable } from '../../db/index.ts';
 import type { AuthContext } from '../../http/auth.ts';
 import { AppError, validationError } from '../../http/errors.ts';
 import { resetPoll, schedulePoll } from '../../jobs/polls.ts';
 import { decryptSecret, encryptSecret } from '../../lib/crypto.ts';
-import { stateSlot } from '../../process-state.ts';
 import { readStoredFile } from '../files/service.ts';
 import { teamInOrg, teamsInOrg } from '../teams/readers.ts';
 import { openGrant } from './grant.ts';

@@ -1,6 +1,5 @@
 import type { InboundEvent, ParsedEvent } from '../../channels/types.ts';
-import type { AppContext } from '../../context.ts';
-import { stateSlot } from '../../process-state.ts';
+import { type AppContext, stateSlot } from '../../context.ts';
 import { recordChannelProblem, resolveChannelProblems } from './problems.ts';
 import type { ChannelRow } from './queries.ts';
 

@@ -2,6 +2,7 @@ import type { AppContext } from '../../context.ts';
 import { AppError } from '../../http/errors.ts';
 import { kickOutbox } from '../../jobs/outbox.ts';
 import { type Actor, actorUserId } from '../../lib/actor.ts';
+import { manyPlugPoint, plugsOf } from '../../plug-points.ts';
 import { withEvents } from '../../realtime/emit.ts';
 import { type Say, systemMessage } from './chat-action.ts';
 import { closeChatRow, type Tx } from './lifecycle.ts';
@@ -14,10 +15,7 @@ import { applyCategory } from './set-category.ts';
  * for a rating): `say` writes one message to the client from the system, delivered through the outbox.
  */
 export type CloseStep = (app: AppContext, tx: Tx, chat: Q.ChatRow, say: Say) => Promise<void>;
-const closeSteps = new Set<CloseStep>();
-export function registerCloseStep(step: CloseStep): void {
-  closeSteps.add(step);
-}
+export const CLOSE_STEPS = manyPlugPoint<CloseStep>('chats.closeStep');
 
 /**
  * Closes an open chat, setting its request category first when `categoryId` is given (history 'category_set',
@@ -70,7 +68,7 @@ export async function closeChatTx(
   // The category is asked of people: a rule closes by its own condition (§4 'closed by a rule'), with none.
   if (categories && !current.category_id && actor.kind !== 'rule')
     throw new AppError('closeWithoutCategoryException');
-  for (const step of closeSteps)
+  for (const step of plugsOf(CLOSE_STEPS))
     await step(app, tx, current, async (text) => {
       said = (await systemMessage(tx, current, text)) || said;
     });

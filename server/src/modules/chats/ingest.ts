@@ -1,9 +1,8 @@
 import { sanitizeStrings } from '@smartconnect/contracts';
 import type { InboundMessage } from '../../channels/types.ts';
-import type { AppContext } from '../../context.ts';
+import { type AppContext, stateSlot } from '../../context.ts';
 import { runJobsNow } from '../../jobs/pipeline.ts';
 import { metricsOf } from '../../lib/metrics.ts';
-import { stateSlot } from '../../process-state.ts';
 import type { StoredEvent } from '../../realtime/bus.ts';
 import { commitWithEvents, publishCommitted } from '../../realtime/emit.ts';
 import { type BatchOutcome, type BatchStore, IngestBatcher, MicroStamps } from './ingest-batcher.ts';

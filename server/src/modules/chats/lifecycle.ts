@@ -6,6 +6,7 @@ import type {
   RealtimeEventType,
 } from '@smartconnect/contracts';
 import { deleteTimers, upsertTimer } from '../../jobs/queries.ts';
+import { manyPlugPoint, plugsOf } from '../../plug-points.ts';
 import type { Tx } from '../../realtime/emit.ts';
 import { lockTeams, pickOperator, type RoutingTeam } from '../routing/service.ts';
 import { userTeamIds } from '../teams/readers.ts';
@@ -91,12 +92,9 @@ async function armRedistribution(
  * by a user.
  */
 export type HandOverStep = (tx: Tx, orgId: string, chatId: string) => Promise<void>;
-const handOverSteps = new Set<HandOverStep>();
-export function registerHandOverStep(step: HandOverStep): void {
-  handOverSteps.add(step);
-}
+export const HAND_OVER_STEPS = manyPlugPoint<HandOverStep>('chats.handOverStep');
 export async function handedOver(tx: Tx, orgId: string, chatId: string): Promise<void> {
-  for (const step of handOverSteps) await step(tx, orgId, chatId);
+  for (const step of plugsOf(HAND_OVER_STEPS)) await step(tx, orgId, chatId);
 }
 
 export async function assign(

@@ -1,4 +1,4 @@
-import { registerStage, routesChat, type StageRun, type StageTx } from '../../jobs/pipeline.ts';
+import { routesChat, type StageRun, type StageTx } from '../../jobs/pipeline.ts';
 import type { PipelineJob } from '../../jobs/pipeline-queries.ts';
 import { lockTeam } from '../routing/service.ts';
 import { emitChat, routeWaiting } from './lifecycle.ts';
@@ -36,6 +36,3 @@ export async function queueStage(tx: StageTx, job: PipelineJob, run: StageRun): 
   if (await routeWaiting(tx, team, chat, { preferLastOperator: view.returning }))
     await emitChat(tx, chat.organisation_id, chat.id, 'chat.assigned', { teamIds: queueTeams(chat) });
 }
-
-/** The chats module's slot in the conversation pipeline. */
-export const registerQueueStage = () => registerStage('queue', queueStage);

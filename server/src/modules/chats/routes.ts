@@ -23,12 +23,10 @@ import { AppError } from '../../http/errors.ts';
 import type { ModuleRoutes } from '../../http/route.ts';
 import { defineRoute } from '../../http/route.ts';
 import { userActor } from '../../lib/actor.ts';
-import { registerReplayPolicy } from '../../realtime/gateway.ts';
 import { closeChat } from './close-chat.ts';
 import { listChatsPage } from './list.ts';
 import { presentChat, presentHistory, presentMessage } from './presenter.ts';
 import { chatProviderTemplates, sendProviderTemplate } from './provider-templates.ts';
-import { chatReplayPolicy } from './replay-policy.ts';
 import { editMessage, sendMessage } from './send-message.ts';
 import { countChats, getChat, listHistory, listMessages } from './service.ts';
 import { setChatCategory } from './set-category.ts';
@@ -40,7 +38,6 @@ import { chatListPageDto, workspaceRoutes } from './workspace-routes.ts';
 const tags = ['chats'];
 
 export const chatRoutes: ModuleRoutes = (fastify, app) => {
-  registerReplayPolicy('chats', chatReplayPolicy);
   workspaceRoutes(fastify, app);
   defineRoute(
     fastify,

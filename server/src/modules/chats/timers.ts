@@ -1,7 +1,7 @@
 import type { OverdueLevel } from '@smartconnect/contracts';
 import type { Queryable } from '../../db/index.ts';
 import { upsertTimer } from '../../jobs/queries.ts';
-import { registerTimer } from '../../jobs/timers.ts';
+import type { TimerHandler } from '../../jobs/timers.ts';
 import { findTeam, pickOperator } from '../routing/service.ts';
 import {
   assign,
@@ -116,20 +116,14 @@ export async function fireOverdue(tx: Tx, orgId: string, chatId: string, level: 
   await emitChat(tx, orgId, chat.id, 'chat.updated');
 }
 
-/** Registers the chat timers with the job runner (modules/setup.ts). */
-export function registerChatTimers(): void {
-  registerTimer('auto_close', { lock: lockTimerChat, fire: fireAutoClose });
-  registerTimer('inactivity_close', { lock: lockTimerChat, fire: fireInactivityClose });
-  registerTimer('redistribute', { lock: lockTimerChat, fire: fireRedistribute });
-  registerTimer('overdue_half', {
-    lock: lockTimerChat,
-    fire: (tx, org, id) => fireOverdue(tx, org, id, 'half_expired'),
-  });
-  registerTimer('overdue_expired', {
-    lock: lockTimerChat,
-    fire: (tx, org, id) => fireOverdue(tx, org, id, 'expired'),
-  });
-}
+/** The chat timers by kind, registered with the job runner in chats/register.ts. */
+export const CHAT_TIMERS = {
+  auto_close: { lock: lockTimerChat, fire: fireAutoClose },
+  inactivity_close: { lock: lockTimerChat, fire: fireInactivityClose },
+  redistribute: { lock: lockTimerChat, fire: fireRedistribute },
+  overdue_half: { lock: lockTimerChat, fire: (tx, org, id) => fireOverdue(tx, org, id, 'half_expired') },
+  overdue_expired: { lock: lockTimerChat, fire: (tx, org, id) => fireOverdue(tx, org, id, 'expired') },
+} satisfies Record<string, TimerHandler>;
 
 /**
  * Records a delivery answer on an outbound message, forward only (a late 'sent' never undoes 'read'), and tells

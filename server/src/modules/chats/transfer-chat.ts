@@ -4,6 +4,7 @@ import { AppError } from '../../http/errors.ts';
 import { kickOutbox } from '../../jobs/outbox.ts';
 import { deleteTimers } from '../../jobs/queries.ts';
 import { type Actor, actorUserId } from '../../lib/actor.ts';
+import { onePlugPoint, pluggedOf } from '../../plug-points.ts';
 import { withEvents } from '../../realtime/emit.ts';
 import { findTeam, isAvailable } from '../routing/service.ts';
 import { teamInOrg } from '../teams/readers.ts';
@@ -58,10 +59,7 @@ export type BotTransfer = (
   botId: string,
   handOver: (botName: string) => Promise<void>,
 ) => Promise<void>;
-let botTransfer: BotTransfer | null = null;
-export function registerBotTransfer(fn: BotTransfer): void {
-  botTransfer = fn;
-}
+export const BOT_TRANSFER = onePlugPoint<BotTransfer | null>('chats.botTransfer', null);
 
 /**
  * §4 transfer to a chat bot: the same rights as any transfer (the caller's own chat, or any with
@@ -74,6 +72,7 @@ async function transferToBotTx(app: AppContext, tx: Tx, actor: Actor, chatId: st
   const chat = await Q.lockChat(tx.q, orgId, chatId);
   assertVisible(view, chat);
   assertCanAct(view, chat);
+  const botTransfer = pluggedOf(BOT_TRANSFER);
   if (chat.status === 'closed' || !botTransfer) throw new AppError('cannotTransferException');
   const before = {
     userIds: [chat.operator_id],

@@ -1,7 +1,7 @@
 import type { AppContext } from '../../context.ts';
 import type { AuthContext } from '../../http/auth.ts';
 import { AppError } from '../../http/errors.ts';
-import { registerStage, type StageRun, type StageTx } from '../../jobs/pipeline.ts';
+import type { StageRun, StageTx } from '../../jobs/pipeline.ts';
 import type { PipelineJob } from '../../jobs/pipeline-queries.ts';
 import { withEvents } from '../../realtime/emit.ts';
 import { chatClientBlocked, closeOpenChatsOfClient } from '../chats/close-client-chats.ts';
@@ -84,6 +84,3 @@ export async function blacklistStage(tx: StageTx, job: PipelineJob, run: StageRu
   }
   return 'stop' as const;
 }
-
-/** The clients module's slot in the conversation pipeline. */
-export const registerBlacklistStage = () => registerStage('blacklist', blacklistStage);

@@ -1,9 +1,8 @@
 import { Readable } from 'node:stream';
 import type { MediaDownload } from '../../channels/types.ts';
-import type { AppContext } from '../../context.ts';
+import { type AppContext, stateSlot } from '../../context.ts';
 import { randomToken } from '../../lib/crypto.ts';
 import { createSemaphore, type Semaphore } from '../../lib/semaphore.ts';
-import { stateSlot } from '../../process-state.ts';
 import { recordFile } from './service.ts';
 import { receivedType, SNIFF_BYTES } from './sniff.ts';
 

@@ -6,8 +6,7 @@ import {
   monitoringViewParams,
   type RealtimeEventType,
 } from '@smartconnect/contracts';
-import type { AppContext } from '../../context.ts';
-import { stateSlot } from '../../process-state.ts';
+import { type AppContext, stateSlot } from '../../context.ts';
 import type { StoredEvent } from '../../realtime/bus.ts';
 import type { Topic, TopicSocket } from '../../realtime/topics.ts';
 import * as Q from './queries.ts';

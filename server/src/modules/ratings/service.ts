@@ -8,6 +8,7 @@ import type { AppContext } from '../../context.ts';
 import type { Queryable } from '../../db/index.ts';
 import { AppError } from '../../http/errors.ts';
 import { type Actor, actorUserId } from '../../lib/actor.ts';
+import { onePlugPoint, pluggedOf } from '../../plug-points.ts';
 import { withEvents } from '../../realtime/emit.ts';
 import { ratingReplyText } from '../auto-replies/service.ts';
 import { actOnOpenChat, recordChatEvent, type Say } from '../chats/chat-action.ts';
@@ -98,19 +99,13 @@ export async function pushPendingRating(app: AppContext, chatId: string) {
   const owner = await Q.chatContact(app.db, chatId);
   if (owner?.channel_type !== 'site_chat') return;
   const rating = await pendingRating(app, owner.channel_id, owner.external_id);
-  if (rating) pushRatingFrame(app, owner.channel_id, owner.external_id, rating);
+  if (rating) pluggedOf(RATING_PUSH)(app, owner.channel_id, owner.external_id, rating);
 }
 
-/** The widget push, given by the site chat channel at registration (ratings do not import channels). */
-let pushRatingFrame: (
-  app: AppContext,
-  channelId: string,
-  visitorId: string,
-  rating: { uuid: string; text: string },
-) => void = () => undefined;
-export function setRatingPush(push: typeof pushRatingFrame): void {
-  pushRatingFrame = push;
-}
+/** The widget push of a rating request (ratings/register.ts gives the site chat's; nothing until then). */
+export const RATING_PUSH = onePlugPoint<
+  (app: AppContext, channelId: string, visitorId: string, rating: { uuid: string; text: string }) => void
+>('ratings.push', () => undefined);
 
 const present = (r: Q.RatingRequestRow): LinkActionDto => ({
   uuid: r.id,

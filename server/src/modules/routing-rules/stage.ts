@@ -1,7 +1,7 @@
 import type { BotIntent, TransferTarget } from '@smartconnect/contracts';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../http/errors.ts';
-import { handedBack, registerStage, routesChat, type StageRun, type StageTx } from '../../jobs/pipeline.ts';
+import { handedBack, routesChat, type StageRun, type StageTx } from '../../jobs/pipeline.ts';
 import type { PipelineJob } from '../../jobs/pipeline-queries.ts';
 import type { Actor } from '../../lib/actor.ts';
 import { chatIntentOf, startBotDialog } from '../bot-runtime/runtime.ts';
@@ -151,6 +151,3 @@ export async function rulesStage(
         : undefined;
   }
 }
-
-/** The routing rules' slot in the conversation pipeline. */
-export const registerRulesStage = () => registerStage('rules', rulesStage);

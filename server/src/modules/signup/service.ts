@@ -1,11 +1,10 @@
 import { randomInt } from 'node:crypto';
 import { PLAN_OPTIONS, type SignupStartBody, type SignupState, toE164 } from '@smartconnect/contracts';
-import type { AppContext } from '../../context.ts';
+import { type AppContext, stateSlot } from '../../context.ts';
 import { AppError } from '../../http/errors.ts';
 import { hashToken, randomToken } from '../../lib/crypto.ts';
 import { hashPassword } from '../../lib/password.ts';
 import { hit, type Limit } from '../../lib/rate-limit.ts';
-import { stateSlot } from '../../process-state.ts';
 import { openSession } from '../auth/service.ts';
 import { createOrganisationWithAdmin } from '../organisations/create.ts';
 import { altchaProvider, type CaptchaProvider } from './captcha.ts';

@@ -358,7 +358,8 @@ export const enGB = {
     expired: 'Expired after, minutes',
     minutesHint: 'Since the client’s unanswered message; empty is off.',
     notificationEmail: 'Notification e-mail',
-    notificationEmailHint: 'Gets the channel’s problems (token refused, provider unreachable, webhook failing) and a daily digest of missed chats; empty for none.',
+    notificationEmailHint:
+      'Gets the channel’s problems (token refused, provider unreachable, webhook failing) and a daily digest of missed chats; empty for none.',
     visibleTeams: 'Also visible to teams',
     visibleTeamsHint: 'The channel’s own team always sees it.',
     rating: 'Service assessment',
