@@ -36,8 +36,9 @@ test('after boot every plug point of the conversation has its value', () => {
       botTransfer: given['chats.botTransfer'],
       widgetExtras: given['siteChat.widgetExtras'],
       ratingPush: given['ratings.push'],
+      userTeams: given['realtime.userTeams'],
     },
-    { closeSteps: 2, handOverSteps: 1, botTransfer: 1, widgetExtras: 1, ratingPush: 1 },
+    { closeSteps: 2, handOverSteps: 1, botTransfer: 1, widgetExtras: 1, ratingPush: 1, userTeams: 1 },
   );
 });
 

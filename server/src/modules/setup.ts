@@ -9,6 +9,7 @@ import { registerPresence } from './presence/register.ts';
 import { registerRatings } from './ratings/register.ts';
 import { registerReports } from './reports/register.ts';
 import { registerRoutingRules } from './routing-rules/register.ts';
+import { registerTeams } from './teams/register.ts';
 
 /**
  * What each module plugs in at boot, each from its one `register.ts`: pipeline stages, timer handlers, event
@@ -17,6 +18,7 @@ import { registerRoutingRules } from './routing-rules/register.ts';
  * idempotent (registries are keyed by name, a plug point keeps a value once).
  */
 const setups: (() => void)[] = [
+  registerTeams,
   registerChats,
   registerPresence,
   registerChannelOutbox,

@@ -11,8 +11,10 @@ import { type AuthContext, idleCutoff } from '../http/auth.ts';
 import type { Signal, StoredEvent } from './bus.ts';
 import { PresenceTracker } from './presence.ts';
 import * as Q from './queries.ts';
+import { type Reader, replayPolicies } from './replay-policies.ts';
 import { Sequencer } from './sequencer.ts';
 import { allTopics, type TopicSocket, topicOf } from './topics.ts';
+import { userTeamIds } from './user-teams.ts';
 
 export type GatewayOptions = {
   /** Protocol-level ping; a socket that has not answered the previous ping by the next one is dropped. */
@@ -53,27 +55,6 @@ export const DEFAULT_GATEWAY_OPTIONS: GatewayOptions = {
   recentSize: 100_000,
   maxSocketsPerUser: 20,
 };
-
-/** Who is reading, as a replay policy sees them. */
-export type Reader = {
-  userId: string;
-  organisationId: string;
-  rights: ReadonlySet<string>;
-  teams: ReadonlySet<string>;
-};
-
-/**
- * A domain's check of what a reader may read now (through REST), over events about to be replayed after a
- * reconnect: answers the ids of the events the reader may no longer read. Registered by the domain module
- * (realtime/ imports none); an event withheld turns the replay into a `resync` (reason 'access').
- */
-export type ReplayPolicy = (app: AppContext, reader: Reader, events: StoredEvent[]) => Promise<Set<string>>;
-const replayPolicies = new Map<string, ReplayPolicy>();
-
-/** Registers (or replaces) a domain's replay policy under its name. */
-export function registerReplayPolicy(name: string, policy: ReplayPolicy): void {
-  replayPolicies.set(name, policy);
-}
 
 type Connection = {
   id: string;
@@ -295,7 +276,7 @@ export class Gateway {
     socket.on('close', () => this.#remove(c));
     socket.on('error', () => undefined);
     try {
-      c.teams = new Set(await Q.userTeamIds(this.app.db, c.userId));
+      c.teams = new Set(await userTeamIds(this.app.db, c.userId));
       if (socket.readyState !== socket.OPEN) return;
       const set = this.#byOrg.get(c.organisationId) ?? new Set<Connection>();
       this.#byOrg.set(c.organisationId, set);
@@ -363,7 +344,7 @@ export class Gateway {
       rights: c.rights,
       teams: c.teams,
     };
-    for (const policy of replayPolicies.values()) {
+    for (const policy of replayPolicies()) {
       if ((await policy(this.app, reader, visible)).size) return resync('access', watermark);
     }
     hello(cursor, true);

@@ -141,14 +141,6 @@ export async function sessionStates(
   );
 }
 
-export async function userTeamIds(q: Queryable, userId: string): Promise<string[]> {
-  const rows = await q.query<{ team_id: string }>(
-    'select team_id::text as team_id from team_members where user_id = $1',
-    [userId],
-  );
-  return rows.map((r) => r.team_id);
-}
-
 /** Records this instance's live socket count for a user (0 removes the row). */
 export async function setInstanceSockets(
   q: Queryable,

@@ -1,6 +1,6 @@
 import { registerStage } from '../../jobs/pipeline.ts';
 import { registerTimer } from '../../jobs/timers.ts';
-import { registerReplayPolicy } from '../../realtime/gateway.ts';
+import { registerReplayPolicy } from '../../realtime/replay-policies.ts';
 import { queueStage } from './queue-stage.ts';
 import { chatReplayPolicy } from './replay-policy.ts';
 import { CHAT_TIMERS } from './timers.ts';

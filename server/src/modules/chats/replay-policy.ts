@@ -1,6 +1,6 @@
 import type { AppContext } from '../../context.ts';
 import type { StoredEvent } from '../../realtime/bus.ts';
-import type { Reader } from '../../realtime/gateway.ts';
+import type { Reader } from '../../realtime/replay-policies.ts';
 import { canSee } from './policy.ts';
 import { chatScopes } from './queries.ts';
 

@@ -119,14 +119,6 @@ export const setOrder = (q: Queryable, orgId: string, ids: string[], now: Date) 
     [orgId, ids, now],
   );
 
-export const countTeamsInOrg = async (q: Queryable, orgId: string, ids: string[]) =>
-  (
-    await q.query<{ n: number }>(
-      'select count(*)::int as n from teams where id = any($1::uuid[]) and organisation_id = $2 and deleted_at is null',
-      [ids, orgId],
-    )
-  )[0].n;
-
 export const countChannelsInOrg = async (q: Queryable, orgId: string, ids: string[]) =>
   (
     await q.query<{ n: number }>(

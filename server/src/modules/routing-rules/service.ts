@@ -13,6 +13,7 @@ import { AppError } from '../../http/errors.ts';
 import { forgetInboundChannels } from '../channels/service.ts';
 import { botExists } from '../chat-bots/service.ts';
 import { setAutomationNeed } from '../organisations/automation.ts';
+import { teamInOrg } from '../teams/readers.ts';
 import { conditionsKey, normaliseConditions, type StoredConditions } from './conditions.ts';
 import { presentRules } from './presenter.ts';
 import * as Q from './queries.ts';
@@ -40,7 +41,7 @@ async function checkValues(q: Queryable, orgId: string, c: StoredConditions, a: 
   const fields: Record<string, string> = {};
   if (c.channelIds.length && (await Q.countChannelsInOrg(q, orgId, c.channelIds)) !== c.channelIds.length)
     fields['conditions.channelIds'] = M.valueIncorrect;
-  if (a.type === 'team' && (!a.teamId || (await Q.countTeamsInOrg(q, orgId, [a.teamId]))) !== 1)
+  if (a.type === 'team' && (!a.teamId || !(await teamInOrg(q, orgId, a.teamId))))
     fields['action.teamId'] = M.teamIncorrect;
   if (a.type === 'chat_bot' && (!a.botId || !(await botExists(q, orgId, a.botId))))
     fields['action.botId'] = M.valueIncorrect;

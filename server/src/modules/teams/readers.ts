@@ -1,4 +1,6 @@
+import { FIELD_MESSAGES as M } from '@smartconnect/contracts';
 import { maybe, type Queryable } from '../../db/index.ts';
+import { AppError } from '../../http/errors.ts';
 
 /**
  * What other modules read of teams and their members (the teams module owns both tables, docs/ARCHITECTURE.md):
@@ -28,3 +30,11 @@ export const teamsInOrg = async (q: Queryable, orgId: string, ids: readonly stri
       )
     ).map((r) => r.id),
   );
+
+/** The given team ids without repeats, all of the organisation; else the field error 'teamIds' (§8 team incorrect). */
+export async function checkedTeamIds(q: Queryable, orgId: string, ids: readonly string[]): Promise<string[]> {
+  const unique = [...new Set(ids)];
+  if ((await teamsInOrg(q, orgId, unique)).size !== unique.length)
+    throw new AppError('validationException', { teamIds: M.teamIncorrect });
+  return unique;
+}

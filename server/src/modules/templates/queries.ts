@@ -48,16 +48,6 @@ export const categoryNameTaken = async (q: Queryable, orgId: string, name: strin
     [orgId, name, exceptId ?? null],
   ));
 
-export const countTeamsInOrg = async (q: Queryable, orgId: string, ids: string[]) =>
-  (
-    await one<{ n: number }>(
-      q,
-      `select count(*)::int as n from teams
-        where organisation_id = $1 and deleted_at is null and id = any($2::uuid[])`,
-      [orgId, ids],
-    )
-  ).n;
-
 export const insertCategory = async (q: Queryable, orgId: string, name: string) =>
   (
     await one<{ id: string }>(

@@ -10,16 +10,11 @@ import type { AppContext } from '../../context.ts';
 import type { Queryable } from '../../db/index.ts';
 import type { AuthContext } from '../../http/auth.ts';
 import { AppError } from '../../http/errors.ts';
+import { checkedTeamIds } from '../teams/readers.ts';
 import { assertTemplatesModifiable } from './policy.ts';
 import * as Q from './queries.ts';
 
-async function checkTeams(q: Queryable, orgId: string, ids: string[]) {
-  const unique = [...new Set(ids)];
-  if ((await Q.countTeamsInOrg(q, orgId, unique)) !== unique.length) {
-    throw new AppError('validationException', { teamIds: M.teamIncorrect });
-  }
-  return unique;
-}
+const checkTeams = checkedTeamIds;
 
 /** A category of the caller's organisation chosen for a template; anything else is §5 'a category must be chosen'. */
 async function checkCategory(q: Queryable, orgId: string, id: string) {

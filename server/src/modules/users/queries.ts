@@ -138,19 +138,6 @@ export async function setUserTeams(q: Queryable, organisationId: string, userId:
   );
 }
 
-export async function countTeamsInOrg(
-  q: Queryable,
-  organisationId: string,
-  teamIds: string[],
-): Promise<number> {
-  const row = await one<{ n: number }>(
-    q,
-    'select count(*)::int as n from teams where organisation_id = $1 and deleted_at is null and id = any($2::uuid[])',
-    [organisationId, teamIds],
-  );
-  return row.n;
-}
-
 export const findRoleInOrg = (q: Queryable, organisationId: string, roleId: string) =>
   maybe<{ id: string; rights: string[] }>(
     q,

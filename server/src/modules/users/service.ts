@@ -17,6 +17,7 @@ import { releaseOperatorChats } from '../chats/release-operator.ts';
 import { removeFile, saveFile } from '../files/service.ts';
 import { changePresence } from '../presence/service.ts';
 import { distributeTeamQueues } from '../routing/distribute.ts';
+import { checkedTeamIds } from '../teams/readers.ts';
 import { assertCanChangeTeams, assertCanGrant, assertCanManage, assertNotSelf } from './policy.ts';
 import * as Q from './queries.ts';
 
@@ -29,13 +30,7 @@ async function checkRole(q: Queryable, auth: AuthContext, roleId: string) {
   assertCanGrant(auth, role.rights);
 }
 
-async function checkTeams(q: Queryable, organisationId: string, teamIds: string[]) {
-  const unique = [...new Set(teamIds)];
-  if ((await Q.countTeamsInOrg(q, organisationId, unique)) !== unique.length) {
-    throw new AppError('validationException', { teamIds: M.teamIncorrect });
-  }
-  return unique;
-}
+const checkTeams = checkedTeamIds;
 
 async function checkUnique(
   q: Queryable,
