@@ -21,7 +21,10 @@ module.exports = {
       comment: "Modules reach each other through exported commands, never through each other's queries.",
       severity: 'error',
       from: { path: '^server/src/modules/([^/]+)/' },
-      to: { path: '^server/src/modules/([^/]+)/queries\\.ts$', pathNot: '^server/src/modules/$1/' },
+      to: {
+        path: '^server/src/modules/([^/]+)/[a-z-]*queries\\.ts$',
+        pathNot: '^server/src/modules/$1/',
+      },
     },
     {
       name: 'infrastructure-not-domain',

@@ -19,7 +19,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
-import { rebuildRollups } from '../server/src/modules/reports/rollup.ts';
+import { rebuildRollups } from '../server/src/modules/reports/rollup-rebuild.ts';
 import { createOrganisation, startTestServer } from '../server/test/helpers.ts';
 import { chunked, copyIn } from './copy-in.ts';
 

@@ -1,6 +1,6 @@
 import { ConfigError, loadConfig } from './config.ts';
 import { migrate } from './db/migrate.ts';
-import { rebuildRollups } from './modules/reports/rollup.ts';
+import { rebuildRollups } from './modules/reports/rollup-rebuild.ts';
 import { openDatabase } from './server.ts';
 
 /**

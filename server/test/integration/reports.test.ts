@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { PLAN_OPTIONS } from '@smartconnect/contracts';
 import { ManualClock } from '../../src/lib/clock.ts';
-import { advanceRollups, catchUpRollups, rebuildRollups } from '../../src/modules/reports/rollup.ts';
+import { advanceRollups, catchUpRollups } from '../../src/modules/reports/rollup.ts';
+import { rebuildRollups } from '../../src/modules/reports/rollup-rebuild.ts';
 import {
   createOrganisation,
   startTestServer,

@@ -1,6 +1,5 @@
 import { CHANNEL_TYPE_FIELDS, FIELD_MESSAGES as M } from '@smartconnect/contracts';
 import { FormData } from 'undici';
-import { z } from 'zod';
 import { AppError } from '../../http/errors.ts';
 import { downloadMedia, mediaType } from '../download.ts';
 import { splitText } from '../telegram/send.ts';
@@ -9,18 +8,14 @@ import {
   type AdapterContext,
   type ChannelAdapter,
   type Connected,
-  type InboundMessage,
   type MediaDownload,
   type MediaRef,
   OAuthRefusedError,
   type OauthAccount,
   type OutboundMessage,
-  type ParsedEvent,
-  type RawRequest,
   type SendResult,
   TokenRefusedError,
 } from '../types.ts';
-import { at, providerId, read, storable, unreadable, unreadableMessage } from '../unreadable.ts';
 import {
   GRAPH_VERSION,
   type GraphAnswer,
@@ -31,6 +26,9 @@ import {
   isRateLimit,
   retryable,
 } from './graph.ts';
+import { type MessengerKind, parse } from './messenger-parse.ts';
+
+export type { MessengerKind };
 
 /**
  * Instagram and Facebook Messenger through Meta's Messenger Platform, connected by logging in with Facebook:
@@ -38,14 +36,6 @@ import {
  * differ in the webhook's `object`, the account that receives (the page, or its Instagram business account) and
  * the permissions asked.
  */
-export type MessengerKind = {
-  type: 'instagram' | 'facebook';
-  /** The webhook's `object`. */
-  object: 'instagram' | 'page';
-  /** How notices name the provider. */
-  label: string;
-  scope: string;
-};
 
 const base = (ctx: AdapterContext) => graphBase(ctx, 'META_GRAPH_BASE_URL');
 const oauthBase = (ctx: AdapterContext) =>
@@ -239,131 +229,6 @@ async function connect(
       verifyToken: env(ctx, 'META_VERIFY_TOKEN'),
     },
   };
-}
-
-// The parts of the Messenger Platform webhook we read
-// (https://developers.facebook.com/docs/messenger-platform/reference/webhook-events), as schemas: the fields we use
-// are checked, the others let through. Each messaging item is read on its own.
-const str = z.string().optional();
-const bool = z.boolean().optional();
-const attachment = z.looseObject({
-  type: str,
-  payload: z.looseObject({ url: str, title: str }).nullish(),
-});
-const messaging = z.looseObject({
-  sender: z.looseObject({ id: providerId }).optional(),
-  timestamp: z.number().optional(),
-  message: z
-    .looseObject({
-      mid: providerId.optional(),
-      text: str,
-      is_echo: bool,
-      is_deleted: bool,
-      is_unsupported: bool,
-      quick_reply: z.looseObject({ payload: str }).optional(),
-      attachments: z.array(attachment).optional(),
-      reply_to: z
-        .looseObject({ mid: str, story: z.looseObject({ url: str, id: str }).optional() })
-        .optional(),
-    })
-    .optional(),
-  postback: z.looseObject({ mid: providerId.optional(), title: str, payload: str }).optional(),
-});
-/** What names a client's message when the rest cannot be read. */
-const messagingKey = z.looseObject({
-  sender: z.looseObject({ id: providerId }),
-  message: z.looseObject({ mid: providerId }),
-});
-const payloadSchema = z.looseObject({
-  object: str,
-  entry: z.array(z.looseObject({ id: str, messaging: z.array(z.unknown()).optional() })),
-});
-
-const MEDIA_KINDS: Record<string, { name: string; contentType: string }> = {
-  image: { name: 'image.jpg', contentType: 'image/jpeg' },
-  video: { name: 'video.mp4', contentType: 'video/mp4' },
-  audio: { name: 'audio.mp4', contentType: 'audio/mp4' },
-  file: { name: 'file', contentType: 'application/octet-stream' },
-  ig_reel: { name: 'reel.mp4', contentType: 'video/mp4' },
-};
-
-/**
- * One webhook POST as events: messages to this channel's account (text, attachments fetched into our storage,
- * story replies and story mentions as visible lines), quick replies and postbacks as button presses. Echoes of what
- * the page sent, and deleted messages, are not a customer's messages.
- */
-function parse(kind: MessengerKind, channel: AdapterChannel, req: RawRequest): ParsedEvent[] {
-  const p = read(payloadSchema, storable(req.body));
-  if (!p.ok) return [unreadable(kind.label, p.reason)];
-  if (p.data.object !== kind.object) return [];
-  const events: ParsedEvent[] = [];
-  const mine = new Set([channel.settings.pageId, channel.settings.accountId].filter(Boolean));
-  for (const [e, entry] of p.data.entry.entries()) {
-    if (entry.id && !mine.has(entry.id)) continue;
-    for (const [i, item] of (entry.messaging ?? []).entries()) {
-      const read_ = read(messaging, item);
-      if (!read_.ok) {
-        const key = messagingKey.safeParse(item);
-        const where = `entry.${e}.messaging.${i}`;
-        if (!key.success) events.push(unreadable(kind.label, at(where, read_.reason)));
-        else if (!mine.has(key.data.sender.id))
-          events.push(
-            unreadableMessage(kind.label, read_.reason, key.data.message.mid, {
-              externalId: key.data.sender.id,
-              name: `${kind.label} ${key.data.sender.id}`,
-              nameUnknown: true,
-            }),
-          );
-        continue;
-      }
-      const m = read_.data;
-      const from = m.sender?.id;
-      if (!from || mine.has(from)) continue;
-      // Webhooks name no one: the user profile tells the name (clientNames); the id stands in meanwhile.
-      const client = { externalId: from, name: `${kind.label} ${from}`, nameUnknown: true };
-      if (m.postback) {
-        const id = m.postback.mid ?? `postback-${from}-${m.timestamp ?? ''}`;
-        const label = m.postback.title ?? m.postback.payload ?? '';
-        events.push({
-          kind: 'postback',
-          data: m.postback.payload ?? label,
-          message: { externalMessageId: id, client, text: label, attachments: [] },
-        });
-        continue;
-      }
-      const msg = m.message;
-      if (!msg?.mid || msg.is_echo || msg.is_deleted) continue;
-      const base: Omit<InboundMessage, 'text'> = { externalMessageId: msg.mid, client, attachments: [] };
-      if (msg.quick_reply?.payload) {
-        events.push({
-          kind: 'postback',
-          data: msg.quick_reply.payload,
-          message: { ...base, text: msg.text ?? msg.quick_reply.payload },
-        });
-        continue;
-      }
-      const lines: string[] = [];
-      const media: MediaRef[] = [];
-      const story = msg.reply_to?.story;
-      if (story) lines.push(`[${kind.label}: reply to your story${story.url ? ` ${story.url}` : ''}]`);
-      for (const a of msg.attachments ?? []) {
-        const url = a?.payload?.url;
-        if (a?.type === 'story_mention')
-          lines.push(`[${kind.label}: mentioned you in a story${url ? ` ${url}` : ''}]`);
-        else if (a?.type && url && Object.hasOwn(MEDIA_KINDS, a.type)) {
-          const d = MEDIA_KINDS[a.type] as { name: string; contentType: string };
-          media.push({ ref: url, name: d.name, contentType: d.contentType });
-        } else if (a?.type === 'fallback' || a?.type === 'share')
-          lines.push(`[${kind.label}: ${a.payload?.title ?? 'shared link'}${url ? ` ${url}` : ''}]`);
-        else lines.push(`[${kind.label}: ${a?.type ?? 'attachment'}]`);
-      }
-      if (msg.text) lines.push(msg.text);
-      if (!lines.length && !media.length)
-        lines.push(`[${kind.label}: ${msg.is_unsupported ? 'unsupported message' : 'empty message'}]`);
-      events.push({ kind: 'message', message: { ...base, text: lines.join('\n'), media } });
-    }
-  }
-  return events;
 }
 
 /** An attachment's URL is a CDN link that works without a token for a while. */

@@ -13,7 +13,7 @@ import { withEvents } from '../../realtime/emit.ts';
 import { resumeIfSuspended } from '../billing/daily-charge.ts';
 import { changePlan } from '../billing/plans.ts';
 import { forgetInboundChannels } from '../channels/service.ts';
-import { rezoneDailyRollups } from '../reports/rollup.ts';
+import { rezoneDailyRollups } from '../reports/rollup-rebuild.ts';
 import { announceOrganisationEnded } from '../users/service.ts';
 import { createOrganisationWithAdmin } from './create.ts';
 import * as Q from './queries.ts';
