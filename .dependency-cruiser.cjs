@@ -35,6 +35,21 @@ module.exports = {
       to: { path: '^server/src/modules/' },
     },
     {
+      name: 'web-features-not-shell',
+      comment:
+        'A screen reaches the session, the API and the UI kit through shared/; the shell (app/) imports features, never the other way round.',
+      severity: 'error',
+      from: { path: '^web/src/features/' },
+      to: { path: '^web/src/app/' },
+    },
+    {
+      name: 'web-shared-stands-alone',
+      comment: 'shared/ is what every screen builds on: it imports no feature and not the shell.',
+      severity: 'error',
+      from: { path: '^web/src/shared/' },
+      to: { path: '^web/src/(app|features)/' },
+    },
+    {
       name: 'no-circular',
       severity: 'warn',
       from: {},

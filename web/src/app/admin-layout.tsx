@@ -1,4 +1,4 @@
-import './admin-styles.ts';
+import '../shared/ui/admin-styles.ts';
 // Before any parse of the admin screens (they render inside this layout): shared/zod-csp.ts.
 import '../shared/zod-csp.ts';
 import { ActionIcon, AppShell, Burger, Group, ScrollArea, Tooltip } from '@mantine/core';
@@ -11,15 +11,15 @@ import { Outlet, useLocation } from 'react-router';
 import { BillingBanner } from '../features/billing/billing-banner.tsx';
 import { ProblemsBanner } from '../features/channels/problems-banner.tsx';
 import { useTranslation } from '../shared/i18n/index.ts';
+import { useLayoutFlag } from '../shared/layout/use-layout-flag.ts';
 import { queryClient } from '../shared/query.ts';
+import { SessionProvider } from '../shared/session.tsx';
 import { SectionLoader } from '../shared/ui/full-loader.tsx';
 import { Logo } from '../shared/ui/logo.tsx';
 import { AdminNav } from './admin-nav.tsx';
 import { NotificationsPrompt } from './notifications-prompt.tsx';
 import { PresenceBanner, PresenceToggle } from './presence-toggle.tsx';
 import { RealtimeProvider } from './realtime.tsx';
-import { SessionProvider } from './session.tsx';
-import { useLayoutFlag } from './use-layout-flag.ts';
 import { UserMenu } from './user-menu.tsx';
 
 /**

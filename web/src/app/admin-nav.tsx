@@ -16,7 +16,7 @@ import {
 import { Link, useLocation } from 'react-router';
 import { useChatCounters } from '../features/chats/api.ts';
 import { useTranslation } from '../shared/i18n/index.ts';
-import { useAccess, useLogout } from './session.tsx';
+import { useAccess, useLogout } from '../shared/session.tsx';
 
 const FILTERS = [
   { filter: 'assigned', key: 'menu.inProgress' },

@@ -1,7 +1,7 @@
 import type { PlanOption, Right } from '@smartconnect/contracts';
 import { Navigate, Outlet } from 'react-router';
 import { optionsPath } from '../shared/query.ts';
-import { useAccess } from './session.tsx';
+import { useAccess } from '../shared/session.tsx';
 
 /** §6 route guard: a missing right goes to /no-rights, a missing plan option to /admin/options. */
 export function Guard({ right, option }: { right?: Right; option?: PlanOption }) {

@@ -4,7 +4,7 @@ import { IconMoonStars } from '@tabler/icons-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { patch } from '../shared/api/client.ts';
 import { useTranslation } from '../shared/i18n/index.ts';
-import { ME_KEY, useCurrentUser } from './session.tsx';
+import { ME_KEY, useCurrentUser } from '../shared/session.tsx';
 
 /** The current user's presence and its change (optimistic; given back when the server refuses). */
 function usePresence() {

@@ -1,6 +1,6 @@
 /**
  * The library's styles that the public pages (login, restore, signup, status and link pages) draw with, each in the
- * `mantine` cascade layer: the entry loads only these; the admin shell loads the rest (admin-styles.ts). Layered
+ * `mantine` cascade layer: the entry loads only these; the admin shell loads the rest (shared/ui/admin-styles.ts). Layered
  * rules lose to the app's own unlayered ones whatever order the files arrive in, so a later chunk's library CSS
  * never overrides global.css.
  */

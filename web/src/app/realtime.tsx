@@ -9,11 +9,11 @@ import { get } from '../shared/api/client.ts';
 import { isConnectionLost, onConnectionChange, probeConnection } from '../shared/api/connection.ts';
 import { i18n } from '../shared/i18n/index.ts';
 import { RealtimeClient, setActiveRealtime } from '../shared/realtime/client.ts';
+import { ME_KEY, useCurrentUser } from '../shared/session.tsx';
 import { getToken, leaveToLogin } from '../shared/storage.ts';
 import { attention, playChime, readAttentionPrefs } from './attention.ts';
 import { chatPath, showAttentionToast, showDesktopNotification } from './attention-toast.tsx';
 import { newMessageAlert } from './new-message-alert.ts';
-import { ME_KEY, useCurrentUser } from './session.tsx';
 
 /**
  * Opens the tab's one realtime socket while the admin area is shown and feeds its events to the cache;

@@ -2,8 +2,8 @@ import { Tabs } from '@mantine/core';
 import type { Right } from '@smartconnect/contracts';
 import { Outlet, useLocation, useNavigate } from 'react-router';
 import { useTranslation } from '../shared/i18n/index.ts';
+import { useAccess } from '../shared/session.tsx';
 import { PageHeader } from '../shared/ui/page-header.tsx';
-import { useAccess } from './session.tsx';
 
 type Props = {
   base: string;

@@ -13,9 +13,9 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { initialsOf } from '../shared/bidi.ts';
 import { useTranslation } from '../shared/i18n/index.ts';
+import { useCurrentUser, useLogout } from '../shared/session.tsx';
 import { UserText } from '../shared/ui/user-text.tsx';
 import { type AttentionPrefs, playChime, readAttentionPrefs, writeAttentionPrefs } from './attention.ts';
-import { useCurrentUser, useLogout } from './session.tsx';
 
 /** The operator's choice of a chime and desktop notifications for new chats and messages (kept in this browser). */
 function useAttentionPrefs() {

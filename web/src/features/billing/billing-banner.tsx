@@ -1,8 +1,8 @@
 import { Alert, Anchor, Group, Text } from '@mantine/core';
 import { IconAlertTriangle } from '@tabler/icons-react';
 import { Link } from 'react-router';
-import { useCurrentUser } from '../../app/session.tsx';
 import { useTranslation } from '../../shared/i18n/index.ts';
+import { useCurrentUser } from '../../shared/session.tsx';
 import { formatDate } from './format.ts';
 
 /** From this many days before the paid service ends, finance users are warned (issue 19, DECISIONS). */

@@ -11,8 +11,8 @@ import {
 } from '@mantine/core';
 import type { UseFormReturnType } from '@mantine/form';
 import { CHANNEL_LIMITS } from '@smartconnect/contracts';
-import { useAccess } from '../../app/session.tsx';
 import { useTranslation } from '../../shared/i18n/index.ts';
+import { useAccess } from '../../shared/session.tsx';
 import { useTeams } from '../teams/api.ts';
 import type { ChannelFormValues } from './channel-form.ts';
 

@@ -4,10 +4,10 @@ import { IconAlertTriangle } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { Link } from 'react-router';
-import { useCurrentUser } from '../../app/session.tsx';
 import { get, post } from '../../shared/api/client.ts';
 import { isolate } from '../../shared/bidi.ts';
 import { useTranslation } from '../../shared/i18n/index.ts';
+import { useCurrentUser } from '../../shared/session.tsx';
 import { blinkTitle } from '../../shared/title.ts';
 
 /** The query the realtime event `channel.problems` invalidates. */

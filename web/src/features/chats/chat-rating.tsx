@@ -3,9 +3,9 @@ import { notifications } from '@mantine/notifications';
 import type { ChatDto, ChatRatingStateDto } from '@smartconnect/contracts';
 import { IconStar } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useAccess, useCurrentUser } from '../../app/session.tsx';
 import { get, post } from '../../shared/api/client.ts';
 import { useTranslation } from '../../shared/i18n/index.ts';
+import { useAccess, useCurrentUser } from '../../shared/session.tsx';
 
 const ratingKey = (chat: ChatDto) => ['chat', chat.id, 'rating', chat.updatedAt] as const;
 

@@ -4,8 +4,8 @@ import { IconArrowLeft, IconId, IconInbox, IconMessageCircle, IconSearchOff } fr
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { useCurrentUser } from '../../app/session.tsx';
 import { useTranslation } from '../../shared/i18n/index.ts';
+import { useCurrentUser } from '../../shared/session.tsx';
 import { EmptyState } from '../../shared/ui/empty-state.tsx';
 import { SectionLoader } from '../../shared/ui/full-loader.tsx';
 import { CHAT_FILTERS, type ChatFilter, chatQuery, useChatCounters } from './api.ts';

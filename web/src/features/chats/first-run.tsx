@@ -4,9 +4,9 @@ import { IconCircleCheck, IconCircleDashed } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
 import { Link } from 'react-router';
-import { useAccess, useCurrentUser } from '../../app/session.tsx';
 import { get } from '../../shared/api/client.ts';
 import { useTranslation } from '../../shared/i18n/index.ts';
+import { useAccess, useCurrentUser } from '../../shared/session.tsx';
 
 const dismissedKey = (userId: string) => `sc-first-run-dismissed:${userId}`;
 

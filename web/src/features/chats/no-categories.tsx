@@ -3,10 +3,10 @@ import { categorySchema } from '@smartconnect/contracts';
 import { IconCategory } from '@tabler/icons-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useAccess } from '../../app/session.tsx';
 import { isApiError } from '../../shared/api/errors.ts';
 import { translateError, translateField, useTranslation } from '../../shared/i18n/index.ts';
 import { notifyError, notifySuccess } from '../../shared/notify.ts';
+import { useAccess } from '../../shared/session.tsx';
 import { createCategory } from './api.ts';
 
 /**

@@ -2,10 +2,10 @@ import { Button, Group, Modal, Radio, Select, Stack } from '@mantine/core';
 import type { ChatBotRefDto, ChatDto, Page, TeamDto, TransferTarget, UserDto } from '@smartconnect/contracts';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useAccess } from '../../app/session.tsx';
 import { get } from '../../shared/api/client.ts';
 import { useTranslation } from '../../shared/i18n/index.ts';
 import { notifySuccess } from '../../shared/notify.ts';
+import { useAccess } from '../../shared/session.tsx';
 import { transferChat } from './api.ts';
 import { useChatChanged } from './use-chat-cache.ts';
 

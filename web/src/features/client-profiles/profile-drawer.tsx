@@ -20,10 +20,10 @@ import {
 } from '@smartconnect/contracts';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
 import { useMutation } from '@tanstack/react-query';
-import { useAccess } from '../../app/session.tsx';
 import { showServerErrors, zodValidate } from '../../shared/form.ts';
 import { useTranslation } from '../../shared/i18n/index.ts';
 import { notifySuccess } from '../../shared/notify.ts';
+import { useAccess } from '../../shared/session.tsx';
 import { FormActions } from '../../shared/ui/form-actions.tsx';
 import { updateProfile, useCompanies, useRefreshClients, useStatuses, useUsers } from './api.ts';
 

@@ -1,8 +1,8 @@
 import { Grid, NavLink, Paper } from '@mantine/core';
 import type { Right } from '@smartconnect/contracts';
 import { Link, Navigate, Outlet, useLocation } from 'react-router';
-import { useAccess } from '../../app/session.tsx';
 import { useTranslation } from '../../shared/i18n/index.ts';
+import { useAccess } from '../../shared/session.tsx';
 import { PageHeader } from '../../shared/ui/page-header.tsx';
 
 /** The settings menu of §2.6, in its order; each item shows only with its §6 right. */

@@ -13,11 +13,11 @@ import {
 import { useForm } from '@mantine/form';
 import { accountUpdateSchema, type Language } from '@smartconnect/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { ME_KEY, useCurrentUser } from '../../app/session.tsx';
 import { patch } from '../../shared/api/client.ts';
 import { showServerErrors, zodValidate } from '../../shared/form.ts';
 import { setLanguage, storedLanguage, useTranslation } from '../../shared/i18n/index.ts';
 import { notifySuccess } from '../../shared/notify.ts';
+import { ME_KEY, useCurrentUser } from '../../shared/session.tsx';
 import { AvatarDrop } from '../../shared/ui/avatar-drop.tsx';
 import { removePhoto, uploadPhoto } from '../users/api.ts';
 

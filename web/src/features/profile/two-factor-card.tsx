@@ -1,11 +1,11 @@
 import { Badge, Button, Code, Group, Image, Paper, PinInput, Stack, Text, Title } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { ME_KEY, useCurrentUser } from '../../app/session.tsx';
 import { patch, post } from '../../shared/api/client.ts';
 import { isApiError } from '../../shared/api/errors.ts';
 import { translateError, useTranslation } from '../../shared/i18n/index.ts';
 import { notifySuccess } from '../../shared/notify.ts';
+import { ME_KEY, useCurrentUser } from '../../shared/session.tsx';
 
 type Enrolment = { secret: string; otpauthUri: string; qr: string };
 

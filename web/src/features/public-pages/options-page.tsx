@@ -2,8 +2,8 @@ import { Button, Paper, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { PLAN_OPTIONS, type PlanOption } from '@smartconnect/contracts/constants';
 import { IconLockSquareRounded } from '@tabler/icons-react';
 import { Link, useSearchParams } from 'react-router';
-import { useAccess } from '../../app/session.tsx';
 import { useTranslation } from '../../shared/i18n/index.ts';
+import { useAccess } from '../../shared/session.tsx';
 
 const isOption = (v: string | null): v is PlanOption => PLAN_OPTIONS.includes(v as PlanOption);
 

@@ -4,9 +4,9 @@ import type { CategoriesReport, GroupedReport, SummaryReport } from '@smartconne
 import { IconDownload } from '@tabler/icons-react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
-import { useAccess } from '../../app/session.tsx';
 import { get } from '../../shared/api/client.ts';
 import { useTranslation } from '../../shared/i18n/index.ts';
+import { useAccess } from '../../shared/session.tsx';
 import { getToken } from '../../shared/storage.ts';
 import { OwnReportTab, RatingCells, RatingHeaders, SERIES_COLORS } from './dialogs-report.tsx';
 import { LazyChart } from './lazy-chart.tsx';

@@ -11,10 +11,10 @@ import {
 } from '@smartconnect/contracts';
 import { IconLock } from '@tabler/icons-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useAccess } from '../../app/session.tsx';
 import { showServerErrors, zodValidate } from '../../shared/form.ts';
 import { useTranslation } from '../../shared/i18n/index.ts';
 import { notifySuccess } from '../../shared/notify.ts';
+import { useAccess } from '../../shared/session.tsx';
 import { FormActions } from '../../shared/ui/form-actions.tsx';
 import { useChannels } from '../channels/api.ts';
 import { useChatBots } from '../chat-bots/api.ts';

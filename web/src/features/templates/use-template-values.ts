@@ -1,6 +1,6 @@
 import type { TemplateValues } from '@smartconnect/contracts';
-import { useCurrentUser } from '../../app/session.tsx';
 import { useTranslation } from '../../shared/i18n/index.ts';
+import { useCurrentUser } from '../../shared/session.tsx';
 import { useChat } from '../chats/api.ts';
 
 /** The values of the template variables for an open chat: its client and channel, the operator, today's date. */

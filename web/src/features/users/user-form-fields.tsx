@@ -11,8 +11,8 @@ import {
 } from '@mantine/core';
 import type { UseFormReturnType } from '@mantine/form';
 import type { Language, UserDto } from '@smartconnect/contracts';
-import { useAccess, useCurrentUser } from '../../app/session.tsx';
 import { useTranslation } from '../../shared/i18n/index.ts';
+import { useAccess, useCurrentUser } from '../../shared/session.tsx';
 import { readOnlyProps } from '../../shared/ui/read-only.ts';
 import { useRoles } from '../roles/api.ts';
 import { useTeams } from '../teams/api.ts';

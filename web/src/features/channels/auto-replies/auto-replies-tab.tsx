@@ -9,12 +9,12 @@ import {
 import { IconLockSquareRounded } from '@tabler/icons-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router';
-import { useAccess } from '../../../app/session.tsx';
 import { isApiError } from '../../../shared/api/errors.ts';
 import { showServerErrors, zodValidate } from '../../../shared/form.ts';
 import { useTranslation } from '../../../shared/i18n/index.ts';
 import { notifySuccess } from '../../../shared/notify.ts';
 import { optionsPath } from '../../../shared/query.ts';
+import { useAccess } from '../../../shared/session.tsx';
 import { EmptyState } from '../../../shared/ui/empty-state.tsx';
 import { ErrorState } from '../../../shared/ui/error-state.tsx';
 import { SectionLoader } from '../../../shared/ui/full-loader.tsx';

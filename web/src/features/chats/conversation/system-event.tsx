@@ -12,11 +12,11 @@ import {
   IconUserBolt,
 } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import { useCurrentUser } from '../../../app/session.tsx';
 import { get } from '../../../shared/api/client.ts';
 import { isolate } from '../../../shared/bidi.ts';
 import { useTranslation } from '../../../shared/i18n/index.ts';
 import { dateFormat } from '../../../shared/intl.ts';
+import { useCurrentUser } from '../../../shared/session.tsx';
 import { pathText } from '../../categories/api.ts';
 
 const ICONS = {

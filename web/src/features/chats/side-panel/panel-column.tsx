@@ -1,8 +1,8 @@
 import { ActionIcon, Group, Paper, Text, Tooltip } from '@mantine/core';
 import type { ChatDto } from '@smartconnect/contracts';
 import { IconLayoutSidebarRightCollapse, IconLayoutSidebarRightExpand } from '@tabler/icons-react';
-import { useLayoutFlag } from '../../../app/use-layout-flag.ts';
 import { useTranslation } from '../../../shared/i18n/index.ts';
+import { useLayoutFlag } from '../../../shared/layout/use-layout-flag.ts';
 import { SectionLoader } from '../../../shared/ui/full-loader.tsx';
 import { ClientPanel } from './client-panel.tsx';
 

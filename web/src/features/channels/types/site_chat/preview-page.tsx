@@ -1,4 +1,4 @@
-import '../../../../app/admin-styles.ts';
+import '../../../../shared/ui/admin-styles.ts';
 import { Anchor, Container, Paper, Stack, Text, Title } from '@mantine/core';
 import { useEffect } from 'react';
 import { useParams } from 'react-router';

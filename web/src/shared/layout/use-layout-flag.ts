@@ -1,6 +1,6 @@
 import { useCallback, useState } from 'react';
+import { useCurrentUser } from '../session.tsx';
 import { type LayoutPrefs, readLayoutPrefs, writeLayoutPrefs } from './layout-prefs.ts';
-import { useCurrentUser } from './session.tsx';
 
 /** One of the current user's layout flags with its setter (the value is written through at once). */
 export function useLayoutFlag(name: keyof LayoutPrefs): [boolean, (value: boolean) => void] {

@@ -2,12 +2,12 @@ import type { CurrentUserDto, PlanOption, Right } from '@smartconnect/contracts'
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { createContext, type ReactNode, useContext, useEffect } from 'react';
 import { Navigate, useNavigate } from 'react-router';
-import { post } from '../shared/api/client.ts';
-import { fetchCurrentUser } from '../shared/api/current-user.ts';
-import { setLanguage, storedLanguage } from '../shared/i18n/index.ts';
-import { closeRealtime } from '../shared/realtime/client.ts';
-import { clearToken, getToken, LANG_KEY, leaveToLogin } from '../shared/storage.ts';
-import { FullLoader } from '../shared/ui/full-loader.tsx';
+import { post } from './api/client.ts';
+import { fetchCurrentUser } from './api/current-user.ts';
+import { setLanguage, storedLanguage } from './i18n/index.ts';
+import { closeRealtime } from './realtime/client.ts';
+import { clearToken, getToken, LANG_KEY, leaveToLogin } from './storage.ts';
+import { FullLoader } from './ui/full-loader.tsx';
 
 export const ME_KEY = ['auth', 'user'] as const;
 
