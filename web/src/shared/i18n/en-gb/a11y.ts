@@ -1,0 +1,4 @@
+export const a11y = {
+  navigation: 'Menu',
+  skipToContent: 'Skip to content',
+};

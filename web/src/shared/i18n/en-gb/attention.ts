@@ -1,0 +1,18 @@
+export const attention = {
+  newChat: 'New chat',
+  assigned: 'A chat for you',
+  message: 'New message',
+  open: 'Open chat',
+  sound: 'Sound on new messages',
+  desktop: 'Desktop notifications',
+  on: 'On',
+  off: 'Off',
+  desktopDenied: 'The browser blocks notifications for this site: allow them in its site settings.',
+  notInWork: 'You are not in work: no new chats will come to you.',
+  onBreak: 'You are on a break: no new chats will come to you.',
+  startWork: 'Start work',
+  askTitle: 'Be told of new chats',
+  askText: 'Be told of new chats while this tab is in the background?',
+  askAllow: 'Allow notifications',
+  askLater: 'Not now',
+};

@@ -1,0 +1,6 @@
+export const finance = {
+  balance: 'Balance',
+  payments: 'Payments',
+  billing: 'Billing',
+  demoPayment: 'Demo payment',
+};

@@ -1,0 +1,16 @@
+export const landing = {
+  title: 'Landing requests',
+  hint: 'Trial requests left on the landing page (/landing): call back and set up a trial organisation.',
+  total_one: '{{count}} request',
+  total_other: '{{count}} requests',
+  empty: 'No landing requests yet',
+  createdAt: 'Received',
+  name: 'Name',
+  phone: 'Phone',
+  company: 'Organisation',
+  form: 'Form',
+  language: 'Language',
+  more: 'Show more',
+  forms: { short: 'Short form', long: 'Long form', modal: 'Trial modal' },
+  languages: { eng: 'English', rus: 'Russian' },
+};

@@ -1,0 +1,1 @@
+export const languages = { eng: 'English', rus: 'Русский' };

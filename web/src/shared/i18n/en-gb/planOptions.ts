@@ -1,0 +1,17 @@
+export const planOptions = {
+  OPTION_ROUTING: 'Routing rules',
+  OPTION_EXPIRING: 'Overdue control (SLA)',
+  OPTION_QUALITY_ASSESSMENT: 'Service quality assessment',
+  OPTION_AUTO_REPLY: 'Auto-replies',
+  OPTION_API: 'Open API',
+  OPTION_CHAT_BOT: 'Chat bots',
+  OPTION_PROFILE_SESSION_HISTORY: 'Client interaction history',
+  OPTION_ONLINE_MONITORING: 'Online monitoring',
+  OPTION_PROFILE: 'Client profiles',
+  OPTION_TEMPLATE: 'Reply templates',
+  OPTION_CATEGORY: 'Request categories',
+  OPTION_COMMENT: 'Comments',
+  OPTION_EXTENDED_SEARCH: 'Extended search',
+  OPTION_PROFILE_STATUS: 'Client statuses management',
+  OPTION_STATISTIC: 'Enhanced statistics',
+};

@@ -1,0 +1,17 @@
+export const preferences = {
+  title: 'Preferences',
+  channels: 'Communication channels',
+  roles: 'Roles',
+  companies: 'Organizations',
+  statuses: 'Customer statuses',
+  templates: 'Templates',
+  knowledgeBase: 'Knowledge base',
+  whatsappTemplates: 'WhatsApp templates',
+  chatBots: 'Chat bots',
+  extensions: 'Integrations',
+  blackList: 'Blacklist',
+  mergeContacts: 'Contact merge',
+  categories: 'Chat categories',
+  plans: 'Tariffs',
+  webVitals: 'Web vitals',
+};

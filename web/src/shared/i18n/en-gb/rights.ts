@@ -1,0 +1,16 @@
+export const rights = {
+  AUTHORITY_ALL_STAT: 'View all statistics',
+  RIGHT_ACCOUNT_CONTROL: 'Manage users and roles',
+  AUTHORITY_TEAMS_UPDATE: 'Manage teams, change user team',
+  RIGHT_OBSERVER: 'See all companies’ data',
+  AUTHORITY_ALL_CHATS: 'Manage chats',
+  AUTHORITY_SERVICE_ACCOUNT: 'Service accounts',
+  AUTHORITY_TEAM_TEMPLATE: 'Team templates',
+  AUTHORITY_ROLE_MODIFY: 'Create and update roles',
+  AUTHORITY_CHAT_DISTRIBUTION: 'Receive incoming dialogs',
+  AUTHORITY_PROFILE_UPDATE: 'Edit client profile',
+  AUTHORITY_PROFILE_STATUS: 'Client statuses',
+  AUTHORITY_INTEGRATION: 'Developer integration settings',
+  AUTHORITY_CHAT_SESSION_CATEGORY: 'Request categories',
+  AUTHORITY_FINANCE: 'Finance',
+};

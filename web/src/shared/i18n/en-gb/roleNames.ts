@@ -1,0 +1,1 @@
+export const roleNames = { OPERATOR: 'Operator', SUPERVISOR: 'Supervisor', ADMINISTRATOR: 'Administrator' };

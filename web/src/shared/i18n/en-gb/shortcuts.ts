@@ -1,0 +1,16 @@
+export const shortcuts = {
+  open: 'Keyboard shortcuts',
+  title: 'Keyboard shortcuts',
+  listMove: 'Next or previous chat (on the list)',
+  anywhereMove: 'Next or previous chat (anywhere)',
+  composer: 'Write a message',
+  take: 'Take the chat',
+  category: 'Request category',
+  transfer: 'Transfer the chat',
+  close: 'Close the chat',
+  backToList: 'From the message box back to the list',
+  send: 'Send',
+  newLine: 'New line',
+  help: 'This list',
+  key: { Esc: 'Esc', Enter: 'Enter', Shift: 'Shift', Alt: 'Alt' },
+};

@@ -1,0 +1,3 @@
+import type { Resources } from '../en-gb.ts';
+
+export const languages: Resources['languages'] = { eng: 'English', rus: 'Русский' };

@@ -1,0 +1,25 @@
+import type { Resources } from '../en-gb.ts';
+
+export const menu: Resources['menu'] = {
+  collapseMenu: 'Свернуть меню',
+  expandMenu: 'Развернуть меню',
+  chatCenter: 'Чат-центр',
+  inProgress: 'В работе',
+  waiting: 'Ожидают',
+  closed: 'Закрытые',
+  reports: 'Отчёты',
+  monitoring: 'Мониторинг',
+  users: 'Пользователи',
+  teams: 'Команды',
+  preferences: 'Настройки',
+  finance: 'Финансы',
+  support: 'Поддержка',
+  search: 'Расширенный поиск',
+  profile: 'Профиль',
+  logout: 'Выйти',
+  inWork: 'В работе',
+  break: 'Перерыв',
+  workStatus: 'Рабочий статус',
+  offline: 'Не в сети',
+  mainNav: 'Главное меню',
+};

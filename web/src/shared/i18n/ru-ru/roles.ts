@@ -1,0 +1,26 @@
+import type { Resources } from '../en-gb.ts';
+
+export const roles: Resources['roles'] = {
+  title: 'Роли',
+  subtitle: 'Что разрешено каждой роли',
+  add: 'Создать роль',
+  builtIn: 'Встроенная',
+  custom: 'Пользовательская',
+  colName: 'Роль',
+  colDescription: 'Описание',
+  colRights: 'Права',
+  colUsers: 'Пользователи',
+  newTitle: 'Новая роль',
+  editTitle: 'Редактирование роли',
+  viewTitle: 'Роль',
+  name: 'Название',
+  description: 'Описание',
+  rights: 'Права',
+  readOnly: 'Встроенные роли нельзя изменить. Создайте свою роль, чтобы настроить права.',
+  created: 'Роль создана',
+  changed: 'Роль изменена',
+  deleted: 'Роль удалена',
+  deleteTitle: 'Удалить роль?',
+  deleteText: 'Удаление роли «{{name}}» необратимо. Это действие нельзя отменить.',
+  rightsCount: '{{count}} из {{total}}',
+};
