@@ -153,13 +153,44 @@ describe('issue 36 polish', () => {
     const chat = await apiCall(server.url, 'GET', `/api/chats/${chatId}`, undefined, token);
     const clientId = chat.body.entity.client.id;
     const { page, errors, context } = await openPage(browser, server.url);
+    // Before any file: the section says so.
     await signIn(page, token, `/admin/clients/${clientId}`);
+    await page.getByText('No files yet').waitFor();
+    // The administrator takes the chat and sends the client a picture: the card lists it, downloadable.
+    assert.equal(
+      (await apiCall(server.url, 'POST', `/api/chats/${chatId}/take`, undefined, token)).status,
+      200,
+    );
+    const form = new FormData();
+    const png = Buffer.from(
+      'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+      'base64',
+    );
+    form.append('file', new Blob([png], { type: 'image/png' }), 'parcel-label.png');
+    const uploaded = await fetch(`${server.url}/api/files`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}` },
+      body: form,
+    });
+    assert.equal(uploaded.status, 200);
+    const attachment = ((await uploaded.json()) as { entity: unknown }).entity;
+    const sent = await apiCall(
+      server.url,
+      'POST',
+      `/api/chats/${chatId}/messages`,
+      { text: 'Your parcel label', attachments: [attachment] },
+      token,
+    );
+    assert.equal(sent.status, 200, JSON.stringify(sent.body));
+    await page.reload();
     const dialogs = page.getByTestId('client-history');
     await dialogs.waitFor();
     await dialogs.getByRole('button', { name: /^Open the earlier conversation on Card API/ }).click();
     await page.getByRole('dialog').getByText('Where is my parcel?').waitFor();
     await page.keyboard.press('Escape');
-    await page.getByText('No files yet').waitFor();
+    const files = page.getByTestId('client-files');
+    await files.getByRole('link', { name: 'parcel-label.png' }).waitFor();
+    await files.getByTestId('file-size').waitFor();
     await assertAccessible(page, 'client card');
     await screenshot(page, 'polish-client-card', { toasts: false });
     await page.setViewportSize({ width: 390, height: 844 });

@@ -161,6 +161,15 @@ describe('workspace: overdue colours, two operators and a supervisor', () => {
       .getByText('Olga Operator')
       .waitFor();
     await composerEnabled(olga.page, false);
+    // Olga is told who took it (issue 36.15), in her language: a line in the open conversation and a toast.
+    const takenLine = olga.page.getByTestId('taken-away');
+    await takenLine.getByText(/забрал\(а\) ваш чат с клиентом/).waitFor();
+    assert.match((await takenLine.textContent()) ?? '', /Sofia Supervisor/);
+    await olga.page
+      .locator('.mantine-Notification-root')
+      .getByText(/забрал\(а\) ваш чат/)
+      .waitFor();
+    await screenshot(olga.page, 'team-olga-taken-away-390-ru', { toasts: true });
     await sup.page.getByTestId('composer-input').fill('Посылка найдена, закрываю обращение.');
     await sup.page.getByTestId('composer-input').press('Enter');
     await sup.page.getByTestId('message').filter({ hasText: 'Посылка найдена' }).waitFor();
