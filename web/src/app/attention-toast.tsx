@@ -2,6 +2,7 @@ import { Button, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import type { ChatDto } from '@smartconnect/contracts';
 import type { QueryClient } from '@tanstack/react-query';
+import { chatKeys } from '../features/chats/keys.ts';
 import { isolate } from '../shared/bidi.ts';
 import { i18n } from '../shared/i18n/index.ts';
 import { UserText } from '../shared/ui/user-text.tsx';
@@ -13,7 +14,7 @@ const preview = (text: string | null) =>
 
 /** The chat center with this chat open, in the list where it now is. */
 export function chatPath(client: QueryClient, a: Attention): string {
-  const status = client.getQueryData<ChatDto>(['chat', a.chatId])?.status;
+  const status = client.getQueryData<ChatDto>(chatKeys.chat(a.chatId))?.status;
   const filter = a.kind === 'newChat' || status === 'waiting' ? 'waiting' : 'assigned';
   return `/admin/chats?filter=${filter}&chat=${encodeURIComponent(a.chatId)}`;
 }

@@ -2,8 +2,9 @@ import type { ChatDto, ChatTakenAwayPayload, CurrentUserDto, PresenceDto } from 
 import { useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useEffect, useRef } from 'react';
 import { useLocation, useNavigate } from 'react-router';
-import { CHANNEL_PROBLEMS_KEY } from '../features/channels/problems-banner.tsx';
+import { channelKeys } from '../features/channels/keys.ts';
 import { applyChatEvent, resyncChats } from '../features/chats/cache.ts';
+import { chatKeys } from '../features/chats/keys.ts';
 import { chatTakenAway } from '../features/chats/taken-away.tsx';
 import { get } from '../shared/api/client.ts';
 import { isConnectionLost, onConnectionChange, probeConnection } from '../shared/api/connection.ts';
@@ -46,7 +47,7 @@ export function RealtimeProvider({ children }: { children: ReactNode }) {
             ? new URLSearchParams(where.current.search).get('chat')
             : null,
         hidden: () => document.hidden,
-        chatOf: (chatId) => client.getQueryData<ChatDto>(['chat', chatId]),
+        chatOf: (chatId) => client.getQueryData<ChatDto>(chatKeys.chat(chatId)),
         seesAll,
       },
       {
@@ -66,7 +67,7 @@ export function RealtimeProvider({ children }: { children: ReactNode }) {
         if (applyChatEvent(client, event)) return;
         // A channel's problem opened or ended: the administrators' banner reads the list again.
         if (event.type === 'channel.problems') {
-          void client.invalidateQueries({ queryKey: CHANNEL_PROBLEMS_KEY });
+          void client.invalidateQueries({ queryKey: channelKeys.problems });
           return;
         }
         // Own teams or rights changed: what the screens show (menus, chat lists) is refetched.
@@ -83,7 +84,7 @@ export function RealtimeProvider({ children }: { children: ReactNode }) {
       },
       onResync: () => {
         resyncChats(client);
-        void client.invalidateQueries({ queryKey: CHANNEL_PROBLEMS_KEY });
+        void client.invalidateQueries({ queryKey: channelKeys.problems });
         void client.invalidateQueries({ queryKey: ME_KEY });
       },
       // The socket is back while the notice still shows: confirm over HTTP so the notice goes away.

@@ -7,25 +7,29 @@ import type {
 } from '@smartconnect/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { get, patch, post, put } from '../../shared/api/client.ts';
+import { billingKeys } from './keys.ts';
 
 type Page<T> = { items: T[]; total: number };
 
 export const useOrganisations = () =>
-  useQuery({ queryKey: ['organisations'], queryFn: () => get<Page<OrganisationDto>>('/api/organisations') });
+  useQuery({
+    queryKey: billingKeys.organisations,
+    queryFn: () => get<Page<OrganisationDto>>('/api/organisations'),
+  });
 export const usePlans = () =>
-  useQuery({ queryKey: ['plans'], queryFn: () => get<Page<PlanDto>>('/api/plans') });
+  useQuery({ queryKey: billingKeys.plans, queryFn: () => get<Page<PlanDto>>('/api/plans') });
 export const useFinance = () =>
-  useQuery({ queryKey: ['finance'], queryFn: () => get<FinanceDto>('/api/finance') });
+  useQuery({ queryKey: billingKeys.finance, queryFn: () => get<FinanceDto>('/api/finance') });
 export const useFinancePlans = () =>
-  useQuery({ queryKey: ['finance', 'plans'], queryFn: () => get<Page<PlanDto>>('/api/finance/plans') });
+  useQuery({ queryKey: billingKeys.financePlans, queryFn: () => get<Page<PlanDto>>('/api/finance/plans') });
 export const usePayments = () =>
   useQuery({
-    queryKey: ['finance', 'payments'],
+    queryKey: billingKeys.payments,
     queryFn: () => get<Page<PaymentDto>>('/api/finance/payments'),
   });
 export const useDocuments = () =>
   useQuery({
-    queryKey: ['finance', 'documents'],
+    queryKey: billingKeys.documents,
     queryFn: () => get<Page<BillingDocumentDto>>('/api/finance/documents'),
   });
 

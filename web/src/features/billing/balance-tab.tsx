@@ -26,6 +26,7 @@ import { ErrorState } from '../../shared/ui/error-state.tsx';
 import { SectionLoader } from '../../shared/ui/full-loader.tsx';
 import { changeOwnPlan, refreshPayment, topUp, useFinance, useFinancePlans } from './api.ts';
 import { formatDate, formatMoney } from './format.ts';
+import { billingKeys } from './keys.ts';
 
 /** /admin/finance/balance: the balance, the tariff (change it here: the options screen leads here), a top-up. */
 export function BalanceTab() {
@@ -36,11 +37,11 @@ export function BalanceTab() {
   const client = useQueryClient();
   // Back from the payment page: ask the provider now (the webhook may not have come yet).
   const back = useQuery({
-    queryKey: ['finance', 'returned', returned],
+    queryKey: billingKeys.returned(returned),
     enabled: !!returned,
     queryFn: async () => {
       const p = await refreshPayment(returned as string);
-      await client.invalidateQueries({ queryKey: ['finance'], exact: true });
+      await client.invalidateQueries({ queryKey: billingKeys.finance, exact: true });
       // The shell's billing banner reads the current user: a top-up may have lifted a suspension.
       await client.invalidateQueries({ queryKey: ME_KEY });
       return p;
@@ -152,7 +153,7 @@ function ChangePlan({ current }: { current: string | null }) {
     mutationFn: (id: string) => changeOwnPlan(id),
     onSuccess: async () => {
       notifySuccess(t('billing.planChanged'));
-      await client.invalidateQueries({ queryKey: ['finance'] });
+      await client.invalidateQueries({ queryKey: billingKeys.finance });
       await client.invalidateQueries({ queryKey: ME_KEY });
     },
   });

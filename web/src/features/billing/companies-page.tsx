@@ -9,6 +9,7 @@ import { notifyError, notifySuccess } from '../../shared/notify.ts';
 import { extendOrganisation, useOrganisations } from './api.ts';
 import { CompanyDrawer } from './company-drawer.tsx';
 import { formatDate, formatMoney } from './format.ts';
+import { billingKeys } from './keys.ts';
 import { RecordTable } from './record-table.tsx';
 
 /** Preferences -> Companies (platform staff, RIGHT_OBSERVER): customer organisations, create, edit, extend. */
@@ -22,7 +23,7 @@ export function CompaniesPage() {
     mutationFn: (id: string) => extendOrganisation(id),
     onSuccess: async () => {
       notifySuccess(t('billing.extended'));
-      await client.invalidateQueries({ queryKey: ['organisations'] });
+      await client.invalidateQueries({ queryKey: billingKeys.organisations });
     },
     onError: (err) => notifyError(isApiError(err) ? err.code : 'unknownException'),
   });

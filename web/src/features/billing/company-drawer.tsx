@@ -11,6 +11,7 @@ import { useTranslation } from '../../shared/i18n/index.ts';
 import { notifySuccess } from '../../shared/notify.ts';
 import { FormActions } from '../../shared/ui/form-actions.tsx';
 import { createOrganisation, type OrganisationInput, updateOrganisation, usePlans } from './api.ts';
+import { billingKeys } from './keys.ts';
 
 type Props = { org: OrganisationDto | null; opened: boolean; onClose: () => void };
 
@@ -77,7 +78,7 @@ function CompanyForm({ org, onClose }: { org: OrganisationDto | null; onClose: (
     },
     onSuccess: async () => {
       notifySuccess(t(org ? 'billing.companyChanged' : 'billing.companyCreated'));
-      await client.invalidateQueries({ queryKey: ['organisations'] });
+      await client.invalidateQueries({ queryKey: billingKeys.organisations });
       onClose();
     },
     onError: (err) => showServerErrors(form, err),

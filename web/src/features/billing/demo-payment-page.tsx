@@ -8,6 +8,7 @@ import { useTranslation } from '../../shared/i18n/index.ts';
 import { ErrorState } from '../../shared/ui/error-state.tsx';
 import { SectionLoader } from '../../shared/ui/full-loader.tsx';
 import { formatMoney } from './format.ts';
+import { billingKeys } from './keys.ts';
 
 /** The address inside the app that a payment returns to (the finance page with ?payment=). */
 const inApp = (url: string) => {
@@ -26,14 +27,14 @@ export function DemoPaymentPage() {
   const navigate = useNavigate();
   const client = useQueryClient();
   const payment = useQuery({
-    queryKey: ['finance', 'demo-payment', id],
+    queryKey: billingKeys.demoPayment(id),
     queryFn: () => get<DemoPaymentDto>(`/api/finance/demo-payments/${id}`),
   });
   const answer = useMutation({
     mutationFn: (action: 'pay' | 'cancel') =>
       post<DemoPaymentDto>(`/api/finance/demo-payments/${id}/${action}`),
     onSuccess: async (p) => {
-      await client.invalidateQueries({ queryKey: ['finance'] });
+      await client.invalidateQueries({ queryKey: billingKeys.finance });
       navigate(inApp(p.returnUrl));
     },
   });

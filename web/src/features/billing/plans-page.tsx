@@ -10,6 +10,7 @@ import { notifySuccess } from '../../shared/notify.ts';
 import { FormActions } from '../../shared/ui/form-actions.tsx';
 import { createPlan, type PlanInput, updatePlan, usePlans } from './api.ts';
 import { formatMoney } from './format.ts';
+import { billingKeys } from './keys.ts';
 import { RecordTable } from './record-table.tsx';
 
 /** Preferences -> Plans (platform staff, RIGHT_OBSERVER): tariffs with price, operator licences and plan options. */
@@ -90,7 +91,7 @@ function PlanForm({ plan, onClose }: { plan: PlanDto | null; onClose: () => void
     mutationFn: (v: PlanInput) => (plan ? updatePlan(plan.id, v) : createPlan(v)),
     onSuccess: async () => {
       notifySuccess(t(plan ? 'billing.planChanged' : 'billing.planCreated'));
-      await client.invalidateQueries({ queryKey: ['plans'] });
+      await client.invalidateQueries({ queryKey: billingKeys.plans });
       onClose();
     },
     onError: (err) => showServerErrors(form, err),

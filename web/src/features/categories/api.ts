@@ -6,12 +6,7 @@ import {
 } from '@smartconnect/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { del, get, patch, post, qs } from '../../shared/api/client.ts';
-
-export const categoryKeys = {
-  all: ['categories'] as const,
-  tree: (teamId?: string) => ['categories', 'tree', teamId ?? null] as const,
-  one: (id: string) => ['categories', 'one', id] as const,
-};
+import { categoryKeys } from './keys.ts';
 
 /** The request category tree (top categories with their themes and subthemes); with a team, what it may use. */
 export function useCategoryTree(enabled: boolean, teamId?: string) {

@@ -14,6 +14,7 @@ import { UserText } from '../../shared/ui/user-text.tsx';
 import { createCategory, updateCategory, useCategory } from './api.ts';
 import { CATEGORIES_PATH } from './categories-page.tsx';
 import { CategoryFields, type CategoryFormValues, showCategoryErrors } from './category-fields.tsx';
+import { categoryKeys } from './keys.ts';
 import { NodeModal, type NodeTarget } from './node-modal.tsx';
 import { ThemeList } from './theme-list.tsx';
 import { useDeleteCategory } from './use-delete-category.tsx';
@@ -68,7 +69,7 @@ function CategoryCard({ node }: { node: CategoryDto | null }) {
     mutationFn: (v: CategoryFormValues) => (node ? updateCategory(node.id, v) : createCategory(v)),
     onSuccess: async (saved) => {
       notifySuccess(t(node ? 'requestCategories.changed' : 'requestCategories.created'));
-      await client.invalidateQueries({ queryKey: ['categories'] });
+      await client.invalidateQueries({ queryKey: categoryKeys.all });
       if (!node) navigate(`${CATEGORIES_PATH}/template/${saved.id}`, { replace: true });
     },
     onError: (err) => showCategoryErrors(form, err),

@@ -9,6 +9,7 @@ import { notifySuccess } from '../../shared/notify.ts';
 import { FormActions } from '../../shared/ui/form-actions.tsx';
 import { createCategory, updateCategory } from './api.ts';
 import { CategoryFields, type CategoryFormValues, showCategoryErrors } from './category-fields.tsx';
+import { categoryKeys } from './keys.ts';
 
 /** What the modal edits: a new theme or subtheme under `parent`, or an existing `node` (with its parent). */
 export type NodeTarget = { parent: CategoryDto; node: CategoryDto | null };
@@ -45,7 +46,7 @@ function NodeForm({ target, onClose }: { target: NodeTarget; onClose: () => void
       target.node ? updateCategory(target.node.id, v) : createCategory({ ...v, parentId: target.parent.id }),
     onSuccess: async () => {
       notifySuccess(t(target.node ? 'requestCategories.changed' : 'requestCategories.created'));
-      await client.invalidateQueries({ queryKey: ['categories'] });
+      await client.invalidateQueries({ queryKey: categoryKeys.all });
       onClose();
     },
     onError: (err) => showCategoryErrors(form, err),

@@ -6,6 +6,7 @@ import { isolate } from '../../shared/bidi.ts';
 import { useTranslation } from '../../shared/i18n/index.ts';
 import { notifySuccess } from '../../shared/notify.ts';
 import { deleteCategory } from './api.ts';
+import { categoryKeys } from './keys.ts';
 
 /** Deleting a category, theme or subtheme after a confirmation naming it (its themes and subthemes go with it). */
 export function useDeleteCategory(onDeleted?: () => void) {
@@ -16,7 +17,7 @@ export function useDeleteCategory(onDeleted?: () => void) {
     onSuccess: async () => {
       notifySuccess(t('requestCategories.deleted'));
       onDeleted?.();
-      await client.invalidateQueries({ queryKey: ['categories'] });
+      await client.invalidateQueries({ queryKey: categoryKeys.all });
     },
   });
   return (node: CategoryDto) =>

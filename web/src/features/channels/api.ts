@@ -1,8 +1,7 @@
 import type { ChannelCreatedDto, ChannelDto, ChannelStatus, Page } from '@smartconnect/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { del, get, patch, post } from '../../shared/api/client.ts';
-
-export const channelKeys = { all: ['channels'] as const, one: (id: string) => ['channels', id] as const };
+import { channelKeys } from './keys.ts';
 
 export function useChannels() {
   return useQuery({

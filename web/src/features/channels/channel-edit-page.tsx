@@ -12,9 +12,10 @@ import { ErrorState } from '../../shared/ui/error-state.tsx';
 import { SectionLoader } from '../../shared/ui/full-loader.tsx';
 import { UserText } from '../../shared/ui/user-text.tsx';
 import { ChannelRoutingTab } from '../routing-rules/channel-routing-tab.tsx';
-import { channelKeys, deleteChannel, useChannel } from './api.ts';
+import { deleteChannel, useChannel } from './api.ts';
 import { AutoRepliesTab } from './auto-replies/auto-replies-tab.tsx';
 import { GeneralTab } from './general-tab.tsx';
+import { channelKeys } from './keys.ts';
 import { channelUi, iconOf } from './types/registry.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -9,7 +9,8 @@ import { notifySuccess } from '../../shared/notify.ts';
 import { ListTable, RowAction } from '../../shared/ui/list-table.tsx';
 import { UserText } from '../../shared/ui/user-text.tsx';
 import { formatDateTime } from '../users/api.ts';
-import { channelKeys, setChannelStatus } from './api.ts';
+import { setChannelStatus } from './api.ts';
+import { channelKeys } from './keys.ts';
 import { channelUi, iconOf } from './types/registry.ts';
 
 /** The connected channels: type, name (opens the channel), team, status switch, last customer message. */

@@ -9,10 +9,11 @@ import { notifyMessage, notifySuccess } from '../../shared/notify.ts';
 import { EmptyState } from '../../shared/ui/empty-state.tsx';
 import { ErrorState } from '../../shared/ui/error-state.tsx';
 import { SectionLoader } from '../../shared/ui/full-loader.tsx';
-import { channelKeys, useChannels } from './api.ts';
+import { useChannels } from './api.ts';
 import { AvailableTypes } from './available-types.tsx';
 import { ChannelGuideModal } from './channel-guide-modal.tsx';
 import { ChannelList } from './channel-list.tsx';
+import { channelKeys } from './keys.ts';
 import { channelUi } from './types/registry.ts';
 import type { ChannelTypeUi } from './types/types.ts';
 

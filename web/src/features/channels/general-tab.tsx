@@ -4,10 +4,11 @@ import type { ChannelDto } from '@smartconnect/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from '../../shared/i18n/index.ts';
 import { notifySuccess } from '../../shared/notify.ts';
-import { channelKeys, updateChannel } from './api.ts';
+import { updateChannel } from './api.ts';
 import { showChannelErrors } from './channel-errors.ts';
 import { type ChannelFormValues, channelPayload, channelToForm, validateChannel } from './channel-form.ts';
 import { CommonFields } from './common-fields.tsx';
+import { channelKeys } from './keys.ts';
 import type { ChannelTypeUi } from './types/types.ts';
 
 /** The general tab: the common fields and the type's own settings (secrets write-only: empty is unchanged). */

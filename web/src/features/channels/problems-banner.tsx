@@ -9,9 +9,7 @@ import { isolate } from '../../shared/bidi.ts';
 import { useTranslation } from '../../shared/i18n/index.ts';
 import { useCurrentUser } from '../../shared/session.tsx';
 import { blinkTitle } from '../../shared/title.ts';
-
-/** The query the realtime event `channel.problems` invalidates. */
-export const CHANNEL_PROBLEMS_KEY = ['channel-problems'] as const;
+import { channelKeys } from './keys.ts';
 
 /**
  * §8 'Problem detected!' for administrators (the channels right): a banner naming each channel in trouble, with a
@@ -27,14 +25,14 @@ function Problems() {
   const { t } = useTranslation();
   const client = useQueryClient();
   const problems = useQuery({
-    queryKey: CHANNEL_PROBLEMS_KEY,
+    queryKey: channelKeys.problems,
     queryFn: () => get<Page<ChannelProblemDto>>('/api/channels/problems'),
     meta: { silent: true },
     staleTime: 60_000,
   });
   const dismiss = useMutation({
     mutationFn: (channelId: string) => post(`/api/channels/${channelId}/problems/dismiss`),
-    onSettled: () => client.invalidateQueries({ queryKey: CHANNEL_PROBLEMS_KEY }),
+    onSettled: () => client.invalidateQueries({ queryKey: channelKeys.problems }),
   });
   const items = problems.data?.items ?? [];
   const open = items.length > 0;

@@ -8,8 +8,7 @@ import type {
 } from '@smartconnect/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { del, get, patch, post } from '../../shared/api/client.ts';
-
-export const botKeys = { all: ['chat-bots'] as const, one: (id: string) => ['chat-bots', id] as const };
+import { botKeys } from './keys.ts';
 
 export function useChatBots(enabled = true) {
   return useQuery({
@@ -38,7 +37,7 @@ export const deleteBot = (id: string) => del<unknown>(`/api/chat-bots/${id}`);
 /** Final actions' choices; a caller without the teams or users rights simply gets no list (no redirect). */
 export function useTeamChoices() {
   return useQuery({
-    queryKey: ['chat-bots', 'teams'],
+    queryKey: botKeys.teams,
     queryFn: async () => {
       const e = await get<TeamDto[] | Page<TeamDto>>('/api/teams');
       return Array.isArray(e) ? e : e.items;
@@ -48,7 +47,7 @@ export function useTeamChoices() {
 }
 export function useOperatorChoices() {
   return useQuery({
-    queryKey: ['chat-bots', 'users'],
+    queryKey: botKeys.users,
     queryFn: async () => (await get<Page<UserDto>>('/api/users?limit=500')).items,
     meta: { silent: true },
   });

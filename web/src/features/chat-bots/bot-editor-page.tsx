@@ -50,9 +50,10 @@ import { notifyError, notifyMessage, notifySuccess } from '../../shared/notify.t
 import { ErrorState } from '../../shared/ui/error-state.tsx';
 import { SectionLoader } from '../../shared/ui/full-loader.tsx';
 import { uploadFile } from '../chats/composer/upload.ts';
-import { botKeys, publishBot, saveBot, useChatBot, useOperatorChoices, useTeamChoices } from './api.ts';
+import { publishBot, saveBot, useChatBot, useOperatorChoices, useTeamChoices } from './api.ts';
 import { BotNodeCard, type BotNodeData } from './bot-node.tsx';
 import { emptyNode, newId, placeNode, removeNode, setNext, transitions, updateNode } from './graph.ts';
+import { botKeys } from './keys.ts';
 
 const BotSimulator = lazy(() => import('./simulator.tsx').then((m) => ({ default: m.BotSimulator })));
 const nodeTypes = { bot: BotNodeCard };

@@ -28,7 +28,8 @@ import { ErrorState } from '../../shared/ui/error-state.tsx';
 import { SectionLoader } from '../../shared/ui/full-loader.tsx';
 import { RowAction } from '../../shared/ui/list-table.tsx';
 import { UserText } from '../../shared/ui/user-text.tsx';
-import { type BotInput, botKeys, createBot, deleteBot, useChatBots } from './api.ts';
+import { type BotInput, createBot, deleteBot, useChatBots } from './api.ts';
+import { botKeys } from './keys.ts';
 
 export const editorPath = (id: string) => `/admin/preferences/chat-bots/bot?id=${id}`;
 

@@ -9,17 +9,9 @@ import type {
 import { CHAT_FILTERS } from '@smartconnect/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { get, post, put } from '../../shared/api/client.ts';
+import { chatKeys } from './keys.ts';
 
 export { CHAT_FILTERS, type ChatFilter };
-
-/** Query keys of the chat center: lists per filter, counters, one chat, its messages. */
-export const chatKeys = {
-  all: ['chats'] as const,
-  list: (filter: ChatFilter) => ['chats', filter] as const,
-  counters: ['chats', 'counters'] as const,
-  chat: (id: string) => ['chat', id] as const,
-  messages: (id: string) => ['chat', id, 'messages'] as const,
-};
 
 export type ChatList = { items: ChatDto[]; total: number };
 

@@ -1,8 +1,9 @@
 import type { ChatDto, ChatTypingPayload, MessageDto } from '@smartconnect/contracts';
 import type { QueryClient } from '@tanstack/react-query';
 import type { RealtimeEvent } from '../../shared/realtime/client.ts';
-import { type ChatList, chatKeys } from './api.ts';
+import type { ChatList } from './api.ts';
 import { upsertMessageInPages } from './conversation/use-messages.ts';
+import { chatKeys } from './keys.ts';
 import { clearTyping, noteTyping } from './typing.ts';
 
 const CHAT_EVENTS = new Set([
@@ -44,7 +45,7 @@ function refetchSoon(client: QueryClient, what: 'lists' | 'chats' | 'counters'):
         queryKey: chatKeys.all,
         predicate: (q) => q.queryKey[1] !== 'counters',
       });
-    else if (p.lists) void client.invalidateQueries({ queryKey: ['chats', 'list'] });
+    else if (p.lists) void client.invalidateQueries({ queryKey: chatKeys.pagesAll });
     if (p.counters) void client.invalidateQueries({ queryKey: chatKeys.counters });
   }, THROTTLE);
 }
@@ -93,5 +94,5 @@ export function applyChatEvent(client: QueryClient, event: RealtimeEvent): boole
 /** What a `resync` refetches: everything of the chat center. */
 export function resyncChats(client: QueryClient): void {
   void client.invalidateQueries({ queryKey: chatKeys.all });
-  void client.invalidateQueries({ queryKey: ['chat'] });
+  void client.invalidateQueries({ queryKey: chatKeys.chatAll });
 }

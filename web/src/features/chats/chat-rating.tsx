@@ -6,8 +6,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { get, post } from '../../shared/api/client.ts';
 import { useTranslation } from '../../shared/i18n/index.ts';
 import { useAccess, useCurrentUser } from '../../shared/session.tsx';
-
-const ratingKey = (chat: ChatDto) => ['chat', chat.id, 'rating', chat.updatedAt] as const;
+import { chatKeys } from './keys.ts';
 
 /**
  * The top bar's service rating of the chat's current session: the client's score once given, 'Rating requested'
@@ -21,7 +20,7 @@ export function ChatRating({ chat }: { chat: ChatDto }) {
   const client = useQueryClient();
   const on = access.has('OPTION_QUALITY_ASSESSMENT');
   const state = useQuery({
-    queryKey: ratingKey(chat),
+    queryKey: chatKeys.rating(chat),
     queryFn: () => get<ChatRatingStateDto>(`/api/chats/${chat.id}/rating-request`),
     enabled: on,
     meta: { silent: true },
@@ -30,7 +29,7 @@ export function ChatRating({ chat }: { chat: ChatDto }) {
   const ask = useMutation({
     mutationFn: () => post<ChatRatingStateDto>(`/api/chats/${chat.id}/rating-request`),
     onSuccess: (s) => {
-      client.setQueryData(ratingKey(chat), s);
+      client.setQueryData(chatKeys.rating(chat), s);
       notifications.show({ color: 'teal', message: t('rating.asked') });
     },
   });

@@ -17,6 +17,7 @@ import { useAttachments } from './composer/use-attachments.ts';
 import { Composer, type ComposerHandle } from './composer.tsx';
 import { useHistoryNames } from './conversation/system-event.tsx';
 import { loadedMessages, useMessagePages } from './conversation/use-messages.ts';
+import { chatKeys } from './keys.ts';
 import { MessageList } from './message-list.tsx';
 import { SessionWindow } from './session-window.tsx';
 import { useComposerFocusTarget } from './shortcuts/use-workspace-keys.ts';
@@ -26,7 +27,7 @@ import { TypingLine } from './typing-line.tsx';
 /** The chat's history, read again whenever the chat changes (its updatedAt moves with every transition). */
 function useHistory(chatId: string, version: string | undefined) {
   return useQuery({
-    queryKey: ['chat', chatId, 'history', version],
+    queryKey: chatKeys.history(chatId, version),
     queryFn: () => get<Page<ChatHistoryDto>>(`/api/chats/${chatId}/history`),
     enabled: version !== undefined,
     placeholderData: keepPreviousData,

@@ -7,6 +7,7 @@ import { Link } from 'react-router';
 import { get } from '../../shared/api/client.ts';
 import { useTranslation } from '../../shared/i18n/index.ts';
 import { useAccess, useCurrentUser } from '../../shared/session.tsx';
+import { organisationKeys } from '../preferences/keys.ts';
 
 const dismissedKey = (userId: string) => `sc-first-run-dismissed:${userId}`;
 
@@ -22,7 +23,7 @@ export function FirstRunChecklist() {
   const allowed = can('RIGHT_ACCOUNT_CONTROL');
   const [dismissed, setDismissed] = useState(() => localStorage.getItem(dismissedKey(user.id)) === '1');
   const state = useQuery({
-    queryKey: ['organisation', 'first-run'],
+    queryKey: organisationKeys.firstRun,
     queryFn: () => get<FirstRunDto>('/api/organisation/first-run'),
     enabled: allowed && !dismissed,
   });

@@ -7,6 +7,7 @@ import { isApiError } from '../../shared/api/errors.ts';
 import { translateError, translateField, useTranslation } from '../../shared/i18n/index.ts';
 import { notifyError, notifySuccess } from '../../shared/notify.ts';
 import { useAccess } from '../../shared/session.tsx';
+import { categoryKeys } from '../categories/keys.ts';
 import { createCategory } from './api.ts';
 
 /**
@@ -24,7 +25,7 @@ export function NoCategories({ onCreated }: { onCreated: (id: string) => void })
     meta: { form: true },
     onSuccess: async (c) => {
       notifySuccess(t('chat.categoryCreated'));
-      await client.invalidateQueries({ queryKey: ['categories'] });
+      await client.invalidateQueries({ queryKey: categoryKeys.all });
       onCreated(c.id);
     },
     onError: (err) => {

@@ -15,6 +15,7 @@ import { useTranslation } from '../../shared/i18n/index.ts';
 import { SectionLoader } from '../../shared/ui/full-loader.tsx';
 import { UserText } from '../../shared/ui/user-text.tsx';
 import { channelUi } from '../channels/types/registry.ts';
+import { chatKeys } from './keys.ts';
 import { useNow } from './list/use-now.ts';
 import { useUpsertMessage } from './use-chat-cache.ts';
 
@@ -96,7 +97,7 @@ function ProviderTemplatesModal({
   const { t } = useTranslation();
   const upsert = useUpsertMessage();
   const list = useQuery({
-    queryKey: ['chat', chatId, 'provider-templates'],
+    queryKey: chatKeys.providerTemplates(chatId),
     queryFn: async () =>
       (await get<Page<WhatsAppTemplateDto>>(`/api/chats/${chatId}/provider-templates`)).items,
   });

@@ -6,6 +6,9 @@ import { get } from '../../shared/api/client.ts';
 import { useTranslation } from '../../shared/i18n/index.ts';
 import { notifySuccess } from '../../shared/notify.ts';
 import { useAccess } from '../../shared/session.tsx';
+import { botKeys } from '../chat-bots/keys.ts';
+import { teamKeys } from '../teams/keys.ts';
+import { userKeys } from '../users/keys.ts';
 import { transferChat } from './api.ts';
 import { useChatChanged } from './use-chat-cache.ts';
 
@@ -32,7 +35,7 @@ export function TransferDialog({
   const [target, setTarget] = useState<string | null>(null);
   const botsOn = useAccess().has('OPTION_CHAT_BOT');
   const bots = useQuery({
-    queryKey: ['chat-bots', 'published'],
+    queryKey: botKeys.published,
     queryFn: async () => (await get<Page<ChatBotRefDto>>('/api/chat-bots/published')).items,
     enabled: opened && kind === 'chat_bot',
     staleTime: 0,
@@ -45,7 +48,7 @@ export function TransferDialog({
     ...(botsOn ? ['chat_bot' as const] : []),
   ];
   const users = useQuery({
-    queryKey: ['users', { search: '', team: null, limit: 500 }],
+    queryKey: userKeys.list({ search: '', team: null, limit: 500 }),
     queryFn: () => get<Page<UserDto>>('/api/users?limit=500'),
     enabled: opened && kind === 'operator',
     // Presence changes by the minute: read afresh when the dialog opens (the timeline's names share this query).
@@ -62,7 +65,7 @@ export function TransferDialog({
   });
   const noneOnline = !!users.data && !users.data.some((u) => u.presence === 'online');
   const teams = useQuery({
-    queryKey: ['teams', ''],
+    queryKey: teamKeys.list(''),
     queryFn: async () => {
       const e = await get<TeamDto[] | Page<TeamDto>>('/api/teams');
       return Array.isArray(e) ? e : e.items;

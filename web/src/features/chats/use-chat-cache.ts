@@ -1,7 +1,7 @@
 import type { ChatDto, MessageDto } from '@smartconnect/contracts';
 import { useQueryClient } from '@tanstack/react-query';
-import { chatKeys } from './api.ts';
 import { upsertMessageInPages } from './conversation/use-messages.ts';
+import { chatKeys } from './keys.ts';
 
 /** Puts a message the user just sent into the open conversation (the realtime echo then changes nothing). */
 export function useUpsertMessage() {

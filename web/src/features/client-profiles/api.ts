@@ -12,26 +12,23 @@ import type {
 } from '@smartconnect/contracts';
 import { keepPreviousData, useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-query';
 import { del, get, patch, post, qs } from '../../shared/api/client.ts';
+import { chatKeys } from '../chats/keys.ts';
+import { userKeys } from '../users/keys.ts';
+import { type ClientFilters, clientKeys } from './keys.ts';
 
 /** The client profile (issue 14): shares the side panel's ['client', id] cache entry (a superset of its shape). */
 export const useProfile = (id: string | undefined) =>
   useQuery({
-    queryKey: ['client', id],
+    queryKey: clientKeys.one(id),
     queryFn: () => get<ClientProfileDto>(`/api/clients/${id}`),
     enabled: !!id,
     retry: false,
   });
 
-export type ClientFilters = {
-  search?: string;
-  statusId?: string;
-  companyId?: string;
-  managerId?: string;
-  blocked?: boolean;
-};
+export type { ClientFilters };
 export const useClientList = (f: ClientFilters, enabled = true) =>
   useInfiniteQuery({
-    queryKey: ['clients', f],
+    queryKey: clientKeys.list(f),
     queryFn: ({ pageParam }) =>
       get<ClientListPage>(
         `/api/clients${qs({
@@ -52,23 +49,23 @@ export const useClientList = (f: ClientFilters, enabled = true) =>
 
 export const useStatuses = (enabled = true) =>
   useQuery({
-    queryKey: ['client-statuses'],
+    queryKey: clientKeys.statuses,
     queryFn: async () => (await get<{ items: ClientStatusDto[] }>('/api/client-statuses')).items,
     enabled,
   });
 export const useCompanies = (search = '', enabled = true) =>
   useQuery({
-    queryKey: ['companies', search],
+    queryKey: clientKeys.companies(search),
     queryFn: async () =>
       (await get<{ items: CompanyDto[] }>(`/api/companies${qs({ search: search || undefined })}`)).items,
     enabled,
     placeholderData: keepPreviousData,
   });
 export const useUsers = () =>
-  useQuery({ queryKey: ['users', 'all'], queryFn: () => get<Page<UserDto>>('/api/users?limit=500') });
+  useQuery({ queryKey: userKeys.first500, queryFn: () => get<Page<UserDto>>('/api/users?limit=500') });
 export const useMergeSuggestions = (enabled = true) =>
   useQuery({
-    queryKey: ['merge-suggestions'],
+    queryKey: clientKeys.mergeSuggestions,
     queryFn: async () => (await get<{ items: MergeSuggestionDto[] }>('/api/clients/merge/suggestions')).items,
     enabled,
   });
@@ -97,11 +94,16 @@ export const deleteCompany = (id: string) => del<{ id: string }>(`/api/companies
 export function useRefreshClients() {
   const client = useQueryClient();
   return async (id?: string) => {
-    if (id) await client.invalidateQueries({ queryKey: ['client', id] });
+    if (id) await client.invalidateQueries({ queryKey: clientKeys.one(id) });
     await Promise.all(
-      ['clients', 'chats', 'chat', 'merge-suggestions', 'client-statuses', 'companies'].map((k) =>
-        client.invalidateQueries({ queryKey: [k] }),
-      ),
+      [
+        clientKeys.all,
+        chatKeys.all,
+        chatKeys.chatAll,
+        clientKeys.mergeSuggestions,
+        clientKeys.statuses,
+        clientKeys.companiesAll,
+      ].map((queryKey) => client.invalidateQueries({ queryKey })),
     );
   };
 }

@@ -8,6 +8,7 @@ import { isolate } from '../../shared/bidi.ts';
 import { useTranslation } from '../../shared/i18n/index.ts';
 import { notifySuccess } from '../../shared/notify.ts';
 import { mergeClients, previewMerge, useClientList, useMergeSuggestions, useRefreshClients } from './api.ts';
+import { clientKeys } from './keys.ts';
 
 /** What a merge moves, in words (shown before the irreversible step). */
 export function MergePreviewText({ preview }: { preview: MergePreviewDto }) {
@@ -52,7 +53,7 @@ export function MergeDialog({
       for (const c of g.clients)
         if (c.id !== target.id && !ids.includes(c.id)) suggested.set(c.id, { ...c, reason: g.reason });
   const preview = useQuery({
-    queryKey: ['merge-preview', target.id, ids],
+    queryKey: clientKeys.mergePreview(target.id, ids),
     queryFn: () => previewMerge(target.id, ids),
     enabled: opened && ids.length > 0,
     retry: false,

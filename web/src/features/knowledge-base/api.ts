@@ -1,6 +1,7 @@
 import type { KbArticleDto, KbCategoryDto, Page } from '@smartconnect/contracts';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { del, get, patch, post, qs } from '../../shared/api/client.ts';
+import { kbKeys } from './keys.ts';
 
 export type KbCategoryInput = { name: string; teamIds: string[] };
 export type KbArticleInput = {
@@ -14,14 +15,14 @@ export type KbArticleInput = {
 /** Every article of the organisation: the settings page (needs AUTHORITY_TEAM_TEMPLATE). */
 export function useKbArticles() {
   return useQuery({
-    queryKey: ['kb-articles', 'all'],
+    queryKey: kbKeys.articles,
     queryFn: async () => (await get<Page<KbArticleDto>>('/api/kb/articles?all=true')).items,
   });
 }
 
 export function useKbCategories() {
   return useQuery({
-    queryKey: ['kb-categories'],
+    queryKey: kbKeys.categories,
     queryFn: async () => (await get<Page<KbCategoryDto>>('/api/kb/categories?all=true')).items,
   });
 }
@@ -29,7 +30,7 @@ export function useKbCategories() {
 /** The articles the caller may read matching `q`, best first (the chat's side panel and the composer). */
 export function useKbSearch(q: string) {
   return useQuery({
-    queryKey: ['kb-search', q],
+    queryKey: kbKeys.search(q),
     queryFn: async () => (await get<Page<KbArticleDto>>(`/api/kb/search${qs({ q })}`)).items,
     placeholderData: keepPreviousData,
     enabled: q.trim() !== '',

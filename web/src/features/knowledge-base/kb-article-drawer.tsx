@@ -13,6 +13,7 @@ import { notifySuccess } from '../../shared/notify.ts';
 import { FormActions } from '../../shared/ui/form-actions.tsx';
 import { useTeams } from '../teams/api.ts';
 import { createKbArticle, type KbArticleInput, publicArticleUrl, updateKbArticle } from './api.ts';
+import { kbKeys } from './keys.ts';
 
 type Props = {
   opened: boolean;
@@ -60,9 +61,9 @@ function Editor({ article, categories, onClose }: Omit<Props, 'opened'>) {
     mutationFn: (v: KbArticleInput) => (article ? updateKbArticle(article.id, v) : createKbArticle(v)),
     onSuccess: async () => {
       notifySuccess(t(article ? 'kb.changed' : 'kb.created'));
-      await client.invalidateQueries({ queryKey: ['kb-articles'] });
-      await client.invalidateQueries({ queryKey: ['kb-categories'] });
-      await client.invalidateQueries({ queryKey: ['kb-search'] });
+      await client.invalidateQueries({ queryKey: kbKeys.articlesAll });
+      await client.invalidateQueries({ queryKey: kbKeys.categories });
+      await client.invalidateQueries({ queryKey: kbKeys.searchAll });
       onClose();
     },
     onError: (err) => showServerErrors(form, err),

@@ -9,6 +9,7 @@ import { notifySuccess } from '../../shared/notify.ts';
 import { RowAction } from '../../shared/ui/list-table.tsx';
 import { UserText } from '../../shared/ui/user-text.tsx';
 import { deleteKbCategory } from './api.ts';
+import { kbKeys } from './keys.ts';
 
 type Props = { categories: KbCategoryDto[]; canEdit: boolean; onEdit: (c: KbCategoryDto | null) => void };
 
@@ -20,8 +21,8 @@ export function KbCategoriesPanel({ categories, canEdit, onEdit }: Props) {
     mutationFn: (c: KbCategoryDto) => deleteKbCategory(c.id),
     onSuccess: async () => {
       notifySuccess(t('kb.categoryDeleted'));
-      await client.invalidateQueries({ queryKey: ['kb-categories'] });
-      await client.invalidateQueries({ queryKey: ['kb-articles'] });
+      await client.invalidateQueries({ queryKey: kbKeys.categories });
+      await client.invalidateQueries({ queryKey: kbKeys.articlesAll });
     },
   });
   const confirmDelete = (c: KbCategoryDto) =>

@@ -8,6 +8,7 @@ import { notifySuccess } from '../../shared/notify.ts';
 import { FormActions } from '../../shared/ui/form-actions.tsx';
 import { useTeams } from '../teams/api.ts';
 import { createKbCategory, type KbCategoryInput, updateKbCategory } from './api.ts';
+import { kbKeys } from './keys.ts';
 
 type Props = { opened: boolean; category: KbCategoryDto | null; onClose: () => void };
 
@@ -41,8 +42,8 @@ function Editor({ category, onClose }: Omit<Props, 'opened'>) {
     mutationFn: (v: KbCategoryInput) => (category ? updateKbCategory(category.id, v) : createKbCategory(v)),
     onSuccess: async () => {
       notifySuccess(t(category ? 'kb.categoryChanged' : 'kb.categoryCreated'));
-      await client.invalidateQueries({ queryKey: ['kb-categories'] });
-      await client.invalidateQueries({ queryKey: ['kb-articles'] });
+      await client.invalidateQueries({ queryKey: kbKeys.categories });
+      await client.invalidateQueries({ queryKey: kbKeys.articlesAll });
       onClose();
     },
     onError: (err) => showServerErrors(form, err),

@@ -16,6 +16,7 @@ import { deleteKbArticle, useKbArticles, useKbCategories } from './api.ts';
 import { KbArticleDrawer } from './kb-article-drawer.tsx';
 import { KbCategoriesPanel } from './kb-categories-panel.tsx';
 import { KbCategoryDrawer } from './kb-category-drawer.tsx';
+import { kbKeys } from './keys.ts';
 
 const matches = (a: KbArticleDto, q: string) =>
   !q || `${a.title}\n${a.category.name}`.toLocaleLowerCase().includes(q.toLocaleLowerCase());
@@ -36,8 +37,8 @@ export function KnowledgeBasePage() {
     mutationFn: (x: KbArticleDto) => deleteKbArticle(x.id),
     onSuccess: async () => {
       notifySuccess(t('kb.deleted'));
-      await client.invalidateQueries({ queryKey: ['kb-articles'] });
-      await client.invalidateQueries({ queryKey: ['kb-categories'] });
+      await client.invalidateQueries({ queryKey: kbKeys.articlesAll });
+      await client.invalidateQueries({ queryKey: kbKeys.categories });
     },
   });
   const confirmDelete = (x: KbArticleDto) =>

@@ -7,12 +7,13 @@ import { useTranslation } from '../../shared/i18n/index.ts';
 import { EmptyState } from '../../shared/ui/empty-state.tsx';
 import { ErrorState } from '../../shared/ui/error-state.tsx';
 import { SectionLoader } from '../../shared/ui/full-loader.tsx';
+import { landingKeys } from './keys.ts';
 
 /** Preferences -> Landing requests (platform staff, RIGHT_OBSERVER): the landing page's trial requests, newest first. */
 export function LandingRequestsPage() {
   const { t, i18n } = useTranslation();
   const list = useInfiniteQuery({
-    queryKey: ['landing-requests'],
+    queryKey: landingKeys.requests,
     queryFn: ({ pageParam }) =>
       get<LandingRequestPage>(
         `/api/landing-requests?limit=50${pageParam ? `&cursor=${encodeURIComponent(pageParam)}` : ''}`,

@@ -9,12 +9,10 @@ import { type QueryClient, useQuery, useQueryClient } from '@tanstack/react-quer
 import { useEffect, useState } from 'react';
 import { get, put } from '../../shared/api/client.ts';
 import { subscribeTopic } from '../../shared/realtime/client.ts';
+import { monitoringKeys } from './keys.ts';
 
 /** A table's rows and how far the server's clock is ahead of this browser's (durations count on the server's). */
 export type LiveTable = { rows: MonitoringRow[]; skewMs: number; live: boolean };
-
-export const rowsKey = (view: MonitoringView) => ['monitoring', 'rows', view] as const;
-export const settingsKey = (view: MonitoringView) => ['monitoring', 'settings', view] as const;
 
 const fromSnapshot = (s: { at: string; rows: MonitoringRow[] }, live: boolean): LiveTable => ({
   rows: s.rows,
@@ -24,7 +22,7 @@ const fromSnapshot = (s: { at: string; rows: MonitoringRow[] }, live: boolean): 
 
 /** Applies a push of the `monitoring` topic to the cached table: all rows, or the changed ones and the removed. */
 export function applyPush(client: QueryClient, p: MonitoringPush): void {
-  client.setQueryData<LiveTable>(rowsKey(p.view), (old) => {
+  client.setQueryData<LiveTable>(monitoringKeys.rows(p.view), (old) => {
     if (p.full || !old) return fromSnapshot(p, true);
     const changed = new Map(p.rows.map((r) => [r.id, r]));
     const removed = new Set(p.removed);
@@ -41,11 +39,11 @@ export function applyPush(client: QueryClient, p: MonitoringPush): void {
 export function useMonitoringTable(view: MonitoringView) {
   const client = useQueryClient();
   const query = useQuery({
-    queryKey: rowsKey(view),
+    queryKey: monitoringKeys.rows(view),
     queryFn: async () => {
       const snapshot = await get<MonitoringSnapshot>(`/api/monitoring/${view}`);
       // The socket's full rows came first: they are as new or newer than this answer.
-      const pushed = client.getQueryData<LiveTable>(rowsKey(view));
+      const pushed = client.getQueryData<LiveTable>(monitoringKeys.rows(view));
       return pushed?.live ? pushed : fromSnapshot(snapshot, false);
     },
     staleTime: Number.POSITIVE_INFINITY,
@@ -59,13 +57,13 @@ export function useMonitoringTable(view: MonitoringView) {
     [client, view],
   );
   // Leaving the tab drops its rows: coming back reads them fresh (the topic pushes only while subscribed).
-  useEffect(() => () => client.removeQueries({ queryKey: rowsKey(view) }), [client, view]);
+  useEffect(() => () => client.removeQueries({ queryKey: monitoringKeys.rows(view) }), [client, view]);
   return query;
 }
 
 export function useMonitoringSettings(view: MonitoringView) {
   return useQuery({
-    queryKey: settingsKey(view),
+    queryKey: monitoringKeys.settings(view),
     queryFn: () => get<MonitoringSettings>(`/api/monitoring/settings/${view}`),
     staleTime: Number.POSITIVE_INFINITY,
   });

@@ -5,7 +5,8 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTranslation } from '../../shared/i18n/index.ts';
 import { notifySuccess } from '../../shared/notify.ts';
-import { saveMonitoringSettings, settingsKey } from './api.ts';
+import { saveMonitoringSettings } from './api.ts';
+import { monitoringKeys } from './keys.ts';
 
 type Column = MonitoringSettings['columns'][number];
 type Props = { view: MonitoringView; columns: Column[]; opened: boolean; onClose: () => void };
@@ -21,7 +22,7 @@ export function ColumnSettings({ view, columns, opened, onClose }: Props) {
   const save = useMutation({
     mutationFn: () => saveMonitoringSettings(view, draft),
     onSuccess: (saved) => {
-      client.setQueryData(settingsKey(view), saved);
+      client.setQueryData(monitoringKeys.settings(view), saved);
       notifySuccess(t('monitoring.saved'));
       onClose();
     },

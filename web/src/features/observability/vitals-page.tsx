@@ -13,6 +13,7 @@ import { useTranslation } from '../../shared/i18n/index.ts';
 import { EmptyState } from '../../shared/ui/empty-state.tsx';
 import { ErrorState } from '../../shared/ui/error-state.tsx';
 import { SectionLoader } from '../../shared/ui/full-loader.tsx';
+import { telemetryKeys } from './keys.ts';
 
 /** The rating colours of web-vitals: good green, needs improvement orange, poor red. */
 export const RATING_COLOR: Record<VitalRating, string> = {
@@ -28,7 +29,7 @@ export function VitalsPage() {
   const { t } = useTranslation();
   const [period, setPeriod] = useState<'day' | 'week'>('day');
   const summary = useQuery({
-    queryKey: ['telemetry', 'vitals'],
+    queryKey: telemetryKeys.vitals,
     queryFn: () => get<VitalsSummaryDto>('/api/telemetry/vitals'),
     refetchInterval: 60_000,
   });

@@ -9,6 +9,8 @@ import { useTranslation } from '../../shared/i18n/index.ts';
 import { notifySuccess } from '../../shared/notify.ts';
 import { ErrorState } from '../../shared/ui/error-state.tsx';
 import { SectionLoader } from '../../shared/ui/full-loader.tsx';
+import { reportKeys } from '../reports/keys.ts';
+import { organisationKeys } from './keys.ts';
 
 /** The zone's offset now, as 'UTC+03:00' ('UTC' itself for a zero offset). */
 function offsetOf(zone: string, now: Date): string {
@@ -41,7 +43,7 @@ function useZones(current: string | undefined) {
  */
 export function OrganisationSettingsPage() {
   const organisation = useQuery({
-    queryKey: ['organisation'],
+    queryKey: organisationKeys.all,
     queryFn: () => get<OrganisationDto>('/api/organisation'),
   });
   if (organisation.isLoading) return <SectionLoader />;
@@ -63,9 +65,9 @@ function SettingsForm({ organisation }: { organisation: OrganisationDto }) {
     mutationFn: (v: { timeZone: string }) => patch<OrganisationDto>('/api/organisation', v),
     onSuccess: async (saved) => {
       notifySuccess(t('orgSettings.saved'));
-      client.setQueryData(['organisation'], saved);
+      client.setQueryData(organisationKeys.all, saved);
       // Reports count days in this zone: the ones shown are stale now.
-      await client.invalidateQueries({ queryKey: ['reports'] });
+      await client.invalidateQueries({ queryKey: reportKeys.all });
     },
     onError: (err) => showServerErrors(form, err),
   });

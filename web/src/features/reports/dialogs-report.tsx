@@ -19,6 +19,7 @@ import { useTranslation } from '../../shared/i18n/index.ts';
 import { EmptyState } from '../../shared/ui/empty-state.tsx';
 import { ErrorState } from '../../shared/ui/error-state.tsx';
 import { SectionLoader } from '../../shared/ui/full-loader.tsx';
+import { reportKeys } from './keys.ts';
 import { LazyChart } from './lazy-chart.tsx';
 import { PeriodPicker, useDuration } from './report-frame.tsx';
 import { periodParams, usePeriod } from './use-period.ts';
@@ -36,7 +37,7 @@ export function DialogsReportView({ own = false }: { own?: boolean }) {
   const params = periodParams(chosen, { groupBy });
   const path = `/api/reports/${own ? 'own/' : ''}dialogs?${params}`;
   const report = useQuery({
-    queryKey: ['reports', 'dialogs', own, path],
+    queryKey: reportKeys.dialogs(own, path),
     queryFn: () => get<DialogsReport>(path),
     enabled: complete,
     placeholderData: keepPreviousData,

@@ -9,6 +9,7 @@ import { useTranslation } from '../../shared/i18n/index.ts';
 import { useAccess } from '../../shared/session.tsx';
 import { getToken } from '../../shared/storage.ts';
 import { OwnReportTab, RatingCells, RatingHeaders, SERIES_COLORS } from './dialogs-report.tsx';
+import { reportKeys } from './keys.ts';
 import { LazyChart } from './lazy-chart.tsx';
 import { hms, ReportFrame, useDuration } from './report-frame.tsx';
 import { periodParams, usePeriod } from './use-period.ts';
@@ -18,7 +19,7 @@ function useReport<T>(kind: string, extra: Record<string, string> = {}) {
   const chosen = usePeriod();
   const path = `/api/reports/${kind}?${periodParams(chosen, extra)}`;
   return useQuery({
-    queryKey: ['reports', kind, path],
+    queryKey: reportKeys.report(kind, path),
     queryFn: () => get<T>(path),
     enabled: chosen.complete,
     placeholderData: keepPreviousData,

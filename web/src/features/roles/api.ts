@@ -1,12 +1,13 @@
 import type { Right, RoleDto } from '@smartconnect/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { del, get, patch, post } from '../../shared/api/client.ts';
+import { roleKeys } from './keys.ts';
 
 export type RoleInput = { name: string; description: string; rights: Right[] };
 
 export function useRoles() {
   return useQuery({
-    queryKey: ['roles'],
+    queryKey: roleKeys.all,
     queryFn: async () => {
       const e = await get<RoleDto[] | { items: RoleDto[] }>('/api/roles');
       return Array.isArray(e) ? e : e.items;
@@ -16,7 +17,7 @@ export function useRoles() {
 
 export function useAssignableRights() {
   return useQuery({
-    queryKey: ['rights'],
+    queryKey: roleKeys.rights,
     queryFn: () => get<{ rights: Right[]; options: string[] }>('/api/rights'),
     staleTime: Number.POSITIVE_INFINITY,
   });

@@ -11,6 +11,7 @@ import { FormActions } from '../../shared/ui/form-actions.tsx';
 import { SectionLoader } from '../../shared/ui/full-loader.tsx';
 import { legibleWhenDisabled, readOnlyProps } from '../../shared/ui/read-only.ts';
 import { createRole, type RoleInput, updateRole, useAssignableRights } from './api.ts';
+import { roleKeys } from './keys.ts';
 
 type Props = { role: RoleDto | null; opened: boolean; onClose: () => void };
 
@@ -58,7 +59,7 @@ function RoleEditor({
     mutationFn: (v: RoleInput) => (role ? updateRole(role.id, v) : createRole(v)),
     onSuccess: async () => {
       notifySuccess(t(role ? 'roles.changed' : 'roles.created'));
-      await client.invalidateQueries({ queryKey: ['roles'] });
+      await client.invalidateQueries({ queryKey: roleKeys.all });
       onClose();
     },
     onError: (err) => showServerErrors(form, err),

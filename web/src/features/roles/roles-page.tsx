@@ -13,6 +13,7 @@ import { SectionLoader } from '../../shared/ui/full-loader.tsx';
 import { ListTable, RowAction } from '../../shared/ui/list-table.tsx';
 import { UserText } from '../../shared/ui/user-text.tsx';
 import { deleteRole, useAssignableRights, useRoles } from './api.ts';
+import { roleKeys } from './keys.ts';
 import { RoleDrawer } from './role-drawer.tsx';
 
 /** Preferences -> Roles: built-in roles read-only, custom roles created, edited and deleted (irreversibly). */
@@ -26,7 +27,7 @@ export function RolesPage() {
     mutationFn: (role: RoleDto) => deleteRole(role.id),
     onSuccess: async () => {
       notifySuccess(t('roles.deleted'));
-      await client.invalidateQueries({ queryKey: ['roles'] });
+      await client.invalidateQueries({ queryKey: roleKeys.all });
     },
   });
   const confirmDelete = (role: RoleDto) =>

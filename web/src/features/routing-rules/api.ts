@@ -1,8 +1,7 @@
 import type { Page, RoutingRuleDto } from '@smartconnect/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { del, get, patch, post, put } from '../../shared/api/client.ts';
-
-export const ruleKeys = { all: ['routing-rules'] as const };
+import { ruleKeys } from './keys.ts';
 
 /** The organisation's rules in the order they are tried, the default rule last. */
 export function useRoutingRules(enabled = true) {

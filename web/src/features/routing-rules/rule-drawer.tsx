@@ -19,7 +19,8 @@ import { FormActions } from '../../shared/ui/form-actions.tsx';
 import { useChannels } from '../channels/api.ts';
 import { useChatBots } from '../chat-bots/api.ts';
 import { useTeams } from '../teams/api.ts';
-import { createRule, type RuleInput, ruleKeys, updateRule } from './api.ts';
+import { createRule, type RuleInput, updateRule } from './api.ts';
+import { ruleKeys } from './keys.ts';
 
 type Props = { rule: RoutingRuleDto | null; opened: boolean; onClose: () => void };
 

@@ -27,6 +27,7 @@ import {
   searchMessages,
   useFilterOptions,
 } from '../chats/list/list-api.ts';
+import { searchKeys } from './keys.ts';
 
 const FILTER_OF = { waiting: 'waiting', in_progress: 'assigned', closed: 'closed' } as const;
 const KEYS = ['channelId', 'teamId', 'operatorId', 'status', 'from', 'to'] as const;
@@ -113,14 +114,14 @@ export function SearchPage() {
   const [text, setText] = useState(q);
   const options = useFilterOptions();
   const messages = useInfiniteQuery({
-    queryKey: ['search', 'messages', q, api],
+    queryKey: searchKeys.messages(q, api),
     queryFn: ({ pageParam }) => searchMessages(q, api, pageParam || undefined),
     initialPageParam: '',
     getNextPageParam: (last) => last.nextCursor ?? undefined,
     enabled: !!q,
   });
   const clients = useQuery({
-    queryKey: ['search', 'clients', q, api],
+    queryKey: searchKeys.clients(q, api),
     queryFn: () => searchClients(q, api),
     enabled: !!q,
   });

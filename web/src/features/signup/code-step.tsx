@@ -9,6 +9,7 @@ import { zodValidate } from '../../shared/form.ts';
 import { translateError, useTranslation } from '../../shared/i18n/index.ts';
 import { SectionLoader } from '../../shared/ui/full-loader.tsx';
 import { fetchSignup, resendCode, sendCode } from './api.ts';
+import { signupKeys } from './keys.ts';
 
 /** Seconds until a moment, counted down once a second. */
 function useSecondsUntil(at: string | null): number {
@@ -35,7 +36,7 @@ function codeError(t: (k: string, o?: Record<string, unknown>) => string, err: A
 export function CodeStep({ token, onDone }: { token: string; onDone(session: string): void }) {
   const { t } = useTranslation();
   const client = useQueryClient();
-  const key = ['signup', token];
+  const key = signupKeys.state(token);
   const state = useQuery({
     queryKey: key,
     queryFn: () => fetchSignup(token),

@@ -4,6 +4,7 @@ import { useEffect } from 'react';
 import { post } from '../../shared/api/client.ts';
 import { useTranslation } from '../../shared/i18n/index.ts';
 import { embedSupportWidget } from './embed.ts';
+import { supportKeys } from './keys.ts';
 
 type SupportVisitor = { channelId: string; visitorId: string; token: string };
 
@@ -11,7 +12,7 @@ type SupportVisitor = { channelId: string; visitorId: string; token: string };
 export function SupportPage() {
   const { t } = useTranslation();
   const visitor = useQuery({
-    queryKey: ['support', 'visitor'],
+    queryKey: supportKeys.visitor,
     queryFn: () => post<SupportVisitor>('/api/support/visitor'),
     retry: false,
     staleTime: Number.POSITIVE_INFINITY,

@@ -1,6 +1,7 @@
 import type { Page, TeamDto } from '@smartconnect/contracts';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { del, get, patch, post, qs } from '../../shared/api/client.ts';
+import { teamKeys } from './keys.ts';
 
 export type TeamInput = Omit<TeamDto, 'id' | 'memberCount' | 'members' | 'createdAt'> & {
   memberIds: string[];
@@ -10,7 +11,7 @@ const normalise = (e: TeamDto[] | Page<TeamDto>): TeamDto[] => (Array.isArray(e)
 
 export function useTeams(search = '') {
   return useQuery({
-    queryKey: ['teams', search],
+    queryKey: teamKeys.list(search),
     queryFn: async () => normalise(await get<TeamDto[] | Page<TeamDto>>(`/api/teams${qs({ search })}`)),
     placeholderData: keepPreviousData,
   });

@@ -7,7 +7,9 @@ import { showServerErrors, zodValidate } from '../../shared/form.ts';
 import { useTranslation } from '../../shared/i18n/index.ts';
 import { notifySuccess } from '../../shared/notify.ts';
 import { FormActions } from '../../shared/ui/form-actions.tsx';
+import { userKeys } from '../users/keys.ts';
 import { createTeam, type TeamInput, updateTeam } from './api.ts';
+import { teamKeys } from './keys.ts';
 import { emptyTeam, TeamForm, type TeamFormValues, teamPayload, teamToForm } from './team-form.tsx';
 
 type Props = { team: TeamDto | null; opened: boolean; readOnly: boolean; onClose: () => void };
@@ -42,8 +44,8 @@ function TeamEditor({ team, readOnly, onClose }: Omit<Props, 'opened'>) {
     },
     onSuccess: async () => {
       notifySuccess(t(team ? 'teams.changed' : 'teams.created'));
-      await client.invalidateQueries({ queryKey: ['teams'] });
-      await client.invalidateQueries({ queryKey: ['users'] });
+      await client.invalidateQueries({ queryKey: teamKeys.all });
+      await client.invalidateQueries({ queryKey: userKeys.all });
       onClose();
     },
     onError: (err) => showServerErrors(form, err, { autoCloseMinutes: 'autoClose' }),

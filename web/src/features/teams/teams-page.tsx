@@ -16,6 +16,7 @@ import { ListTable, RowAction } from '../../shared/ui/list-table.tsx';
 import { PageHeader } from '../../shared/ui/page-header.tsx';
 import { UserText } from '../../shared/ui/user-text.tsx';
 import { deleteTeam, useTeams } from './api.ts';
+import { teamKeys } from './keys.ts';
 import { TeamDrawer } from './team-drawer.tsx';
 
 /** /admin/teams/all: list with search, add, edit side page, delete with confirmation; read-only without the right. */
@@ -31,7 +32,7 @@ export function TeamsPage() {
     mutationFn: (team: TeamDto) => deleteTeam(team.id),
     onSuccess: async () => {
       notifySuccess(t('teams.deleted'));
-      await client.invalidateQueries({ queryKey: ['teams'] });
+      await client.invalidateQueries({ queryKey: teamKeys.all });
     },
   });
   const confirmDelete = (team: TeamDto) =>

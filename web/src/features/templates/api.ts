@@ -7,6 +7,8 @@ import type {
 } from '@smartconnect/contracts';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { del, get, patch, post, qs } from '../../shared/api/client.ts';
+import { organisationKeys } from '../preferences/keys.ts';
+import { templateKeys } from './keys.ts';
 
 export type CategoryInput = { name: string; teamIds: string[] };
 export type TemplateInput = { text: string; categoryId: string };
@@ -14,7 +16,7 @@ export type TemplateInput = { text: string; categoryId: string };
 /** `all`: every template of the organisation (the settings page); otherwise the caller's teams' (the composer). */
 export function useTemplates(search: string, opts: { all?: boolean; enabled?: boolean } = {}) {
   return useQuery({
-    queryKey: ['templates', opts.all ? 'all' : 'mine', search],
+    queryKey: templateKeys.list(opts.all ? 'all' : 'mine', search),
     queryFn: async () =>
       (await get<Page<TemplateDto>>(`/api/templates${qs({ search, all: opts.all || undefined })}`)).items,
     placeholderData: keepPreviousData,
@@ -24,21 +26,24 @@ export function useTemplates(search: string, opts: { all?: boolean; enabled?: bo
 
 export function useTemplateCategories() {
   return useQuery({
-    queryKey: ['template-categories'],
+    queryKey: templateKeys.categories,
     queryFn: async () => (await get<Page<TemplateCategoryDto>>('/api/template-categories?all=true')).items,
   });
 }
 
 export function useWhatsAppTemplates() {
   return useQuery({
-    queryKey: ['whatsapp-templates'],
+    queryKey: templateKeys.whatsapp,
     queryFn: async () => (await get<Page<WhatsAppTemplateDto>>('/api/whatsapp-templates')).items,
   });
 }
 
 /** The caller's organisation: whether template changes are denied (§6). */
 export function useOrganisation() {
-  return useQuery({ queryKey: ['organisation'], queryFn: () => get<OrganisationDto>('/api/organisation') });
+  return useQuery({
+    queryKey: organisationKeys.all,
+    queryFn: () => get<OrganisationDto>('/api/organisation'),
+  });
 }
 
 export const createCategory = (body: CategoryInput) =>

@@ -9,6 +9,7 @@ import { notifySuccess } from '../../shared/notify.ts';
 import { RowAction } from '../../shared/ui/list-table.tsx';
 import { UserText } from '../../shared/ui/user-text.tsx';
 import { deleteCategory } from './api.ts';
+import { templateKeys } from './keys.ts';
 
 type Props = {
   categories: TemplateCategoryDto[];
@@ -24,8 +25,8 @@ export function CategoriesPanel({ categories, canEdit, onEdit }: Props) {
     mutationFn: (c: TemplateCategoryDto) => deleteCategory(c.id),
     onSuccess: async () => {
       notifySuccess(t('templates.categoryDeleted'));
-      await client.invalidateQueries({ queryKey: ['template-categories'] });
-      await client.invalidateQueries({ queryKey: ['templates'] });
+      await client.invalidateQueries({ queryKey: templateKeys.categories });
+      await client.invalidateQueries({ queryKey: templateKeys.all });
     },
   });
   const confirmDelete = (c: TemplateCategoryDto) =>

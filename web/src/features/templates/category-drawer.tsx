@@ -12,6 +12,7 @@ import { notifySuccess } from '../../shared/notify.ts';
 import { FormActions } from '../../shared/ui/form-actions.tsx';
 import { useTeams } from '../teams/api.ts';
 import { type CategoryInput, createCategory, updateCategory } from './api.ts';
+import { templateKeys } from './keys.ts';
 
 type Props = { opened: boolean; category: TemplateCategoryDto | null; onClose: () => void };
 
@@ -45,8 +46,8 @@ function CategoryEditor({ category, onClose }: Omit<Props, 'opened'>) {
     mutationFn: (v: CategoryInput) => (category ? updateCategory(category.id, v) : createCategory(v)),
     onSuccess: async () => {
       notifySuccess(t(category ? 'templates.categoryChanged' : 'templates.categoryCreated'));
-      await client.invalidateQueries({ queryKey: ['template-categories'] });
-      await client.invalidateQueries({ queryKey: ['templates'] });
+      await client.invalidateQueries({ queryKey: templateKeys.categories });
+      await client.invalidateQueries({ queryKey: templateKeys.all });
       onClose();
     },
     onError: (err) => showServerErrors(form, err),

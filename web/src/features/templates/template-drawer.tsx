@@ -17,6 +17,7 @@ import { useTranslation } from '../../shared/i18n/index.ts';
 import { notifySuccess } from '../../shared/notify.ts';
 import { FormActions } from '../../shared/ui/form-actions.tsx';
 import { createTemplate, type TemplateInput, updateTemplate } from './api.ts';
+import { templateKeys } from './keys.ts';
 import { TemplateText } from './template-text.tsx';
 
 type Props = {
@@ -63,8 +64,8 @@ function TemplateEditor({ template, categories, onClose }: Omit<Props, 'opened'>
     mutationFn: (v: TemplateInput) => (template ? updateTemplate(template.id, v) : createTemplate(v)),
     onSuccess: async () => {
       notifySuccess(t(template ? 'templates.changed' : 'templates.created'));
-      await client.invalidateQueries({ queryKey: ['templates'] });
-      await client.invalidateQueries({ queryKey: ['template-categories'] });
+      await client.invalidateQueries({ queryKey: templateKeys.all });
+      await client.invalidateQueries({ queryKey: templateKeys.categories });
       onClose();
     },
     onError: (err) => showServerErrors(form, err),

@@ -15,6 +15,7 @@ import { UserText } from '../../shared/ui/user-text.tsx';
 import { deleteTemplate, useOrganisation, useTemplateCategories, useTemplates } from './api.ts';
 import { CategoriesPanel } from './categories-panel.tsx';
 import { CategoryDrawer } from './category-drawer.tsx';
+import { templateKeys } from './keys.ts';
 import { TemplateDrawer } from './template-drawer.tsx';
 import { TemplateText } from './template-text.tsx';
 
@@ -35,8 +36,8 @@ export function TemplatesPage() {
     mutationFn: (x: TemplateDto) => deleteTemplate(x.id),
     onSuccess: async () => {
       notifySuccess(t('templates.deleted'));
-      await client.invalidateQueries({ queryKey: ['templates'] });
-      await client.invalidateQueries({ queryKey: ['template-categories'] });
+      await client.invalidateQueries({ queryKey: templateKeys.all });
+      await client.invalidateQueries({ queryKey: templateKeys.categories });
     },
   });
   const confirmDelete = (x: TemplateDto) =>

@@ -1,10 +1,11 @@
 import type { Page, UserDto } from '@smartconnect/contracts';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { api, get, patch, post, qs } from '../../shared/api/client.ts';
+import { userKeys } from './keys.ts';
 
 export function useUsers(search: string, team: string | null) {
   return useQuery({
-    queryKey: ['users', { search, team }],
+    queryKey: userKeys.list({ search, team }),
     queryFn: () => get<Page<UserDto>>(`/api/users${qs({ search, team, limit: 500 })}`),
     placeholderData: keepPreviousData,
   });
@@ -12,7 +13,7 @@ export function useUsers(search: string, team: string | null) {
 
 export function useUser(id: string | undefined) {
   return useQuery({
-    queryKey: ['users', id],
+    queryKey: userKeys.one(id),
     queryFn: () => get<UserDto>(`/api/users/${id}`),
     enabled: !!id,
   });

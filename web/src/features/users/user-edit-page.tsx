@@ -16,6 +16,7 @@ import { AvatarDrop } from '../../shared/ui/avatar-drop.tsx';
 import { ErrorState } from '../../shared/ui/error-state.tsx';
 import { SectionLoader } from '../../shared/ui/full-loader.tsx';
 import { createUser, removePhoto, setUserActive, updateUser, uploadPhoto, useUser } from './api.ts';
+import { userKeys } from './keys.ts';
 import {
   toUserPayload,
   UserAccessFields,
@@ -128,7 +129,7 @@ function UserEditor({ user }: { user?: UserDto }) {
     },
     onSuccess: async ({ saved, photoFailure }) => {
       notifySuccess(t(isNew ? 'users.created' : 'users.changed'));
-      await client.invalidateQueries({ queryKey: ['users'] });
+      await client.invalidateQueries({ queryKey: userKeys.all });
       // The user exists now: go on editing it, so that submitting again cannot create it twice.
       if (photoFailure)
         navigate(`/admin/users/edit/${saved.id}`, { replace: true, state: { photoError: photoFailure } });
@@ -148,7 +149,7 @@ function UserEditor({ user }: { user?: UserDto }) {
       );
       setPhotoError(null);
       notifySuccess(t('avatar.changed'));
-      await client.invalidateQueries({ queryKey: ['users'] });
+      await client.invalidateQueries({ queryKey: userKeys.all });
     },
   });
 
@@ -156,8 +157,8 @@ function UserEditor({ user }: { user?: UserDto }) {
     mutationFn: (active: boolean) => setUserActive(user!.id, active),
     onSuccess: async (u) => {
       notifySuccess(t(u.active ? 'users.activated' : 'users.deactivated'));
-      client.setQueryData(['users', u.id], u);
-      await client.invalidateQueries({ queryKey: ['users'] });
+      client.setQueryData(userKeys.one(u.id), u);
+      await client.invalidateQueries({ queryKey: userKeys.all });
     },
   });
 

@@ -7,6 +7,8 @@ import { useTranslation } from '../../shared/i18n/index.ts';
 import { notifySuccess } from '../../shared/notify.ts';
 import { UserText } from '../../shared/ui/user-text.tsx';
 import { useTeams } from '../teams/api.ts';
+import { teamKeys } from '../teams/keys.ts';
+import { userKeys } from './keys.ts';
 
 /** AUTHORITY_TEAMS_UPDATE without account control: only a user's teams can be changed (§6). */
 export function UserTeamsModal({ user, onClose }: { user: UserDto | null; onClose: () => void }) {
@@ -19,8 +21,8 @@ export function UserTeamsModal({ user, onClose }: { user: UserDto | null; onClos
     mutationFn: () => put<unknown>(`/api/users/${user?.id}/teams`, { teamIds: selected }),
     onSuccess: async () => {
       notifySuccess(t('users.changed'));
-      await client.invalidateQueries({ queryKey: ['users'] });
-      await client.invalidateQueries({ queryKey: ['teams'] });
+      await client.invalidateQueries({ queryKey: userKeys.all });
+      await client.invalidateQueries({ queryKey: teamKeys.all });
       setValue(null);
       onClose();
     },

@@ -1,13 +1,12 @@
 import type { AutoRepliesDto } from '@smartconnect/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { get, put } from '../../../shared/api/client.ts';
-
-export const autoReplyKeys = { one: (channelId: string) => ['channels', channelId, 'auto-replies'] as const };
+import { channelKeys } from '../keys.ts';
 
 /** A channel's automatic replies (only asked when the plan has OPTION_AUTO_REPLY). */
 export function useAutoReplies(channelId: string, enabled: boolean) {
   return useQuery({
-    queryKey: autoReplyKeys.one(channelId),
+    queryKey: channelKeys.autoReplies(channelId),
     queryFn: () => get<AutoRepliesDto>(`/api/channels/${channelId}/auto-replies`),
     enabled,
   });

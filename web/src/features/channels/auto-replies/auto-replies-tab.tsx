@@ -18,7 +18,8 @@ import { useAccess } from '../../../shared/session.tsx';
 import { EmptyState } from '../../../shared/ui/empty-state.tsx';
 import { ErrorState } from '../../../shared/ui/error-state.tsx';
 import { SectionLoader } from '../../../shared/ui/full-loader.tsx';
-import { type AutoRepliesValues, autoReplyKeys, saveAutoReplies, useAutoReplies } from './api.ts';
+import { channelKeys } from '../keys.ts';
+import { type AutoRepliesValues, saveAutoReplies, useAutoReplies } from './api.ts';
 import { ReplyCard } from './reply-card.tsx';
 
 const valuesOf = ({ channelId: _, ...values }: AutoRepliesDto): AutoRepliesValues => values;
@@ -67,7 +68,7 @@ function AutoRepliesForm({ channelId, saved }: { channelId: string; saved: AutoR
       const values = valuesOf(updated);
       form.setInitialValues(values);
       form.setValues(values);
-      client.setQueryData(autoReplyKeys.one(channelId), updated);
+      client.setQueryData(channelKeys.autoReplies(channelId), updated);
       notifySuccess(t('channels.changed'));
     },
     onError: (err) => showServerErrors(form, err),

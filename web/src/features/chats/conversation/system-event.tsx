@@ -18,6 +18,8 @@ import { useTranslation } from '../../../shared/i18n/index.ts';
 import { dateFormat } from '../../../shared/intl.ts';
 import { useCurrentUser } from '../../../shared/session.tsx';
 import { pathText } from '../../categories/api.ts';
+import { teamKeys } from '../../teams/keys.ts';
+import { userKeys } from '../../users/keys.ts';
 
 const ICONS = {
   assign: IconHandGrab,
@@ -40,14 +42,14 @@ const ICONS = {
 export function useHistoryNames(chat: ChatDto | undefined) {
   const me = useCurrentUser();
   const users = useQuery({
-    queryKey: ['users', { search: '', team: null, limit: 500 }],
+    queryKey: userKeys.list({ search: '', team: null, limit: 500 }),
     queryFn: () => get<Page<UserDto>>('/api/users?limit=500'),
     meta: { silent: true },
     retry: false,
     staleTime: 60_000,
   });
   const teams = useQuery({
-    queryKey: ['teams', ''],
+    queryKey: teamKeys.list(''),
     queryFn: async () => {
       const e = await get<TeamDto[] | Page<TeamDto>>('/api/teams');
       return Array.isArray(e) ? e : e.items;

@@ -6,7 +6,7 @@ import {
   useInfiniteQuery,
 } from '@tanstack/react-query';
 import { get } from '../../../shared/api/client.ts';
-import { chatKeys } from '../api.ts';
+import { chatKeys } from '../keys.ts';
 
 /** Messages per page: the newest page first, older pages as the operator scrolls up. */
 export const MESSAGE_PAGE = 50;

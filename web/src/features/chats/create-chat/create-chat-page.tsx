@@ -22,6 +22,8 @@ import { useTranslation } from '../../../shared/i18n/index.ts';
 import { notifySuccess } from '../../../shared/notify.ts';
 import { PageHeader } from '../../../shared/ui/page-header.tsx';
 import { UserText } from '../../../shared/ui/user-text.tsx';
+import { clientKeys } from '../../client-profiles/keys.ts';
+import { chatKeys } from '../keys.ts';
 import { createChat, lookupClients } from '../list/list-api.ts';
 
 type Values = { clientId: string; channelId: string; text: string };
@@ -39,7 +41,7 @@ export function CreateChatPage() {
   const [chosen, setChosen] = useState<ClientLookupDto | null>(null);
   const combobox = useCombobox();
   const found = useQuery({
-    queryKey: ['clients', 'lookup', debounced],
+    queryKey: clientKeys.lookup(debounced),
     queryFn: () => lookupClients(debounced),
     enabled: debounced.length > 0,
   });
@@ -51,7 +53,7 @@ export function CreateChatPage() {
     mutationFn: (v: Values) => createChat(v),
     onSuccess: async (chat) => {
       notifySuccess(t('workspace.created'));
-      await client.invalidateQueries({ queryKey: ['chats'] });
+      await client.invalidateQueries({ queryKey: chatKeys.all });
       navigate(`/admin/chats?filter=assigned&chat=${chat.id}`);
     },
     onError: (err) => showServerErrors(form, err),

@@ -1,6 +1,5 @@
 import type {
   ChatDto,
-  ChatFilter,
   ChatListItemDto,
   ChatListPage,
   ClientDto,
@@ -12,19 +11,17 @@ import type {
 } from '@smartconnect/contracts';
 import { type InfiniteData, type QueryClient, useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { get, patch, post, qs } from '../../../shared/api/client.ts';
+import { clientKeys } from '../../client-profiles/keys.ts';
+import { chatKeys, type ListFilters, type ListKind } from '../keys.ts';
 
-/** The list filters of the chat center (URL parameters of /admin/chats). */
-export type ListFilters = { channelId?: string; teamId?: string; operatorId?: string; q?: string };
-export type ListKind = ChatFilter | 'expired';
-
-export const listKey = (kind: ListKind, f: ListFilters) => ['chats', 'list', kind, f] as const;
+export type { ListFilters, ListKind };
 
 const PAGE = 50;
 
 /** A chat list by cursor pages (newest activity first); lists refetch on chat events (cache.ts). */
 export function useChatPages(kind: ListKind, f: ListFilters) {
   return useInfiniteQuery({
-    queryKey: listKey(kind, f),
+    queryKey: chatKeys.pages(kind, f),
     queryFn: ({ pageParam }) =>
       get<ChatListPage>(
         `${kind === 'expired' ? '/api/chats/expired' : '/api/chats'}${qs({
@@ -55,7 +52,7 @@ export function flatten(data: InfiniteData<ChatListPage> | undefined): ChatListI
 
 /** Sets a chat's unread count in every loaded list page (0 once opened). */
 export function setUnread(client: QueryClient, chatId: string, unread: number) {
-  client.setQueriesData<InfiniteData<ChatListPage>>({ queryKey: ['chats', 'list'] }, (data) =>
+  client.setQueriesData<InfiniteData<ChatListPage>>({ queryKey: chatKeys.pagesAll }, (data) =>
     data?.pages
       ? {
           ...data,
@@ -74,7 +71,7 @@ type Ref = { id: string; name: string };
 export type FilterOptions = { channels: (Ref & { type: string })[]; teams: Ref[]; operators: Ref[] };
 export const useFilterOptions = () =>
   useQuery({
-    queryKey: ['chats', 'filter-options'],
+    queryKey: chatKeys.filterOptions,
     queryFn: () => get<FilterOptions>('/api/chats/filter-options'),
     staleTime: 5 * 60_000,
     meta: { silent: true },
@@ -82,23 +79,27 @@ export const useFilterOptions = () =>
 
 // ---- client side panel ----
 export const useClient = (id: string) =>
-  useQuery({ queryKey: ['client', id], queryFn: () => get<ClientDto>(`/api/clients/${id}`), retry: false });
+  useQuery({
+    queryKey: clientKeys.one(id),
+    queryFn: () => get<ClientDto>(`/api/clients/${id}`),
+    retry: false,
+  });
 export const useClientChats = (id: string, enabled: boolean) =>
   useQuery({
-    queryKey: ['client', id, 'chats'],
+    queryKey: clientKeys.chats(id),
     queryFn: () => get<Page<ChatDto>>(`/api/clients/${id}/chats`),
     enabled,
     retry: false,
   });
 export const useClientFiles = (id: string) =>
   useQuery({
-    queryKey: ['client', id, 'files'],
+    queryKey: clientKeys.files(id),
     queryFn: () => get<Page<ClientFileDto>>(`/api/clients/${id}/files`),
     retry: false,
   });
 export const useClientChatMessages = (clientId: string, chatId: string | null) =>
   useQuery({
-    queryKey: ['client', clientId, 'chat', chatId],
+    queryKey: clientKeys.chat(clientId, chatId),
     queryFn: () =>
       get<{ chat: ChatDto; items: MessageDto[]; total: number }>(
         `/api/clients/${clientId}/chats/${chatId}/messages`,

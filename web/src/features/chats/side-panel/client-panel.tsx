@@ -20,9 +20,11 @@ import { useTranslation } from '../../../shared/i18n/index.ts';
 import { useAccess } from '../../../shared/session.tsx';
 import { UserText } from '../../../shared/ui/user-text.tsx';
 import { pathText } from '../../categories/api.ts';
+import { clientKeys } from '../../client-profiles/keys.ts';
 import { ProfileCard } from '../../client-profiles/profile-card.tsx';
 import { insertIntoComposer } from '../../knowledge-base/insert-bus.ts';
 import { KbSearch } from '../../knowledge-base/kb-search.tsx';
+import { chatKeys } from '../keys.ts';
 import { renameClient, useClient, useClientChats } from '../list/list-api.ts';
 import { elapsed, useNow } from '../list/use-now.ts';
 import { ClientFiles } from './client-files.tsx';
@@ -59,9 +61,9 @@ function NameEditor({ clientId, name, onDone }: { clientId: string; name: string
   const save = useMutation({
     mutationFn: (v: { name: string }) => renameClient(clientId, v.name.trim()),
     onSuccess: async () => {
-      await client.invalidateQueries({ queryKey: ['client', clientId] });
-      await client.invalidateQueries({ queryKey: ['chats'] });
-      await client.invalidateQueries({ queryKey: ['chat'] });
+      await client.invalidateQueries({ queryKey: clientKeys.one(clientId) });
+      await client.invalidateQueries({ queryKey: chatKeys.all });
+      await client.invalidateQueries({ queryKey: chatKeys.chatAll });
       onDone();
     },
     onError: (err) => showServerErrors(form, err),

@@ -4,6 +4,7 @@ import { IconBrandFacebook } from '@tabler/icons-react';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { get, post } from '../../../../shared/api/client.ts';
 import { useTranslation } from '../../../../shared/i18n/index.ts';
+import { channelKeys } from '../../keys.ts';
 import type { ChannelTypeUi, OwnFieldsProps, OwnValues } from '../types.ts';
 
 /** The grant our OAuth callback handed back in the page's address (`?connect=<type>&grant=...`), if any. */
@@ -25,7 +26,7 @@ export function metaLoginFields(type: Extract<ChannelType, 'instagram' | 'facebo
       onSuccess: ({ url }) => window.location.assign(url),
     });
     const accounts = useQuery({
-      queryKey: ['channels', 'oauth-accounts', type, grant],
+      queryKey: channelKeys.oauthAccounts(type, grant),
       enabled: !!grant,
       retry: false,
       queryFn: async () =>

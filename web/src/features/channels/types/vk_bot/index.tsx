@@ -17,6 +17,7 @@ import { useEffect } from 'react';
 import { get, post } from '../../../../shared/api/client.ts';
 import { useTranslation } from '../../../../shared/i18n/index.ts';
 import { CallbackCreatedModal, callbackUrl } from '../../channel-key-modal.tsx';
+import { channelKeys } from '../../keys.ts';
 import type { ChannelTypeUi, OwnFieldsProps, OwnValues } from '../types.ts';
 
 /**
@@ -37,7 +38,7 @@ function VkLogin({ values, errors, onChange, disabled }: OwnFieldsProps) {
     onSuccess: ({ url }) => window.location.assign(url),
   });
   const accounts = useQuery({
-    queryKey: ['channels', 'oauth-accounts', 'vk_bot', login],
+    queryKey: channelKeys.oauthAccounts('vk_bot', login),
     enabled: !!login && !grant,
     retry: false,
     queryFn: async () =>
@@ -46,7 +47,7 @@ function VkLogin({ values, errors, onChange, disabled }: OwnFieldsProps) {
   });
   // Back from the community's authorisation: its name (groups.getById with its token) for the note.
   const community = useQuery({
-    queryKey: ['channels', 'oauth-accounts', 'vk_bot', grant],
+    queryKey: channelKeys.oauthAccounts('vk_bot', grant),
     enabled: !!grant,
     retry: false,
     queryFn: async () =>

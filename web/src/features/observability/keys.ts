@@ -1,0 +1,4 @@
+/** Query keys of the observability screens. */
+export const telemetryKeys = {
+  vitals: ['telemetry', 'vitals'] as const,
+};

@@ -1,0 +1,4 @@
+/** Query keys of the registration. */
+export const signupKeys = {
+  state: (token: string) => ['signup', token] as const,
+};

@@ -1,0 +1,4 @@
+/** Query keys of the support page. */
+export const supportKeys = {
+  visitor: ['support', 'visitor'] as const,
+};
