@@ -133,7 +133,8 @@ describe('reports', () => {
     await page.getByTestId('dialogs-series').waitFor();
     // The trend charts above the table: drawn, not only placed.
     await drawn(page, 'dialogs-chart', BLUE);
-    await drawn(page, 'times-chart');
+    // Nobody answered yet today: no times to draw, so that chart is left out.
+    assert.equal(await page.getByTestId('times-chart').count(), 0);
     // The ratings 1-5 distribution: one column each, with a readable header.
     for (const score of [1, 2, 3, 4, 5])
       await page.getByRole('columnheader', { name: `Rated ${score} of 5` }).waitFor();
@@ -240,7 +241,15 @@ describe('reports', () => {
       }
       if (testId) await page.getByTestId(testId).waitFor();
       else await page.getByText('No data for period').waitFor();
-      if (testId && testId !== 'time-report') await drawn(page, testId.replace('-report', '-chart'), BLUE);
+      // Today's dialogs came through the channels: their bars are drawn. Employees and teams may have none yet (a
+      // chart of zeros is left out); when there, it is drawn.
+      if (testId === 'channels-report') await drawn(page, 'channels-chart', BLUE);
+      else if (
+        testId &&
+        testId !== 'time-report' &&
+        (await page.getByTestId(testId.replace('-report', '-chart')).count())
+      )
+        await drawn(page, testId.replace('-report', '-chart'));
       if (testId && testId !== 'time-report')
         for (const score of [1, 5])
           await page

@@ -181,8 +181,8 @@ export const SERIES_COLORS = ['#1c7ed6', '#2f9e44', '#f08c00', '#9c36b5'];
 const minutes = (s: number | null) => (s === null ? null : Math.round(s / 6) / 10);
 
 /**
- * The period's trend, which the table below it lists point by point: dialogs new, closed and transferred, and the
- * median first-response and handling times in minutes (a point without dialogs leaves a gap).
+ * The period's trend, which the table below it lists point by point: dialogs new, closed and transferred as bars,
+ * and the median first-response and handling times in minutes as lines (a point without dialogs leaves a gap).
  */
 function DialogsTrend({ series }: { series: DialogsReport['series'] }) {
   const { t } = useTranslation();
@@ -199,15 +199,18 @@ function DialogsTrend({ series }: { series: DialogsReport['series'] }) {
       type: 'line',
       name,
       data,
+      symbolSize: 6,
       showSymbol: data.length <= 31,
       connectNulls: false,
     });
+    // Counts per period read best as bars (one day is a bar too, not a lone dot); times as lines.
+    const bars = (name: string, data: number[]) => ({ type: 'bar', name, data, barMaxWidth: 28 });
     return [
       {
         ...base,
         yAxis: { type: 'value', minInterval: 1 },
         series: (['dialogsNew', 'dialogsClosed', 'dialogsTransferred'] as const).map((k) =>
-          line(
+          bars(
             t(`reports.${k}`),
             series.map((p) => p[k]),
           ),
@@ -225,10 +228,16 @@ function DialogsTrend({ series }: { series: DialogsReport['series'] }) {
       },
     ];
   }, [series, t]);
+  // No response or handling time in the period yet: that chart would be empty axes, so only the dialogs show.
+  const timed = series.some(
+    (p) => p.firstResponse.medianSeconds !== null || p.handling.medianSeconds !== null,
+  );
   return (
-    <SimpleGrid cols={{ base: 1, lg: 2 }} spacing="sm">
+    <SimpleGrid cols={{ base: 1, lg: timed ? 2 : 1 }} spacing="sm">
       <LazyChart option={dialogs} height={260} label={t('reports.dialogsChart')} testId="dialogs-chart" />
-      <LazyChart option={times} height={260} label={t('reports.timesChart')} testId="times-chart" />
+      {timed && (
+        <LazyChart option={times} height={260} label={t('reports.timesChart')} testId="times-chart" />
+      )}
     </SimpleGrid>
   );
 }

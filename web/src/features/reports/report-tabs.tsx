@@ -171,6 +171,8 @@ function BarsChart({
     };
   }, [rows]);
   const count = Math.min(rows.length, CHART_ROWS);
+  // Nothing to compare (every value 0): the table says it, an empty chart would not.
+  if (!rows.some((r) => Object.values(r.values).some((v) => v > 0))) return null;
   return <LazyChart option={option} height={Math.max(140, 56 + count * 32)} label={label} testId={testId} />;
 }
 
