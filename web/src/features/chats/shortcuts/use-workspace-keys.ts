@@ -83,11 +83,16 @@ export const focusComposer = (): void => composerFocus?.();
  * pressed meanwhile are shortcuts and never typed into the message box; the row takes it over only while the focus
  * still waits on the heading.
  */
+let focusRequests = 0;
 export function focusChatRow(chatId: string | null, tries = 90): void {
   const title = () => document.getElementById('chat-center-title');
+  // The latest request wins: an earlier one still waiting for its row (a dialog closing) gives up, so it cannot
+  // take the focus from a row the keyboard has moved to since.
+  const request = ++focusRequests;
   // Whether the focus is still ours to move: after the heading took it, only while it stays there.
   let heldByTitle = false;
   const attempt = (left: number): void => {
+    if (request !== focusRequests) return;
     const modal = !!document.querySelector('.mantine-Modal-content');
     const row =
       chatId && !modal
