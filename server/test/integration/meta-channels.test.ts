@@ -314,17 +314,17 @@ describe('Instagram and Facebook channels', () => {
     const exchanges = () =>
       meta.requests.filter((r) => r.query.get('grant_type') === 'fb_exchange_token').length;
     const asked = exchanges();
-    await refreshProviderTokens(s.app, true);
+    await refreshProviderTokens(s.app);
     assert.equal(exchanges(), asked, 'not due yet: nothing asked');
     s.clock.advance(53 * 24 * 3600_000);
-    await refreshProviderTokens(s.app, true);
+    await refreshProviderTokens(s.app);
     const after = await stored();
     assert.notEqual(after.secrets.userAccessToken, before.secrets.userAccessToken, 'renewed at Meta');
     assert.ok(meta.userTokens.has(after.secrets.userAccessToken));
     assert.equal(after.secrets.pageAccessToken, meta.pageToken);
     assert.equal(after.expiresAt, s.clock.now().getTime() + 5_183_944_000, '60 days from now');
     // Renewed once: the next run finds nothing due for it.
-    await refreshProviderTokens(s.app, true);
+    await refreshProviderTokens(s.app);
     assert.equal((await stored()).secrets.userAccessToken, after.secrets.userAccessToken);
     // The login is revoked at Meta: the next renewal is refused, and administrators see a channel problem.
     // Read as the banner reads them (the sessions of the test expired with the clock's 53-day jumps).
@@ -332,7 +332,7 @@ describe('Instagram and Facebook channels', () => {
     assert.deepEqual(await problems(), []);
     meta.userTokens.delete(after.secrets.userAccessToken);
     s.clock.advance(53 * 24 * 3600_000);
-    await refreshProviderTokens(s.app, true);
+    await refreshProviderTokens(s.app);
     const [problem] = await problems();
     assert.equal(problem?.channelId, channelId);
     assert.equal(problem?.kind, 'token_refused');
@@ -344,7 +344,7 @@ describe('Instagram and Facebook channels', () => {
     );
     // Allowed again: the renewal works and the problem ends.
     meta.userTokens.add(after.secrets.userAccessToken);
-    await refreshProviderTokens(s.app, true);
+    await refreshProviderTokens(s.app);
     assert.deepEqual(await problems(), []);
   });
 

@@ -55,12 +55,7 @@ export const WIDGET_EXTRAS = onePlugPoint<WidgetExtras>('siteChat.widgetExtras',
     throw new AppError('qualityAssessmentNotFoundException');
   },
 });
-const extras = {
-  assessment: (...a: Parameters<WidgetExtras['assessment']>) => pluggedOf(WIDGET_EXTRAS).assessment(...a),
-  pendingRating: (...a: Parameters<WidgetExtras['pendingRating']>) =>
-    pluggedOf(WIDGET_EXTRAS).pendingRating(...a),
-  rate: (...a: Parameters<WidgetExtras['rate']>) => pluggedOf(WIDGET_EXTRAS).rate(...a),
-};
+const extras = () => pluggedOf(WIDGET_EXTRAS);
 
 const tokenOf = (req: FastifyRequest) => (req.query as Record<string, unknown>)?.token;
 const tokenQuery = z.object({ token: z.string().max(200).optional() });
@@ -118,7 +113,7 @@ function routes(fastify: FastifyInstance, app: AppContext) {
     },
     async ({ params }) => {
       const ch = await widgetChannel(app, params.channelId);
-      return configOf(ch, await extras.assessment(app, ch.id));
+      return configOf(ch, await extras().assessment(app, ch.id));
     },
   );
   definePublicRoute(
@@ -155,7 +150,7 @@ function routes(fastify: FastifyInstance, app: AppContext) {
       const visitorId = visitorOfRequest(ch, tokenOf(req));
       return {
         items: await history(app, ch, visitorId, query.after ?? null),
-        rating: await extras.pendingRating(app, ch.id, visitorId),
+        rating: await extras().pendingRating(app, ch.id, visitorId),
       };
     },
   );
@@ -284,7 +279,7 @@ function routes(fastify: FastifyInstance, app: AppContext) {
     },
     async ({ params, body, req }) => {
       const ch = await widgetChannel(app, params.channelId);
-      await extras.rate(app, ch.id, visitorOfRequest(ch, tokenOf(req)), body.uuid, body.score);
+      await extras().rate(app, ch.id, visitorOfRequest(ch, tokenOf(req)), body.uuid, body.score);
       return { ok: true as const };
     },
   );
@@ -328,7 +323,7 @@ async function upgrade(
     req.raw,
     req.ip,
     async (): Promise<WidgetFrame[]> => {
-      const rating = await extras.pendingRating(app, ch.id, visitorId);
+      const rating = await extras().pendingRating(app, ch.id, visitorId);
       return rating ? [{ type: 'rating', rating }] : [];
     },
   );

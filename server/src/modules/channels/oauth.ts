@@ -9,7 +9,7 @@ import {
 import { z } from 'zod';
 import { adapterFor } from '../../channels/registry.ts';
 import { type ChannelAdapter, OAuthRefusedError, TokenRefusedError } from '../../channels/types.ts';
-import { type AppContext, stateSlot } from '../../context.ts';
+import type { AppContext } from '../../context.ts';
 import { AppError } from '../../http/errors.ts';
 import { definePublicRoute, defineRoute, type ModuleRoutes } from '../../http/route.ts';
 import { encryptSecret } from '../../lib/crypto.ts';
@@ -159,20 +159,13 @@ export const oauthRoutes: ModuleRoutes = (fastify, app) => {
   );
 };
 
-/** How often the job runner renews the provider tokens that are due. */
-const REFRESH_EVERY_MS = 3600_000;
-const LAST_REFRESH = stateSlot('channels.token-refresh', () => ({ at: 0 }));
-
 /**
  * Renews provider tokens about to expire (types whose adapter has `refresh`) on every active channel; a refusal is
- * a channel problem ('token refused', ended by the next renewal that works) and asked again next time. `force`:
- * now, whatever the last run (tests).
+ * a channel problem ('token refused', ended by the next renewal that works) and asked again next time (the job
+ * runner asks hourly, channels/register.ts).
  */
-export async function refreshProviderTokens(app: AppContext, force = false) {
+export async function refreshProviderTokens(app: AppContext): Promise<void> {
   const now = app.clock.now();
-  const last = app.state.of(app, LAST_REFRESH);
-  if (!force && now.getTime() - last.at < REFRESH_EVERY_MS) return;
-  last.at = now.getTime();
   const types = CHANNEL_TYPES.filter((t) => adapterFor(t).refresh);
   for (const row of await Q.activeChannelsOfTypes(app.db, types)) {
     const adapter = adapterFor(row.type);

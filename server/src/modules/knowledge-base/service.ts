@@ -15,8 +15,6 @@ import { checkedTeamIds } from '../teams/readers.ts';
 import { assertTemplatesModifiable } from '../templates/policy.ts';
 import * as Q from './queries.ts';
 
-const checkTeams = checkedTeamIds;
-
 /** A category of the caller's organisation chosen for an article; anything else is §5 'a category must be chosen'. */
 async function checkCategory(q: Queryable, orgId: string, id: string) {
   if (!(await Q.findCategory(q, orgId, id))) {
@@ -83,7 +81,7 @@ export function createKbCategory(
     await assertTemplatesModifiable(q, auth);
     if (await Q.categoryNameTaken(q, auth.organisationId, input.name))
       throw new AppError('categoryNameAlreadyExistsException');
-    const teamIds = await checkTeams(q, auth.organisationId, input.teamIds);
+    const teamIds = await checkedTeamIds(q, auth.organisationId, input.teamIds);
     const id = await Q.insertCategory(q, auth.organisationId, input.name);
     await Q.setTeams(q, 'kb_category_teams', auth.organisationId, id, teamIds);
     return getKbCategory(q, auth.organisationId, id);
@@ -105,7 +103,7 @@ export function updateKbCategory(
       await Q.renameCategory(q, auth.organisationId, id, input.name);
     }
     if (input.teamIds) {
-      const teamIds = await checkTeams(q, auth.organisationId, input.teamIds);
+      const teamIds = await checkedTeamIds(q, auth.organisationId, input.teamIds);
       await Q.setTeams(q, 'kb_category_teams', auth.organisationId, id, teamIds);
     }
     return getKbCategory(q, auth.organisationId, id);
@@ -130,7 +128,7 @@ export function createKbArticle(
   return app.db.tx(async (q) => {
     await assertTemplatesModifiable(q, auth);
     await checkCategory(q, auth.organisationId, input.categoryId);
-    const teamIds = await checkTeams(q, auth.organisationId, input.teamIds);
+    const teamIds = await checkedTeamIds(q, auth.organisationId, input.teamIds);
     const id = await Q.insertArticle(q, auth.organisationId, {
       ...input,
       slug: articleSlug(input.title),
@@ -152,7 +150,7 @@ export function updateKbArticle(
     await assertTemplatesModifiable(q, auth);
     if (input.categoryId) await checkCategory(q, auth.organisationId, input.categoryId);
     if (input.teamIds) {
-      const teamIds = await checkTeams(q, auth.organisationId, input.teamIds);
+      const teamIds = await checkedTeamIds(q, auth.organisationId, input.teamIds);
       await Q.setTeams(q, 'kb_article_teams', auth.organisationId, id, teamIds);
     }
     await Q.updateArticle(q, auth.organisationId, id, { ...input, userId: auth.userId });

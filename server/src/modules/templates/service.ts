@@ -14,8 +14,6 @@ import { checkedTeamIds } from '../teams/readers.ts';
 import { assertTemplatesModifiable } from './policy.ts';
 import * as Q from './queries.ts';
 
-const checkTeams = checkedTeamIds;
-
 /** A category of the caller's organisation chosen for a template; anything else is §5 'a category must be chosen'. */
 async function checkCategory(q: Queryable, orgId: string, id: string) {
   if (!(await Q.findCategory(q, orgId, id))) {
@@ -45,7 +43,7 @@ export function createTemplateCategory(
     await assertTemplatesModifiable(q, auth);
     if (await Q.categoryNameTaken(q, auth.organisationId, input.name))
       throw new AppError('categoryNameAlreadyExistsException');
-    const teamIds = await checkTeams(q, auth.organisationId, input.teamIds);
+    const teamIds = await checkedTeamIds(q, auth.organisationId, input.teamIds);
     const id = await Q.insertCategory(q, auth.organisationId, input.name);
     await Q.setCategoryTeams(q, auth.organisationId, id, teamIds);
     return getTemplateCategory(q, auth.organisationId, id);
@@ -71,7 +69,7 @@ export function updateTemplateCategory(
         q,
         auth.organisationId,
         id,
-        await checkTeams(q, auth.organisationId, input.teamIds),
+        await checkedTeamIds(q, auth.organisationId, input.teamIds),
       );
     }
     return getTemplateCategory(q, auth.organisationId, id);

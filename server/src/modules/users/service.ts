@@ -30,8 +30,6 @@ async function checkRole(q: Queryable, auth: AuthContext, roleId: string) {
   assertCanGrant(auth, role.rights);
 }
 
-const checkTeams = checkedTeamIds;
-
 async function checkUnique(
   q: Queryable,
   orgId: string,
@@ -52,7 +50,7 @@ export async function createUser(app: AppContext, auth: AuthContext, input: Crea
   const passwordHash = await hashPassword(input.password);
   const id = await app.db.tx(async (q) => {
     await checkRole(q, auth, input.roleId);
-    const teamIds = await checkTeams(q, auth.organisationId, input.teamIds);
+    const teamIds = await checkedTeamIds(q, auth.organisationId, input.teamIds);
     await checkUnique(q, auth.organisationId, input.email, input.phone);
     await assertAccountQuota(q, auth.organisationId);
     const org = await q.query<{ language: 'eng' | 'rus' }>(
@@ -108,7 +106,7 @@ export async function updateUser(app: AppContext, auth: AuthContext, id: string,
         q,
         auth.organisationId,
         id,
-        await checkTeams(q, auth.organisationId, input.teamIds),
+        await checkedTeamIds(q, auth.organisationId, input.teamIds),
       );
     if (input.active === false || passwordHash) await Q.revokeUserSessions(q, id);
     if (input.teamIds || input.roleId || input.active !== undefined || passwordHash)
@@ -136,7 +134,7 @@ const teamIdsOf = (user: Q.UserRow) => user.teams.map((t) => t.id);
 export async function setTeams(app: AppContext, auth: AuthContext, id: string, teamIds: string[]) {
   await getUser(app, auth.organisationId, id);
   await withEvents(app, async (q, emit) => {
-    await Q.setUserTeams(q, auth.organisationId, id, await checkTeams(q, auth.organisationId, teamIds));
+    await Q.setUserTeams(q, auth.organisationId, id, await checkedTeamIds(q, auth.organisationId, teamIds));
     await announceAccess({ q, emit }, auth.organisationId, { userIds: [id] });
   });
   const user = await getUser(app, auth.organisationId, id);
