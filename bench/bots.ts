@@ -15,7 +15,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer as createHttpServer } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { PLAN_OPTIONS } from '@smartconnect/contracts';
-import type { Db, Queryable } from '../server/src/db/index.ts';
+import { type Db, type Queryable, type Statement, sqlText } from '../server/src/db/index.ts';
 import {
   createOrganisation,
   startTestServer,
@@ -95,12 +95,12 @@ const trace = new Map<string, { n: number; ms: number }>();
 let transactions = 0;
 function traceDb(db: Db): void {
   const wrap = (q: Queryable): Queryable => ({
-    async query<T>(sql: string, params?: unknown[]) {
+    async query<T>(sql: string | Statement, params?: unknown[]) {
       const t0 = performance.now();
       try {
         return await q.query<T>(sql, params);
       } finally {
-        const key = sql.replace(/\s+/g, ' ').trim().slice(0, 110);
+        const key = sqlText(sql).replace(/\s+/g, ' ').trim().slice(0, 110);
         const e = trace.get(key) ?? { n: 0, ms: 0 };
         e.n++;
         e.ms += performance.now() - t0;

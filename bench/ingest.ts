@@ -21,10 +21,18 @@ import { PLAN_OPTIONS } from '@smartconnect/contracts';
 import pg from 'pg';
 import { WebSocket } from 'ws';
 import { loadConfig } from '../server/src/config.ts';
-import { type Db, openPglite, openPostgres, type Queryable } from '../server/src/db/index.ts';
+import {
+  type Db,
+  openPglite,
+  openPostgres,
+  type Queryable,
+  type Statement,
+  sqlText,
+} from '../server/src/db/index.ts';
 import { hashPassword } from '../server/src/lib/password.ts';
 import { insertOrganisation } from '../server/src/modules/organisations/queries.ts';
-import { insertUser, setUserTeams } from '../server/src/modules/users/queries.ts';
+import { setUserTeams } from '../server/src/modules/teams/members.ts';
+import { insertUser } from '../server/src/modules/users/queries.ts';
 import { withEvents } from '../server/src/realtime/emit.ts';
 import { realtimeGateway } from '../server/src/realtime/routes.ts';
 import { createServer } from '../server/src/server.ts';
@@ -112,12 +120,12 @@ const trace = new Map<string, { n: number; ms: number }>();
 let transactions = 0;
 function traced(db: Db): Db {
   const wrap = (q: Queryable): Queryable => ({
-    async query<T>(sql: string, params?: unknown[]) {
+    async query<T>(sql: string | Statement, params?: unknown[]) {
       const t0 = performance.now();
       try {
         return await q.query<T>(sql, params);
       } finally {
-        const key = sql.replace(/\s+/g, ' ').trim().slice(0, 90);
+        const key = sqlText(sql).replace(/\s+/g, ' ').trim().slice(0, 90);
         const e = trace.get(key) ?? { n: 0, ms: 0 };
         e.n++;
         e.ms += performance.now() - t0;
@@ -129,9 +137,9 @@ function traced(db: Db): Db {
   return {
     ...db,
     ...wrap(db),
-    tx: (fn) => {
+    tx: (fn, options) => {
       transactions++;
-      return db.tx((q) => fn(wrap(q)));
+      return db.tx((q) => fn(wrap(q)), options);
     },
   };
 }
@@ -142,6 +150,27 @@ function printTrace(): void {
   const rows = [...trace.entries()].sort((a, b) => b[1].ms - a[1].ms).slice(0, 30);
   for (const [sql, e] of rows)
     console.log(`${String(e.n).padStart(7)} ${e.ms.toFixed(0).padStart(7)} ms  ${sql}`);
+}
+
+/** BENCH_TRACE=1: one phase's statements per message committed (the trace counts from the phase's start). */
+function printPhaseTrace(
+  label: string,
+  messages: number,
+  since: Map<string, { n: number; ms: number }>,
+): void {
+  const rows = [...trace.entries()]
+    .map(([sql, e]) => {
+      const before = since.get(sql) ?? { n: 0, ms: 0 };
+      return { sql, n: e.n - before.n, ms: e.ms - before.ms };
+    })
+    .filter((e) => e.n > 0)
+    .sort((a, b) => b.n - a.n);
+  const total = rows.reduce((sum, e) => sum + e.n, 0);
+  console.log(`    statements in "${label}": ${(total / Math.max(messages, 1)).toFixed(2)} per message`);
+  for (const e of rows.slice(0, 14))
+    console.log(
+      `    ${(e.n / Math.max(messages, 1)).toFixed(3).padStart(7)}/msg ${(e.ms / e.n).toFixed(2).padStart(6)} ms  ${e.sql}`,
+    );
 }
 
 /** One database: a server in-process, one organisation, one operator socket, then the load phases. */
@@ -499,6 +528,7 @@ async function runTarget(target: string): Promise<Result | undefined> {
       drive: (until: number) => Promise<[number, number]>,
     ) => {
       const from = seq;
+      const traceAtStart = new Map([...trace].map(([sql, e]) => [sql, { ...e }]));
       const t0 = performance.now();
       const cpu0 = process.cpuUsage();
       const sys0 = machineCpu();
@@ -542,6 +572,7 @@ async function runTarget(target: string): Promise<Result | undefined> {
           `p50 ${phase.p50.toFixed(1)} ms, p99 ${phase.p99.toFixed(1)} ms, max ${phase.max.toFixed(1)} ms, failed ${failed}; ` +
           `this process ${nodeMsPerMsg.toFixed(2)} CPU-ms/msg, machine ${(busy * 100).toFixed(0)}% busy`,
       );
+      if (trace.size) printPhaseTrace(label, ok, traceAtStart);
       return phase;
     };
 

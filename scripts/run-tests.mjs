@@ -43,8 +43,10 @@ function prepareE2e() {
     );
     return null;
   }
-  console.log('\n▶ e2e: building widget/ and web/ (npm run build -w widget -w web)');
-  const build = spawnSync('npm', ['run', 'build', '-w', 'widget', '-w', 'web'], {
+  console.log(
+    '\n▶ e2e: building widget/ and web/ where their sources changed (scripts/release.mjs --only=bundles)',
+  );
+  const build = spawnSync(process.execPath, ['scripts/release.mjs', '--only=bundles'], {
     stdio: 'inherit',
     cwd: root,
   });

@@ -111,7 +111,16 @@ export const REALTIME_CLOSE = {
   slowConsumer: 4008,
   /** The user opened more sockets than allowed; this, their oldest, was closed. */
   tooManySockets: 4009,
+  /**
+   * The instance is shutting down (a restart, a rolling upgrade, a scale-in): reconnect at once, after a random
+   * wait of up to `RECONNECT_JITTER_MS` (so that a drained instance's clients do not all arrive in the same
+   * millisecond); the load balancer sends the new socket to another instance. Staff and widget sockets alike.
+   */
+  serviceRestart: 1012,
 } as const;
+
+/** The longest random wait before reconnecting after `REALTIME_CLOSE.serviceRestart`. */
+export const RECONNECT_JITTER_MS = 1_000;
 
 /**
  * Topics a socket subscribes to by sending `{"type":"subscribe","topic":T,"params":{...}}` (and leaves with

@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import { PASSWORD_PATTERN } from '@smartconnect/contracts';
 import { z } from 'zod';
 import { parseAllowedNetworks } from './lib/outbound.ts';
+import type { S3Options } from './lib/s3-storage.ts';
 
 const url = (protocols: string[]) =>
   z
@@ -75,6 +76,17 @@ const envSchema = z.object({
   OTEL_EXPORTER_OTLP_ENDPOINT: z.preprocess(emptyToUndefined, url(['http:', 'https:']).optional()),
   STORAGE_QUOTA_MB: z.coerce.number().int().min(0).max(100_000_000).default(10_240),
   PRESENCE_OFFLINE_GRACE_SECONDS: z.coerce.number().int().min(5).max(86_400).default(300),
+  SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(600).default(30),
+  S3_BUCKET: z.preprocess(emptyToUndefined, z.string().min(3).max(63).optional()),
+  S3_ENDPOINT: z.preprocess(emptyToUndefined, url(['http:', 'https:']).optional()),
+  S3_REGION: z.string().default('us-east-1'),
+  S3_ACCESS_KEY_ID: z.preprocess(emptyToUndefined, z.string().optional()),
+  S3_SECRET_ACCESS_KEY: z.preprocess(emptyToUndefined, z.string().optional()),
+  S3_FORCE_PATH_STYLE: z.enum(['true', 'false']).default('false'),
+  S3_PREFIX: z
+    .string()
+    .regex(/^([A-Za-z0-9_.-]+\/)*$/, 'must be empty or folder names each ending with /')
+    .default(''),
   INGEST_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
   PAYMENT_PROVIDER: z.preprocess(emptyToUndefined, z.enum(['yookassa', 'demo', 'none']).optional()),
   MEDIA_DOWNLOAD_CONCURRENCY: z.preprocess(
@@ -119,7 +131,8 @@ export type Config = {
   paymentProvider?: 'yookassa' | 'demo' | 'none';
   /**
    * The longest an inbound batch's statement may run on PostgreSQL before it is cancelled, so one organisation's slow
-   * statement cannot hold another's messages; the batch is then written one message at a time (modules/chats/ingest.ts).
+   * statement cannot hold another's messages; the batch is then written one message at a time
+   * (modules/conversation/ingest.ts).
    */
   ingestStatementTimeoutMs: number;
   /**
@@ -127,6 +140,10 @@ export type Config = {
    * network blip or signing in again within it changes nothing (issue 36).
    */
   presenceOfflineGraceMs: number;
+  /** SIGTERM/SIGINT: how long a graceful shutdown may take before the process exits anyway. */
+  shutdownTimeoutMs: number;
+  /** Files in an S3-compatible bucket instead of DATA_DIR/files (S3_BUCKET set): shared by every instance. */
+  s3?: S3Options;
   /** What one organisation's stored files may take, in bytes; 0: no limit (STORAGE_QUOTA_MB). */
   storageQuotaBytes: number;
   /** How many provider media files this server downloads at once (the others wait their turn). */
@@ -170,6 +187,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     paymentProvider: e.PAYMENT_PROVIDER,
     ingestStatementTimeoutMs: e.INGEST_STATEMENT_TIMEOUT_MS,
     presenceOfflineGraceMs: e.PRESENCE_OFFLINE_GRACE_SECONDS * 1000,
+    shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_SECONDS * 1000,
+    s3: e.S3_BUCKET
+      ? {
+          bucket: e.S3_BUCKET,
+          endpoint: e.S3_ENDPOINT,
+          region: e.S3_REGION,
+          accessKeyId: e.S3_ACCESS_KEY_ID,
+          secretAccessKey: e.S3_SECRET_ACCESS_KEY,
+          forcePathStyle: e.S3_FORCE_PATH_STYLE === 'true',
+          prefix: e.S3_PREFIX,
+        }
+      : undefined,
     storageQuotaBytes: e.STORAGE_QUOTA_MB * 1024 * 1024,
     mediaDownloadConcurrency: e.MEDIA_DOWNLOAD_CONCURRENCY,
     env: { ...env },

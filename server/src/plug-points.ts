@@ -1,7 +1,7 @@
 /**
- * Plug points: where one module lets others take part in its work without importing them (the chats module runs
- * the steps others give it when a chat closes, say). A point is declared beside the code that reads it, with its
- * type; other modules give it a value in their `register.ts` only (a test holds every module to that), and
+ * Plug points: where one module lets others take part in its work without importing them (the conversation
+ * module runs the steps others give it when a chat closes, say). A point is declared beside the code that reads it,
+ * with its type; other modules give it a value in their `register.ts` only (a test holds every module to that), and
  * modules/setup.ts runs every register.ts at boot. `many` points take any number of values, run in the order given;
  * the others take one, replacing the fallback.
  */

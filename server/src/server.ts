@@ -5,14 +5,15 @@ import type { AppContext } from './context.ts';
 import { type Db, openPglite, openPostgres } from './db/index.ts';
 import { migrate } from './db/migrate.ts';
 import { buildHttp, createFastify } from './http/app.ts';
-import { startJobs } from './jobs/runner.ts';
+import { type JobRunner, startJobs } from './jobs/runner.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
 import { createMailer, type Mailer } from './lib/mailer.ts';
 import { metricsOf } from './lib/metrics.ts';
 import { createOutbound } from './lib/outbound.ts';
+import { s3Storage } from './lib/s3-storage.ts';
 import { diskStorage } from './lib/storage.ts';
 import { startTracing, tracedDb } from './lib/tracing.ts';
-import { watchJobRunner } from './modules/health/readiness.ts';
+import { markDraining, watchJobRunner } from './modules/health/readiness.ts';
 import { seedDemo } from './modules/organisations/seed.ts';
 import { setupModules } from './modules/setup.ts';
 import { ProcessState } from './process-state.ts';
@@ -21,7 +22,7 @@ import { databaseIdentity } from './realtime/queries.ts';
 import { redisBus } from './realtime/redis-bus.ts';
 import { realtimeGateway } from './realtime/routes.ts';
 
-export type Server = { fastify: FastifyInstance; app: AppContext; close(): Promise<void> };
+export type Server = { fastify: FastifyInstance; app: AppContext; jobs: JobRunner; close(): Promise<void> };
 export type ServerOptions = {
   db?: Db;
   clock?: Clock;
@@ -48,7 +49,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
     db,
     clock: options.clock ?? systemClock,
     mailer: options.mailer ?? createMailer(config.smtpUrl, config.mailFrom, fastify.log),
-    storage: diskStorage(join(config.dataDir, 'files')),
+    storage: config.s3 ? await s3Storage(config.s3) : diskStorage(join(config.dataDir, 'files')),
     outbound: createOutbound(config.outboundAllowedNetworks),
     log: fastify.log,
     bus:
@@ -67,12 +68,21 @@ export async function createServer(config: Config, options: ServerOptions = {}):
   return {
     fastify,
     app,
+    /** The job runner (tests stop it to fold report rollups by hand without a second folder racing them). */
+    jobs,
+    /**
+     * Graceful shutdown: /api/ready answers 'draining'; the listener closes (requests arriving now get 503) and
+     * every socket is told to reconnect elsewhere (1012); requests in flight finish; the job runner finishes its
+     * poll and hands back the leases it holds (pull channels' sessions, outbox kicks); then state, bus, database.
+     */
     async close() {
-      await jobs.stop();
+      markDraining(app);
       await fastify.close();
+      await jobs.stop();
       await app.state.close((err, name) => app.log.error({ err, state: name }, 'process state not released'));
       await app.bus.close();
       await app.outbound.close();
+      await app.storage.close?.();
       await db.close();
       await tracing.stop();
     },

@@ -10,7 +10,8 @@ import { type Clock, ManualClock } from '../src/lib/clock.ts';
 import type { Mail, Mailer } from '../src/lib/mailer.ts';
 import { hashPassword } from '../src/lib/password.ts';
 import { insertOrganisation } from '../src/modules/organisations/queries.ts';
-import { insertUser, setUserTeams } from '../src/modules/users/queries.ts';
+import { setUserTeams } from '../src/modules/teams/members.ts';
+import { insertUser } from '../src/modules/users/queries.ts';
 import { createServer, type Server } from '../src/server.ts';
 import { freshDatabase } from './db.ts';
 
@@ -72,10 +73,14 @@ export async function startTestServer(
     env?: Record<string, string>;
     realMailer?: boolean;
     logStream?: NodeJS.WritableStream;
+    /** An existing database (a restored backup); dropped on close like a fresh one. */
+    database?: Awaited<ReturnType<typeof freshDatabase>>;
+    /** An existing data folder, kept on close (the caller's). */
+    dataDir?: string;
   } = {},
 ): Promise<TestServer> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'sc-test-'));
-  const fresh = await freshDatabase();
+  const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'sc-test-'));
+  const fresh = opts.database ?? (await freshDatabase());
   const config = loadConfig({
     DATA_DIR: dataDir,
     LOG_LEVEL: 'warn',
@@ -117,7 +122,7 @@ export async function startTestServer(
     async close() {
       await server.close();
       await fresh.drop();
-      rmSync(dataDir, { recursive: true, force: true });
+      if (!opts.dataDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }
@@ -150,7 +155,7 @@ export type TestOrg = {
 
 /** A new organisation with an Administrator, logged in through the API. */
 export async function createOrganisation(
-  s: TestServer,
+  s: { app: Pick<TestServer['app'], 'db'>; api: Api },
   opts: { options?: PlanOption[] } = {},
 ): Promise<TestOrg> {
   const login = `org-${unique()}`;
@@ -241,4 +246,23 @@ export async function solveCaptcha(api: Api): Promise<string> {
     signature: c.signature,
   };
   return Buffer.from(JSON.stringify(payload)).toString('base64');
+}
+
+/** A 1x1 PNG, the smallest image the upload routes take. */
+export const TINY_PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+  'base64',
+);
+
+/** Uploads TINY_PNG through POST /api/files of `baseUrl`; answers the file's path (/api/files/...) to download it. */
+export async function uploadTinyPng(baseUrl: string, token: string): Promise<string> {
+  const form = new FormData();
+  form.append('file', new Blob([TINY_PNG], { type: 'image/png' }), 'dot.png');
+  const res = await fetch(`${baseUrl}/api/files`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}` },
+    body: form,
+  });
+  if (res.status !== 200) throw new Error(`upload: ${res.status} ${await res.text()}`);
+  return new URL(((await res.json()) as { entity: { url: string } }).entity.url).pathname;
 }

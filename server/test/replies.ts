@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import type { ButtonRows } from '@smartconnect/contracts';
 import { drainOutbox } from '../src/jobs/outbox.ts';
-import { writeAutomatedMessage } from '../src/modules/chats/send-message.ts';
+import { writeAutomatedMessage } from '../src/modules/conversation/send-message.ts';
 import { withEvents } from '../src/realtime/emit.ts';
 import type { TestOrg, TestServer } from './helpers.ts';
 

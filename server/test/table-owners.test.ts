@@ -71,34 +71,6 @@ export function violations(writes: Write[], owners: ReadonlyMap<string, string>)
   });
 }
 
-/**
- * Writes still outside their owner, each to be moved behind its owner's exported function by issue 30. A write
- * that disappears must leave this list too (the list only shrinks).
- */
-const MOVING: readonly string[] = [
-  'server/src/modules/chats/ingest-queries.ts contacts',
-  'server/src/modules/chats/ingest-queries.ts clients',
-  'server/src/modules/chats/ingest-queries.ts pipeline_jobs',
-  'server/src/modules/chats/ingest-queries.ts timers',
-  'server/src/modules/chats/message-queries.ts contacts',
-  'server/src/modules/chats/message-queries.ts outbox',
-  'server/src/modules/chats/queries.ts timers',
-  'server/src/channels/site_chat/queries.ts clients',
-  'server/src/channels/site_chat/queries.ts contacts',
-  'server/src/modules/clients/merge-queries.ts chats',
-  'server/src/modules/routing-rules/queries.ts chat_history',
-  'server/src/modules/support/queries.ts channels',
-  'server/src/modules/support/queries.ts team_members',
-  'server/src/modules/users/queries.ts sessions',
-  'server/src/modules/users/queries.ts team_members',
-  'server/src/modules/billing/queries.ts organisations',
-  'server/src/modules/organisations/queries.ts roles',
-  'server/src/modules/auth/queries.ts users',
-  'server/src/modules/presence/queries.ts users',
-  'server/src/http/auth.ts users',
-  'server/src/http/auth.ts sessions',
-];
-
 describe('table owners (docs/ARCHITECTURE.md)', () => {
   const owners = readOwners(readFileSync(join(root, 'docs/ARCHITECTURE.md'), 'utf8'));
   const tables = readTables();
@@ -126,21 +98,17 @@ describe('table owners (docs/ARCHITECTURE.md)', () => {
     }
   });
 
-  test('no file writes a table it does not own (beyond the listed moves of issue 30)', () => {
+  test('no file writes a table it does not own', () => {
     const writes = sources(join(root, 'server/src')).flatMap((file) =>
       writesIn(file, readFileSync(join(root, file), 'utf8'), tables),
     );
     assert.ok(writes.length > 50, `only ${writes.length} writes found: the scan is broken`);
-    const found = new Set(violations(writes, owners).map((w) => `${w.file} ${w.table}`));
     assert.deepEqual(
-      [...found].filter((v) => !MOVING.includes(v)).sort(),
+      violations(writes, owners)
+        .map((w) => `${w.file} ${w.table}`)
+        .sort(),
       [],
       'writes outside the owner: call the owner module instead, or change the owner in docs/ARCHITECTURE.md',
-    );
-    assert.deepEqual(
-      MOVING.filter((v) => !found.has(v)),
-      [],
-      'moved writes still listed in MOVING: remove them from the list',
     );
   });
 

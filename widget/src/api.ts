@@ -1,5 +1,5 @@
 import type { WidgetConfigDto, WidgetMessageDto, WidgetVisitorDto } from '@smartconnect/contracts';
-import { WIDGET_SOCKETS } from '@smartconnect/contracts/constants';
+import { REALTIME_CLOSE, RECONNECT_JITTER_MS, WIDGET_SOCKETS } from '@smartconnect/contracts/constants';
 
 export type Rating = { uuid: string; text: string } | null;
 export type Profile = { name?: string; email?: string; phone?: string };
@@ -121,12 +121,17 @@ export class Live {
     ws.onclose = (e) => {
       if (this.ping) clearInterval(this.ping);
       this.ws = null;
-      // Refused (too many sockets of this visitor or address): keep to polling, try again much later.
-      this.down(e.code === WIDGET_SOCKETS.tooManySocketsCode ? WIDGET_SOCKETS.retryAfterMs : undefined);
+      // Refused (too many sockets of this visitor or address): keep to polling, try again much later. The server
+      // restarting: another instance takes the socket at once, after a random wait that spreads its visitors.
+      if (e.code === REALTIME_CLOSE.serviceRestart) {
+        this.retry = 0;
+        this.down(Math.round(Math.random() * RECONNECT_JITTER_MS));
+      } else
+        this.down(e.code === WIDGET_SOCKETS.tooManySocketsCode ? WIDGET_SOCKETS.retryAfterMs : undefined);
     };
   }
 
-  private down(refusedFor?: number): void {
+  private down(waitMs?: number): void {
     if (this.stopped) return;
     this.onState(false);
     if (!this.poll)
@@ -139,7 +144,7 @@ export class Live {
           })
           .catch(() => undefined);
       }, 10_000);
-    const wait = refusedFor ?? Math.min(30_000, 1000 * 2 ** this.retry++);
+    const wait = waitMs ?? Math.min(30_000, 1000 * 2 ** this.retry++);
     setTimeout(() => this.start(), wait);
   }
 

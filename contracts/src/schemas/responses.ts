@@ -68,6 +68,7 @@ export const currentUserDto = userDto.extend({
     language: z.enum(LANGUAGES),
     billing: billingStateDto,
   }),
+  eventCursor: z.string().nullable(),
 });
 
 export const userShortDto = z.object({
@@ -119,7 +120,8 @@ export const healthDto = z.object({ status: z.literal('ok'), database: z.enum(['
 /** `GET /api/ready`: each dependency's check; 503 with status 'unavailable' when one fails ('off' is not required). */
 export const readyCheck = z.enum(['ok', 'fail', 'off']);
 export const readyDto = z.object({
-  status: z.enum(['ready', 'unavailable']),
+  /** 'draining': the instance is shutting down and takes no new traffic (answered with 503, like 'unavailable'). */
+  status: z.enum(['ready', 'unavailable', 'draining']),
   checks: z.object({ database: readyCheck, redis: readyCheck, jobs: readyCheck }),
 });
 export type ReadyDto = z.infer<typeof readyDto>;

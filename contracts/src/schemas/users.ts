@@ -127,4 +127,10 @@ export type CurrentUserDto = Omit<UserDto, 'role'> & {
     /** Where its paid service stands (billingStateDto in billing.ts). */
     billing: { serviceUntil: string | null; suspended: boolean };
   };
+  /**
+   * The realtime event id this answer was read after (every event up to it is committed), or null when this instance
+   * serves no sockets: the tab's first socket resumes from it, so no event between the page's first reads and its
+   * socket is missed.
+   */
+  eventCursor: string | null;
 };

@@ -36,3 +36,7 @@ export function channelCapabilities(type: string, settings: Record<string, unkno
   const adapter = adapterFor(type);
   return adapter.capabilitiesOf?.(settings) ?? adapter.capabilities;
 }
+
+/** The channel types whose adapters declare a capability (`visitorWidget`, say), in the registry's order. */
+export const typesWith = (capability: 'visitorWidget' | 'startDialog'): ChannelType[] =>
+  (Object.keys(adapters) as ChannelType[]).filter((t) => adapters[t].capabilities[capability] === true);

@@ -186,6 +186,12 @@ export type ChannelCapabilities = {
    * write first to someone who wrote to us before. Absent: false.
    */
   startDialog?: boolean;
+  /**
+   * The channel is our own visitor widget (modules/widget): we issue its clients' identities (so a signed-in user can
+   * be one: the platform's support chat is such a channel), a visitor sees our messages live on the widget's socket,
+   * and is asked for a rating with the widget's buttons instead of a message with a link. Absent: false.
+   */
+  visitorWidget?: boolean;
 };
 
 /** What `connect` answers: settings and secrets to store, and values to show once (keys we generated). */

@@ -3,6 +3,8 @@ import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.ts';
 import { maybe } from '../db/index.ts';
 import { hashToken } from '../lib/crypto.ts';
+import { touchSession } from '../modules/auth/sessions.ts';
+import { markActive } from '../modules/users/account.ts';
 import { AppError } from './errors.ts';
 
 export type AuthContext = {
@@ -58,8 +60,8 @@ export async function authenticateToken(app: AppContext, token: string): Promise
   if (!row) throw new AppError('unauthorizedException');
   // Activity is written at most once a minute per session, not on every call.
   if (now.getTime() - new Date(row.last_used_at).getTime() > 60_000) {
-    await app.db.query('update sessions set last_used_at = $2 where id = $1', [row.session_id, now]);
-    await app.db.query('update users set last_activity_at = $2 where id = $1', [row.user_id, now]);
+    await touchSession(app.db, row.session_id, now);
+    await markActive(app.db, row.user_id, now);
   }
   return {
     userId: row.user_id,

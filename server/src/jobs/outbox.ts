@@ -3,6 +3,7 @@ import type { Queryable } from '../db/index.ts';
 import { withSpan } from '../lib/tracing.ts';
 import { type Emit, withEvents } from '../realtime/emit.ts';
 import * as Q from './queries.ts';
+import { jobsStopping } from './stopping.ts';
 
 /** How one delivery went: sent (with the provider's id of the message), or failed, worth retrying or not. */
 export type DeliveryOutcome =
@@ -68,6 +69,8 @@ async function deliver(app: AppContext, row: Q.OutboxRow): Promise<void> {
 export async function runOutbox(app: AppContext): Promise<number> {
   let done = 0;
   for (;;) {
+    // Stopping: the sends in flight finish; no new batch is claimed.
+    if (jobsStopping(app)) return done;
     const now = app.clock.now();
     const batch = await app.db.tx((q) =>
       Q.claimOutbox(q, now, new Date(now.getTime() + OUTBOX.leaseMs), OUTBOX.batch),

@@ -1,4 +1,4 @@
-import type { Queryable } from '../db/index.ts';
+import { type Queryable, statement } from '../db/index.ts';
 
 /**
  * A job is due this long after its message was stored: the storing instance runs it at once (runJobsNow), the
@@ -75,18 +75,19 @@ export const claimJobsOf = (
  * claimed, no attempt counted).
  */
 export const takeJobsOf = (q: Queryable, messageIds: string[], now: Date) =>
-  q.query<PipelineJob>(
-    `with d as (
-       delete from pipeline_jobs
-        where id in (select j.id from pipeline_jobs j
-                      where j.message_id = any($1::uuid[]) and j.kind = 'conversation.inbound'
-                        and (j.lease_until is null or j.lease_until <= $2)
-                        and ${NO_EARLIER_PENDING('e.message_id = any($1::uuid[]) and (e.lease_until is null or e.lease_until <= $2)')}
-                      for update skip locked)
-        returning ${JOB_COLUMNS}, message_at
-     ) select ${JOB_COLUMNS} from d ${IN_CHAT_ORDER}`,
-    [messageIds, now],
-  );
+  q.query<PipelineJob>(TAKE_JOBS_OF, [messageIds, now]);
+const TAKE_JOBS_OF = statement(
+  'take_jobs_of',
+  `with d as (
+     delete from pipeline_jobs
+      where id in (select j.id from pipeline_jobs j
+                    where j.message_id = any($1::uuid[]) and j.kind = 'conversation.inbound'
+                      and (j.lease_until is null or j.lease_until <= $2)
+                      and ${NO_EARLIER_PENDING('e.message_id = any($1::uuid[]) and (e.lease_until is null or e.lease_until <= $2)')}
+                    for update skip locked)
+      returning ${JOB_COLUMNS}, message_at
+   ) select ${JOB_COLUMNS} from d ${IN_CHAT_ORDER}`,
+);
 
 /**
  * Gives back claimed jobs that must wait for an earlier job of their chat (it failed in this run): due with it,
@@ -122,3 +123,12 @@ export const releaseJob = (q: Queryable, id: string, claimedBy: string, dueAt: D
 /** Jobs not done yet (the crash test's "left undone"). */
 export const pendingJobCount = async (q: Queryable) =>
   Number((await q.query<{ n: string }>('select count(*) as n from pipeline_jobs'))[0]?.n ?? 0);
+
+/**
+ * Pipeline jobs as a part (a data-modifying CTE) of the ingest's statement: `rows` answers organisation_id,
+ * message_id, chat_id, opened, message_at and due_at; a message's job is queued once.
+ */
+export const pipelineJobsCte = (rows: string) =>
+  `insert into pipeline_jobs (organisation_id, message_id, chat_id, opened, message_at, due_at)
+       ${rows}
+       on conflict (message_id, kind) do nothing`;

@@ -4,13 +4,14 @@ import type { Queryable } from '../db/index.ts';
 import { withSpan } from '../lib/tracing.ts';
 import { type Emit, withEvents } from '../realtime/emit.ts';
 import * as Q from './pipeline-queries.ts';
+import { jobsStopping } from './stopping.ts';
 
 export type { PipelineJob } from './pipeline-queries.ts';
 
 /**
  * The conversation pipeline's stages, in the order they run for each inbound message that needs a decision.
  * Each slot is filled by the module that owns it (registerStage): blacklist (clients), bot (bot runtime), rules
- * (routing rules by priority), auto_replies, queue (the team queue and operator pick, the chats module).
+ * (routing rules by priority), auto_replies, queue (the team queue and operator pick, the conversation module).
  */
 export const STAGES = ['blacklist', 'bot', 'rules', 'auto_replies', 'queue'] as const;
 export type StageName = (typeof STAGES)[number];
@@ -163,7 +164,7 @@ export async function runPipeline(app: AppContext, max = 1000): Promise<number> 
   const claimedBy = randomUUID();
   let done = 0;
   let seen = 0;
-  while (seen < max) {
+  while (seen < max && !jobsStopping(app)) {
     const now = app.clock.now();
     const batch = await Q.claimDueJobs(
       app.db,

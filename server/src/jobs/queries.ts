@@ -41,6 +41,38 @@ export const insertTimerIfAbsent = (
     [orgId, kind, subjectId, dueAt],
   );
 
+const kindLiteral = (kind: TimerKind) => {
+  if (!/^[a-z_]+$/.test(kind)) throw new Error(`not a timer kind: ${kind}`);
+  return `'${kind}'`;
+};
+
+/**
+ * Timers as a part (a data-modifying CTE) of another module's statement: `rows` answers organisation_id, kind,
+ * subject_id and due_at. A pending timer of a kind in `rearm` takes the new time (a runner's claim on the old setting
+ * ends); one of another kind keeps its time (a running clock).
+ */
+export const armTimersCte = (rows: string, rearm: readonly TimerKind[]) =>
+  `insert into timers (organisation_id, kind, subject_id, due_at)
+       ${rows}
+       on conflict (kind, subject_id) do update set due_at = excluded.due_at, claimed_by = null, lease_until = null
+         where excluded.kind in (${rearm.map(kindLiteral).join(', ')})`;
+
+/**
+ * Arms the timers of one kind for the rows a module selects (`rows` answers organisation_id, subject_id and due_at),
+ * in one statement: the module says which subjects and when, the timers table stays written here only.
+ */
+export const armTimersFor = (q: Queryable, kind: TimerKind, rows: string, params: unknown[]) =>
+  q.query(
+    armTimersCte(`select r.organisation_id, ${kindLiteral(kind)}, r.subject_id, r.due_at from (${rows}) r`, [
+      kind,
+    ]),
+    params,
+  );
+
+/** Removes the timers of one kind of the subjects a module selects (`subjects` answers their ids). */
+export const deleteTimersFor = (q: Queryable, kind: TimerKind, subjects: string, params: unknown[]) =>
+  q.query(`delete from timers where kind = ${kindLiteral(kind)} and subject_id in (${subjects})`, params);
+
 export const deleteTimers = (q: Queryable, subjectId: string, kinds: TimerKind[]) =>
   q.query('delete from timers where subject_id = $1 and kind = any($2::text[])', [subjectId, kinds]);
 
@@ -69,6 +101,13 @@ export const takeClaimedTimer = async (q: Queryable, id: string, claimedBy: stri
       now,
     ])
   ).length === 1;
+
+/** Gives claimed timers back as they were (a stopping runner): another instance's poll fires them. */
+export const releaseTimers = (q: Queryable, ids: string[], claimedBy: string) =>
+  q.query(
+    'update timers set claimed_by = null, lease_until = null where id = any($1::uuid[]) and claimed_by = $2',
+    [ids, claimedBy],
+  );
 
 /** Gives a claimed timer back (at `dueAt`, or when it was due): another poll fires it. */
 export const releaseTimer = (q: Queryable, id: string, claimedBy: string, dueAt: Date | null) =>
@@ -102,6 +141,14 @@ export const insertOutbox = (
     `insert into outbox (organisation_id, channel_id, message_id, event, next_attempt_at) values ($1, $2, $3, $4, $5)`,
     [o.orgId, o.channelId, o.messageId, o.event, o.now],
   );
+
+/**
+ * The outbox row of a message another module inserts in the same statement: a data-modifying CTE over `from` (the
+ * CTE answering the message's id), with the organisation, channel and due time as SQL expressions (parameters).
+ */
+export const outboxRowCte = (from: string, p: { orgId: string; channelId: string; at: string }) =>
+  `insert into outbox (organisation_id, channel_id, message_id, event, next_attempt_at)
+   select ${p.orgId}, ${p.channelId}, ${from}.id, 'message.created', ${p.at} from ${from}`;
 
 /**
  * Claims due deliveries: each is leased until `leaseUntil` (another instance skips it meanwhile,

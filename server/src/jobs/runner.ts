@@ -3,6 +3,7 @@ import { runOutbox, stopKicks } from './outbox.ts';
 import { runPeriodic } from './periodic.ts';
 import { runPipeline } from './pipeline.ts';
 import { runDuePolls, stopPolls } from './polls.ts';
+import { markJobsStopping } from './stopping.ts';
 import { runDueTimers } from './timers.ts';
 
 export const POLL_INTERVAL_MS = 1_000;
@@ -41,6 +42,8 @@ export function startJobs(app: AppContext, intervalMs = POLL_INTERVAL_MS): JobRu
     status: () => ({ stopped, lastPollAt, polling: running !== null }),
     async stop() {
       stopped = true;
+      // The poll in flight finishes what it holds and claims nothing more.
+      markJobsStopping(app);
       clearInterval(timer);
       await running;
       await stopPolls(app);

@@ -4,6 +4,7 @@ import type { Queryable } from '../db/index.ts';
 import { withSpan } from '../lib/tracing.ts';
 import { type Tx, withEvents } from '../realtime/emit.ts';
 import * as Q from './queries.ts';
+import { jobsStopping } from './stopping.ts';
 
 /** What fires the timers of one kind, registered by the module that owns them (jobs/ imports no domain module). */
 export type TimerHandler = {
@@ -75,7 +76,16 @@ export async function runDueTimers(app: AppContext, max = 1000): Promise<number>
       Math.min(TIMERS.batch, max - fired),
     );
     if (!batch.length) return fired;
-    for (const row of batch) {
+    for (const [i, row] of batch.entries()) {
+      if (jobsStopping(app)) {
+        // Stopping: what this batch has not fired goes back at once (its due time kept) for another instance.
+        await Q.releaseTimers(
+          app.db,
+          batch.slice(i).map((r) => r.id),
+          claimedBy,
+        );
+        return fired;
+      }
       await withSpan('timer.fire', { 'timer.kind': row.kind }, () => fire(app, row, claimedBy, now));
       fired++;
     }

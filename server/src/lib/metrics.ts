@@ -13,6 +13,10 @@ export type Metrics = {
   providerErrors: Counter<'channel_type' | 'retryable'>;
   /** Set by the realtime gateway at each scrape. */
   websocketConnections: () => number;
+  /** From an event's transaction start to its hand-off to this instance's sockets (commit, bus, ordering). */
+  realtimeLag: Histogram;
+  /** Set by the realtime gateway: frames it handed to sockets so far (read at each scrape). */
+  realtimeFrames: () => number;
 };
 
 type Sources = { db: Db; clock: Clock };
@@ -57,7 +61,23 @@ export function createMetrics(src: Sources): Metrics {
       registers: [registry],
     }),
     websocketConnections: () => 0,
+    realtimeLag: new Histogram({
+      name: `${prefix}realtime_delivery_lag_seconds`,
+      help: "From a realtime event's transaction start to its hand-off to this instance's sockets",
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      registers: [registry],
+    }),
+    realtimeFrames: () => 0,
   };
+  new Counter({
+    name: `${prefix}realtime_frames_total`,
+    help: 'Realtime frames handed to the websockets of this instance',
+    registers: [registry],
+    collect() {
+      this.reset();
+      this.inc(metrics.realtimeFrames());
+    },
+  });
   new Gauge({
     name: `${prefix}websocket_connections`,
     help: 'Open realtime websocket connections on this instance',

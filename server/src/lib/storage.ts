@@ -16,6 +16,8 @@ export type Storage = {
   /** The bytes as a stream to send on (a download), with their size; null when there are none. */
   open(key: string): Promise<{ stream: Readable; size: number } | null>;
   remove(key: string): Promise<void>;
+  /** Releases connections (S3); the server's close() calls it. */
+  close?(): Promise<void>;
 };
 
 export function diskStorage(root: string): Storage {

@@ -12,7 +12,7 @@ import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { BatchSpanProcessor, NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Db, Queryable } from '../db/index.ts';
+import { type Db, type Queryable, sqlText } from '../db/index.ts';
 
 /** Spec §9 trace limits: attributes, events and links per span. */
 export const TRACE_LIMITS = { attributes: 128, events: 128, links: 128 } as const;
@@ -126,7 +126,7 @@ export function tracedDb(db: Db): Db {
   const wrap = (q: Queryable): Queryable => ({
     query: (sql, params) =>
       trace.getActiveSpan()
-        ? withSpan('db.query', dbAttributes(db, sql), () => q.query(sql, params), SpanKind.CLIENT)
+        ? withSpan('db.query', dbAttributes(db, sqlText(sql)), () => q.query(sql, params), SpanKind.CLIENT)
         : q.query(sql, params),
     exec: (sql) => q.exec(sql),
   });
@@ -136,10 +136,12 @@ export function tracedDb(db: Db): Db {
     kind: db.kind,
     query: top.query,
     exec: top.exec,
-    tx: (fn) =>
+    tx: (fn, options) =>
       trace.getActiveSpan()
-        ? withSpan('db.transaction', { 'db.system.name': 'postgresql' }, () => db.tx((q) => fn(wrap(q))))
-        : db.tx((q) => fn(wrap(q))),
+        ? withSpan('db.transaction', { 'db.system.name': 'postgresql' }, () =>
+            db.tx((q) => fn(wrap(q)), options),
+          )
+        : db.tx((q) => fn(wrap(q)), options),
     close: () => db.close(),
   };
 }

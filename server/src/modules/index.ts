@@ -1,4 +1,3 @@
-import { widgetRoutes } from '../channels/site_chat/routes.ts';
 import type { ModuleRoutes } from '../http/route.ts';
 import { authRoutes } from './auth/routes.ts';
 import { autoReplyRoutes } from './auto-replies/routes.ts';
@@ -9,6 +8,7 @@ import { channelRoutes } from './channels/routes.ts';
 import { chatBotRoutes } from './chat-bots/routes.ts';
 import { chatRoutes } from './chats/routes.ts';
 import { clientRoutes } from './clients/routes.ts';
+import { conversationRoutes } from './conversation/routes.ts';
 import { fileRoutes } from './files/routes.ts';
 import { healthRoutes } from './health/routes.ts';
 import { knowledgeBaseRoutes } from './knowledge-base/routes.ts';
@@ -27,6 +27,7 @@ import { supportRoutes } from './support/routes.ts';
 import { teamRoutes } from './teams/routes.ts';
 import { templateRoutes } from './templates/routes.ts';
 import { userRoutes } from './users/routes.ts';
+import { widgetRoutes } from './widget/routes.ts';
 
 export type { ModuleRoutes } from '../http/route.ts';
 
@@ -43,6 +44,7 @@ export const modules: ModuleRoutes[] = [
   channelRoutes,
   autoReplyRoutes,
   chatRoutes,
+  conversationRoutes,
   presenceRoutes,
   categoryRoutes,
   clientRoutes,

@@ -4,12 +4,14 @@ import { registerBotRuntime } from './bot-runtime/register.ts';
 import { registerChannelOutbox } from './channels/register.ts';
 import { registerChats } from './chats/register.ts';
 import { registerClients } from './clients/register.ts';
+import { registerConversation } from './conversation/register.ts';
 import { registerMonitoring } from './monitoring/register.ts';
 import { registerPresence } from './presence/register.ts';
 import { registerRatings } from './ratings/register.ts';
 import { registerReports } from './reports/register.ts';
 import { registerRoutingRules } from './routing-rules/register.ts';
 import { registerTeams } from './teams/register.ts';
+import { registerWidget } from './widget/register.ts';
 
 /**
  * What each module plugs in at boot, each from its one `register.ts`: pipeline stages, timer handlers, event
@@ -19,6 +21,7 @@ import { registerTeams } from './teams/register.ts';
  */
 const setups: (() => void)[] = [
   registerTeams,
+  registerConversation,
   registerChats,
   registerPresence,
   registerChannelOutbox,
@@ -30,6 +33,7 @@ const setups: (() => void)[] = [
   registerReports,
   registerMonitoring,
   registerBilling,
+  registerWidget,
 ];
 
 let done = false;

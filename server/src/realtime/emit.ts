@@ -1,6 +1,6 @@
 import type { Audience, RealtimeEventType } from '@smartconnect/contracts';
 import type { AppContext } from '../context.ts';
-import type { Queryable } from '../db/index.ts';
+import type { Queryable, TxOptions } from '../db/index.ts';
 import type { StoredEvent } from './bus.ts';
 import { runConsumers } from './consumers.ts';
 import { insertEvents, type NewEvent } from './queries.ts';
@@ -52,6 +52,7 @@ export async function withEvents<T>(
 export async function commitWithEvents<T>(
   app: AppContext,
   fn: (q: Queryable, emit: Emit) => Promise<T>,
+  options?: TxOptions,
 ): Promise<{ result: T; emitted: StoredEvent[] }> {
   const pending: NewEvent[] = [];
   const payloads: unknown[] = [];
@@ -76,7 +77,7 @@ export async function commitWithEvents<T>(
         }));
       }
       return out;
-    });
+    }, options);
   } catch (err) {
     // The ids were taken but will never commit: tell ordered readers not to wait for them.
     if (emitted.length && app.bus.discard)

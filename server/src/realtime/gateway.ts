@@ -5,9 +5,11 @@ import {
   REALTIME_CLOSE,
   type RealtimeFrame,
 } from '@smartconnect/contracts';
+import type { Histogram } from 'prom-client';
 import type { WebSocket } from 'ws';
 import type { AppContext } from '../context.ts';
 import { type AuthContext, idleCutoff } from '../http/auth.ts';
+import { metricsOf } from '../lib/metrics.ts';
 import type { Signal, StoredEvent } from './bus.ts';
 import { PresenceTracker } from './presence.ts';
 import * as Q from './queries.ts';
@@ -77,7 +79,8 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const frameOf = (e: StoredEvent): string =>
   `{"id":"${e.id}","type":"${e.type}","payload":${JSON.stringify(e.payload ?? null)}}`;
 
-function matches(c: Connection, a: Audience): boolean {
+/** Whether an event's audience reaches this reader (a socket; the soak bench checks what each socket got with it). */
+export function audienceMatches(c: Pick<Reader, 'userId' | 'teams' | 'rights'>, a: Audience): boolean {
   if (a.all) return true;
   if (a.userIds?.includes(c.userId)) return true;
   if (a.teamIds) for (const t of a.teamIds) if (c.teams.has(t)) return true;
@@ -99,6 +102,8 @@ export class Gateway {
   #sequencer!: Sequencer;
   #unsubscribe: (() => void)[] = [];
   #closing = false;
+  readonly #lag: Histogram;
+  /** Frames handed to sockets so far (the metric smartconnect_realtime_frames_total). */
   delivered = 0;
 
   constructor(
@@ -106,6 +111,9 @@ export class Gateway {
     options: Partial<GatewayOptions> = {},
   ) {
     this.options = { ...DEFAULT_GATEWAY_OPTIONS, ...options };
+    const metrics = metricsOf(app);
+    this.#lag = metrics.realtimeLag;
+    metrics.realtimeFrames = () => this.delivered;
     this.presence = new PresenceTracker(app, this.instanceId, {
       graceMs: this.options.offlineGraceMs,
       heartbeatMs: this.options.presenceHeartbeatMs,
@@ -185,11 +193,12 @@ export class Gateway {
     if (e.type === 'access.changed') this.#applyAccess(conns, e.payload as AccessChangedPayload);
     let frame: string | undefined;
     for (const c of conns) {
-      if (!matches(c, e.audience ?? {})) continue;
+      if (!audienceMatches(c, e.audience ?? {})) continue;
       frame ??= frameOf(e);
       if (c.pending) c.pending.push({ id: Number(e.id), frame });
       else this.#send(c, frame);
     }
+    if (frame !== undefined) this.#lag.observe((Date.now() - Date.parse(e.createdAt)) / 1000);
   }
 
   /** A signal goes to the live sockets it concerns now; one still resuming misses it (signals are not replayed). */
@@ -197,7 +206,7 @@ export class Gateway {
     const conns = this.#byOrg.get(s.organisationId);
     if (!conns) return;
     const frame = JSON.stringify({ id: '', type: s.type, payload: s.payload });
-    for (const c of conns) if (!c.pending && matches(c, s.audience)) this.#send(c, frame);
+    for (const c of conns) if (!c.pending && audienceMatches(c, s.audience)) this.#send(c, frame);
   }
 
   /**
@@ -247,7 +256,7 @@ export class Gateway {
   /** Takes a freshly upgraded, authenticated socket: registers it, replays from lastEventId, then goes live. */
   async accept(socket: WebSocket, auth: AuthContext, lastEventId: string | undefined): Promise<void> {
     if (this.#closing) {
-      socket.close(REALTIME_CLOSE.goingAway, 'server shutting down');
+      socket.close(REALTIME_CLOSE.serviceRestart, 'server restarting');
       return;
     }
     const c: Connection = {
@@ -336,7 +345,7 @@ export class Gateway {
       this.options.maxReplay + 1,
     );
     if (events.length > this.options.maxReplay) return resync('too_many', watermark);
-    const visible = events.filter((e) => matches(c, e.audience ?? {}));
+    const visible = events.filter((e) => audienceMatches(c, e.audience ?? {}));
     // The audience was who could read an event then; replay only what the user may still read now.
     const reader: Reader = {
       userId: c.userId,
@@ -467,6 +476,11 @@ export class Gateway {
     }
   }
 
+  /** The server is shutting down: a socket arriving now is told to reconnect elsewhere (1012) at once. */
+  drain(): void {
+    this.#closing = true;
+  }
+
   async stop(): Promise<void> {
     this.#closing = true;
     for (const t of this.#timers) clearInterval(t);
@@ -474,7 +488,7 @@ export class Gateway {
     for (const u of this.#unsubscribe) u();
     this.#sequencer?.close();
     for (const set of this.#byOrg.values())
-      for (const c of set) c.socket.close(REALTIME_CLOSE.goingAway, 'server shutting down');
+      for (const c of set) c.socket.close(REALTIME_CLOSE.serviceRestart, 'server restarting');
     this.#byOrg.clear();
     await this.presence.stop();
   }

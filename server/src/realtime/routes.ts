@@ -1,4 +1,5 @@
 import websocket from '@fastify/websocket';
+import { REALTIME_CLOSE } from '@smartconnect/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { type AppContext, stateSlot } from '../context.ts';
 import { type AuthContext, authenticate } from '../http/auth.ts';
@@ -14,6 +15,15 @@ export function realtimeGateway(app: AppContext): Gateway | undefined {
 }
 
 /**
+ * The event id every event up to which is committed and sequenced here (null when this app serves no sockets): read
+ * before a page's first data, it is where the page's first socket resumes (CurrentUserDto.eventCursor).
+ */
+export function eventCursor(app: AppContext): string | null {
+  const gateway = app.state.peek(GATEWAY);
+  return gateway ? String(gateway.watermark) : null;
+}
+
+/**
  * `GET /api/realtime?token=<token>[&lastEventId=<id>]`: one socket per browser tab. The token is checked
  * before the upgrade (401 when bad); the gateway then replays from lastEventId and streams live events.
  */
@@ -25,6 +35,13 @@ export async function realtimeRoutes(
   const gateway = new Gateway(app, options);
   await gateway.start();
   app.state.set(GATEWAY, gateway);
+  // Before the websocket plugin's own preClose (hooks run in the order added): every socket, staff and widget, is
+  // told to reconnect elsewhere at once (1012) instead of being dropped without a code.
+  fastify.addHook('preClose', async () => {
+    gateway.drain();
+    for (const client of fastify.websocketServer?.clients ?? [])
+      client.close(REALTIME_CLOSE.serviceRestart, 'server restarting');
+  });
   fastify.addHook('onClose', async () => {
     await gateway.stop();
   });

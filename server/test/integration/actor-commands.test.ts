@@ -4,10 +4,10 @@ import { after, before, describe, test } from 'node:test';
 import { authenticateToken } from '../../src/http/auth.ts';
 import type { AppError } from '../../src/http/errors.ts';
 import { type Actor, userActor } from '../../src/lib/actor.ts';
-import { closeChat } from '../../src/modules/chats/close-chat.ts';
-import { presentMessage } from '../../src/modules/chats/presenter.ts';
-import { editMessage, sendMessage } from '../../src/modules/chats/send-message.ts';
-import { transferChat } from '../../src/modules/chats/transfer-chat.ts';
+import { closeChat } from '../../src/modules/conversation/close-chat.ts';
+import { presentMessage } from '../../src/modules/conversation/presenter.ts';
+import { editMessage, sendMessage } from '../../src/modules/conversation/send-message.ts';
+import { transferChat } from '../../src/modules/conversation/transfer-chat.ts';
 import { createOrganisation, startTestServer, type TestServer, type TestUser } from '../helpers.ts';
 import { chatOf, goOnline, inbound, makeChannel, makeTeam } from './chats-fixtures.ts';
 

@@ -11,7 +11,7 @@ import { pendingJobCount } from '../../src/jobs/pipeline-queries.ts';
 import { runDueTimers } from '../../src/jobs/timers.ts';
 import { ManualClock } from '../../src/lib/clock.ts';
 import { ratingReplyText } from '../../src/modules/auto-replies/service.ts';
-import { queueStage } from '../../src/modules/chats/queue-stage.ts';
+import { queueStage } from '../../src/modules/conversation/queue-stage.ts';
 import { createServer } from '../../src/server.ts';
 import { freshDatabase } from '../db.ts';
 import {

@@ -2,11 +2,11 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { InboundMessage } from '../../src/channels/types.ts';
 import { inboundChannel } from '../../src/modules/channels/service.ts';
-import { ingestInbound } from '../../src/modules/chats/ingest.ts';
+import { ingestInbound } from '../../src/modules/conversation/ingest.ts';
 import { createOrganisation, startTestServer, type TestServer } from '../helpers.ts';
 import { inbound, makeChannel, makeTeam, recordEvents, type TestChannel } from './chats-fixtures.ts';
 
-/** Group commit of inbound messages (modules/chats/ingest-batcher.ts) against the real database. */
+/** Group commit of inbound messages (modules/conversation/ingest-batcher.ts) against the real database. */
 describe('ingest group commit', () => {
   let s: TestServer;
   before(async () => {

@@ -5,7 +5,7 @@ import pg from 'pg';
 import type { InboundMessage } from '../../src/channels/types.ts';
 import type { AppContext } from '../../src/context.ts';
 import { inboundChannel } from '../../src/modules/channels/service.ts';
-import { ingestInbound } from '../../src/modules/chats/ingest.ts';
+import { ingestInbound } from '../../src/modules/conversation/ingest.ts';
 import { ProcessState } from '../../src/process-state.ts';
 import { createOrganisation, startTestServer, type TestServer } from '../helpers.ts';
 import { chatOf, inbound, makeChannel, makeTeam, recordEvents, type TestChannel } from './chats-fixtures.ts';

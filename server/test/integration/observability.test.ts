@@ -121,6 +121,13 @@ describe('health, readiness and metrics', () => {
     );
     assert.equal(find(samples, 'smartconnect_queue_depth', { queue: 'pipeline' })[0]?.value, 0);
     assert.equal(find(samples, 'smartconnect_websocket_connections')[0]?.value, 1);
+    // Realtime: the frames the operator's socket got are counted, and each event's lag to the hand-off observed.
+    const frames = find(samples, 'smartconnect_realtime_frames_total')[0]?.value ?? 0;
+    assert.ok(frames >= socket.events.length && socket.events.length > 0, `${frames} frames`);
+    const lagged = find(samples, 'smartconnect_realtime_delivery_lag_seconds_count')[0]?.value ?? 0;
+    assert.ok(lagged > 0 && lagged <= frames, `${lagged} events observed`);
+    const slow = find(samples, 'smartconnect_realtime_delivery_lag_seconds_bucket', { le: '10' })[0]?.value;
+    assert.equal(slow, lagged, 'every event handed off within 10 s');
     socket.ws.close();
     const timers = find(samples, 'smartconnect_timers_due')[0];
     assert.ok(timers && Number.isInteger(timers.value));

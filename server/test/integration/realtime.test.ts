@@ -173,6 +173,30 @@ describe('realtime gateway', () => {
     );
   });
 
+  test("a tab's first socket resumes from the session answer's eventCursor: an event between the two is not lost", async () => {
+    const org = await createOrganisation(s);
+    const me = await org.admin.api.get('/api/auth/user');
+    assert.equal(me.status, 200, JSON.stringify(me.body));
+    const cursor = me.body.entity.eventCursor;
+    assert.match(cursor, /^\d+$/);
+    // Committed after the page read its data, before its socket said hello.
+    await emit(org.id, 'channel.problems', { between: true }, { rights: ['AUTHORITY_SERVICE_ACCOUNT'] });
+    const c = await connect(org.admin.token, cursor);
+    await emit(org.id, 'counters.changed', { marker: 'end' }, { all: true });
+    await c.waitMarker('end');
+    assert.equal(c.frames[0].type, 'hello');
+    assert.equal(c.frames[0].payload.resumed, true);
+    assert.deepEqual(
+      c.events.filter((f) => f.type === 'channel.problems').map((f) => f.payload),
+      [{ between: true }],
+    );
+    // Without the cursor the same event is gone: the socket starts at the present.
+    const fresh = await connect(org.admin.token);
+    await emit(org.id, 'counters.changed', { marker: 'fresh' }, { all: true });
+    await fresh.waitMarker('fresh');
+    assert.equal(fresh.events.filter((f) => f.type === 'channel.problems').length, 0);
+  });
+
   test('resync when the cursor is unknown, malformed or older than the retained log', async () => {
     const org = await createOrganisation(s);
     const op = await org.user();

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { distributeTeamQueues } from '../../src/modules/routing/distribute.ts';
+import { distributeTeamQueues } from '../../src/modules/conversation/routing-distribute.ts';
 import { createOrganisation, startTestServer, type TestServer } from '../helpers.ts';
 import {
   chatOf,

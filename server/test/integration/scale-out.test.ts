@@ -1,66 +1,32 @@
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { PLAN_OPTIONS, REALTIME_CLOSE } from '@smartconnect/contracts';
+import { REALTIME_CLOSE } from '@smartconnect/contracts';
 import { Redis } from 'ioredis';
-import pg from 'pg';
 import { type Db, openPostgres } from '../../src/db/index.ts';
-import { hashPassword } from '../../src/lib/password.ts';
-import { insertOrganisation } from '../../src/modules/organisations/queries.ts';
-import { insertUser, setUserTeams } from '../../src/modules/users/queries.ts';
-import { Api, loginToken } from '../helpers.ts';
+import { Api } from '../helpers.ts';
+import {
+  freePort,
+  organisationIn,
+  REDIS_URL,
+  sharedDatabase,
+  until,
+  unreachable as whyUnreachable,
+} from './cluster-fixtures.ts';
 import { RealtimeClient } from './realtime-client.ts';
 
 /**
  * Two server processes on one PostgreSQL and one Redis: a message ingested on instance A reaches an
  * operator connected to instance B, and a due timer fires exactly once although both poll for it.
  */
-const ADMIN_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-const root = resolve(import.meta.dirname, '../../..');
-
-async function reachable(): Promise<string | undefined> {
-  const c = new pg.Client({ connectionString: ADMIN_URL, connectionTimeoutMillis: 2000 });
-  try {
-    await c.connect();
-    await c.end();
-  } catch (err) {
-    return `PostgreSQL not reachable at ${ADMIN_URL}: ${(err as Error).message}`;
-  }
-  const r = new Redis(REDIS_URL, { lazyConnect: true, connectTimeout: 2000, maxRetriesPerRequest: 0 });
-  r.on('error', () => undefined);
-  try {
-    await r.connect();
-    await r.ping();
-    r.disconnect();
-  } catch (err) {
-    r.disconnect();
-    return `Redis not reachable at ${REDIS_URL}: ${(err as Error).message}`;
-  }
-  return undefined;
-}
-
-const unreachable = await reachable();
+const unreachable = await whyUnreachable();
 if (unreachable && process.env.CI === 'true')
   throw new Error(`scale-out test cannot run under CI: ${unreachable}`);
 if (unreachable) console.log(`scale-out test skipped: ${unreachable}`);
-
-function freePort(): Promise<number> {
-  return new Promise((res, rej) => {
-    const srv = createServer();
-    srv.once('error', rej);
-    srv.listen(0, '127.0.0.1', () => {
-      const a = srv.address();
-      const port = typeof a === 'object' && a ? a.port : 0;
-      srv.close(() => res(port));
-    });
-  });
-}
+const root = resolve(import.meta.dirname, '../../..');
 
 type Instance = { name: string; url: string; proc: ChildProcess; dataDir: string; output: string[] };
 
@@ -112,30 +78,16 @@ async function stopInstance(i: Instance): Promise<void> {
   rmSync(i.dataDir, { recursive: true, force: true });
 }
 
-async function until<T>(fn: () => Promise<T | undefined | false>, what: string, ms = 15_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
 describe('scale-out: two instances on one PostgreSQL and Redis', { skip: unreachable }, () => {
-  const dbName = `sc_scale_${randomBytes(5).toString('hex')}`;
+  let shared: Awaited<ReturnType<typeof sharedDatabase>> | undefined;
   let db: Db;
   let a: Instance;
   let b: Instance;
   const sockets: RealtimeClient[] = [];
 
   before(async () => {
-    const admin = new pg.Client({ connectionString: ADMIN_URL });
-    await admin.connect();
-    await admin.query(`create database ${dbName}`);
-    await admin.end();
-    const url = new URL(ADMIN_URL);
-    url.pathname = `/${dbName}`;
+    shared = await sharedDatabase('sc_scale');
+    const url = new URL(shared.url);
     a = await startInstance('a', url.toString());
     // The same database under another spelling: the Redis channel follows the database, not the URL text.
     const other = new URL(url.toString());
@@ -153,45 +105,10 @@ describe('scale-out: two instances on one PostgreSQL and Redis', { skip: unreach
       if (i?.output.length) console.log(`--- instance ${i.name} output:\n${i.output.join('')}`);
     await Promise.all([a, b].filter(Boolean).map(stopInstance));
     await db?.close();
-    const admin = new pg.Client({ connectionString: ADMIN_URL });
-    await admin.connect();
-    await admin.query(`drop database if exists ${dbName} with (force)`);
-    await admin.end();
+    await shared?.drop();
   });
 
-  /** A new organisation with users made straight in the database, signed in through instance A. */
-  async function organisation() {
-    const login = `scale-${randomBytes(3).toString('hex')}`;
-    const org = await db.tx((q) =>
-      insertOrganisation(q, {
-        login,
-        name: login,
-        adminEmail: `admin@${login}.test`,
-        options: [...PLAN_OPTIONS],
-      }),
-    );
-    const hash = await hashPassword('Passw0rd!');
-    const user = async (role: 'ADMINISTRATOR' | 'OPERATOR', teams: string[]) => {
-      const email = `${role.toLowerCase()}-${randomBytes(3).toString('hex')}@${login}.test`;
-      const id = await db.tx(async (q) => {
-        const userId = await insertUser(q, {
-          organisationId: org.id,
-          roleId: org.roles[role],
-          name: role,
-          email,
-          phone: null,
-          passwordHash: hash,
-          breakTimeoutMinutes: null,
-          language: 'eng',
-          active: true,
-        });
-        await setUserTeams(q, org.id, userId, teams);
-        return userId;
-      });
-      return { id, token: await loginToken(new Api(a.url), email, 'Passw0rd!') };
-    };
-    return { org, user };
-  }
+  const organisation = () => organisationIn(db, a.url);
 
   test('a message ingested on A reaches the operator on B; a due timer fires exactly once', async () => {
     const { user } = await organisation();

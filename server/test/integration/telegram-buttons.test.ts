@@ -8,7 +8,7 @@ import type { OutboundMessage } from '../../src/channels/types.ts';
 import { AppError } from '../../src/http/errors.ts';
 import { drainOutbox } from '../../src/jobs/outbox.ts';
 import { adapterContext } from '../../src/modules/channels/service.ts';
-import { sendButtonsMessage } from '../../src/modules/chats/send-buttons.ts';
+import { sendButtonsMessage } from '../../src/modules/conversation/send-buttons.ts';
 import { type FakeTelegram, startFakeTelegram, type TgMessage } from '../fakes/telegram.ts';
 import { createOrganisation, startTestServer, type TestOrg, type TestServer } from '../helpers.ts';
 import { inbound, makeChannel, makeTeam } from './chats-fixtures.ts';

@@ -4,6 +4,7 @@ import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { WIDGET_LIMITS, WIDGET_SOCKETS } from '@smartconnect/contracts';
 import { WebSocket } from 'ws';
+import { siteChatAdapter } from '../../src/channels/site_chat/index.ts';
 import {
   createOrganisation,
   startTestServer,
@@ -446,6 +447,59 @@ describe('site-chat widget protocol', () => {
     assert.match(res.headers.get('content-type') ?? '', /javascript/);
     assert.equal(res.headers.get('cross-origin-resource-policy'), 'cross-origin');
     assert.match(await res.text(), /api\/widget\//);
+  });
+
+  test('a visitor message goes to the ingest in process: not signed, verified nor parsed by the adapter; a resend is one message', async () => {
+    const { org, channelId, operator } = await setup();
+    const v = await visitor(channelId);
+    const calls: string[] = [];
+    const { verify, parse } = siteChatAdapter;
+    siteChatAdapter.verify = (...args) => {
+      calls.push('verify');
+      return verify(...args);
+    };
+    siteChatAdapter.parse = (...args) => {
+      calls.push('parse');
+      return parse(...args);
+    };
+    try {
+      const send = () =>
+        s.api.call(
+          'POST',
+          w(channelId, '/messages', v.token),
+          JSON.stringify({ clientMessageId: 'once-only', text: 'Hello once', name: 'Bea' }),
+          { 'content-type': 'text/plain' },
+        );
+      const first = await send();
+      assert.equal(first.status, 200, JSON.stringify(first.body));
+      const again = await send();
+      assert.equal(again.status, 200, JSON.stringify(again.body));
+      assert.equal(again.body.entity.id, first.body.entity.id, 'the same clientMessageId is one message');
+      assert.equal(first.body.entity.direction, 'in');
+      assert.equal(first.body.entity.text, 'Hello once');
+      const history = (await s.api.get(w(channelId, '/messages', v.token))).body.entity.items;
+      assert.deepEqual(
+        history.map((m: { text: string }) => m.text),
+        ['Hello once'],
+      );
+      const [chat] = (await operator.api.get('/api/chats?filter=assigned')).body.entity.items;
+      assert.equal(chat.client.name, 'Bea');
+      const stored = await s.app.db.query<{ external_id: string; count: string }>(
+        `select m.external_message_id as external_id, count(*) over () as count from messages m join chats c on c.id = m.chat_id
+          where c.channel_id = $1 and m.direction = 'in'`,
+        [channelId],
+      );
+      assert.deepEqual(
+        stored.map((r) => [r.external_id, Number(r.count)]),
+        [[`${v.visitorId}:once-only`, 1]],
+        'stored under the visitor-scoped id, once',
+      );
+      assert.ok(org);
+    } finally {
+      siteChatAdapter.verify = verify;
+      siteChatAdapter.parse = parse;
+    }
+    assert.deepEqual(calls, [], 'nothing is signed for the adapter to verify and parse again');
   });
 
   test('an inactive channel refuses visitor messages', async () => {

@@ -95,6 +95,9 @@ export function RealtimeProvider({ children }: { children: ReactNode }) {
       probe: () => get('/api/auth/user'),
     });
     setActiveRealtime(rt);
+    // The first socket resumes from where the session's answer was read: events between the page's first reads and
+    // the socket's hello are replayed instead of lost (a problem opened meanwhile still shows its banner).
+    rt.lastEventId = client.getQueryData<CurrentUserDto>(ME_KEY)?.eventCursor ?? null;
     rt.start();
     // Back after a lost connection: lists and open chats catch up (what failed to load meanwhile loads now).
     let wasLost = false;

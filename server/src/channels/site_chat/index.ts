@@ -1,14 +1,13 @@
 import { siteChatCreateFields, siteChatUpdateFields } from '@smartconnect/contracts';
 import { randomToken } from '../../lib/crypto.ts';
 import type { ChannelAdapter } from '../types.ts';
-import { PROOF_HEADER, VISITOR_HEADER, validProof, visitorOf } from './identity.ts';
-import { parseSiteChat } from './parse.ts';
 
 /**
  * The `site_chat` channel: the widget on a customer's site (widget/, served at /widget.js). Visitors talk to us
- * over the widget's own routes (modules/widget); their messages enter through this adapter like any provider's,
- * and our replies reach them from the database (history, resume) and the event bus (live), so `send` has
- * nothing to call: a message is delivered once it is stored.
+ * over the widget's own routes and socket (modules/widget), which hand their messages to the ingest in process, so
+ * no provider request ever comes to this adapter: the common webhook route refuses every one (401). Our replies
+ * reach the visitor from the database (history, resume) and the event bus (live, modules/widget/gateway.ts), so
+ * `send` has nothing to call: a message is delivered once it is stored.
  */
 export const siteChatAdapter: ChannelAdapter = {
   type: 'site_chat',
@@ -22,6 +21,7 @@ export const siteChatAdapter: ChannelAdapter = {
     sessionWindowHours: null,
     textLimit: 10_000,
     attachments: { kinds: ['image', 'document'], maxBytes: 5 * 1024 * 1024 },
+    visitorWidget: true,
   },
   async connect(_ctx, _channel, input, current) {
     return {
@@ -31,10 +31,9 @@ export const siteChatAdapter: ChannelAdapter = {
     };
   },
   disconnect: async () => undefined,
-  verify: (channel, req) =>
-    validProof(channel.secrets.visitorKey, req.rawBody, req.headers[PROOF_HEADER]) &&
-    visitorOf(channel.secrets.visitorKey, channel.id, req.headers[VISITOR_HEADER]) !== null,
-  parse: parseSiteChat,
+  // Visitors come through the widget's routes only: a request to the common webhook route is no visitor's.
+  verify: () => false,
+  parse: () => [],
   send: async () => ({ ok: true }),
   present: (settings) => siteChatCreateFields.parse(settings),
   inboundPath: (id) => `/api/widget/${id}/messages`,

@@ -1,4 +1,5 @@
 import { maybe, one, type Queryable } from '../../db/index.ts';
+import { markActive } from '../users/account.ts';
 
 export type Credentials = {
   id: string;
@@ -27,7 +28,7 @@ export async function insertSession(
   q: Queryable,
   s: { organisationId: string; userId: string; tokenHash: string; now: Date },
 ) {
-  await q.query('update users set last_activity_at = $2 where id = $1', [s.userId, s.now]);
+  await markActive(q, s.userId, s.now);
   return one<{ id: string }>(
     q,
     'insert into sessions (organisation_id, user_id, token_hash, created_at, last_used_at) values ($1, $2, $3, $4, $4) returning id',
@@ -101,31 +102,6 @@ export async function useTicket(q: Queryable, id: string, now: Date): Promise<bo
   return rows.length > 0;
 }
 
-export const setTotp = (
-  q: Queryable,
-  userId: string,
-  t: { pending?: string | null; secret?: string | null; enabled?: boolean },
-) =>
-  q.query(
-    `update users set
-       totp_pending_secret = case when $2 then $3 else totp_pending_secret end,
-       totp_secret = case when $4 then $5 else totp_secret end,
-       totp_enabled = coalesce($6, totp_enabled),
-       updated_at = now()
-     where id = $1`,
-    [
-      userId,
-      t.pending !== undefined,
-      t.pending ?? null,
-      t.secret !== undefined,
-      t.secret ?? null,
-      t.enabled ?? null,
-    ],
-  );
-
-export const setPassword = (q: Queryable, userId: string, hash: string) =>
-  q.query('update users set password_hash = $2, updated_at = now() where id = $1', [userId, hash]);
-
 export const organisationOf = (q: Queryable, id: string) =>
   one<{ id: string; name: string; login: string; language: 'eng' | 'rus' }>(
     q,
@@ -165,3 +141,15 @@ export async function claimLoginSlot(q: Queryable, account: string, now: Date, u
   );
   return rows.length > 0;
 }
+
+/** Ends every open session of a user (but one: the caller's own, when given). */
+export async function revokeUserSessions(q: Queryable, userId: string, exceptSessionId?: string) {
+  await q.query(
+    'update sessions set revoked_at = now() where user_id = $1 and revoked_at is null and id is distinct from $2',
+    [userId, exceptSessionId ?? null],
+  );
+}
+
+/** A session's last use (SESSION_IDLE_DAYS counts from it). */
+export const touchSession = (q: Queryable, sessionId: string, now: Date) =>
+  q.query('update sessions set last_used_at = $2 where id = $1', [sessionId, now]);

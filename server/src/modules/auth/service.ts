@@ -7,9 +7,11 @@ import { decryptSecret, encryptSecret, hashToken, randomToken } from '../../lib/
 import { hashPassword, verifyPassword } from '../../lib/password.ts';
 import { type Limit, release, reserve } from '../../lib/rate-limit.ts';
 import { withEvents } from '../../realtime/emit.ts';
+import { eventCursor } from '../../realtime/routes.ts';
 import { billingState } from '../billing/suspension.ts';
+import { setPassword, setTotp } from '../users/account.ts';
 import { presentUser } from '../users/presenter.ts';
-import { announceAccess, getUser, revokeSessions } from '../users/service.ts';
+import { announceAccess, getUser } from '../users/service.ts';
 import { authCaptcha } from './captcha.ts';
 import { isKnownDevice, knownDeviceCookie } from './known-device.ts';
 import * as Q from './queries.ts';
@@ -189,6 +191,8 @@ export async function currentUser(
   auth: AuthContext,
   pwa?: boolean,
 ): Promise<CurrentUserDto> {
+  // Read first: whatever the page reads after this answer already reflects every event up to the cursor.
+  const cursor = eventCursor(app);
   if (pwa !== undefined) await Q.markPwa(app.db, auth.sessionId, pwa);
   const user = presentUser(await getUser(app, auth.organisationId, auth.userId));
   const organisation = {
@@ -196,7 +200,14 @@ export async function currentUser(
     billing: await billingState(app, auth.organisationId),
   };
   const rights = [...auth.rights];
-  return { ...user, role: { ...user.role, rights }, rights, options: [...auth.options], organisation };
+  return {
+    ...user,
+    role: { ...user.role, rights },
+    rights,
+    options: [...auth.options],
+    organisation,
+    eventCursor: cursor,
+  };
 }
 
 /** Starts 2FA enrolment: a new secret kept pending until a code confirms it. */
@@ -205,7 +216,7 @@ export async function generateTwoFactor(app: AppContext, auth: AuthContext) {
   if (!user) throw new AppError('accountNotFoundException');
   if (user.totp_enabled) throw new AppError('totpAlreadyEnabledException');
   const secret = newTotpSecret();
-  await Q.setTotp(app.db, auth.userId, { pending: encryptSecret(app.config.secretKey, secret) });
+  await setTotp(app.db, auth.userId, { pending: encryptSecret(app.config.secretKey, secret) });
   return totpEnrolment(secret, user.email);
 }
 
@@ -225,14 +236,14 @@ export async function toggleTwoFactor(
     await checkCode(app, auth.userId, decryptSecret(secretKey, user.totp_pending_secret), code);
     // A second factor guards the account from now on: every other session (perhaps a thief's) ends.
     await withEvents(app, async (q, emit) => {
-      await Q.setTotp(q, auth.userId, { pending: null, secret: user.totp_pending_secret, enabled: true });
-      await revokeSessions(q, auth.userId, auth.sessionId);
+      await setTotp(q, auth.userId, { pending: null, secret: user.totp_pending_secret, enabled: true });
+      await Q.revokeUserSessions(q, auth.userId, auth.sessionId);
       await announceAccess({ q, emit }, auth.organisationId, { userIds: [auth.userId] }, auth.sessionId);
     });
   } else {
     if (!user.totp_enabled || !user.totp_secret) throw new AppError('totpNotEnabledException');
     await checkCode(app, auth.userId, decryptSecret(secretKey, user.totp_secret), code);
-    await Q.setTotp(app.db, auth.userId, { secret: null, enabled: false });
+    await setTotp(app.db, auth.userId, { secret: null, enabled: false });
   }
   return { enabled };
 }
@@ -260,8 +271,8 @@ export async function changePassword(
   // Every instance closes the other sessions' sockets at once (issue 29). The caller's own session ends too, but its
   // tab is about to get the new token: its socket moves over (the 15 s revalidation closes it if nobody does).
   await withEvents(app, async (q, emit) => {
-    await Q.setPassword(q, auth.userId, hash);
-    await revokeSessions(q, auth.userId);
+    await setPassword(q, auth.userId, hash);
+    await Q.revokeUserSessions(q, auth.userId);
     await announceAccess({ q, emit }, auth.organisationId, { userIds: [auth.userId] }, auth.sessionId);
   });
   return { token: await openSession(app, user) };
@@ -382,8 +393,8 @@ export async function resetPassword(app: AppContext, token: string, password: st
   await withEvents(app, async (q, emit) => {
     const t = await liveRecoveryTicket(app, q, token);
     if (!(await Q.useTicket(q, t.id, app.clock.now()))) throw new AppError('recoveryLinkExpiredException');
-    await Q.setPassword(q, t.user_id, hash);
-    await revokeSessions(q, t.user_id);
+    await setPassword(q, t.user_id, hash);
+    await Q.revokeUserSessions(q, t.user_id);
     await announceAccess({ q, emit }, t.organisation_id, { userIds: [t.user_id] }, null);
   });
   return { reset: true };

@@ -1,5 +1,4 @@
-import type { Queryable } from '../../db/index.ts';
-import { maybe } from '../../db/index.ts';
+import { maybe, type Queryable, statement } from '../../db/index.ts';
 
 /** A channel's stored auto-replies (no row: all off). */
 export type AutoRepliesRow = {
@@ -151,11 +150,12 @@ export const replyContext = (q: Queryable, orgId: string, chatId: string) =>
  * its estimate of an organisation's chats stale while chats open by the thousand, walked all of the organisation's.
  */
 export const replyContexts = (q: Queryable, chats: { orgId: string; chatId: string }[]) =>
-  q.query<ReplyContext>(
-    `with r as materialized (select * from chats where id = any($1::uuid[]))
-     ${context('r')} where (c.id, c.organisation_id) in (select * from unnest($1::uuid[], $2::uuid[]))`,
-    [chats.map((c) => c.chatId), chats.map((c) => c.orgId)],
-  );
+  q.query<ReplyContext>(REPLY_CONTEXTS, [chats.map((c) => c.chatId), chats.map((c) => c.orgId)]);
+const REPLY_CONTEXTS = statement(
+  'reply_contexts',
+  `with r as materialized (select * from chats where id = any($1::uuid[]))
+   ${context('r')} where (c.id, c.organisation_id) in (select * from unnest($1::uuid[], $2::uuid[]))`,
+);
 
 /**
  * Whether an operator of the team is in work: an active member 'In work' (presence online) who receives chats

@@ -3,7 +3,7 @@ import { kickOutbox } from '../../jobs/outbox.ts';
 import { registerStage } from '../../jobs/pipeline.ts';
 import { registerTimer } from '../../jobs/timers.ts';
 import { onEvent } from '../../realtime/consumers.ts';
-import { lockTimerChat } from '../chats/timers.ts';
+import { lockTimerChat } from '../conversation/timers.ts';
 import { autoRepliesStage, fireHolding, HOLDING_TIMER } from './stage.ts';
 
 /**

@@ -3,8 +3,8 @@ import type { StageRun, StageTx } from '../../jobs/pipeline.ts';
 import type { PipelineJob } from '../../jobs/pipeline-queries.ts';
 import { upsertTimer } from '../../jobs/queries.ts';
 import type { Tx } from '../../realtime/emit.ts';
-import { writeAutomatedMessage } from '../chats/send-message.ts';
-import { lockTimerChat } from '../chats/timers.ts';
+import { writeAutomatedMessage } from '../conversation/send-message.ts';
+import { lockTimerChat } from '../conversation/timers.ts';
 import * as Q from './queries.ts';
 
 /** The holding phrase's durable timer (one per chat, re-armed for each waiting period). */

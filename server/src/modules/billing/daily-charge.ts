@@ -1,6 +1,7 @@
 import type { AppContext } from '../../context.ts';
 import type { Queryable } from '../../db/index.ts';
-import { distributeTeamQueues } from '../routing/distribute.ts';
+import { distributeTeamQueues } from '../conversation/routing-distribute.ts';
+import { addBalance, setPaidUntil, setSuspended } from '../organisations/billing-state.ts';
 import { chargeNote } from './notes.ts';
 import { dailyPrice } from './plans.ts';
 import * as Q from './queries.ts';
@@ -23,7 +24,7 @@ export async function chargeDay(q: Queryable, orgId: string, today: string, now:
   const o = await Q.billingOf(q, orgId, true);
   if (!o || o.is_platform || o.status !== 'active') return false;
   const suspend = (on: boolean) =>
-    on === (o.suspended_at !== null) ? undefined : Q.setSuspended(q, orgId, on ? now : null);
+    on === (o.suspended_at !== null) ? undefined : setSuspended(q, orgId, on ? now : null);
   if (o.paid_until !== null && o.paid_until >= today) {
     await suspend(false);
     return false;
@@ -60,8 +61,8 @@ export async function chargeDay(q: Queryable, orgId: string, today: string, now:
       notes,
       chargeDay: today,
     });
-  await Q.addBalance(q, orgId, -price);
-  await Q.setPaidUntil(q, orgId, today);
+  await addBalance(q, orgId, -price);
+  await setPaidUntil(q, orgId, today);
   await suspend(false);
   return true;
 }

@@ -8,6 +8,7 @@ import {
 } from '@smartconnect/contracts';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../http/errors.ts';
+import { addBalance } from '../organisations/billing-state.ts';
 import { resumeIfSuspended } from './daily-charge.ts';
 import { demoPaymentOf, markDemoPayment } from './demo-payments.ts';
 import { topUpNote } from './notes.ts';
@@ -157,7 +158,7 @@ export async function settleFromProvider(app: AppContext, providerPaymentId: str
     }
     const credited = await app.db.tx(async (q) => {
       if (!(await Q.settle(q, local.id, 'succeeded'))) return false;
-      await Q.addBalance(q, local.organisation_id, amount);
+      await addBalance(q, local.organisation_id, amount);
       await Q.markDocumentsPaid(q, local.id);
       for (const kind of ['act', 'factura'] as const)
         await Q.insertDocument(q, {

@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import type { Queryable } from '../../db/index.ts';
 import { AppError } from '../../http/errors.ts';
+import { applyPlan, reapplyPlan } from '../organisations/billing-state.ts';
 import * as Q from './queries.ts';
 
 export const money = (v: string | number) => Math.round(Number(v) * 100) / 100;
@@ -38,7 +39,7 @@ export async function updatePlan(app: AppContext, id: string, patch: z.output<ty
     if (patch.name && (await Q.planNameTaken(q, patch.name, id)))
       throw new AppError('planNameAlreadyExistsException');
     await Q.updatePlan(q, id, patch);
-    await Q.reapplyPlan(q, id);
+    await reapplyPlan(q, id);
     return presentPlan((await Q.findPlan(q, id)) as Q.PlanRow);
   });
 }
@@ -64,7 +65,7 @@ export async function changePlan(
       price: money(plan.price),
       balance: money(org.balance),
     });
-  await Q.applyPlan(q, orgId, plan);
+  await applyPlan(q, orgId, plan);
 }
 
 /** §8 'quota exceeded for login': a plan with an account quota refuses one more user account past it. */

@@ -52,15 +52,6 @@ export async function updatePlan(q: Queryable, id: string, patch: Partial<PlanIn
   const sets = setList(planColumns, patch, params);
   if (sets) await q.query(`update plans set ${sets}, updated_at = now() where id = $1`, params);
 }
-/** Organisations on a plan take its changed licences and options. */
-export const reapplyPlan = (q: Queryable, planId: string) =>
-  q.query(
-    `update organisations o set options = p.options, operator_licences = p.operator_licences, tariff_name = p.name,
-            updated_at = now()
-       from plans p where p.id = $1 and o.plan_id = p.id`,
-    [planId],
-  );
-
 export type BillingRow = {
   id: string;
   name: string;
@@ -93,25 +84,6 @@ export const billingOf = (q: Queryable, orgId: string, lock = false) =>
        from organisations where id = $1 ${lock ? 'for update' : ''}`,
     [orgId],
   );
-
-export const applyPlan = (q: Queryable, orgId: string, plan: PlanRow) =>
-  q.query(
-    `update organisations set plan_id = $2, tariff_name = $3, options = $4, operator_licences = $5, updated_at = now()
-      where id = $1`,
-    [orgId, plan.id, plan.name, plan.options, plan.operator_licences],
-  );
-
-export const addBalance = (q: Queryable, orgId: string, amount: number) =>
-  q.query('update organisations set balance = balance + $2, updated_at = now() where id = $1', [
-    orgId,
-    amount,
-  ]);
-
-export const setPaidUntil = (q: Queryable, orgId: string, day: string) =>
-  q.query('update organisations set paid_until = $2 where id = $1', [orgId, day]);
-
-export const setSuspended = (q: Queryable, orgId: string, at: Date | null) =>
-  q.query('update organisations set suspended_at = $2, updated_at = now() where id = $1', [orgId, at]);
 
 export const teamIdsOf = async (q: Queryable, orgId: string) =>
   (await q.query<{ id: string }>('select id from teams where organisation_id = $1', [orgId])).map(

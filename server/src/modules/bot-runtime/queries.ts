@@ -1,5 +1,5 @@
 import type { BotDialogState, BotGraph } from '@smartconnect/contracts';
-import type { Queryable } from '../../db/index.ts';
+import { type Queryable, statement } from '../../db/index.ts';
 
 export type DialogRow = {
   id: string;
@@ -19,16 +19,17 @@ export type RunDialogRow = DialogRow & { chat: ChatState };
  * pipeline's bot stage reads them once per run.
  */
 export const openDialogs = (q: Queryable, chatIds: string[]) =>
-  q.query<RunDialogRow>(
-    `select d.id, d.organisation_id, d.chat_id, d.bot_id, d.version, d.state, d.last_message_id,
-            json_build_object('status', c.status, 'operator_id', c.operator_id, 'channel_type', ch.type,
-                              'team_id', c.team_id) as chat
-       from chat_bot_dialogs d
-       join chats c on c.id = d.chat_id
-       join channels ch on ch.id = c.channel_id
-      where d.chat_id = any($1::uuid[]) and d.ended_at is null`,
-    [chatIds],
-  );
+  q.query<RunDialogRow>(OPEN_DIALOGS, [chatIds]);
+const OPEN_DIALOGS = statement(
+  'open_dialogs',
+  `select d.id, d.organisation_id, d.chat_id, d.bot_id, d.version, d.state, d.last_message_id,
+          json_build_object('status', c.status, 'operator_id', c.operator_id, 'channel_type', ch.type,
+                            'team_id', c.team_id) as chat
+     from chat_bot_dialogs d
+     join chats c on c.id = d.chat_id
+     join channels ch on ch.id = c.channel_id
+    where d.chat_id = any($1::uuid[]) and d.ended_at is null`,
+);
 
 export type VersionRow = { bot_id: string; version: number; graph: BotGraph; default_message: string };
 

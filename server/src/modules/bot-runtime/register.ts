@@ -1,8 +1,8 @@
 import { registerStage } from '../../jobs/pipeline.ts';
 import { plug } from '../../plug-points.ts';
-import { CLOSE_STEPS } from '../chats/close-chat.ts';
-import { HAND_OVER_STEPS } from '../chats/lifecycle.ts';
-import { BOT_TRANSFER } from '../chats/transfer-chat.ts';
+import { CLOSE_STEPS } from '../conversation/close-chat.ts';
+import { HAND_OVER_STEPS } from '../conversation/lifecycle.ts';
+import { BOT_TRANSFER } from '../conversation/transfer-chat.ts';
 import * as Q from './queries.ts';
 import { botStage, transferToBot } from './runtime.ts';
 

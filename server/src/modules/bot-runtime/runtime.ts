@@ -20,10 +20,10 @@ import { AppError } from '../../http/errors.ts';
 import { routeAgain, type StageRun, type StageTx } from '../../jobs/pipeline.ts';
 import type { PipelineJob } from '../../jobs/pipeline-queries.ts';
 import type { Actor } from '../../lib/actor.ts';
-import { closeChatTx } from '../chats/close-chat.ts';
-import { distributeWaiting } from '../chats/lifecycle.ts';
-import { writeAutomatedMessage } from '../chats/send-message.ts';
-import { type BotTransfer, transferChatTx } from '../chats/transfer-chat.ts';
+import { closeChatTx } from '../conversation/close-chat.ts';
+import { distributeWaiting } from '../conversation/lifecycle.ts';
+import { writeAutomatedMessage } from '../conversation/send-message.ts';
+import { type BotTransfer, transferChatTx } from '../conversation/transfer-chat.ts';
 import { setAutomationNeed } from '../organisations/automation.ts';
 import * as Q from './queries.ts';
 

@@ -3,7 +3,7 @@ import { adapterFor } from '../../channels/registry.ts';
 import type { OutboxHandler } from '../../jobs/outbox.ts';
 import { metricsOf } from '../../lib/metrics.ts';
 import { withSpan } from '../../lib/tracing.ts';
-import { outboundMessage, settleOutbound } from '../chats/outbound.ts';
+import { outboundMessage, settleOutbound } from '../conversation/outbound.ts';
 import { recordChannelProblem, resolveChannelProblems } from './problems.ts';
 import * as Q from './queries.ts';
 import { adapterChannel, adapterContext } from './service.ts';

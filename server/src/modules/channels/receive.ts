@@ -7,14 +7,15 @@ import {
   type InboundEvent,
   type InboundMessage,
   MediaError,
+  type ParsedEvent,
   type RawRequest,
   type ReceivedEvent,
 } from '../../channels/types.ts';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../http/errors.ts';
-import { recordProviderStatus } from '../chats/delivery-status.ts';
-import { editInbound, inboundKnown, optOut } from '../chats/inbound-events.ts';
-import { type IngestResult, ingestInbound } from '../chats/ingest.ts';
+import { recordProviderStatus } from '../conversation/delivery-status.ts';
+import { editInbound, inboundKnown, optOut } from '../conversation/inbound-events.ts';
+import { type IngestResult, ingestInbound } from '../conversation/ingest.ts';
 import {
   FileTooLargeError,
   keepDownload,
@@ -26,7 +27,7 @@ import { removeFile, saveFile } from '../files/service.ts';
 import { receivedType, SNIFF_BYTES } from '../files/sniff.ts';
 import { withClientNames } from './client-names.ts';
 import type { ChannelRow } from './queries.ts';
-import { adapterContext, inboundChannel } from './service.ts';
+import { adapterContext, inboundChannel, ownInboundChannel } from './service.ts';
 import { setAsideUnreadable } from './unreadable.ts';
 
 export type Received = { event: InboundEvent['kind']; result: IngestResult | MessageDto | null };
@@ -171,7 +172,29 @@ export async function receiveWebhook(
   type?: string,
 ): Promise<Received[]> {
   const { row, adapter, channel } = await inboundChannel(app, channelId, req, type);
-  const parsed = await setAsideUnreadable(app, row, adapter.parse(channel, req));
+  return actOnAll({ app, row, adapter, channel }, adapter.parse(channel, req));
+}
+
+/**
+ * Events our own code made in process for a channel of `type` (the site widget's visitor: its route identified
+ * them and built the events), acted on exactly as a verified and parsed webhook's are, without a request: refused
+ * while the channel or its organisation is inactive, each event bounded, its files kept, deduped and stored by the
+ * ingest. Answers what each became, as receiveWebhook does.
+ */
+export async function receiveOwnEvents(
+  app: AppContext,
+  channelId: string,
+  type: string,
+  events: InboundEvent[],
+): Promise<Received[]> {
+  const { row, adapter, channel } = await ownInboundChannel(app, channelId, type);
+  return actOnAll({ app, row, adapter, channel }, events);
+}
+
+/** A request's events after the adapter read them: the unreadable set aside, client names found, each acted on. */
+async function actOnAll(t: Target, parsedEvents: ParsedEvent[]): Promise<Received[]> {
+  const { app, row, adapter, channel } = t;
+  const parsed = await setAsideUnreadable(app, row, parsedEvents);
   const events = await withClientNames(
     app,
     row,
@@ -179,12 +202,11 @@ export async function receiveWebhook(
       (async (ids) => (await adapter.clientNames?.(adapterContext(app), channel, ids)) ?? {}),
     parsed,
   );
-  const t = { app, row, adapter, channel };
   const out: Received[] = [];
   for (const e of events) out.push(await act(t, e));
   if (adapter.afterReceive && events.length)
     await adapter.afterReceive(adapterContext(app), channel, events).catch((err) => {
-      app.log.warn({ err, channel: channelId }, 'after-receive step failed');
+      app.log.warn({ err, channel: row.id }, 'after-receive step failed');
     });
   return out;
 }

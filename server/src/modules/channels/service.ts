@@ -418,11 +418,27 @@ export async function providerAnswer(app: AppContext, id: string, req: RawReques
  * (409 deactivatedChannelException) or a deactivated organisation (403 organizationDeactivatedException) refuses it.
  */
 export async function inboundChannel(app: AppContext, id: string, req: RawRequest, type?: string) {
+  return openInbound(app, id, type, (adapter, channel) => adapter.verify(channel, req));
+}
+
+/**
+ * The channel of events our own code made in process (the site widget's visitor, whom its route has identified):
+ * no request to verify, refused like a provider's push while the channel or its organisation is inactive.
+ */
+export const ownInboundChannel = (app: AppContext, id: string, type: string) =>
+  openInbound(app, id, type, () => true);
+
+async function openInbound(
+  app: AppContext,
+  id: string,
+  type: string | undefined,
+  verified: (adapter: ChannelAdapter, channel: AdapterChannel) => boolean,
+) {
   const loaded = await loadInbound(app, id);
   if (!loaded || (type !== undefined && loaded.row.type !== type))
     throw new AppError('channelNotFoundException');
   const adapter = adapterFor(loaded.row.type);
-  if (!adapter.verify(loaded.channel, req)) throw new AppError('unauthorizedException');
+  if (!verified(adapter, loaded.channel)) throw new AppError('unauthorizedException');
   // Refused, not stored: the provider keeps its copy and can deliver it once the channel is active again.
   if (loaded.row.org_status !== 'active') throw new AppError('organizationDeactivatedException');
   if (loaded.row.status !== 'active') throw new AppError('deactivatedChannelException');

@@ -3,9 +3,10 @@ import type { AppContext } from '../../context.ts';
 import type { AuthContext } from '../../http/auth.ts';
 import { AppError } from '../../http/errors.ts';
 import { getClient } from '../clients/service.ts';
-import { canStartDialog } from './create-chat.ts';
-import { viewerOf } from './policy.ts';
-import { presentChat } from './presenter.ts';
+import { canStartDialog } from '../conversation/create-chat.ts';
+import { viewerOf } from '../conversation/policy.ts';
+import { presentChat } from '../conversation/presenter.ts';
+import { type ChatRow, findChat, selectChat, visible } from '../conversation/readers.ts';
 import * as Q from './queries.ts';
 
 /**
@@ -20,8 +21,8 @@ const FILES_LIMIT = 200;
 /** The client's chats on every channel, newest first. */
 export async function clientChats(app: AppContext, auth: AuthContext, clientId: string) {
   const client = await getClient(app, auth, clientId);
-  const rows = await app.db.query<Q.ChatRow>(
-    `${Q.selectChat} where c.client_id = $1 and c.organisation_id = $2
+  const rows = await app.db.query<ChatRow>(
+    `${selectChat} where c.client_id = $1 and c.organisation_id = $2
       order by c.created_at desc, c.id desc limit ${HISTORY_LIMIT}`,
     [client.id, auth.organisationId],
   );
@@ -36,7 +37,7 @@ export async function clientChatMessages(
   chatId: string,
 ) {
   const client = await getClient(app, auth, clientId);
-  const chat = await Q.findChat(app.db, auth.organisationId, chatId);
+  const chat = await findChat(app.db, auth.organisationId, chatId);
   if (!chat || chat.client_id !== client.id) throw new AppError('chatNotFoundException');
   const page = await Q.listMessages(app.db, chat.id, 200, null);
   if (!page) throw new AppError('chatNotFoundException');
@@ -97,7 +98,7 @@ export async function lookupClients(app: AppContext, auth: AuthContext, text: st
                          and ct.opted_out_at is null), '[]'::json) as contacts
        from clients cl
       where cl.organisation_id = $1
-        and exists (select 1 from chats c where c.client_id = cl.id and ${Q.visible})
+        and exists (select 1 from chats c where c.client_id = cl.id and ${visible})
         and (cl.name ilike $5 or exists (select 1 from contacts ct where ct.client_id = cl.id
                                            and (ct.external_id ilike $5 or ct.username ilike $5)))
       order by cl.name, cl.id limit 20`,

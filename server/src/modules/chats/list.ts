@@ -9,9 +9,9 @@ import type { AppContext } from '../../context.ts';
 import { maybe, one, type Queryable } from '../../db/index.ts';
 import type { AuthContext } from '../../http/auth.ts';
 import { AppError } from '../../http/errors.ts';
-import { viewerOf } from './policy.ts';
-import { presentChat } from './presenter.ts';
-import { type ChatRow, selectChat, type Viewer, visible } from './queries.ts';
+import { viewerOf } from '../conversation/policy.ts';
+import { presentChat } from '../conversation/presenter.ts';
+import { type ChatRow, selectChat, type Viewer, visible } from '../conversation/readers.ts';
 import { getChat } from './service.ts';
 
 /**

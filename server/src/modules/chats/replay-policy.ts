@@ -1,7 +1,7 @@
 import type { AppContext } from '../../context.ts';
 import type { StoredEvent } from '../../realtime/bus.ts';
 import type { Reader } from '../../realtime/replay-policies.ts';
-import { canSee } from './policy.ts';
+import { canSee } from '../conversation/policy.ts';
 import { chatScopes } from './queries.ts';
 
 /** The chat an event is about: chat events carry the chat, message events its chatId. */

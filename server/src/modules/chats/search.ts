@@ -8,9 +8,9 @@ import type {
 import type { AppContext } from '../../context.ts';
 import type { Queryable } from '../../db/index.ts';
 import type { AuthContext } from '../../http/auth.ts';
+import { viewerOf } from '../conversation/policy.ts';
+import { type Viewer, visible } from '../conversation/readers.ts';
 import { decodeCursor, encodeCursor } from './list.ts';
-import { viewerOf } from './policy.ts';
-import { type Viewer, visible } from './queries.ts';
 
 /**
  * Extended search (OPTION_EXTENDED_SEARCH): PostgreSQL full-text search over messages with the 'russian'

@@ -1,13 +1,14 @@
 import type { AppContext } from '../../context.ts';
 import type { AuthContext } from '../../http/auth.ts';
 import { AppError } from '../../http/errors.ts';
-import { assertVisible, viewerOf } from './policy.ts';
+import { assertVisible, viewerOf } from '../conversation/policy.ts';
+import { findChat } from '../conversation/readers.ts';
 import * as Q from './queries.ts';
 
 /** A chat the caller may see (404 otherwise, also for other organisations). */
 export async function getChat(app: AppContext, auth: AuthContext, id: string) {
   const viewer = await viewerOf(app.db, auth);
-  const chat = await Q.findChat(app.db, auth.organisationId, id);
+  const chat = await findChat(app.db, auth.organisationId, id);
   assertVisible(viewer, chat);
   return chat;
 }

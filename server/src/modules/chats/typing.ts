@@ -2,8 +2,8 @@ import type { ChatTypingPayload } from '@smartconnect/contracts';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../http/errors.ts';
 import type { UserActor } from '../../lib/actor.ts';
-import { assertCanAct, assertVisible, chatAudience, viewOf } from './policy.ts';
-import * as Q from './queries.ts';
+import { assertCanAct, assertVisible, chatAudience, viewOf } from '../conversation/policy.ts';
+import { type ChatRow, findChat } from '../conversation/readers.ts';
 
 /**
  * Tells who sees an open chat that someone is writing in it: a signal, not stored, never replayed (the site chat
@@ -11,7 +11,7 @@ import * as Q from './queries.ts';
  */
 export async function signalTyping(
   app: AppContext,
-  chat: Q.ChatRow,
+  chat: ChatRow,
   who: Omit<ChatTypingPayload, 'chatId'>,
 ): Promise<void> {
   if (chat.status === 'closed') return;
@@ -27,7 +27,7 @@ export async function signalTyping(
 /** The chat's operator (or AUTHORITY_ALL_CHATS) is writing a reply: the client and colleagues see it. */
 export async function operatorTyping(app: AppContext, actor: UserActor, chatId: string): Promise<void> {
   const view = await viewOf(app.db, actor);
-  const chat = await Q.findChat(app.db, actor.organisationId, chatId);
+  const chat = await findChat(app.db, actor.organisationId, chatId);
   assertVisible(view, chat);
   if (chat.status === 'closed') throw new AppError('chatClosedException');
   assertCanAct(view, chat);
@@ -37,6 +37,6 @@ export async function operatorTyping(app: AppContext, actor: UserActor, chatId: 
 
 /** A client is writing in their open chat (the widget says so): the operators who see the chat are told. */
 export async function clientTyping(app: AppContext, organisationId: string, chatId: string): Promise<void> {
-  const chat = await Q.findChat(app.db, organisationId, chatId);
+  const chat = await findChat(app.db, organisationId, chatId);
   if (chat) await signalTyping(app, chat, { by: 'client' });
 }

@@ -5,7 +5,6 @@ import {
   chatListFiltersSchema,
   clientListPage,
   clientListQuerySchema,
-  createChatSchema,
   idParams,
   messageDto,
   page,
@@ -16,12 +15,10 @@ import { z } from 'zod';
 import type { ModuleRoutes } from '../../http/route.ts';
 import { defineRoute } from '../../http/route.ts';
 import { listClients } from '../clients/service.ts';
+import { presentMessage } from '../conversation/presenter.ts';
 import { clientChatMessages, clientChats, clientFiles, lookupClients } from './client-panel.ts';
-import { createChat } from './create-chat.ts';
 import { listChatsPage, listFilterOptions, markChatRead } from './list.ts';
-import { presentChat, presentMessage } from './presenter.ts';
 import { searchClients, searchMessages } from './search.ts';
-import { getChat } from './service.ts';
 
 const tags = ['chats'];
 
@@ -176,21 +173,6 @@ export const workspaceRoutes: ModuleRoutes = (fastify, app) => {
       query: searchQuerySchema,
     },
     async ({ auth, query }) => searchClients(app, auth, query),
-  );
-  defineRoute(
-    fastify,
-    app,
-    {
-      method: 'POST',
-      url: '/api/chats',
-      access: 'user',
-      response: chatDto,
-      summary:
-        "Start a dialog with a known client on one of their channels whose type allows it (ChannelCapabilities.startDialog): a new chat assigned to the caller with their first message (the client's open chat there when the caller may write in it; 409 chatAlreadyTakenException when someone else handles it)",
-      tags,
-      body: createChatSchema,
-    },
-    async ({ auth, body }) => presentChat(await getChat(app, auth, await createChat(app, auth, body))),
   );
   defineRoute(
     fastify,

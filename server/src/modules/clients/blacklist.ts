@@ -1,10 +1,11 @@
 import type { AppContext } from '../../context.ts';
+import { statement } from '../../db/index.ts';
 import type { AuthContext } from '../../http/auth.ts';
 import { AppError } from '../../http/errors.ts';
 import type { StageRun, StageTx } from '../../jobs/pipeline.ts';
 import type { PipelineJob } from '../../jobs/pipeline-queries.ts';
 import { withEvents } from '../../realtime/emit.ts';
-import { chatClientBlocked, closeOpenChatsOfClient } from '../chats/close-client-chats.ts';
+import { chatClientBlocked, closeOpenChatsOfClient } from '../conversation/close-client-chats.ts';
 import * as P from './profile-queries.ts';
 import { getClient, getProfile, loadProfile } from './service.ts';
 
@@ -52,15 +53,16 @@ export async function unblockClient(app: AppContext, auth: AuthContext, clientId
  * The chats of the run whose client is blacklisted, read once per run (ONE statement, not one per job); a chat
  * found here is checked again on its own before anything is done to it.
  */
+const BLOCKED_CHATS = statement(
+  'blocked_chats',
+  `select c.id from chats c join clients cl on cl.id = c.client_id
+    where c.id = any($1::uuid[]) and cl.blocked_at is not null`,
+);
 async function blockedInRun(tx: StageTx, run: StageRun): Promise<Set<string>> {
   let blocked = run.memo.get('blacklist') as Set<string> | undefined;
   if (!blocked) {
     const chatIds = [...new Set(run.jobs.map((j) => j.chat_id))];
-    const rows = await tx.q.query<{ id: string }>(
-      `select c.id from chats c join clients cl on cl.id = c.client_id
-        where c.id = any($1::uuid[]) and cl.blocked_at is not null`,
-      [chatIds],
-    );
+    const rows = await tx.q.query<{ id: string }>(BLOCKED_CHATS, [chatIds]);
     blocked = new Set(rows.map((r) => r.id));
     run.memo.set('blacklist', blocked);
   }

@@ -1,5 +1,6 @@
 import { PLACEHOLDER_NAME_SQL } from '@smartconnect/contracts';
 import { maybe, type Queryable } from '../../db/index.ts';
+import { moveClientChats } from '../conversation/client-merge.ts';
 
 /**
  * The open chats of the clients, locked in id order (FOR NO KEY UPDATE): the order the ingest statement locks
@@ -51,7 +52,7 @@ export const mergeCounts = (q: Queryable, sourceIds: string[]) =>
 export async function moveAll(q: Queryable, targetId: string, sourceIds: string[]) {
   const args = [targetId, sourceIds];
   await q.query('update contacts set client_id = $1 where client_id = any($2::uuid[])', args);
-  await q.query('update chats set client_id = $1 where client_id = any($2::uuid[])', args);
+  await moveClientChats(q, targetId, sourceIds);
   await q.query('update client_contacts set client_id = $1 where client_id = any($2::uuid[])', args);
   await q.query('update client_comments set client_id = $1 where client_id = any($2::uuid[])', args);
   await q.query('update client_history set client_id = $1 where client_id = any($2::uuid[])', args);

@@ -39,3 +39,74 @@ export const seesClient = async (q: Queryable, clientId: string, userId: string)
       limit 1`,
     [clientId, userId],
   ));
+
+/**
+ * The details a client gave of themselves on their contact of a channel (a widget visitor's introduction): a new
+ * name renames the contact, and the client too unless an operator renamed it (the same rule as a provider's new
+ * name); empty values are left as they were. False when there is no such contact (the client has not written yet).
+ */
+export async function setContactDetails(
+  q: Queryable,
+  channelId: string,
+  externalId: string,
+  d: { name?: string; email?: string; phone?: string },
+): Promise<boolean> {
+  const rows = await q.query<{ client_id: string }>(
+    `with old as (select id, client_id, name from contacts where channel_id = $1 and external_id = $2),
+          upd as (
+            update contacts ct set name = coalesce($3, ct.name), email = coalesce($4, ct.email),
+                   phone = coalesce($5, ct.phone)
+              from old where ct.id = old.id returning ct.client_id, ct.name, old.name as old_name),
+          cl as (
+            update clients c set name = upd.name, updated_at = now()
+              from upd where c.id = upd.client_id and c.name = upd.old_name and upd.name <> upd.old_name)
+     select client_id from upd`,
+    [channelId, externalId, d.name || null, d.email || null, d.phone || null],
+  );
+  return rows.length > 0;
+}
+
+/** The client blocked us or unsubscribed on this channel: replies will not reach them. */
+export const markOptedOut = (q: Queryable, channelId: string, externalId: string, now: Date) =>
+  q.query('update contacts set opted_out_at = $3 where channel_id = $1 and external_id = $2', [
+    channelId,
+    externalId,
+    now,
+  ]);
+
+/*
+ * The inbound path's writes of contacts and clients, as parts (data-modifying CTEs) of the ingest's one statement
+ * (conversation/ingest-queries.ts): the ingest says which rows, these say how they are written.
+ */
+
+/**
+ * New contacts: `rows` answers organisation_id, channel_id, client_id (the new client's id), external_id, name and
+ * username. A contact another batch made meanwhile is left to it (the returned rows are the ones made here).
+ */
+export const newContactsCte = (rows: string) =>
+  `insert into contacts (organisation_id, channel_id, client_id, external_id, name, username)
+       ${rows}
+       on conflict (channel_id, external_id) do nothing
+       returning id, client_id, organisation_id, channel_id, external_id, name`;
+
+/** The client of each new contact (`contacts`: the CTE of newContactsCte). */
+export const newClientsCte = (contacts: string) =>
+  `insert into clients (id, organisation_id, name) select client_id, organisation_id, name from ${contacts}`;
+
+/**
+ * A known contact takes the latest name and handle the provider sends (`names` answers contact_id, client_id, name,
+ * username and renamed); answers the renamed ones' client_id, name and renamed.
+ */
+export const renamedContactsCte = (names: string) =>
+  `update contacts ct set name = coalesce(n.name, ct.name), username = coalesce(n.username, ct.username)
+         from ${names} n
+        where ct.id = n.contact_id and (n.renamed or ct.username is distinct from coalesce(n.username, ct.username))
+        returning n.client_id, n.name, n.renamed`;
+
+/**
+ * The client takes a new provider name (an operator's rename stays until the provider's name changes);
+ * `renamed`: the CTE of renamedContactsCte.
+ */
+export const renamedClientsCte = (renamed: string) =>
+  `update clients c set name = ${renamed}.name, updated_at = now() from ${renamed}
+        where c.id = ${renamed}.client_id and ${renamed}.renamed and c.name <> ${renamed}.name`;

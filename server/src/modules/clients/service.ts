@@ -194,3 +194,14 @@ export async function listClients(
     nextCursor: more ? items[items.length - 1].id : null,
   };
 }
+
+/**
+ * A client's own details on their contact of a channel (a site widget visitor introducing themselves), by the
+ * provider's id of the client (the visitor id): false when the client has not written there yet.
+ */
+export const setContactDetails = (
+  app: AppContext,
+  channelId: string,
+  externalId: string,
+  details: { name?: string; email?: string; phone?: string },
+): Promise<boolean> => Q.setContactDetails(app.db, channelId, externalId, details);

@@ -1,5 +1,5 @@
 import type { ReadyDto } from '@smartconnect/contracts';
-import type { AppContext } from '../../context.ts';
+import { type AppContext, stateSlot } from '../../context.ts';
 import type { Db } from '../../db/index.ts';
 import type { JobRunnerStatus } from '../../jobs/runner.ts';
 
@@ -9,6 +9,13 @@ export const READY_CHECK_TIMEOUT_MS = 3_000;
 export const JOBS_STALE_MS = 60_000;
 
 const runners = new WeakMap<Db, () => JobRunnerStatus>();
+/** Set when the server starts shutting down: from then on the instance answers 'draining'. */
+const DRAINING = stateSlot<{ since?: Date }>('health.draining', () => ({}));
+
+/** The server is shutting down: /api/ready answers 503 'draining' so that load balancers send no new traffic. */
+export function markDraining(app: AppContext): void {
+  app.state.of(app, DRAINING).since ??= new Date();
+}
 
 /** The server tells readiness about its job runner once it started it. */
 export function watchJobRunner(app: Pick<AppContext, 'db'>, status: () => JobRunnerStatus): void {
@@ -48,5 +55,6 @@ export async function readiness(app: AppContext): Promise<ReadyDto> {
   }
   const checks = { database, redis, jobs } as const;
   const ready = Object.values(checks).every((c) => c !== 'fail');
+  if (app.state.peek(DRAINING)?.since) return { status: 'draining', checks };
   return { status: ready ? 'ready' : 'unavailable', checks };
 }

@@ -1,11 +1,6 @@
-import {
-  BUILT_IN_ROLE_NAMES,
-  BUILT_IN_ROLE_RIGHTS,
-  BUILT_IN_ROLES,
-  type ModifyDenial,
-  type PlanOption,
-} from '@smartconnect/contracts';
+import type { ModifyDenial, PlanOption } from '@smartconnect/contracts';
 import { maybe, one, type Queryable, setList } from '../../db/index.ts';
+import { insertBuiltInRoles } from '../roles/built-in.ts';
 import { createDefaultRule } from '../routing-rules/service.ts';
 
 export type NewOrganisation = {
@@ -22,12 +17,6 @@ export type NewOrganisation = {
   /** The seeded Demo organisation only: top-ups go to the demo payment page while no shop is configured. */
   demoPaymentPage?: boolean;
 };
-
-const ROLE_DESCRIPTIONS = {
-  OPERATOR: 'Handles the flow of inquiries',
-  SUPERVISOR: 'Controls the operator team and sees all inquiries',
-  ADMINISTRATOR: 'Configures the platform',
-} as const;
 
 /** Creates an organisation with its three built-in roles; returns the ids of both. */
 export async function insertOrganisation(q: Queryable, org: NewOrganisation) {
@@ -49,17 +38,7 @@ export async function insertOrganisation(q: Queryable, org: NewOrganisation) {
       org.demoPaymentPage ?? false,
     ],
   );
-  const roles = {} as Record<(typeof BUILT_IN_ROLES)[number], string>;
-  for (const builtIn of BUILT_IN_ROLES) {
-    const rights = [...BUILT_IN_ROLE_RIGHTS[builtIn]];
-    if (org.isPlatform && builtIn === 'ADMINISTRATOR') rights.push('RIGHT_OBSERVER');
-    const role = await one<{ id: string }>(
-      q,
-      `insert into roles (organisation_id, name, description, rights, built_in) values ($1, $2, $3, $4, $5) returning id`,
-      [id, BUILT_IN_ROLE_NAMES[builtIn], ROLE_DESCRIPTIONS[builtIn], rights, builtIn],
-    );
-    roles[builtIn] = role.id;
-  }
+  const roles = await insertBuiltInRoles(q, id, { platform: org.isPlatform ?? false });
   // Every organisation routes by its default rule (lowest priority, to the channel's team) from the start.
   await createDefaultRule(q, id);
   return { id, roles };
@@ -185,3 +164,36 @@ export const firstRun = (q: Queryable, orgId: string) =>
                 and status = 'active' order by created_at limit 1) as widget_channel_id`,
     [orgId],
   );
+
+/** Organisations on a plan take its changed licences and options. */
+export const reapplyPlan = (q: Queryable, planId: string) =>
+  q.query(
+    `update organisations o set options = p.options, operator_licences = p.operator_licences, tariff_name = p.name,
+            updated_at = now()
+       from plans p where p.id = $1 and o.plan_id = p.id`,
+    [planId],
+  );
+
+/** The organisation takes a plan: its name, options and licences. */
+export const applyPlan = (
+  q: Queryable,
+  orgId: string,
+  plan: { id: string; name: string; options: string[]; operator_licences: number },
+) =>
+  q.query(
+    `update organisations set plan_id = $2, tariff_name = $3, options = $4, operator_licences = $5, updated_at = now()
+      where id = $1`,
+    [orgId, plan.id, plan.name, plan.options, plan.operator_licences],
+  );
+
+export const addBalance = (q: Queryable, orgId: string, amount: number) =>
+  q.query('update organisations set balance = balance + $2, updated_at = now() where id = $1', [
+    orgId,
+    amount,
+  ]);
+
+export const setPaidUntil = (q: Queryable, orgId: string, day: string) =>
+  q.query('update organisations set paid_until = $2 where id = $1', [orgId, day]);
+
+export const setSuspended = (q: Queryable, orgId: string, at: Date | null) =>
+  q.query('update organisations set suspended_at = $2, updated_at = now() where id = $1', [orgId, at]);

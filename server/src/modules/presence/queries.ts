@@ -46,13 +46,6 @@ export async function licenceUse(q: Queryable, orgId: string, exceptUserId: stri
   return { licences, online };
 }
 
-export const setPresenceRow = (q: Queryable, userId: string, status: Presence, now: Date) =>
-  q.query('update users set presence = $2, presence_changed_at = $3, updated_at = $3 where id = $1', [
-    userId,
-    status,
-    now,
-  ]);
-
 /** One presence change in the durable log: the state left (held since `previousAt`) and the one entered. */
 export const logPresence = (
   q: Queryable,

@@ -4,7 +4,8 @@ import type { Queryable } from '../../db/index.ts';
 import { AppError } from '../../http/errors.ts';
 import { deleteTimers, upsertTimer } from '../../jobs/queries.ts';
 import { withEvents } from '../../realtime/emit.ts';
-import { distributeWaiting, type Tx } from '../chats/lifecycle.ts';
+import { distributeWaiting, type Tx } from '../conversation/lifecycle.ts';
+import { setPresenceRow } from '../users/account.ts';
 import * as Q from './queries.ts';
 
 type UserRef = { organisationId: string; userId: string };
@@ -45,7 +46,7 @@ export async function applyPresence(
     const use = await Q.licenceUse(tx.q, ref.organisationId, user.id);
     if (use.online >= use.licences) throw new AppError('allLicencesTakenException');
   }
-  await Q.setPresenceRow(tx.q, user.id, status, tx.now);
+  await setPresenceRow(tx.q, user.id, status, tx.now);
   // The durable log the reports fold online and break time from (reports/rollup.ts).
   await Q.logPresence(
     tx.q,

@@ -58,7 +58,7 @@ export const recordScore = (q: Queryable, id: string, score: number, now: Date) 
     [id, score, now],
   );
 
-/** The unanswered request of a visitor's latest session on a site_chat channel. */
+/** The unanswered request of a visitor's latest session on a widget channel. */
 export const pendingForVisitor = (q: Queryable, channelId: string, visitorId: string, now: Date) =>
   maybe<RatingRequestRow & { rating_message: string | null }>(
     q,
@@ -72,7 +72,7 @@ export const pendingForVisitor = (q: Queryable, channelId: string, visitorId: st
     [channelId, visitorId, now],
   );
 
-/** The visitor a chat belongs to (site_chat), to push them the request. */
+/** Whose a chat is (the channel, its type and the client's id there): a widget visitor is pushed the request. */
 export const chatContact = (q: Queryable, chatId: string) =>
   maybe<{
     channel_id: string;

@@ -4,6 +4,7 @@ import {
   RATING_LINK_DAYS,
   ratingValueOf,
 } from '@smartconnect/contracts';
+import { adapterFor } from '../../channels/registry.ts';
 import type { AppContext } from '../../context.ts';
 import type { Queryable } from '../../db/index.ts';
 import { AppError } from '../../http/errors.ts';
@@ -11,8 +12,8 @@ import { type Actor, actorUserId } from '../../lib/actor.ts';
 import { onePlugPoint, pluggedOf } from '../../plug-points.ts';
 import { withEvents } from '../../realtime/emit.ts';
 import { ratingReplyText } from '../auto-replies/service.ts';
-import { actOnOpenChat, recordChatEvent, type Say } from '../chats/chat-action.ts';
-import type { Tx } from '../chats/lifecycle.ts';
+import { actOnOpenChat, recordChatEvent, type Say } from '../conversation/chat-action.ts';
+import type { Tx } from '../conversation/lifecycle.ts';
 import * as Q from './queries.ts';
 
 /** The default request text (the channel's 'message text' setting replaces it). */
@@ -27,12 +28,16 @@ async function requestText(q: Queryable, orgId: string, channelId: string, asses
   return (await ratingReplyText(q, orgId, channelId)) || assessmentText || DEFAULT_RATING_TEXT;
 }
 
+/** A channel type whose clients rate with the site widget's buttons (no link message; the request is pushed live). */
+const ratesInWidget = (type: string) => adapterFor(type).capabilities.visitorWidget === true;
+
 type RatedChat = { id: string; organisation_id: string; channel_id: string; session_no: number };
 
 /**
  * Asks a chat's client for a rating, once per session: with the organisation's quality assessment option and the
- * channel's assessment on (or `beforeEnd` for an operator's request in an open chat). A site_chat visitor gets
- * buttons in the widget; every other client a message with the one-time link. The chat's history records the
+ * channel's assessment on (or `beforeEnd` for an operator's request in an open chat). A visitor of the site widget
+ * (a channel with `capabilities.visitorWidget`) gets buttons in the widget; every other client a message with the
+ * one-time link. The chat's history records the
  * request. Answers the request, or null when there is nothing to ask (off, or this session was asked already).
  */
 export async function requestRating(
@@ -55,7 +60,7 @@ export async function requestRating(
     expiresAt: new Date(tx.now.getTime() + LINK_MS),
   });
   if (!row) return null;
-  if (a.type !== 'site_chat') {
+  if (!ratesInWidget(a.type)) {
     const text = await requestText(tx.q, chat.organisation_id, chat.channel_id, a.rating_message);
     await say(`${text}\n${app.config.publicUrl}/link-action/${row.id}`);
   }
@@ -97,12 +102,12 @@ export async function askForRating(app: AppContext, actor: Actor, chatId: string
 /** A site chat visitor's open widgets show the chat's unanswered request (after its commit). */
 export async function pushPendingRating(app: AppContext, chatId: string) {
   const owner = await Q.chatContact(app.db, chatId);
-  if (owner?.channel_type !== 'site_chat') return;
+  if (!owner || !ratesInWidget(owner.channel_type)) return;
   const rating = await pendingRating(app, owner.channel_id, owner.external_id);
   if (rating) pluggedOf(RATING_PUSH)(app, owner.channel_id, owner.external_id, rating);
 }
 
-/** The widget push of a rating request (ratings/register.ts gives the site chat's; nothing until then). */
+/** The widget push of a rating request (widget/register.ts gives the visitors' socket hub's; nothing until then). */
 export const RATING_PUSH = onePlugPoint<
   (app: AppContext, channelId: string, visitorId: string, rating: { uuid: string; text: string }) => void
 >('ratings.push', () => undefined);

@@ -86,6 +86,8 @@ export const COLUMNS = [
 ] as const satisfies readonly (keyof Counters)[];
 
 class Delta {
+  /** A source gave a whole batch: more rows may be waiting behind it. */
+  full = false;
   rows = new Map<string, { key: Key; c: Counters }>();
   hist = new Map<string, { key: Key; metric: string; bucket: number; count: number }>();
   presence = new Map<string, { org: string; hour: string; user: string; online: number; break: number }>();
@@ -307,6 +309,7 @@ async function foldHistory(
         break;
     }
   }
+  if (rows.length >= batch) delta.full = true;
   return rows.length ? rows[rows.length - 1].id : null;
 }
 
@@ -365,6 +368,7 @@ async function foldMessages(
     if (m.kind !== 'mailing' && m.first_response && m.started_at)
       delta.duration(key, 'first_response', at.getTime() - ms(m.started_at));
   }
+  if (rows.length >= batch) delta.full = true;
   return rows.length ? rows[rows.length - 1].id : null;
 }
 
@@ -393,6 +397,7 @@ async function foldPresence(
   for (const r of rows)
     if (r.previous_at)
       delta.presenceInterval(r.organisation_id, r.user_id, r.previous, ms(r.previous_at), ms(r.created_at));
+  if (rows.length >= batch) delta.full = true;
   return rows.length ? rows[rows.length - 1].id : null;
 }
 
@@ -418,6 +423,11 @@ export async function advanceRollups(
   db: Db,
   opts: { lagMs?: number; now?: number; batch?: number } = {},
 ): Promise<number> {
+  return (await advance(db, opts)).folded;
+}
+
+/** One batch (advanceRollups); `more` when a source gave a whole batch, so rows may be waiting behind it. */
+async function advance(db: Db, opts: { lagMs?: number; now?: number; batch?: number }) {
   const now = opts.now ?? Date.now();
   return db.tx(async (q) => {
     const before = uuidV7Floor(Math.min(now - (opts.lagMs ?? DEFAULT_LAG_MS), await openWritersSince(db, q)));
@@ -455,19 +465,25 @@ export async function advanceRollups(
         last,
       ]);
     }
-    return folded === 0 ? 0 : delta.rows.size + delta.presence.size + folded;
+    const rows = folded === 0 ? 0 : delta.rows.size + delta.presence.size + folded;
+    return { folded: rows, more: delta.full };
   });
 }
 
-/** Folds until caught up (bounded by `maxBatches`); answers the number of batches run. */
+/**
+ * Folds until caught up (bounded by `maxBatches`); answers the number of batches that folded rows. A batch that
+ * was not whole reached the horizon: the next one would only find what was committed meanwhile (under a steady
+ * load, a few rows for eight statements), so that waits for the next poll.
+ */
 export async function catchUpRollups(
   db: Db,
   opts: { lagMs?: number; maxBatches?: number } = {},
 ): Promise<number> {
   let n = 0;
   while (n < (opts.maxBatches ?? 1_000)) {
-    if ((await advanceRollups(db, { lagMs: opts.lagMs })) === 0) break;
-    n++;
+    const batch = await advance(db, { lagMs: opts.lagMs });
+    if (batch.folded > 0) n++;
+    if (!batch.more) break;
   }
   return n;
 }

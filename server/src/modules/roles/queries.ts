@@ -1,3 +1,4 @@
+import { BUILT_IN_ROLE_NAMES, BUILT_IN_ROLE_RIGHTS, BUILT_IN_ROLES } from '@smartconnect/contracts';
 import { maybe, one, type Queryable } from '../../db/index.ts';
 
 export type RoleRow = {
@@ -61,3 +62,25 @@ export async function updateRole(
 
 export const deleteRole = (q: Queryable, orgId: string, id: string) =>
   q.query('delete from roles where id = $1 and organisation_id = $2 and built_in is null', [id, orgId]);
+
+const ROLE_DESCRIPTIONS = {
+  OPERATOR: 'Handles the flow of inquiries',
+  SUPERVISOR: 'Controls the operator team and sees all inquiries',
+  ADMINISTRATOR: 'Configures the platform',
+} as const;
+
+/** A new organisation's three built-in roles (a platform organisation's administrator also observes); their ids. */
+export async function insertBuiltInRoles(q: Queryable, organisationId: string, opts: { platform: boolean }) {
+  const roles = {} as Record<(typeof BUILT_IN_ROLES)[number], string>;
+  for (const builtIn of BUILT_IN_ROLES) {
+    const rights = [...BUILT_IN_ROLE_RIGHTS[builtIn]];
+    if (opts.platform && builtIn === 'ADMINISTRATOR') rights.push('RIGHT_OBSERVER');
+    const role = await one<{ id: string }>(
+      q,
+      `insert into roles (organisation_id, name, description, rights, built_in) values ($1, $2, $3, $4, $5) returning id`,
+      [organisationId, BUILT_IN_ROLE_NAMES[builtIn], ROLE_DESCRIPTIONS[builtIn], rights, builtIn],
+    );
+    roles[builtIn] = role.id;
+  }
+  return roles;
+}

@@ -1,5 +1,5 @@
 import type { RuleAction } from '@smartconnect/contracts';
-import { maybe, type Queryable } from '../../db/index.ts';
+import { maybe, type Queryable, statement } from '../../db/index.ts';
 import type { StoredConditions } from './conditions.ts';
 
 export type RuleRow = {
@@ -140,17 +140,17 @@ export const hasMailingRules = async (q: Queryable, orgId: string) =>
  * The rules the pipeline tries for these organisations: enabled, not the default one, in order, and only where
  * the plan includes OPTION_ROUTING.
  */
-export const activeRules = (q: Queryable, orgIds: string[]) =>
-  q.query<RuleRow>(
-    `select ${COLUMNS.split(', ')
-      .map((c) => `r.${c}`)
-      .join(', ')}
-       from routing_rules r join organisations o on o.id = r.organisation_id
-      where r.organisation_id = any($1::uuid[]) and r.enabled and not r.is_default
-        and 'OPTION_ROUTING' = any(o.options)
-      order by r.organisation_id, r.position, r.created_at, r.id`,
-    [orgIds],
-  );
+export const activeRules = (q: Queryable, orgIds: string[]) => q.query<RuleRow>(ACTIVE_RULES, [orgIds]);
+const ACTIVE_RULES = statement(
+  'active_rules',
+  `select ${COLUMNS.split(', ')
+    .map((c) => `r.${c}`)
+    .join(', ')}
+     from routing_rules r join organisations o on o.id = r.organisation_id
+    where r.organisation_id = any($1::uuid[]) and r.enabled and not r.is_default
+      and 'OPTION_ROUTING' = any(o.options)
+    order by r.organisation_id, r.position, r.created_at, r.id`,
+);
 
 export type ChatFactsRow = {
   id: string;
@@ -192,26 +192,4 @@ export const openedByUs = (q: Queryable, chats: { orgId: string; chatId: string 
                        order by h.created_at, h.id limit 1), false) as opened_by_us
        from r c where (c.id, c.organisation_id) in (select * from unnest($1::uuid[], $2::uuid[]))`,
     [chats.map((c) => c.chatId), chats.map((c) => c.orgId)],
-  );
-
-/** The history entry naming the rule that routed the chat (kind 'rule'). */
-export const insertRuleHistory = (
-  q: Queryable,
-  h: { orgId: string; chatId: string; ruleId: string; ruleName: string; toTeamId: string | null; now: Date },
-) =>
-  q.query(
-    `insert into chat_history (organisation_id, chat_id, kind, rule_id, rule_name, to_team_id, created_at)
-     values ($1, $2, 'rule', $3, $4, $5, $6)`,
-    [h.orgId, h.chatId, h.ruleId, h.ruleName, h.toTeamId, h.now],
-  );
-
-/** A rule closed the chat: the close entry written in this transaction names the rule (kept after its deletion). */
-export const nameRuleOnClose = (
-  q: Queryable,
-  h: { chatId: string; ruleId: string; ruleName: string; now: Date },
-) =>
-  q.query(
-    `update chat_history set rule_id = $2, rule_name = $3
-      where chat_id = $1 and kind = 'close' and created_at = $4 and rule_id is null`,
-    [h.chatId, h.ruleId, h.ruleName, h.now],
   );

@@ -5,9 +5,10 @@ import { handedBack, routesChat, type StageRun, type StageTx } from '../../jobs/
 import type { PipelineJob } from '../../jobs/pipeline-queries.ts';
 import type { Actor } from '../../lib/actor.ts';
 import { chatIntentOf, startBotDialog } from '../bot-runtime/runtime.ts';
-import { closeChatTx } from '../chats/close-chat.ts';
-import { transferChatTx } from '../chats/transfer-chat.ts';
-import { teamHasRoom } from '../routing/service.ts';
+import { closeChatTx } from '../conversation/close-chat.ts';
+import { teamHasRoom } from '../conversation/routing-service.ts';
+import { insertRuleHistory, nameRuleOnClose } from '../conversation/rule-history.ts';
+import { transferChatTx } from '../conversation/transfer-chat.ts';
 import { type ChatFacts, matches } from './conditions.ts';
 import * as Q from './queries.ts';
 
@@ -59,7 +60,7 @@ async function carryOut(
 ): Promise<boolean> {
   const { action } = rule;
   const history = (toTeamId: string | null) =>
-    Q.insertRuleHistory(tx.q, {
+    insertRuleHistory(tx.q, {
       orgId: chat.organisation_id,
       chatId: chat.id,
       ruleId: rule.id,
@@ -83,7 +84,7 @@ async function carryOut(
       if (err instanceof AppError && err.code === 'closeWithoutCategoryException') return false;
       throw err;
     }
-    await Q.nameRuleOnClose(tx.q, { chatId: chat.id, ruleId: rule.id, ruleName: rule.name, now: tx.now });
+    await nameRuleOnClose(tx.q, { chatId: chat.id, ruleId: rule.id, ruleName: rule.name, now: tx.now });
     return true;
   }
   if (action.type === 'team' && !action.teamId) return false;

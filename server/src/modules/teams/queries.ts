@@ -127,3 +127,25 @@ export const teamModifyDenied = async (q: Queryable, orgId: string) =>
       [orgId],
     )
   )?.denied ?? true;
+
+/** Replaces a user's teams with the given ones, which must belong to the same organisation. */
+export async function setUserTeams(q: Queryable, organisationId: string, userId: string, teamIds: string[]) {
+  await q.query('delete from team_members where user_id = $1 and organisation_id = $2', [
+    userId,
+    organisationId,
+  ]);
+  if (!teamIds.length) return;
+  await q.query(
+    `insert into team_members (organisation_id, team_id, user_id)
+     select $1, t.id, $2 from teams t where t.organisation_id = $1 and t.deleted_at is null and t.id = any($3::uuid[])`,
+    [organisationId, userId, teamIds],
+  );
+}
+
+/** Adds users to a team (those already in it stay). */
+export const addTeamMembers = (q: Queryable, organisationId: string, teamId: string, userIds: string[]) =>
+  q.query(
+    `insert into team_members (organisation_id, team_id, user_id)
+     select $1, $2, unnest($3::uuid[]) on conflict do nothing`,
+    [organisationId, teamId, userIds],
+  );

@@ -6,8 +6,8 @@ import type { Queryable } from '../../db/index.ts';
 import type { AuthContext } from '../../http/auth.ts';
 import { AppError } from '../../http/errors.ts';
 import { withEvents } from '../../realtime/emit.ts';
-import { armTeamInactivity } from '../chats/timers.ts';
-import { distributeTeamQueues } from '../routing/distribute.ts';
+import { distributeTeamQueues } from '../conversation/routing-distribute.ts';
+import { armTeamInactivity } from '../conversation/timers.ts';
 import { announceAccess } from '../users/service.ts';
 import * as Q from './queries.ts';
 

@@ -124,20 +124,6 @@ export async function updateUser(
   );
 }
 
-/** Replaces a user's teams with the given ones, which must belong to the same organisation. */
-export async function setUserTeams(q: Queryable, organisationId: string, userId: string, teamIds: string[]) {
-  await q.query('delete from team_members where user_id = $1 and organisation_id = $2', [
-    userId,
-    organisationId,
-  ]);
-  if (!teamIds.length) return;
-  await q.query(
-    `insert into team_members (organisation_id, team_id, user_id)
-     select $1, t.id, $2 from teams t where t.organisation_id = $1 and t.deleted_at is null and t.id = any($3::uuid[])`,
-    [organisationId, userId, teamIds],
-  );
-}
-
 export const findRoleInOrg = (q: Queryable, organisationId: string, roleId: string) =>
   maybe<{ id: string; rights: string[] }>(
     q,
@@ -157,13 +143,6 @@ export const phoneTaken = async (q: Queryable, organisationId: string, phone: st
     'select 1 from users where organisation_id = $1 and phone = $2 and id is distinct from $3',
     [organisationId, phone, exceptId ?? null],
   ));
-
-export async function revokeUserSessions(q: Queryable, userId: string, exceptSessionId?: string) {
-  await q.query(
-    'update sessions set revoked_at = now() where user_id = $1 and revoked_at is null and id is distinct from $2',
-    [userId, exceptSessionId ?? null],
-  );
-}
 
 export const searchShort = (q: Queryable, organisationId: string, name: string) =>
   q.query<{ id: string; name: string; email: string; photo_key: string | null }>(
@@ -190,3 +169,40 @@ export const accessOf = (q: Queryable, orgId: string, userIds: string[], roleId:
       where u.organisation_id = $1 and (u.id = any($2::uuid[]) or u.role_id = $3)`,
     [orgId, userIds, roleId],
   );
+
+/** Last seen: a login, or a session's use (written at most once a minute per session). */
+export const markActive = (q: Queryable, userId: string, now: Date) =>
+  q.query('update users set last_activity_at = $2 where id = $1', [userId, now]);
+
+/** Two-factor secrets: pending while enrolling, active once confirmed. */
+export const setTotp = (
+  q: Queryable,
+  userId: string,
+  t: { pending?: string | null; secret?: string | null; enabled?: boolean },
+) =>
+  q.query(
+    `update users set
+       totp_pending_secret = case when $2 then $3 else totp_pending_secret end,
+       totp_secret = case when $4 then $5 else totp_secret end,
+       totp_enabled = coalesce($6, totp_enabled),
+       updated_at = now()
+     where id = $1`,
+    [
+      userId,
+      t.pending !== undefined,
+      t.pending ?? null,
+      t.secret !== undefined,
+      t.secret ?? null,
+      t.enabled ?? null,
+    ],
+  );
+
+export const setPassword = (q: Queryable, userId: string, hash: string) =>
+  q.query('update users set password_hash = $2, updated_at = now() where id = $1', [userId, hash]);
+
+export const setPresenceRow = (q: Queryable, userId: string, status: Presence, now: Date) =>
+  q.query('update users set presence = $2, presence_changed_at = $3, updated_at = $3 where id = $1', [
+    userId,
+    status,
+    now,
+  ]);

@@ -12,11 +12,13 @@ import type { AuthContext } from '../../http/auth.ts';
 import { AppError } from '../../http/errors.ts';
 import { hashPassword } from '../../lib/password.ts';
 import { type Emit, withEvents } from '../../realtime/emit.ts';
+import { revokeUserSessions } from '../auth/sessions.ts';
 import { assertAccountQuota } from '../billing/plans.ts';
-import { releaseOperatorChats } from '../chats/release-operator.ts';
+import { releaseOperatorChats } from '../conversation/release-operator.ts';
+import { distributeTeamQueues } from '../conversation/routing-distribute.ts';
 import { removeFile, saveFile } from '../files/service.ts';
 import { changePresence } from '../presence/service.ts';
-import { distributeTeamQueues } from '../routing/distribute.ts';
+import { setUserTeams } from '../teams/members.ts';
 import { checkedTeamIds } from '../teams/readers.ts';
 import { assertCanChangeTeams, assertCanGrant, assertCanManage, assertNotSelf } from './policy.ts';
 import * as Q from './queries.ts';
@@ -68,7 +70,7 @@ export async function createUser(app: AppContext, auth: AuthContext, input: Crea
       language: input.language ?? org[0]?.language ?? 'eng',
       active: input.active,
     });
-    await Q.setUserTeams(q, auth.organisationId, userId, teamIds);
+    await setUserTeams(q, auth.organisationId, userId, teamIds);
     return userId;
   });
   return getUser(app, auth.organisationId, id);
@@ -102,13 +104,13 @@ export async function updateUser(app: AppContext, auth: AuthContext, id: string,
       passwordHash,
     });
     if (input.teamIds)
-      await Q.setUserTeams(
+      await setUserTeams(
         q,
         auth.organisationId,
         id,
         await checkedTeamIds(q, auth.organisationId, input.teamIds),
       );
-    if (input.active === false || passwordHash) await Q.revokeUserSessions(q, id);
+    if (input.active === false || passwordHash) await revokeUserSessions(q, id);
     if (input.teamIds || input.roleId || input.active !== undefined || passwordHash)
       await announceAccess(
         { q, emit },
@@ -134,7 +136,7 @@ const teamIdsOf = (user: Q.UserRow) => user.teams.map((t) => t.id);
 export async function setTeams(app: AppContext, auth: AuthContext, id: string, teamIds: string[]) {
   await getUser(app, auth.organisationId, id);
   await withEvents(app, async (q, emit) => {
-    await Q.setUserTeams(q, auth.organisationId, id, await checkedTeamIds(q, auth.organisationId, teamIds));
+    await setUserTeams(q, auth.organisationId, id, await checkedTeamIds(q, auth.organisationId, teamIds));
     await announceAccess({ q, emit }, auth.organisationId, { userIds: [id] });
   });
   const user = await getUser(app, auth.organisationId, id);
@@ -205,9 +207,6 @@ export async function announceOrganisationEnded(
   if (userIds.length) await announceAccess(tx, orgId, { userIds }, null);
 }
 
-/** Revokes every token of a user (or all but one), inside the caller's transaction. */
-export const revokeSessions = Q.revokeUserSessions;
-
 /** Whether an account already has this e-mail (e-mails are unique across organisations). */
 export const isEmailTaken = (q: Queryable, email: string) => Q.emailTaken(q, email);
 
@@ -215,6 +214,6 @@ export const isEmailTaken = (q: Queryable, email: string) => Q.emailTaken(q, ema
 export async function addUser(q: Queryable, input: Q.UserInsert & { teamIds: string[] }): Promise<string> {
   const { teamIds, ...user } = input;
   const id = await Q.insertUser(q, user);
-  await Q.setUserTeams(q, user.organisationId, id, teamIds);
+  await setUserTeams(q, user.organisationId, id, teamIds);
   return id;
 }

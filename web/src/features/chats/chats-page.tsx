@@ -2,7 +2,7 @@ import { Badge, Box, Button, Drawer, Group, Paper, SegmentedControl, Stack, Text
 import { useMediaQuery } from '@mantine/hooks';
 import { IconArrowLeft, IconId, IconInbox, IconMessageCircle, IconSearchOff } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { useTranslation } from '../../shared/i18n/index.ts';
 import { useCurrentUser } from '../../shared/session.tsx';
@@ -86,8 +86,16 @@ export function ChatsPage() {
     for (const [k, v] of Object.entries(next.filters ?? filters)) if (v) p[k] = v;
     setParams(p);
   };
+  // The chat chosen last. The router draws a switch as a transition, so the screen (and `selected`) can still show
+  // the previous chat for a moment after a click or an arrow key: keys pressed meanwhile (Esc back to the row,
+  // the next arrow) already mean the chosen one.
+  const chosen = useRef(selected);
+  useEffect(() => {
+    chosen.current = selected;
+  }, [selected]);
   // The newest page's request starts with the click (or the arrow key), before the screen draws the switch.
   const select = (chat: string | null) => {
+    chosen.current = chat;
     if (chat) prefetchMessages(client, chat);
     go({ chat });
   };
@@ -118,7 +126,7 @@ export function ChatsPage() {
     const focused = document.activeElement
       ?.closest('[data-chat-list] [data-chat-id]')
       ?.getAttribute('data-chat-id');
-    const id = neighbour(ids, focused ?? selected, delta);
+    const id = neighbour(ids, focused ?? chosen.current, delta);
     if (!id) return;
     select(id);
     focusChatRow(id);
@@ -127,7 +135,7 @@ export function ChatsPage() {
     next: () => move(1),
     previous: () => move(-1),
     composer: focusComposer,
-    list: () => focusChatRow(selected),
+    list: () => focusChatRow(chosen.current),
     help: () => setHelp((o) => !o),
     take: () => runChatCommand('take'),
     transfer: () => runChatCommand('transfer'),

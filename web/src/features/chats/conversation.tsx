@@ -109,6 +109,7 @@ export function Conversation({
       gap={0}
       style={{ flex: 1, minHeight: 0, minWidth: 0, position: 'relative' }}
       data-testid="conversation"
+      data-chat-id={c.id}
       onDragEnter={(e) => {
         if (droppable && hasFiles(e)) setDragging(true);
       }}

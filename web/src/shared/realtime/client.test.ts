@@ -24,6 +24,7 @@ function setup(initialToken: string | null = 't0k') {
   let token = initialToken;
   const sockets: FakeSocket[] = [];
   const timers: (() => void)[] = [];
+  const delays: number[] = [];
   const events: RealtimeEvent[] = [];
   let resyncs = 0;
   let unauthorized = 0;
@@ -56,7 +57,10 @@ function setup(initialToken: string | null = 't0k') {
       sockets.push(s);
       return s;
     },
-    setTimer: (fn) => timers.push(fn),
+    setTimer: (fn, ms) => {
+      timers.push(fn);
+      delays.push(ms);
+    },
     clearTimer: () => {},
     random: () => 0.5,
   });
@@ -65,6 +69,7 @@ function setup(initialToken: string | null = 't0k') {
     client,
     sockets,
     timers,
+    delays,
     events,
     frame,
     setToken: (next: string) => {
@@ -121,6 +126,31 @@ test('a resync frame refetches and becomes the new cursor', () => {
   assert.equal(t.counts().resyncs, 1);
   assert.equal(t.client.lastEventId, '900');
   assert.equal(t.events.length, 0);
+});
+
+test('close code 1012 (the instance restarts): back within the jitter, not the backoff, resuming', () => {
+  const t = setup();
+  t.client.start();
+  t.sockets[0].onopen?.({});
+  t.frame(t.sockets[0], { id: '7', type: 'hello', payload: { resumed: false } });
+  // Two drops in a row first: the backoff has grown to 1 s.
+  t.sockets[0].onclose?.({ code: 1006 });
+  t.timers[0]();
+  t.sockets[1].onopen?.({});
+  t.sockets[1].onclose?.({ code: 1006 });
+  assert.deepEqual(t.delays, [500, 1000]);
+  t.timers[1]();
+  t.sockets[2].onopen?.({});
+  t.sockets[2].onclose?.({ code: 1012 });
+  // random() is 0.5: half of the 1 s jitter, and no HTTP probe first.
+  assert.equal(t.delays[2], 500);
+  t.timers[2]();
+  assert.equal(t.sockets[3].url, 'ws://host/api/realtime?token=t0k&lastEventId=7');
+  assert.equal(t.counts().probes, 0);
+  // The backoff starts again from its first step after a restart.
+  t.sockets[3].onopen?.({});
+  t.sockets[3].onclose?.({ code: 1006 });
+  assert.equal(t.delays[3], 500);
 });
 
 test('close code 4001 signs out and never reconnects', () => {

@@ -1,5 +1,6 @@
 import {
   REALTIME_CLOSE,
+  RECONNECT_JITTER_MS,
   type RealtimeEventType,
   type RealtimeFrame,
   type RealtimeSignalType,
@@ -180,14 +181,20 @@ export class RealtimeClient {
       this.stop();
       return;
     }
-    const delay = backoffMs(this.#attempt++, this.o.random);
+    // The instance is restarting (a rolling upgrade): another one takes the socket at once; the random wait spreads
+    // the drained instance's clients.
+    const restart = code === REALTIME_CLOSE.serviceRestart;
+    if (restart) this.#attempt = 0;
+    const delay = restart
+      ? Math.round((this.o.random ?? Math.random)() * RECONNECT_JITTER_MS)
+      : backoffMs(this.#attempt++, this.o.random);
     const retry = () => {
       this.#timer = null;
       this.#connect();
     };
     // Refused before opening: maybe the token was revoked (HTTP 401 before the upgrade); the probe's own
     // 401 handling logs out, anything else retries.
-    if (!opened && this.o.probe)
+    if (!opened && !restart && this.o.probe)
       this.o.probe().then(
         () => this.#schedule(retry, delay),
         () => this.#schedule(retry, delay),
