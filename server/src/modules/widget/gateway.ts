@@ -1,4 +1,9 @@
-import { type ChatTypingPayload, type MessageDto, WIDGET_SOCKETS } from '@smartconnect/contracts';
+import {
+  type ChatTypingPayload,
+  type MessageDto,
+  REALTIME_CLOSE,
+  WIDGET_SOCKETS,
+} from '@smartconnect/contracts';
 import { type WebSocket, WebSocketServer } from 'ws';
 import { typesWith } from '../../channels/registry.ts';
 import { type AppContext, stateSlot } from '../../context.ts';
@@ -23,10 +28,12 @@ type Hub = {
   addresses: Map<string, number>;
   /** chat id -> its visitor key ('' for chats of other channels), learnt on the first event of each chat. */
   chats: Map<string, string>;
+  /** The instance is shutting down: open sockets were told to reconnect elsewhere, new ones are told at once. */
+  draining: boolean;
   stop: () => void;
 };
 
-/** This instance's widget sockets, closed with the app (stopWidgetHub closes them earlier, on HTTP close). */
+/** This instance's widget sockets, closed with the app (drainWidgetHub closes them earlier, on HTTP close). */
 const HUB = stateSlot<Hub>('widget.hub', makeHub, (hub) => hub.stop());
 const keyOf = (channelId: string, visitorId: string) => `${channelId} ${visitorId}`;
 
@@ -56,6 +63,7 @@ function makeHub(app: AppContext): Hub {
     sockets,
     addresses,
     chats,
+    draining: false,
     stop: () => {
       unsubscribe();
       unsignal();
@@ -66,9 +74,17 @@ function makeHub(app: AppContext): Hub {
   return hub;
 }
 
-export function stopWidgetHub(app: AppContext): void {
-  app.state.peek(HUB)?.stop();
-  app.state.delete(HUB);
+/**
+ * The instance is shutting down (HTTP close, before it waits for connections): every widget socket is closed with
+ * 1012 so the widget reconnects at once (to another instance behind the balancer) and resumes from its last message;
+ * sockets still being accepted get the same. Without it the HTTP close would wait for the visitors to leave.
+ */
+export function drainWidgetHub(app: AppContext): void {
+  const hub = app.state.peek(HUB);
+  if (!hub) return;
+  hub.draining = true;
+  for (const set of hub.sockets.values())
+    for (const ws of set) ws.close(REALTIME_CLOSE.serviceRestart, 'server restarting');
 }
 
 async function visitorOfChat(app: AppContext, hub: Hub, chatId: string): Promise<string> {
@@ -151,6 +167,10 @@ export function acceptWidgetSocket(
 ): void {
   const hub = hubOf(app);
   hub.wss.handleUpgrade(req, req.socket, Buffer.alloc(0), (ws) => {
+    if (hub.draining) {
+      ws.close(REALTIME_CLOSE.serviceRestart, 'server restarting');
+      return;
+    }
     const key = keyOf(ch.id, visitorId);
     const held = hub.addresses.get(address) ?? 0;
     if ((hub.sockets.get(key)?.size ?? 0) >= WIDGET_SOCKETS.perVisitor || held >= WIDGET_SOCKETS.perAddress) {

@@ -19,7 +19,7 @@ import type { AppContext } from '../../context.ts';
 import { AppError } from '../../http/errors.ts';
 import { definePublicRoute, type ModuleRoutes } from '../../http/route.ts';
 import { onePlugPoint, pluggedOf } from '../../plug-points.ts';
-import { acceptWidgetSocket, type WidgetFrame } from './gateway.ts';
+import { acceptWidgetSocket, drainWidgetHub, type WidgetFrame } from './gateway.ts';
 import * as Q from './queries.ts';
 import {
   configOf,
@@ -74,6 +74,8 @@ function crossOrigin(fastify: FastifyInstance) {
 
 /** The site-chat widget's protocol: config, identity, history, send, read marks, files, and its own websocket. */
 export const widgetRoutes: ModuleRoutes = (root, app) => {
+  // Like the staff sockets (realtime/routes.ts): on HTTP close the widgets are told to reconnect elsewhere.
+  root.addHook('preClose', async () => drainWidgetHub(app));
   root.register(async (fastify) => {
     crossOrigin(fastify);
     fastify.removeAllContentTypeParsers();
