@@ -30,6 +30,9 @@ const suites = {
   e2e: find(join(root, 'e2e'), /\.spec\.ts$/),
 };
 
+/** Browser tests with a time budget (LCP, web vitals): they run alone. */
+const SOLO = /(landing|telemetry)\.spec\.ts$/;
+
 // Browser tests need Debian's Chromium and a fresh build of web/ (the server serves web/dist).
 const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 function prepareE2e() {
@@ -66,21 +69,37 @@ for (const [name, files] of Object.entries(suites)) {
       continue;
     }
   }
-  console.log(`\n▶ ${name}: ${selected.length} file(s)`);
-  const { status, output } = await run(process.execPath, [
-    '--import',
-    'tsx',
-    '--test',
-    '--test-reporter=spec',
-    `--test-concurrency=${name === 'e2e' ? 1 : 2}`,
-    ...selected,
-  ]);
-  if (status !== 0) failed = true;
-  const unexpected = unexpectedSkips(output);
-  if (unexpected.length) {
-    console.error(`\n✖ ${name}: ${unexpected.length} test(s) skipped that must run here (CI=true):`);
-    for (const line of unexpected) console.error(`  ${line}`);
-    failed = true;
+  // Two files at a time (each has its own server and database); the browser tests that measure time (LCP, web
+  // vitals) run first, one at a time, so a neighbour's load cannot push them over their budgets.
+  const groups =
+    name === 'e2e'
+      ? [
+          {
+            label: 'e2e (timed, one at a time)',
+            files: selected.filter((f) => SOLO.test(f)),
+            concurrency: 1,
+          },
+          { label: 'e2e', files: selected.filter((f) => !SOLO.test(f)), concurrency: 2 },
+        ]
+      : [{ label: name, files: selected, concurrency: 2 }];
+  for (const group of groups) {
+    if (!group.files.length) continue;
+    console.log(`\n▶ ${group.label}: ${group.files.length} file(s)`);
+    const { status, output } = await run(process.execPath, [
+      '--import',
+      'tsx',
+      '--test',
+      '--test-reporter=spec',
+      `--test-concurrency=${group.concurrency}`,
+      ...group.files,
+    ]);
+    if (status !== 0) failed = true;
+    const unexpected = unexpectedSkips(output);
+    if (unexpected.length) {
+      console.error(`\n✖ ${group.label}: ${unexpected.length} test(s) skipped that must run here (CI=true):`);
+      for (const line of unexpected) console.error(`  ${line}`);
+      failed = true;
+    }
   }
 }
 process.exit(failed ? 1 : 0);
