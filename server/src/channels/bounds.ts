@@ -145,9 +145,21 @@ export function boundEvent(type: ChannelType, e: InboundEvent): InboundEvent {
         ...s,
         ...(s.externalId !== undefined && { externalId: boundId(s.externalId, b.externalId) }),
         ...(s.reason !== undefined && { reason: cut(s.reason, b.reason) }),
+        ...(s.watermark !== undefined && {
+          watermark: {
+            ...s.watermark,
+            clientExternalId: boundId(s.watermark.clientExternalId, b.externalId),
+          },
+        }),
       };
     }
     case 'opt_out':
       return { ...e, client: { externalId: boundId(sanitizeStrings(e.client.externalId), b.externalId) } };
+    case 'moved':
+      return {
+        ...e,
+        client: { externalId: boundId(sanitizeStrings(e.client.externalId), b.externalId) },
+        newExternalId: boundId(sanitizeStrings(e.newExternalId), b.externalId),
+      };
   }
 }

@@ -1,3 +1,4 @@
+import { parse as parseDisposition } from 'content-disposition';
 import type { OutboundStream } from '../lib/outbound.ts';
 import { type AdapterContext, MediaError } from './types.ts';
 
@@ -22,3 +23,26 @@ export async function downloadMedia(
 
 /** A Content-Type header's media type without its parameters, when it names one. */
 export const mediaType = (header: string | null | undefined) => header?.split(';')[0]?.trim() || undefined;
+
+/**
+ * A downloaded file's own name: the answer's Content-Disposition filename (RFC 6266, `filename*` first), else the
+ * URL's last path segment when it looks like a file name (has an extension); undefined when neither tells one.
+ */
+export function downloadedName(headers: Headers, url: string): string | undefined {
+  const header = headers.get('content-disposition');
+  if (header) {
+    try {
+      const name = parseDisposition(header).parameters.filename?.trim();
+      if (name) return name.split(/[\\/]/).pop();
+    } catch {
+      // A malformed header names nothing; the URL may.
+    }
+  }
+  try {
+    const last = new URL(url).pathname.split('/').pop() ?? '';
+    const name = decodeURIComponent(last);
+    return /^[^.].*\.[A-Za-z0-9]{1,8}$/.test(name) ? name : undefined;
+  } catch {
+    return undefined;
+  }
+}

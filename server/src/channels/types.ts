@@ -56,6 +56,16 @@ export type InboundEvent =
       externalId?: string;
       status: 'delivered' | 'read' | 'undelivered';
       reason?: string;
+      /**
+       * The report covers every earlier message of ours in the same chat as well ("read up to this one":
+       * Instagram's seen mark names the last message seen).
+       */
+      upTo?: boolean;
+      /**
+       * Instead of a message: every message of ours to this client through this channel sent at or before `at`
+       * (epoch ms, the provider's clock), as Messenger's delivery and read watermarks say.
+       */
+      watermark?: { clientExternalId: string; at: number };
     }
   /**
    * The client pressed one of our buttons: `data` is the button's payload (for the bot runtime), the message's
@@ -64,7 +74,12 @@ export type InboundEvent =
    */
   | { kind: 'postback'; message: InboundMessage; data: string; ackRef?: string }
   /** The client blocked us or unsubscribed. */
-  | { kind: 'opt_out'; client: { externalId: string } };
+  | { kind: 'opt_out'; client: { externalId: string } }
+  /**
+   * The client's address at the provider changed (WhatsApp: a new phone number): their contact follows it, so the
+   * next messages from the new address land in the same client and replies go there.
+   */
+  | { kind: 'moved'; client: { externalId: string }; newExternalId: string };
 
 /**
  * What an adapter's parse answers: the request's events, and a part it could not read that names no client to tell

@@ -48,8 +48,11 @@ export type FakeMeta = {
   /** User profiles of page-scoped ids (Messenger: first_name, last_name; Instagram: name, username). */
   profiles: Map<string, Record<string, string>>;
   failNext(pathEnd: string, fail: MetaFail, times?: number): void;
-  /** A file on the fake's CDN; its URL. */
-  addCdnFile(bytes: Uint8Array, mimeType: string): string;
+  /**
+   * A file on the fake's CDN; its URL (with query parameters, as Meta's CDN links have). `path` adds a last path
+   * segment (Messenger's file links end in the file's name); `disposition` a Content-Disposition header.
+   */
+  addCdnFile(bytes: Uint8Array, mimeType: string, opts?: { path?: string; disposition?: string }): string;
   /** A `messaging` webhook payload for the page (object "page") or the Instagram account (object "instagram"). */
   payload(object: 'page' | 'instagram', messaging: unknown[]): Record<string, unknown>;
   /** One customer message event (opens their 24-hour window at the fake). */
@@ -57,6 +60,18 @@ export type FakeMeta = {
     object: 'page' | 'instagram',
     from: string,
     message: Record<string, unknown>,
+  ): Record<string, unknown>;
+  /**
+   * A delivery or read mark from the customer's app, as the documents show them: Messenger's `message_deliveries`
+   * (`delivery: {mids?, watermark}`) and `message_reads` (`read: {watermark}`), Instagram's `messaging_seen`
+   * (`read: {mid}`).
+   */
+  mark(
+    object: 'page' | 'instagram',
+    from: string,
+    mark:
+      | { delivery: { mids?: string[]; watermark: number } }
+      | { read: { watermark: number } | { mid: string } },
   ): Record<string, unknown>;
   deliver(url: string, payload: unknown, signature?: string | null): Promise<number>;
   close(): Promise<void>;
@@ -67,7 +82,7 @@ const WINDOW_MS = 24 * 3600_000;
 export async function startFakeMeta(opts: { now?: () => number; unref?: boolean } = {}): Promise<FakeMeta> {
   const version = 'v21.0';
   const fails: { pathEnd: string; fail: MetaFail; times: number }[] = [];
-  const cdn = new Map<string, { bytes: Buffer; type: string }>();
+  const cdn = new Map<string, { bytes: Buffer; type: string; disposition?: string }>();
   const lastInbound = new Map<string, number>();
   const codes = new Set<string>();
   let seq = 0;
@@ -93,10 +108,10 @@ export async function startFakeMeta(opts: { now?: () => number; unref?: boolean 
     failNext(pathEnd, fail, times = 1) {
       fails.push({ pathEnd, fail, times });
     },
-    addCdnFile(bytes, mimeType) {
+    addCdnFile(bytes, mimeType, opts = {}) {
       const id = `f${++seq}`;
-      cdn.set(id, { bytes: Buffer.from(bytes), type: mimeType });
-      return `${fake.baseUrl}/cdn/${id}`;
+      cdn.set(id, { bytes: Buffer.from(bytes), type: mimeType, disposition: opts.disposition });
+      return `${fake.baseUrl}/cdn/${id}${opts.path ?? ''}?_nc_cat=1&oh=sig`;
     },
     payload(object, messaging) {
       return {
@@ -111,6 +126,15 @@ export async function startFakeMeta(opts: { now?: () => number; unref?: boolean 
         recipient: { id: object === 'page' ? fake.pageId : fake.igId },
         timestamp: fake.now(),
         message: { mid: `m_${randomBytes(12).toString('base64url')}`, ...message },
+      };
+    },
+    mark(object, from, mark) {
+      return {
+        sender: { id: from },
+        recipient: { id: object === 'page' ? fake.pageId : fake.igId },
+        // Messenger's delivery marks carry no timestamp of their own; read and seen marks do.
+        ...('read' in mark && { timestamp: fake.now() }),
+        ...mark,
       };
     },
     deliver: (url, payload, signature) => deliverSigned(url, payload, fake.appSecret, signature),
@@ -139,11 +163,15 @@ export async function startFakeMeta(opts: { now?: () => number; unref?: boolean 
     const r = await readGraphRequest(req, url);
     fake.requests.push(r);
     const q = url.searchParams;
-    const cdnFile = url.pathname.match(/^\/cdn\/(\w+)$/);
+    const cdnFile = url.pathname.match(/^\/cdn\/(\w+)(\/[^/]+)?$/);
     if (cdnFile) {
       const f = cdn.get(cdnFile[1] ?? '');
       if (!f) return send(res, 404, { error: 'not found' });
-      res.writeHead(200, { 'content-type': f.type, 'content-length': f.bytes.length });
+      res.writeHead(200, {
+        'content-type': f.type,
+        'content-length': f.bytes.length,
+        ...(f.disposition && { 'content-disposition': f.disposition }),
+      });
       return res.end(f.bytes);
     }
     const parts = url.pathname.split('/').filter(Boolean);

@@ -8,6 +8,7 @@ import { listChannelProblems } from '../../src/modules/channels/problems.ts';
 import { saveFile } from '../../src/modules/files/service.ts';
 import { type FakeMeta, startFakeMeta } from '../fakes/meta.ts';
 import { createOrganisation, startTestServer, type TestOrg, type TestServer } from '../helpers.ts';
+import { MEDIA } from '../media-fixtures.ts';
 import { chatsOf, messagesOf, replyTo } from '../replies.ts';
 import { goOnline, makeTeam } from './chats-fixtures.ts';
 
@@ -228,6 +229,38 @@ describe('Instagram and Facebook channels', () => {
     assert.equal(image.name, 'image.jpg');
     const file = await fetch(s.url + image.url);
     assert.deepEqual(new Uint8Array(await file.arrayBuffer()), jpg);
+
+    // Files keep their own names: from the CDN's Content-Disposition, else the link's last segment; a kind's name
+    // takes the extension of the type the file came as.
+    const { pdf } = MEDIA;
+    const named = [
+      m({
+        attachments: [
+          {
+            type: 'file',
+            payload: {
+              url: meta.addCdnFile(pdf, 'application/pdf', {
+                disposition: `attachment; filename="invoice.pdf"; filename*=UTF-8''%D0%A1%D1%87%D1%91%D1%82.pdf`,
+              }),
+            },
+          },
+        ],
+      }),
+      m({
+        attachments: [
+          {
+            type: 'file',
+            payload: { url: meta.addCdnFile(pdf, 'application/pdf', { path: '/Contract%202026.pdf' }) },
+          },
+        ],
+      }),
+      m({ attachments: [{ type: 'audio', payload: { url: meta.addCdnFile(MEDIA.ogg, 'audio/ogg') } }] }),
+    ];
+    assert.equal(await meta.deliver(hook, meta.payload('instagram', named)), 200);
+    const files = (await messagesOf(org, chat.id))
+      .slice(-3)
+      .map((x: { attachments: { name: string }[] }) => x.attachments[0]?.name);
+    assert.deepEqual(files, ['Счёт.pdf', 'Contract 2026.pdf', 'audio.ogg']);
   });
 
   test('replies: text and images with messaging_type RESPONSE, rate limits later, provider errors Undelivered, the 24-hour window', async () => {
@@ -295,6 +328,82 @@ describe('Instagram and Facebook channels', () => {
     await drainOutbox(s.app);
     await waitStatus(racing.body.entity.id, 'undelivered');
     assert.match((await byId(racing.body.entity.id)).statusReason, /^24-hour session ended \(10: /);
+  });
+
+  test('delivery and read marks: Messenger by mids and watermarks, Instagram seen up to a message; other clients untouched', async () => {
+    // Messenger: three replies a second apart.
+    const fb = await connect('facebook');
+    const op = await fb.org.user({ role: 'OPERATOR' });
+    await goOnline(op);
+    const to = '7101';
+    assert.equal(
+      await meta.deliver(fb.hook, meta.payload('page', [meta.message('page', to, { text: 'Hi' })])),
+      200,
+    );
+    const chatId = (await chatsOf(fb.org))[0].id;
+    const { byId, waitStatus, send } = await replyTo(s, fb.org, chatId);
+    const replies: { id: string; mid: string; at: number }[] = [];
+    for (const text of ['One', 'Two', 'Three']) {
+      const id = await send({ text });
+      await waitStatus(id, 'sent');
+      replies.push({ id, mid: meta.sent.at(-1)?.mid as string, at: Date.parse((await byId(id)).createdAt) });
+      s.clock.advance(1_000);
+    }
+    const statuses = async () => Promise.all(replies.map(async (r) => (await byId(r.id)).status));
+    const [one, two, three] = replies as [(typeof replies)[0], (typeof replies)[0], (typeof replies)[0]];
+    const mark = (m: Parameters<FakeMeta['mark']>[2], from = to) =>
+      meta.deliver(fb.hook, meta.payload('page', [meta.mark('page', from, m)]));
+
+    // Delivered by mid: that one only (its watermark is before the others).
+    assert.equal(await mark({ delivery: { mids: [one.mid], watermark: one.at - 1 } }), 200);
+    await waitStatus(one.id, 'delivered');
+    assert.deepEqual(await statuses(), ['delivered', 'sent', 'sent']);
+    // A watermark alone: every reply sent before it.
+    assert.equal(await mark({ delivery: { watermark: two.at + 1 } }), 200);
+    await waitStatus(two.id, 'delivered');
+    assert.deepEqual(await statuses(), ['delivered', 'delivered', 'sent']);
+    // Another client's watermark touches nothing here.
+    assert.equal(await mark({ read: { watermark: three.at + 1 } }, '7999'), 200);
+    assert.deepEqual(await statuses(), ['delivered', 'delivered', 'sent']);
+    // Read up to the watermark: all three.
+    assert.equal(await mark({ read: { watermark: three.at } }), 200);
+    await waitStatus(three.id, 'read');
+    assert.deepEqual(await statuses(), ['read', 'read', 'read']);
+    // A late delivery mark moves nothing back.
+    assert.equal(await mark({ delivery: { mids: [three.mid], watermark: three.at + 1 } }), 200);
+    assert.deepEqual(await statuses(), ['read', 'read', 'read']);
+
+    // Instagram: the seen mark names the last reply seen; the earlier ones are read too, the later one not.
+    const ig = await connect('instagram');
+    const igOp = await ig.org.user({ role: 'OPERATOR' });
+    await goOnline(igOp);
+    assert.equal(
+      await meta.deliver(
+        ig.hook,
+        meta.payload('instagram', [meta.message('instagram', '7102', { text: 'Hey' })]),
+      ),
+      200,
+    );
+    const igChat = (await chatsOf(ig.org))[0].id;
+    const igReply = await replyTo(s, ig.org, igChat);
+    const sentIds: string[] = [];
+    const mids: string[] = [];
+    for (const text of ['A', 'B', 'C']) {
+      const id = await igReply.send({ text });
+      await igReply.waitStatus(id, 'sent');
+      sentIds.push(id);
+      mids.push(meta.sent.at(-1)?.mid as string);
+      s.clock.advance(1_000);
+    }
+    const seen = (mid: string) =>
+      meta.deliver(ig.hook, meta.payload('instagram', [meta.mark('instagram', '7102', { read: { mid } })]));
+    assert.equal(await seen(mids[1] as string), 200);
+    await igReply.waitStatus(sentIds[1] as string, 'read');
+    const igStatuses = await Promise.all(sentIds.map(async (id) => (await igReply.byId(id)).status));
+    assert.deepEqual(igStatuses, ['read', 'read', 'sent']);
+    // A seen mark naming no message of ours changes nothing and is still acknowledged.
+    assert.equal(await seen('m_unknown'), 200);
+    assert.equal((await igReply.byId(sentIds[2] as string)).status, 'sent');
   });
 
   test('the long-lived token is renewed a week before it expires, with the page token; a refusal is a problem', async () => {

@@ -117,10 +117,13 @@ describe('Telegram buttons', () => {
     assert.equal(await tg.deliver(press, hook, secret), 200);
     assert.equal((await messagesOf(org, chatId)).length, after.length);
 
-    // A press whose keyboard Telegram no longer tells (an old message) keeps the payload as the text.
+    // A press whose keyboard Telegram no longer tells (an old message): the label of our button with that payload.
     const { reply_markup: _gone, ...bare } = sent;
     assert.equal(await tg.deliver(tg.updates.callback({ id: 1201 }, 'order:track', bare), hook, secret), 200);
-    assert.equal((await messagesOf(org, chatId)).at(-1)?.text, 'order:track');
+    assert.equal((await messagesOf(org, chatId)).at(-1)?.text, 'Track my order');
+    // A payload none of our buttons carries stays as it came.
+    assert.equal(await tg.deliver(tg.updates.callback({ id: 1201 }, 'order:other', bare), hook, secret), 200);
+    assert.equal((await messagesOf(org, chatId)).at(-1)?.text, 'order:other');
     tg.assertNoUnexpected();
   });
 

@@ -232,6 +232,75 @@ describe('WhatsApp channel', () => {
     assert.equal((await messagesOf(org, chat.id)).length, messages.length + 1);
   });
 
+  test('edits change the original, revokes store nothing, a number change is a notice and the contact follows it, orders list their items', async () => {
+    const { org, hook } = await connect();
+    const from = '79005551111';
+    const first = wa.message(from, 'text', { text: { body: 'Deliver on Monday' } });
+    const photo = wa.message(from, 'image', {
+      image: {
+        id: wa.addMedia(new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 7]), 'image/jpeg'),
+        caption: 'Old caption',
+      },
+    });
+    assert.equal(await wa.deliver(hook, wa.payload({ messages: [first, photo] })), 200);
+    const chat = (await chatsOf(org))[0];
+    const texts = async () => (await messagesOf(org, chat.id)).map((x: { text: string }) => x.text);
+
+    // Edits, as WhatsApp sends them: the new content under `edit.message`, naming the original.
+    const edit = (original: string, message: Record<string, unknown>) =>
+      wa.message(from, 'edit', { edit: { original_message_id: original, message } });
+    const edits = [
+      edit(first.id as string, { type: 'text', text: { body: 'Deliver on Tuesday' } }),
+      edit(photo.id as string, {
+        context: { id: photo.id },
+        type: 'image',
+        image: { caption: 'New caption', mime_type: 'image/jpeg', id: (photo.image as { id: string }).id },
+      }),
+      // The client deleted the first message: nothing is stored.
+      wa.message(from, 'revoke', { revoke: { original_message_id: first.id } }),
+    ];
+    assert.equal(await wa.deliver(hook, wa.payload({ messages: edits })), 200);
+    assert.deepEqual(await texts(), ['Deliver on Tuesday', 'New caption']);
+    const edited = (await messagesOf(org, chat.id)) as { kind: string; editedAt: string | null }[];
+    assert.ok(edited.every((m) => m.editedAt !== null));
+    // Sent again (a retry): still the same two messages.
+    assert.equal(await wa.deliver(hook, wa.payload({ messages: edits })), 200);
+    assert.deepEqual(await texts(), ['Deliver on Tuesday', 'New caption']);
+
+    // An order from the catalog: its items and the client's note.
+    const order = wa.message(from, 'order', {
+      order: {
+        catalog_id: 'cat-1',
+        text: 'Gift wrap please',
+        product_items: [
+          { product_retailer_id: 'SKU-1', quantity: 2, item_price: 10.5, currency: 'EUR' },
+          { product_retailer_id: 'SKU-2', quantity: '1', item_price: '3', currency: 'EUR' },
+        ],
+      },
+    });
+    // The number change: WhatsApp's words as a notice; the next message from the new number is the same client's.
+    const changed = wa.message(from, 'system', {
+      system: {
+        body: 'Ann changed from 79005551111 to 79005552222',
+        new_wa_id: '79005552222',
+        type: 'user_changed_number',
+      },
+    });
+    assert.equal(await wa.deliver(hook, wa.payload({ messages: [order, changed] })), 200);
+    assert.deepEqual((await texts()).slice(2), [
+      '[WhatsApp: order of 2 items]\n• SKU-1 × 2, 10.5 EUR\n• SKU-2 × 1, 3 EUR\nGift wrap please',
+      '[WhatsApp: Ann changed from 79005551111 to 79005552222]',
+    ]);
+    const fromNew = wa.message('79005552222', 'text', { text: { body: 'It is me, new number' } });
+    assert.equal(await wa.deliver(hook, wa.payload({ messages: [fromNew] })), 200);
+    assert.equal((await chatsOf(org)).length, 1, 'no second chat for the new number');
+    assert.equal((await texts()).at(-1), 'It is me, new number');
+    // Replies go to the new number.
+    const { send, waitStatus } = await replyTo(s, org, chat.id);
+    await waitStatus(await send({ text: 'Noted' }), 'sent');
+    assert.equal(wa.sent.at(-1)?.body.to, '79005552222');
+  });
+
   test('replies: text and media out, statuses sent/delivered/read/failed, rate limits retried later, the 24-hour rule', async () => {
     const { org, hook } = await connect();
     const op = await org.user({ role: 'OPERATOR' });

@@ -39,6 +39,12 @@ const messaging = z.looseObject({
     })
     .optional(),
   postback: z.looseObject({ mid: providerId.optional(), title: str, payload: str }).optional(),
+  // message_deliveries (Messenger): `mids` when the client app tells them, `watermark` always (epoch ms).
+  delivery: z
+    .looseObject({ mids: z.array(providerId).optional(), watermark: z.number().optional() })
+    .optional(),
+  // message_reads (Messenger): `watermark`; messaging_seen (Instagram): `mid`, the last message seen.
+  read: z.looseObject({ mid: providerId.optional(), watermark: z.number().optional() }).optional(),
 });
 /** What names a client's message when the rest cannot be read. */
 const messagingKey = z.looseObject({
@@ -58,9 +64,32 @@ const MEDIA_KINDS: Record<string, { name: string; contentType: string }> = {
   ig_reel: { name: 'reel.mp4', contentType: 'video/mp4' },
 };
 
+type Marks = z.infer<typeof messaging>;
+
+/**
+ * Messenger's delivery (`mids` one by one, and the `watermark`: every message sent before it) and read
+ * (`watermark`: every message sent at or before it) marks, and Instagram's seen mark (`mid`: that message and the
+ * ones before it), as status reports.
+ */
+function marks(client: string, delivery: Marks['delivery'], seen: Marks['read']): ParsedEvent[] {
+  const out: ParsedEvent[] = [];
+  for (const mid of delivery?.mids ?? []) out.push({ kind: 'status', externalId: mid, status: 'delivered' });
+  if (delivery?.watermark !== undefined)
+    out.push({
+      kind: 'status',
+      status: 'delivered',
+      watermark: { clientExternalId: client, at: delivery.watermark },
+    });
+  if (seen?.mid) out.push({ kind: 'status', externalId: seen.mid, status: 'read', upTo: true });
+  else if (seen?.watermark !== undefined)
+    out.push({ kind: 'status', status: 'read', watermark: { clientExternalId: client, at: seen.watermark } });
+  return out;
+}
+
 /**
  * One webhook POST as events: messages to this channel's account (text, attachments fetched into our storage,
- * story replies and story mentions as visible lines), quick replies and postbacks as button presses. Echoes of what
+ * story replies and story mentions as visible lines), quick replies and postbacks as button presses, delivery and
+ * read marks as status reports. Echoes of what
  * the page sent, and deleted messages, are not a customer's messages.
  */
 export function parse(kind: MessengerKind, channel: AdapterChannel, req: RawRequest): ParsedEvent[] {
@@ -90,6 +119,11 @@ export function parse(kind: MessengerKind, channel: AdapterChannel, req: RawRequ
       const m = read_.data;
       const from = m.sender?.id;
       if (!from || mine.has(from)) continue;
+      // Delivery and read marks on our messages, as the client's app reports them.
+      if (m.delivery || m.read) {
+        events.push(...marks(from, m.delivery, m.read));
+        continue;
+      }
       // Webhooks name no one: the user profile tells the name (clientNames); the id stands in meanwhile.
       const client = { externalId: from, name: `${kind.label} ${from}`, nameUnknown: true };
       if (m.postback) {

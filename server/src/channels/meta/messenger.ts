@@ -1,7 +1,7 @@
 import { CHANNEL_TYPE_FIELDS, FIELD_MESSAGES as M } from '@smartconnect/contracts';
 import { FormData } from 'undici';
 import { AppError } from '../../http/errors.ts';
-import { downloadMedia, mediaType } from '../download.ts';
+import { downloadedName, downloadMedia, mediaType } from '../download.ts';
 import { splitText } from '../telegram/send.ts';
 import {
   type AdapterChannel,
@@ -56,6 +56,15 @@ export const MESSENGER_INBOUND_MAX = 25 * 1024 * 1024;
 const TEXT_LIMIT: Record<MessengerKind['type'], number> = { facebook: 2000, instagram: 1000 };
 /** How long to wait after a rate limit answer (Meta names no Retry-After). */
 const RATE_LIMIT_WAIT_MS = 60_000;
+/**
+ * The page's webhook fields. Messenger reports delivery and read marks in fields of their own; Instagram's seen
+ * marks (`messaging_seen`) are a field of the app's Instagram webhook, chosen in the app's dashboard (the guide says
+ * so), not of the page's subscription.
+ */
+const SUBSCRIBED_FIELDS: Record<MessengerKind['type'], string> = {
+  facebook: 'messages,messaging_postbacks,message_echoes,message_deliveries,message_reads',
+  instagram: 'messages,messaging_postbacks,message_echoes',
+};
 /** Outside the 24-hour standard messaging window: code 10, subcode 2018278 (or 2534022 on Instagram). */
 const WINDOW_SUBCODES = new Set([2018278, 2534022]);
 
@@ -207,7 +216,7 @@ async function connect(
     ctx,
     page.access_token,
     'POST',
-    `/${pageId}/subscribed_apps?subscribed_fields=messages,messaging_postbacks,message_echoes`,
+    `/${pageId}/subscribed_apps?subscribed_fields=${SUBSCRIBED_FIELDS[kind.type]}`,
   ).catch(() => {
     throw new AppError('channelCreationException', undefined, { reason: 'unreachable' });
   });
@@ -231,6 +240,29 @@ async function connect(
   };
 }
 
+/** Extensions of the types a Messenger attachment comes as, for a name the CDN does not tell. */
+const EXTENSIONS: Record<string, string> = {
+  'image/jpeg': 'jpg',
+  'image/png': 'png',
+  'image/gif': 'gif',
+  'image/webp': 'webp',
+  'video/mp4': 'mp4',
+  'video/quicktime': 'mov',
+  'audio/mp4': 'm4a',
+  'audio/mpeg': 'mp3',
+  'audio/aac': 'aac',
+  'audio/ogg': 'ogg',
+  'audio/wav': 'wav',
+  'application/pdf': 'pdf',
+};
+
+/** The kind's name (`image`, `audio`, `file`...) with the extension of the type the file came as. */
+function kindName(name: string | undefined, contentType: string): string | undefined {
+  const base = (name ?? 'file').replace(/\.[^.]*$/, '');
+  const ext = EXTENSIONS[contentType];
+  return ext ? `${base}.${ext}` : name;
+}
+
 /** An attachment's URL is a CDN link that works without a token for a while. */
 async function fetchMedia(
   ctx: AdapterContext,
@@ -238,11 +270,14 @@ async function fetchMedia(
   ref: MediaRef,
 ): Promise<MediaDownload> {
   const res = await downloadMedia(ctx, ref.ref);
+  const contentType =
+    mediaType(res.headers.get('content-type')) ?? ref.contentType ?? 'application/octet-stream';
   return {
     stream: res.body,
     size: res.size ?? ref.size,
-    contentType: mediaType(res.headers.get('content-type')) ?? ref.contentType ?? 'application/octet-stream',
-    name: ref.name,
+    contentType,
+    // The file's own name where the CDN tells it (header or URL); else the kind's, with the type's extension.
+    name: downloadedName(res.headers, ref.ref) ?? kindName(ref.name, contentType),
   };
 }
 

@@ -44,6 +44,14 @@ const message = z.looseObject({
     .extend({ emoji: str, is_animated: z.boolean().optional(), is_video: z.boolean().optional() })
     .optional(),
   location: z.looseObject({ latitude: z.number(), longitude: z.number() }).optional(),
+  // A place: its own location, title and address (the message carries `location` too).
+  venue: z
+    .looseObject({
+      location: z.looseObject({ latitude: z.number(), longitude: z.number() }).optional(),
+      title: str,
+      address: str,
+    })
+    .optional(),
   contact: z.looseObject({ phone_number: z.string(), first_name: str, last_name: str }).optional(),
   reply_markup: z
     .looseObject({
@@ -110,7 +118,12 @@ function content(m: Message): { text: string; media: MediaRef[] } {
       s.is_animated ? 'application/x-tgsticker' : s.is_video ? 'video/webm' : 'image/webp',
     );
   let text = m.text ?? m.caption ?? '';
-  if (m.location) text = `📍 ${m.location.latitude}, ${m.location.longitude}`;
+  const place = m.venue?.location ?? m.location;
+  // As WhatsApp's locations read: the coordinates, then the place's name and address when it is a venue.
+  if (place)
+    text = [`📍 ${place.latitude}, ${place.longitude}`, m.venue?.title, m.venue?.address]
+      .filter(Boolean)
+      .join('\n');
   if (m.contact)
     text =
       `👤 ${[m.contact.first_name, m.contact.last_name].filter(Boolean).join(' ')} ${m.contact.phone_number}`.trim();

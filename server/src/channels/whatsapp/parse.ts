@@ -49,6 +49,27 @@ const waMessage = z.looseObject({
     .optional(),
   button: z.looseObject({ payload: str, text: str }).optional(),
   reaction: z.looseObject({ message_id: str, emoji: str }).optional(),
+  // A change of the client's number or identity, in WhatsApp's words (`body`); `new_wa_id` (older: `wa_id`) the new id.
+  system: z.looseObject({ body: str, type: str, new_wa_id: str, wa_id: str }).optional(),
+  order: z
+    .looseObject({
+      catalog_id: str,
+      text: str,
+      product_items: z
+        .array(
+          z.looseObject({
+            product_retailer_id: str,
+            quantity: z.union([z.number(), z.string()]).optional(),
+            item_price: z.union([z.number(), z.string()]).optional(),
+            currency: str,
+          }),
+        )
+        .optional(),
+    })
+    .optional(),
+  // The client changed (`edit`: the new content in `message`) or deleted (`revoke`) one of their messages.
+  edit: z.looseObject({ original_message_id: providerId, message: z.unknown().optional() }).optional(),
+  revoke: z.looseObject({ original_message_id: str }).optional(),
   errors: z.array(waError).optional(),
 });
 type WaMessage = z.output<typeof waMessage>;
@@ -132,11 +153,26 @@ function content(m: WaMessage): { text: string; media: MediaRef[] } {
       .join('\n');
   else if (kind === 'reaction' && m.reaction)
     text = m.reaction.emoji ? `[WhatsApp: reaction ${m.reaction.emoji}]` : '[WhatsApp: reaction removed]';
+  else if (kind === 'system' && m.system && (m.system.body || m.system.type))
+    text = `[WhatsApp: ${m.system.body || m.system.type}]`;
+  else if (kind === 'order' && m.order) text = orderText(m.order);
   if (!text && !media.length) {
     const reason = errorReason(m.errors);
     text = `[WhatsApp: ${kind || 'empty message'}${reason ? ` (${reason})` : ''}]`;
   }
   return { text, media };
+}
+
+/** An order from the catalog: its items one a line (retailer id, quantity, price), then the client's note. */
+function orderText(o: NonNullable<WaMessage['order']>): string {
+  const items = o.product_items ?? [];
+  const lines = items.map((i) => {
+    const price = i.item_price !== undefined ? `, ${i.item_price}${i.currency ? ` ${i.currency}` : ''}` : '';
+    return `• ${i.product_retailer_id ?? '?'} × ${i.quantity ?? 1}${price}`;
+  });
+  return [`[WhatsApp: order of ${items.length} item${items.length === 1 ? '' : 's'}]`, ...lines, o.text]
+    .filter(Boolean)
+    .join('\n');
 }
 
 /**
@@ -177,7 +213,7 @@ export function parseWhatsApp(channel: AdapterChannel, req: RawRequest): ParsedE
           events.push(unreadableMessage('WhatsApp', at(`messages.${i}`, m.reason), key.data.id, client));
           continue;
         }
-        events.push(messageEvent(m.data, client));
+        events.push(...messageEvents(m.data, client));
       }
       for (const [i, item] of (v.data.statuses ?? []).entries()) {
         const st = read(waStatus, item);
@@ -202,7 +238,30 @@ export function parseWhatsApp(channel: AdapterChannel, req: RawRequest): ParsedE
   return events;
 }
 
-/** A readable message as its event: a button or list reply, or a template's quick-reply button, is a postback. */
+/**
+ * A readable message as its events: a button or list reply, or a template's quick-reply button, is a postback; an
+ * edit changes the message it names; a revoke (the client deleted a message) stores nothing, as Messenger's deleted
+ * messages; a number change is a visible notice, and the contact follows the new number.
+ */
+function messageEvents(m: WaMessage, client: InboundMessage['client']): ParsedEvent[] {
+  if (m.type === 'revoke') return [];
+  if (m.type === 'edit' && m.edit) {
+    const inner = read(waMessage, {
+      ...(typeof m.edit.message === 'object' && m.edit.message),
+      from: m.from,
+      id: m.edit.original_message_id,
+    });
+    if (!inner.ok) return [unreadable('WhatsApp', at('edit.message', inner.reason))];
+    const { text } = content(inner.data);
+    const message = { externalMessageId: m.edit.original_message_id, client, text, attachments: [] };
+    return [{ kind: 'edit', message }];
+  }
+  const event = messageEvent(m, client);
+  const moved = m.type === 'system' ? (m.system?.new_wa_id ?? m.system?.wa_id) : undefined;
+  if (!moved || moved === m.from) return [event];
+  return [event, { kind: 'moved', client: { externalId: m.from }, newExternalId: moved }];
+}
+
 function messageEvent(m: WaMessage, client: InboundMessage['client']): ParsedEvent {
   const base: Omit<InboundMessage, 'text'> = { externalMessageId: m.id, client, attachments: [] };
   const reply = m.interactive?.button_reply ?? m.interactive?.list_reply;

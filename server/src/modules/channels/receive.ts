@@ -14,7 +14,13 @@ import {
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../http/errors.ts';
 import { recordProviderStatus } from '../conversation/delivery-status.ts';
-import { editInbound, inboundKnown, optOut } from '../conversation/inbound-events.ts';
+import {
+  editInbound,
+  inboundKnown,
+  moveContact,
+  optOut,
+  pressedLabel,
+} from '../conversation/inbound-events.ts';
 import { type IngestResult, ingestInbound } from '../conversation/ingest.ts';
 import {
   FileTooLargeError,
@@ -142,8 +148,20 @@ async function act(t: Target, event: InboundEvent): Promise<Received> {
       const message = known
         ? { ...e.message, media: undefined, files: undefined }
         : await withMedia(t, e.message);
-      // A pressed button's payload rides on the message (the bot runtime reads it).
-      const pressed = e.kind === 'postback' ? { ...message, payload: e.data } : message;
+      // A pressed button's payload rides on the message (the bot runtime reads it). When the provider did not tell
+      // the button's label (VK's callback events, a Telegram message too old to come with its keyboard), the
+      // client's text is the label of our button with that payload, as the client saw it.
+      const pressed =
+        e.kind === 'postback'
+          ? {
+              ...message,
+              payload: e.data,
+              text:
+                message.text === e.data
+                  ? ((await pressedLabel(app, row, message.client.externalId, e.data)) ?? message.text)
+                  : message.text,
+            }
+          : message;
       // Bounded again: the names of fetched files came with the download.
       return { event: e.kind, result: await ingestInbound(app, row, boundMessage(row.type, pressed)) };
     }
@@ -156,6 +174,9 @@ async function act(t: Target, event: InboundEvent): Promise<Received> {
       return { event: e.kind, result: await recordProviderStatus(app, row, e) };
     case 'opt_out':
       await optOut(app, row, e.client.externalId);
+      return { event: e.kind, result: null };
+    case 'moved':
+      await moveContact(app, row, e.client.externalId, e.newExternalId);
       return { event: e.kind, result: null };
   }
 }

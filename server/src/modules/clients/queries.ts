@@ -74,6 +74,20 @@ export const markOptedOut = (q: Queryable, channelId: string, externalId: string
     now,
   ]);
 
+/** A contact's new address at the provider; none when another contact of the channel already has it. */
+export const moveContactAddress = (
+  q: Queryable,
+  channelId: string,
+  externalId: string,
+  newExternalId: string,
+) =>
+  q.query(
+    `update contacts set external_id = $3
+      where channel_id = $1 and external_id = $2
+        and not exists (select 1 from contacts o where o.channel_id = $1 and o.external_id = $3)`,
+    [channelId, externalId, newExternalId],
+  );
+
 /*
  * The inbound path's writes of contacts and clients, as parts (data-modifying CTEs) of the ingest's one statement
  * (conversation/ingest-queries.ts): the ingest says which rows, these say how they are written.

@@ -1,7 +1,7 @@
 import type { MessageDto } from '@smartconnect/contracts';
 import type { AppContext } from '../../context.ts';
 import { withEvents } from '../../realtime/emit.ts';
-import { markOptedOut } from '../clients/contacts.ts';
+import { markOptedOut, moveContactAddress } from '../clients/contacts.ts';
 import { chatAudience } from './policy.ts';
 import { presentMessage } from './presenter.ts';
 import * as Q from './queries.ts';
@@ -45,4 +45,30 @@ export async function editInbound(
 /** The client blocked us or unsubscribed: their contact on this channel is marked, replies will not reach them. */
 export async function optOut(app: AppContext, channel: Channel, externalId: string): Promise<void> {
   await markOptedOut(app.db, channel.id, externalId, app.clock.now());
+}
+
+/**
+ * The client's address at the provider changed (a new WhatsApp number): their contact on this channel takes the new
+ * one. When the new address already has a contact of its own (the client wrote from it first), both stay as they
+ * are: the notice in the chat tells the operator, who can merge the clients.
+ */
+export async function moveContact(
+  app: AppContext,
+  channel: Channel,
+  externalId: string,
+  newExternalId: string,
+): Promise<void> {
+  if (externalId === newExternalId) return;
+  await moveContactAddress(app.db, channel.id, externalId, newExternalId);
+}
+
+/** The label of our button with this payload in the client's newest message that has one (a press told only by payload). */
+export async function pressedLabel(
+  app: AppContext,
+  channel: Channel,
+  clientExternalId: string,
+  payload: string,
+): Promise<string | undefined> {
+  if (!payload) return undefined;
+  return (await Q.buttonLabel(app.db, channel.organisation_id, channel.id, clientExternalId, payload))?.label;
 }

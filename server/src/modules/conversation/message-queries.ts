@@ -180,6 +180,73 @@ export const findOutboundByExternalId = (
     [channelId, externalId, orgId],
   );
 
+/**
+ * A watermark's message (Messenger): the newest of our messages to this client through this channel, already with
+ * the provider, sent at or before `at` (its creation stands in for the send: the outbox sends within moments;
+ * compared to the millisecond, the provider's precision).
+ */
+export const latestOutboundBefore = (
+  q: Queryable,
+  orgId: string,
+  channelId: string,
+  clientExternalId: string,
+  at: Date,
+) =>
+  maybe<MessageRow>(
+    q,
+    `select ${messageColumns} from contacts k
+       join chats c on c.client_id = k.client_id and c.contact_id = k.id and c.channel_id = k.channel_id
+       join messages m on m.chat_id = c.id
+      where k.channel_id = $1 and k.external_id = $2 and k.organisation_id = $3
+        and m.direction = 'out' and not m.internal and m.status in ('sent', 'delivered', 'read')
+        and m.created_at < $4::timestamptz + interval '1 millisecond'
+      order by m.created_at desc, m.id desc
+      limit 1`,
+    [channelId, clientExternalId, orgId, at],
+  );
+
+/**
+ * Our messages in the same chat before this one that a report "up to" it moves forward: with the provider already
+ * (sent, or delivered for a read), newest first, at most `limit`.
+ */
+export const earlierOutbound = (
+  q: Queryable,
+  m: { id: string; chat_id: string; created_at: Date },
+  status: 'delivered' | 'read',
+  limit: number,
+) =>
+  q.query<{ id: string }>(
+    `select m.id from messages m
+      where m.chat_id = $1 and m.created_at <= $2 and m.id <> $3
+        and m.direction = 'out' and not m.internal and m.status = any($4::text[])
+      order by m.created_at desc, m.id desc
+      limit $5`,
+    [m.chat_id, m.created_at, m.id, status === 'read' ? ['sent', 'delivered'] : ['sent'], limit],
+  );
+
+/** The text of our button carrying `payload`, in the newest of our messages with buttons to this client. */
+export const buttonLabel = (
+  q: Queryable,
+  orgId: string,
+  channelId: string,
+  clientExternalId: string,
+  payload: string,
+) =>
+  maybe<{ label: string }>(
+    q,
+    `select b->>'text' as label from contacts k
+       join chats c on c.client_id = k.client_id and c.contact_id = k.id and c.channel_id = k.channel_id
+       join messages m on m.chat_id = c.id
+       cross join lateral jsonb_array_elements(m.buttons) r
+       cross join lateral jsonb_array_elements(r) b
+      where k.channel_id = $1 and k.external_id = $2 and k.organisation_id = $3
+        and m.direction = 'out' and m.buttons is not null and jsonb_typeof(m.buttons) = 'array'
+        and jsonb_typeof(r) = 'array' and b->>'payload' = $4 and coalesce(b->>'text', '') <> ''
+      order by m.created_at desc, m.id desc
+      limit 1`,
+    [channelId, clientExternalId, orgId, payload],
+  );
+
 /** A provider failed a message it had accepted: pending or sent becomes undelivered with the reason. */
 export const failSentMessage = (q: Queryable, id: string, reason: string | null) =>
   maybe<MessageRow & { organisation_id: string }>(
