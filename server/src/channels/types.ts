@@ -88,7 +88,14 @@ export type InboundEvent =
  * (ChannelDto.lastUnreadable). A part that names its client is a message with a visible notice instead
  * (unreadable.ts).
  */
-export type ParsedEvent = InboundEvent | { kind: 'unreadable'; reason: string };
+export type ParsedEvent =
+  | InboundEvent
+  | { kind: 'unreadable'; reason: string }
+  /**
+   * An update the provider sends that we do not act on (an event type we do not know, or know and leave): answered
+   * 2xx and stored nowhere; logged once per type and instance, so a new kind of event shows in the log.
+   */
+  | { kind: 'ignored'; what: string };
 
 /** A provider request exactly as it arrived: signatures are computed over the raw bytes. */
 export type RawRequest = {

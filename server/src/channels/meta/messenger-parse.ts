@@ -137,7 +137,15 @@ export function parse(kind: MessengerKind, channel: AdapterChannel, req: RawRequ
         continue;
       }
       const msg = m.message;
-      if (!msg?.mid || msg.is_echo || msg.is_deleted) continue;
+      if (!msg) {
+        // A reaction, a referral, an opt-in, a handover...: Messenger's other events.
+        const what = Object.keys(item as object).find(
+          (k) => !['sender', 'recipient', 'timestamp'].includes(k),
+        );
+        events.push({ kind: 'ignored', what: what ?? 'empty event' });
+        continue;
+      }
+      if (!msg.mid || msg.is_echo || msg.is_deleted) continue;
       const base: Omit<InboundMessage, 'text'> = { externalMessageId: msg.mid, client, attachments: [] };
       if (msg.quick_reply?.payload) {
         events.push({

@@ -83,3 +83,21 @@ test("a button press shows the button's label from the message's keyboard, the p
   assert.equal(pressed.data, 'ORDER_STATUS');
   assert.equal(pressed.message.text, 'Where is my order?');
 });
+
+test('updates of other kinds are ignored by name (logged once per kind), group messages give nothing', () => {
+  assert.deepEqual(
+    parseTelegram(
+      req({ update_id: 4, channel_post: { message_id: 1, chat: { id: -100, type: 'channel' }, date: 1 } }),
+    ),
+    [{ kind: 'ignored', what: 'channel_post' }],
+  );
+  assert.deepEqual(parseTelegram(req({ update_id: 5, poll: { id: 'p', question: 'Q?', options: [] } })), [
+    { kind: 'ignored', what: 'poll' },
+  ]);
+  assert.deepEqual(
+    parseTelegram(
+      req({ update_id: 6, message: { message_id: 2, chat: { id: -5, type: 'group' }, date: 1, text: 'hi' } }),
+    ),
+    [],
+  );
+});

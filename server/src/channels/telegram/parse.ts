@@ -207,7 +207,10 @@ export function parseTelegram(req: RawRequest): ParsedEvent[] {
   const member = u.my_chat_member;
   if (member?.chat.type === 'private' && member.new_chat_member?.status === 'kicked')
     return [{ kind: 'opt_out', client: { externalId: String(member.chat.id) } }];
-  return [];
+  if (member) return [];
+  // A channel post, a poll, an inline query...: updates a customer dialog has nothing to do with.
+  const what = Object.keys(u).find((k) => k !== 'update_id');
+  return [{ kind: 'ignored', what: what ?? 'empty update' }];
 }
 
 /**

@@ -124,9 +124,13 @@ export function parseViberBot(req: RawRequest): ParsedEvent[] {
       if (!c.ok) return [unreadable('Viber', c.reason)];
       return [{ kind: 'opt_out', client: { externalId: c.data.user_id } }];
     }
-    default:
-      // webhook, subscribed, conversation_started: nothing to store.
+    case 'webhook':
+    case 'subscribed':
+    case 'conversation_started':
+      // Nothing to store.
       return [];
+    default:
+      return [{ kind: 'ignored', what: String(event.data.event) }];
   }
 }
 

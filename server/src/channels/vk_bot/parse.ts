@@ -157,8 +157,11 @@ export function parseVkBot(req: RawRequest): ParsedEvent[] {
       if (!c.ok) return [unreadable('VK', c.reason)];
       return [{ kind: 'opt_out', client: { externalId: String(c.data.object.user_id) } }];
     }
-    default:
+    case 'confirmation':
+    case 'message_allow':
       return [];
+    default:
+      return [{ kind: 'ignored', what: type.data.type }];
   }
 }
 

@@ -186,7 +186,10 @@ export function parseWhatsApp(channel: AdapterChannel, req: RawRequest): ParsedE
   const events: ParsedEvent[] = [];
   for (const [e, entry] of p.data.entry.entries()) {
     for (const [c, change] of (entry.changes ?? []).entries()) {
-      if (change.field !== 'messages') continue;
+      if (change.field !== 'messages') {
+        events.push({ kind: 'ignored', what: `field ${change.field ?? '(none)'}` });
+        continue;
+      }
       const where = `entry.${e}.changes.${c}.value`;
       const v = read(value, change.value);
       if (!v.ok) {
@@ -232,6 +235,7 @@ export function parseWhatsApp(channel: AdapterChannel, req: RawRequest): ParsedE
             reason: errorReason(s.errors) ?? 'failed',
           });
         // 'sent' is what our send already recorded.
+        else if (s.status !== 'sent') events.push({ kind: 'ignored', what: `status ${s.status}` });
       }
     }
   }

@@ -10,10 +10,13 @@ import type { ChannelRow } from './queries.ts';
 const WATCH = stateSlot('channels.unreadable', () => ({
   suspects: new Set<string>(),
   checked: new Set<string>(),
+  /** `${channel type} ${what}` of the ignored updates already logged. */
+  ignored: new Set<string>(),
 }));
 
 /**
- * A webhook's events without the parts its adapter could not read that named no client (channels/unreadable.ts):
+ * A webhook's events without the updates its adapter leaves (logged once per kind), and without the parts it could
+ * not read that named no client (channels/unreadable.ts):
  * each is a warning in the log, and the latest is recorded on the channel for the admin (ChannelDto.lastUnreadable).
  * The request is still answered 2xx: the provider would retry anything else forever. (What is read is bounded field
  * by field where it is acted on: channels/bounds.ts, from receive.ts.)
@@ -25,8 +28,16 @@ export async function setAsideUnreadable(
 ): Promise<InboundEvent[]> {
   const events: InboundEvent[] = [];
   let last: string | undefined;
-  const { suspects, checked } = app.state.of(app, WATCH);
+  const { suspects, checked, ignored } = app.state.of(app, WATCH);
   for (const e of parsed) {
+    if (e.kind === 'ignored') {
+      const key = `${row.type} ${e.what}`;
+      if (!ignored.has(key) && ignored.size < 1_000) {
+        ignored.add(key);
+        app.log.info({ channel: row.id, type: row.type, what: e.what }, 'provider update ignored');
+      }
+      continue;
+    }
     if (e.kind !== 'unreadable') {
       events.push(e);
       continue;
