@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import type { Socket } from 'node:net';
 import {
   type AccessChangedPayload,
   type Audience,
@@ -16,6 +15,7 @@ import { PresenceTracker } from './presence.ts';
 import * as Q from './queries.ts';
 import { type Reader, replayPolicies } from './replay-policies.ts';
 import { Sequencer } from './sequencer.ts';
+import { type Frame, TickWrites } from './tick-writes.ts';
 import { allTopics, type TopicSocket, topicOf } from './topics.ts';
 import { userTeamIds } from './user-teams.ts';
 
@@ -77,9 +77,6 @@ type Connection = {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** A text frame: a string, or its UTF-8 bytes when one event goes to many sockets (encoded once, not per socket). */
-type Frame = string | Buffer;
-
 const frameOf = (e: StoredEvent): string =>
   `{"id":"${e.id}","type":"${e.type}","payload":${JSON.stringify(e.payload ?? null)}}`;
 
@@ -103,8 +100,8 @@ export class Gateway {
   readonly presence: PresenceTracker;
   readonly #byOrg = new Map<string, Set<Connection>>();
   readonly #timers: NodeJS.Timeout[] = [];
-  /** TCP sockets corked in this tick (#cork), uncorked together when it ends. */
-  readonly #corked: Socket[] = [];
+  /** Frames to one socket within a tick leave in one write (tick-writes.ts). */
+  readonly #writes = new TickWrites();
   #sequencer!: Sequencer;
   #unsubscribe: (() => void)[] = [];
   #closing = false;
@@ -252,27 +249,8 @@ export class Gateway {
       return;
     }
     this.delivered++;
-    this.#cork(c.socket);
+    this.#writes.hold(c.socket);
     c.socket.send(frame, { binary: false });
-  }
-
-  /**
-   * Frames sent to one socket within one tick leave in one write: its TCP socket is corked on the tick's first
-   * frame and uncorked once the tick's work is done. Events read together (a burst off the bus, a replay, an
-   * event and its chat's counters) then cost one system call per socket instead of one per frame, which is
-   * what fan-out to thousands of sockets spends its time on. (`_socket` is ws's own field: it has no public
-   * accessor for the TCP socket.)
-   */
-  #cork(ws: WebSocket): void {
-    const raw = (ws as unknown as { _socket?: Socket })._socket;
-    if (!raw || raw.writableCorked) return;
-    raw.cork();
-    this.#corked.push(raw);
-    if (this.#corked.length === 1) process.nextTick(() => this.#uncork());
-  }
-
-  #uncork(): void {
-    for (const raw of this.#corked.splice(0)) raw.uncork();
   }
 
   #sendFrame(c: Connection, frame: RealtimeFrame): void {
