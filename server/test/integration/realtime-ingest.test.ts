@@ -80,7 +80,9 @@ describe('realtime over the conversation flow', () => {
     await goOnline(op);
     const c1 = await connect(op.token);
     assert.equal((await inbound(s, ch, { client: 'k0', text: 'before-drop' })).status, 200);
+    // The message, then the routing's assignment (its own transaction, a moment later): both before the cursor.
     await c1.waitFor(() => mentions(c1, 'before-drop').includes('message.created'));
+    await c1.waitFor(() => mentions(c1, 'before-drop').includes('chat.assigned'));
     const cursor = c1.lastId;
     c1.close();
     for (let i = 0; i < 5; i++)
