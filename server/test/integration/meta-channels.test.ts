@@ -362,8 +362,10 @@ describe('Instagram and Facebook channels', () => {
     assert.equal(await mark({ delivery: { watermark: two.at + 1 } }), 200);
     await waitStatus(two.id, 'delivered');
     assert.deepEqual(await statuses(), ['delivered', 'delivered', 'sent']);
-    // Another client's watermark touches nothing here.
+    // Another client's watermark touches nothing here; nor does a watermark that is no date.
     assert.equal(await mark({ read: { watermark: three.at + 1 } }, '7999'), 200);
+    assert.equal(await mark({ read: { watermark: 1e20 } }), 200);
+    assert.equal(await mark({ read: { watermark: -1 } }), 200);
     assert.deepEqual(await statuses(), ['delivered', 'delivered', 'sent']);
     // Read up to the watermark: all three.
     assert.equal(await mark({ read: { watermark: three.at } }), 200);

@@ -89,8 +89,8 @@ function marks(client: string, delivery: Marks['delivery'], seen: Marks['read'])
 /**
  * One webhook POST as events: messages to this channel's account (text, attachments fetched into our storage,
  * story replies and story mentions as visible lines), quick replies and postbacks as button presses, delivery and
- * read marks as status reports. Echoes of what
- * the page sent, and deleted messages, are not a customer's messages.
+ * read marks as status reports. Echoes of what the page sent, and deleted messages, are not a customer's messages;
+ * Messenger's other events (reactions, referrals...) are ignored by name.
  */
 export function parse(kind: MessengerKind, channel: AdapterChannel, req: RawRequest): ParsedEvent[] {
   const p = read(payloadSchema, storable(req.body));

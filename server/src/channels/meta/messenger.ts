@@ -58,8 +58,8 @@ const TEXT_LIMIT: Record<MessengerKind['type'], number> = { facebook: 2000, inst
 const RATE_LIMIT_WAIT_MS = 60_000;
 /**
  * The page's webhook fields. Messenger reports delivery and read marks in fields of their own; Instagram's seen
- * marks (`messaging_seen`) are a field of the app's Instagram webhook, chosen in the app's dashboard (the guide says
- * so), not of the page's subscription.
+ * marks (`messaging_seen`) are a field of the Meta app's Instagram webhook, chosen once in the app's dashboard by
+ * whoever runs the installation (README, "Instagram and Facebook Messenger"), not of the page's subscription.
  */
 const SUBSCRIBED_FIELDS: Record<MessengerKind['type'], string> = {
   facebook: 'messages,messaging_postbacks,message_echoes,message_deliveries,message_reads',

@@ -31,10 +31,12 @@ export async function setAsideUnreadable(
   const { suspects, checked, ignored } = app.state.of(app, WATCH);
   for (const e of parsed) {
     if (e.kind === 'ignored') {
-      const key = `${row.type} ${e.what}`;
+      // The provider's own word (a key of its payload): bounded before it is kept or logged.
+      const what = e.what.slice(0, 64);
+      const key = `${row.type} ${what}`;
       if (!ignored.has(key) && ignored.size < 1_000) {
         ignored.add(key);
-        app.log.info({ channel: row.id, type: row.type, what: e.what }, 'provider update ignored');
+        app.log.info({ channel: row.id, type: row.type, what }, 'provider update ignored');
       }
       continue;
     }

@@ -9,6 +9,8 @@ import { recordDelivery } from './timers.ts';
 
 /** The most earlier messages one "up to" report or watermark moves (older ones were reported on long ago). */
 const UP_TO_LIMIT = 100;
+/** A provider's moment (epoch ms) that is a date at all: anything else names no message. */
+const validTime = (ms: number) => Number.isFinite(ms) && !Number.isNaN(new Date(ms).getTime());
 
 /**
  * A provider's status report on one of our messages named by the provider's own id (a WhatsApp wamid) or ours:
@@ -34,7 +36,7 @@ export async function recordProviderStatus(
       ? await Q.findOutboundMessage(q, org, channel.id, report.messageId)
       : report.externalId
         ? await Q.findOutboundByExternalId(q, org, channel.id, report.externalId)
-        : report.watermark && Number.isFinite(report.watermark.at)
+        : report.watermark && validTime(report.watermark.at)
           ? await Q.latestOutboundBefore(
               q,
               org,
