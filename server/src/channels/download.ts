@@ -21,6 +21,30 @@ export async function downloadMedia(
   return res;
 }
 
+/** Extensions of the media types providers send files as, for a file whose name the provider does not tell. */
+const EXTENSIONS: Record<string, string> = {
+  'image/jpeg': 'jpg',
+  'image/png': 'png',
+  'image/gif': 'gif',
+  'image/webp': 'webp',
+  'audio/ogg': 'ogg',
+  'audio/mpeg': 'mp3',
+  'audio/aac': 'aac',
+  'audio/mp4': 'm4a',
+  'audio/amr': 'amr',
+  'audio/wav': 'wav',
+  'video/mp4': 'mp4',
+  'video/3gpp': '3gp',
+  'video/quicktime': 'mov',
+  'application/pdf': 'pdf',
+};
+
+/** `base` with the extension of the media type (`voice.ogg`, `image.png`); undefined for a type not listed. */
+export const nameForType = (base: string, contentType: string | undefined): string | undefined => {
+  const ext = EXTENSIONS[mediaType(contentType) ?? ''];
+  return ext ? `${base}.${ext}` : undefined;
+};
+
 /** A Content-Type header's media type without its parameters, when it names one. */
 export const mediaType = (header: string | null | undefined) => header?.split(';')[0]?.trim() || undefined;
 

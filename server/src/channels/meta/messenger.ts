@@ -1,7 +1,7 @@
 import { CHANNEL_TYPE_FIELDS, FIELD_MESSAGES as M } from '@smartconnect/contracts';
 import { FormData } from 'undici';
 import { AppError } from '../../http/errors.ts';
-import { downloadedName, downloadMedia, mediaType } from '../download.ts';
+import { downloadedName, downloadMedia, mediaType, nameForType } from '../download.ts';
 import { splitText } from '../telegram/send.ts';
 import {
   type AdapterChannel,
@@ -240,29 +240,6 @@ async function connect(
   };
 }
 
-/** Extensions of the types a Messenger attachment comes as, for a name the CDN does not tell. */
-const EXTENSIONS: Record<string, string> = {
-  'image/jpeg': 'jpg',
-  'image/png': 'png',
-  'image/gif': 'gif',
-  'image/webp': 'webp',
-  'video/mp4': 'mp4',
-  'video/quicktime': 'mov',
-  'audio/mp4': 'm4a',
-  'audio/mpeg': 'mp3',
-  'audio/aac': 'aac',
-  'audio/ogg': 'ogg',
-  'audio/wav': 'wav',
-  'application/pdf': 'pdf',
-};
-
-/** The kind's name (`image`, `audio`, `file`...) with the extension of the type the file came as. */
-function kindName(name: string | undefined, contentType: string): string | undefined {
-  const base = (name ?? 'file').replace(/\.[^.]*$/, '');
-  const ext = EXTENSIONS[contentType];
-  return ext ? `${base}.${ext}` : name;
-}
-
 /** An attachment's URL is a CDN link that works without a token for a while. */
 async function fetchMedia(
   ctx: AdapterContext,
@@ -277,7 +254,10 @@ async function fetchMedia(
     size: res.size ?? ref.size,
     contentType,
     // The file's own name where the CDN tells it (header or URL); else the kind's, with the type's extension.
-    name: downloadedName(res.headers, ref.ref) ?? kindName(ref.name, contentType),
+    name:
+      downloadedName(res.headers, ref.ref) ??
+      nameForType((ref.name ?? 'file').replace(/\.[^.]*$/, ''), contentType) ??
+      ref.name,
   };
 }
 

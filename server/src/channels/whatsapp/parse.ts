@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { nameForType } from '../download.ts';
 import type { AdapterChannel, InboundMessage, MediaRef, ParsedEvent, RawRequest } from '../types.ts';
 import { at, providerId, read, storable, unreadable, unreadableMessage } from '../unreadable.ts';
 
@@ -94,26 +95,11 @@ const MEDIA_DEFAULTS: Record<string, { name: string; contentType: string }> = {
   sticker: { name: 'sticker.webp', contentType: 'image/webp' },
 };
 
-const EXT: Record<string, string> = {
-  'image/jpeg': 'jpg',
-  'image/png': 'png',
-  'image/webp': 'webp',
-  'audio/ogg': 'ogg',
-  'audio/mpeg': 'mp3',
-  'audio/aac': 'aac',
-  'audio/mp4': 'm4a',
-  'audio/amr': 'amr',
-  'video/mp4': 'mp4',
-  'video/3gpp': '3gp',
-};
-
 /** A file name for a media object: the document's own, else by kind and type (`voice.ogg`, `image.png`). */
 function mediaName(kind: string, m: Media): string {
   if (m.filename) return m.filename;
-  const mime = (m.mime_type ?? '').split(';')[0]?.trim() ?? '';
   const base = kind === 'audio' && m.voice ? 'voice' : kind;
-  const ext = EXT[mime];
-  return ext ? `${base}.${ext}` : (MEDIA_DEFAULTS[kind]?.name ?? kind);
+  return nameForType(base, m.mime_type) ?? MEDIA_DEFAULTS[kind]?.name ?? kind;
 }
 
 /** Why a WhatsApp error happened, in the provider's words: title, then message or details. */

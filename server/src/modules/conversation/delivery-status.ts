@@ -1,4 +1,5 @@
 import type { MessageDto } from '@smartconnect/contracts';
+import type { InboundEvent } from '../../channels/types.ts';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../http/errors.ts';
 import { withEvents } from '../../realtime/emit.ts';
@@ -21,14 +22,7 @@ const validTime = (ms: number) => Number.isFinite(ms) && !Number.isNaN(new Date(
 export async function recordProviderStatus(
   app: AppContext,
   channel: { id: string; organisation_id: string },
-  report: {
-    messageId?: string;
-    externalId?: string;
-    status: 'delivered' | 'read' | 'undelivered';
-    reason?: string;
-    upTo?: boolean;
-    watermark?: { clientExternalId: string; at: number };
-  },
+  report: Omit<Extract<InboundEvent, { kind: 'status' }>, 'kind'>,
 ): Promise<MessageDto | null> {
   return withEvents(app, async (q, emit) => {
     const org = channel.organisation_id;
