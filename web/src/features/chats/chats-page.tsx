@@ -2,7 +2,7 @@ import { Badge, Box, Button, Drawer, Group, Paper, SegmentedControl, Stack, Text
 import { useMediaQuery } from '@mantine/hooks';
 import { IconArrowLeft, IconId, IconInbox, IconMessageCircle, IconSearchOff } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { useTranslation } from '../../shared/i18n/index.ts';
 import { useCurrentUser } from '../../shared/session.tsx';
@@ -86,16 +86,13 @@ export function ChatsPage() {
     for (const [k, v] of Object.entries(next.filters ?? filters)) if (v) p[k] = v;
     setParams(p);
   };
-  // The chat chosen last. The router draws a switch as a transition, so the screen (and `selected`) can still show
-  // the previous chat for a moment after a click or an arrow key: keys pressed meanwhile (Esc back to the row,
-  // the next arrow) already mean the chosen one.
-  const chosen = useRef(selected);
-  useEffect(() => {
-    chosen.current = selected;
-  }, [selected]);
+  // The chat chosen last: the address's. The router changes the address at once and draws the switch as a
+  // transition, so the screen (and `selected`) can still show an earlier chat for a moment after a click or an arrow
+  // key (and an earlier switch may be drawn after a later one was chosen): keys pressed meanwhile (Esc back to the
+  // row, R, the next arrow) already mean the chosen one.
+  const chosen = () => new URLSearchParams(window.location.search).get('chat');
   // The newest page's request starts with the click (or the arrow key), before the screen draws the switch.
   const select = (chat: string | null) => {
-    chosen.current = chat;
     if (chat) prefetchMessages(client, chat);
     go({ chat });
   };
@@ -126,7 +123,7 @@ export function ChatsPage() {
     const focused = document.activeElement
       ?.closest('[data-chat-list] [data-chat-id]')
       ?.getAttribute('data-chat-id');
-    const id = neighbour(ids, focused ?? chosen.current, delta);
+    const id = neighbour(ids, focused ?? chosen(), delta);
     if (!id) return;
     select(id);
     focusChatRow(id);
@@ -134,8 +131,8 @@ export function ChatsPage() {
   useWorkspaceKeys({
     next: () => move(1),
     previous: () => move(-1),
-    composer: focusComposer,
-    list: () => focusChatRow(chosen.current),
+    composer: () => focusComposer(chosen()),
+    list: () => focusChatRow(chosen()),
     help: () => setHelp((o) => !o),
     take: () => runChatCommand('take'),
     transfer: () => runChatCommand('transfer'),

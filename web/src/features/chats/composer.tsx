@@ -26,6 +26,7 @@ import { sendOutgoing } from './composer/outbox.ts';
 import type { Attachments } from './composer/use-attachments.ts';
 import { useDraft } from './composer/use-draft.ts';
 import { formatSize } from './conversation/attachments.tsx';
+import { useComposerFocusTarget } from './shortcuts/use-workspace-keys.ts';
 import { useTypingSender } from './typing.ts';
 import { useUpsertMessage } from './use-chat-cache.ts';
 
@@ -110,6 +111,8 @@ export const Composer = forwardRef<
   const upsert = useUpsertMessage();
   const area = useRef<HTMLTextAreaElement>(null);
   useImperativeHandle(ref, () => ({ focus: () => area.current?.focus() }), []);
+  // R focuses this box (the shortcut waits for the chosen chat's box when a switch is still being drawn).
+  useComposerFocusTarget(chatId, () => area.current?.focus());
   const disabled = disabledReason !== null;
   const templatesOn = useTemplatesEnabled();
   const slash = useSlashTemplates({ chatId, text, setText, area, enabled: templatesOn && !disabled });

@@ -20,7 +20,6 @@ import { loadedMessages, useMessagePages } from './conversation/use-messages.ts'
 import { chatKeys } from './keys.ts';
 import { MessageList } from './message-list.tsx';
 import { SessionWindow } from './session-window.tsx';
-import { useComposerFocusTarget } from './shortcuts/use-workspace-keys.ts';
 import { TakenAwayLine } from './taken-away.tsx';
 import { TypingLine } from './typing-line.tsx';
 
@@ -60,7 +59,6 @@ export function Conversation({
   const [dragging, setDragging] = useState(false);
   const messages = useMemo(() => loadedMessages(pages.data), [pages.data]);
   const names = useHistoryNames(chat.data);
-  useComposerFocusTarget(() => composer.current?.focus());
   const loaded = !!pages.data;
   useEffect(() => {
     if (loaded) onShown?.(chatId);

@@ -59,22 +59,39 @@ export function useChatCommandsTarget(commands: ChatCommands): void {
 /** Runs a command of the open chat, when it has that command now. */
 export const runChatCommand = (command: ChatCommand): void => chatCommands?.current[command]?.();
 
-let composerFocus: (() => void) | null = null;
+let composerFocus: { chatId: string; focus: () => void } | null = null;
+/** R pressed while the chosen chat's conversation was still being drawn: its message box takes the focus on mount. */
+let composerWanted: { chatId: string; until: number } | null = null;
 
-/** The open conversation registers how to focus its message box (R, and after Take). */
-export function useComposerFocusTarget(focus: () => void): void {
+/** The open chat's message box registers how to focus it (R). */
+export function useComposerFocusTarget(chatId: string, focus: () => void): void {
   const latest = useRef(focus);
   latest.current = focus;
   useEffect(() => {
-    const fn = () => latest.current();
-    composerFocus = fn;
+    const target = { chatId, focus: () => latest.current() };
+    composerFocus = target;
+    if (composerWanted?.chatId === chatId && performance.now() < composerWanted.until) {
+      composerWanted = null;
+      requestAnimationFrame(target.focus);
+    }
     return () => {
-      if (composerFocus === fn) composerFocus = null;
+      if (composerFocus === target) composerFocus = null;
     };
-  }, []);
+  }, [chatId]);
 }
 
-export const focusComposer = (): void => composerFocus?.();
+/**
+ * Focuses the message box of the chat chosen last. The router draws a chat switch as a transition, so for a moment
+ * the screen can still show the previous chat: its box never takes the focus (the text would go to the wrong chat);
+ * the chosen chat's box takes it once drawn.
+ */
+export const focusComposer = (chatId: string | null): void => {
+  if (!chatId) return;
+  if (composerFocus?.chatId === chatId) {
+    composerWanted = null;
+    composerFocus.focus();
+  } else composerWanted = { chatId, until: performance.now() + 3000 };
+};
 
 /**
  * Focuses the list row of a chat once it is rendered (the virtual list scrolls it into view first), or the list's
