@@ -6,6 +6,7 @@ import {
   ADMIN_PASSWORD,
   apiCall,
   apiLogin,
+  assertAccessible,
   assertNoErrors,
   field,
   fieldError,
@@ -126,6 +127,9 @@ describe('channel pages', () => {
     await dialog.getByRole('button', { name: 'Next' }).click();
     await field(dialog, 'Name').fill('Shop bot');
     await chooseTeam(page, 'Sales');
+    // The app is open at a local address: polling is offered first; this installation takes the webhook.
+    assert.equal(await dialog.getByRole('radio', { name: 'Polling' }).isChecked(), true);
+    await dialog.getByRole('radio', { name: 'Webhook' }).check();
     await field(dialog, 'Bot token').fill('not a token');
     await dialog.getByRole('button', { name: 'Create' }).click();
     await fieldError(dialog, 'Bot token', 'Incorrect token/ID specified');
@@ -270,6 +274,54 @@ describe('channel pages', () => {
       tg.unexpected.map((u) => u.reason),
       ['wrong bot token'],
     );
+    assertNoErrors(errors);
+    await context.close();
+  });
+
+  test('a bot behind a firewall: polling, chosen by default on a local address, gets messages without a webhook; the edit page switches it to the webhook', async () => {
+    const { page, errors, context } = await openPage(browser, server.url);
+    await signIn(page, adminToken, '/admin/preferences/channels');
+    const dialog = await openGuide(page, 'Telegram');
+    await dialog.getByText(/choose polling/).waitFor();
+    await dialog.getByRole('button', { name: 'Next' }).click();
+    await field(dialog, 'Name').fill('Office bot');
+    await chooseTeam(page, 'Sales');
+    await field(dialog, 'Bot token').fill(tg.token);
+    assert.equal(await dialog.getByRole('radio', { name: 'Polling' }).isChecked(), true);
+    await dialog.getByText(/Works behind a firewall/).scrollIntoViewIfNeeded();
+    await screenshot(page, 'channel-guide-telegram-polling');
+    await assertAccessible(page, 'telegram guide: how messages arrive');
+    const deletes = tg.expect.calls('deleteWebhook').length;
+    await dialog.getByRole('button', { name: 'Create' }).click();
+    await page.getByTestId('channel-Office bot').waitFor();
+    await page.getByRole('dialog').waitFor({ state: 'detached' });
+    assert.equal(tg.webhook, null, 'no webhook: the server asks Telegram');
+    assert.equal(tg.expect.calls('deleteWebhook').length, deletes + 1);
+
+    // A customer writes: the message waits at Telegram until the server's poll takes it.
+    await page.goto('/admin/chats?filter=waiting');
+    await page.getByText('Nobody is waiting').waitFor();
+    tg.queue(
+      tg.updates.text(
+        { id: 5002, first_name: 'Olga', last_name: 'Smirnova' },
+        'Written from behind a firewall',
+      ),
+    );
+    const chat = page.getByTestId('chat-row').filter({ hasText: 'Olga Smirnova' });
+    await chat.waitFor({ timeout: 15_000 });
+    await chat.click();
+    await page.getByTestId('message').getByText('Written from behind a firewall').waitFor();
+
+    // The installation got a public address: the edit page takes the bot to the webhook.
+    await page.goto('/admin/preferences/channels');
+    await page.getByRole('link', { name: 'Office bot' }).click();
+    await page.getByRole('tab', { name: 'General' }).waitFor();
+    assert.equal(await page.getByRole('radio', { name: 'Polling' }).isChecked(), true);
+    await page.getByRole('radio', { name: 'Webhook' }).check();
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page.getByText('The channel has been changed').waitFor();
+    const id = await channelId('Office bot');
+    await waitFor(() => (tg.webhook?.url === `${server.url}/api/webhooks/telegram/${id}` ? true : undefined));
     assertNoErrors(errors);
     await context.close();
   });

@@ -10,6 +10,7 @@ export * from './limits.ts';
 export * from './messages.ts';
 export * from './options.ts';
 export * from './phone.ts';
+export * from './public-address.ts';
 export * from './realtime.ts';
 export * from './rights.ts';
 export * from './schemas/auth.ts';

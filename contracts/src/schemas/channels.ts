@@ -122,6 +122,10 @@ const metaLoginFields = z.object({
     .regex(/^\d{1,30}$/, M.valueIncorrect),
 });
 
+/** How a Telegram channel receives its bot's updates. */
+export const TELEGRAM_UPDATES_VIA = ['webhook', 'polling'] as const;
+export type TelegramUpdatesVia = (typeof TELEGRAM_UPDATES_VIA)[number];
+
 export const CHANNEL_TYPE_FIELDS = {
   api: z.object({ webhookUrl: httpUrl }),
   /** A bot token from @BotFather: `<bot id>:<secret>`; checked with the Bot API (getMe) when saved. */
@@ -130,6 +134,12 @@ export const CHANNEL_TYPE_FIELDS = {
       .string(M.tokenIncorrect)
       .trim()
       .regex(/^\d{1,20}:[A-Za-z0-9_-]{20,100}$/, M.tokenIncorrect),
+    /**
+     * How the bot's updates reach us: Telegram posts them to our webhook (needs a public HTTPS address), or we ask
+     * for them (getUpdates long polling: works behind a firewall). Absent when creating: webhook when PUBLIC_URL
+     * looks public (addressTakesWebhooks), else polling; an existing channel keeps its way.
+     */
+    updatesVia: z.enum(TELEGRAM_UPDATES_VIA, M.incorrectValue).optional(),
   }),
   /** The site widget's settings (schemas/widget.ts); no secret the customer gives. */
   site_chat: siteChatCreateFields,

@@ -182,8 +182,19 @@ export type ReceivedEvent = { messageId: string; chatId: string; duplicate: bool
 export type PollSession = {
   cursor: Record<string, unknown>;
   saveCursor(cursor: Record<string, unknown>): Promise<boolean>;
-  receive(events: InboundEvent[]): Promise<ReceivedEvent[]>;
+  /**
+   * Acts on what was read as on a webhook's events (unreadable and ignored ones set aside); answers what each other
+   * event became, in order.
+   */
+  receive(events: ParsedEvent[]): Promise<ReceivedEvent[]>;
   signal: AbortSignal;
+  /**
+   * The provider refused the channel's credentials, or did not answer: the channel's problem (§8), shown to its
+   * administrators ('unreachable' only once it lasts).
+   */
+  problem(kind: 'token_refused' | 'unreachable', detail: string): Promise<void>;
+  /** The provider answered: a problem of its credentials or of reaching it ends. */
+  working(): Promise<void>;
 };
 
 export type ChannelCapabilities = {

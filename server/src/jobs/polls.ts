@@ -60,6 +60,15 @@ export const resetPoll = (q: Queryable, channelId: string, dueAt: Date) =>
     [channelId, dueAt],
   );
 
+/**
+ * Ends this instance's running session of the channel at once, after its poll was reset (resetPoll, committed): a
+ * long poll or IDLE connection is not left to read on until its next lease renewal. Sessions on other instances
+ * end at theirs.
+ */
+export function endPollSession(app: AppContext, channelId: string): void {
+  sessionsOf(app).ending.get(channelId)?.abort();
+}
+
 /** Claims due polls of live, active channels of active organisations in one autocommit statement. */
 const claimDuePolls = (q: Queryable, now: Date, claimedBy: string, leaseUntil: Date, limit: number) =>
   q.query<PollRow>(
@@ -98,16 +107,20 @@ const release = (q: Queryable, channelId: string, claimedBy: string, dueAt: Date
     [channelId, claimedBy, dueAt, error],
   );
 
-type Sessions = { running: Set<Promise<void>>; stop: AbortController };
+/** `ending`: each running session's way to end it, by channel (this instance's sessions only). */
+type Sessions = { running: Set<Promise<void>>; stop: AbortController; ending: Map<string, AbortController> };
 const SESSIONS = stateSlot<Sessions>('polls.sessions', () => ({
   running: new Set(),
   stop: new AbortController(),
+  ending: new Map(),
 }));
 const sessionsOf = (app: AppContext): Sessions => app.state.of(app, SESSIONS);
 
 async function session(app: AppContext, row: PollRow, claimedBy: string): Promise<void> {
   const p = poller;
   const end = new AbortController();
+  const { ending } = sessionsOf(app);
+  ending.set(row.channel_id, end);
   const stop = sessionsOf(app).stop.signal;
   const onStop = () => end.abort();
   stop.addEventListener('abort', onStop);
@@ -138,6 +151,7 @@ async function session(app: AppContext, row: PollRow, claimedBy: string): Promis
     clearTimeout(timeUp);
     clearInterval(renewer);
     stop.removeEventListener('abort', onStop);
+    if (ending.get(row.channel_id) === end) ending.delete(row.channel_id);
   }
   // A stopping server gives the row back due at once: the next instance (or start) goes on from the cursor.
   if (stop.aborted) dueAt = app.clock.now();

@@ -15,6 +15,8 @@ export const OUTBOUND = {
   timeoutMs: 10_000,
   maxAnswerBytes: 64 * 1024,
   streamTimeoutMs: 10 * 60_000,
+  /** The longest a provider may hold an answer open (long polling: Telegram's getUpdates timeout), on top of timeoutMs. */
+  heldMaxMs: 60_000,
 } as const;
 
 /** Why a URL may not be requested; the message names no internal detail beyond the address. */
@@ -39,6 +41,13 @@ export type OutboundInit = {
   timeoutMs?: number;
   /** A larger answer than OUTBOUND.maxAnswerBytes, for media downloads from a provider (the rest is still discarded). */
   maxBytes?: number;
+  /**
+   * The provider holds the answer open up to this long before it answers (long polling), at most OUTBOUND.heldMaxMs:
+   * the deadline grows by it.
+   */
+  heldMs?: number;
+  /** Ends the request early (a poll session that stops); the deadline applies as well. */
+  signal?: AbortSignal;
 };
 
 /**
@@ -176,8 +185,16 @@ export function createOutbound(allowedNetworks = ''): Outbound {
     bodyTimeout: OUTBOUND.timeoutMs,
   });
 
+  // Long polls wait for their answer's headers longer than any other request may.
+  const heldAgent = new Agent({
+    connect: { lookup, timeout: OUTBOUND.timeoutMs } as Agent.Options['connect'],
+    headersTimeout: OUTBOUND.timeoutMs + OUTBOUND.heldMaxMs,
+    bodyTimeout: OUTBOUND.timeoutMs,
+  });
+
   /** Sends one request under the rules; a refused address throws OutboundRefusedError, not undici's wrapper. */
-  async function request(url: string, init: OutboundInit, signal: AbortSignal) {
+  async function request(url: string, init: OutboundInit, deadline: AbortSignal) {
+    const signal = init.signal ? AbortSignal.any([deadline, init.signal]) : deadline;
     const u = precheck(url);
     try {
       return await fetch(u, {
@@ -185,7 +202,7 @@ export function createOutbound(allowedNetworks = ''): Outbound {
         headers: init.headers,
         body: init.body as never,
         redirect: 'manual',
-        dispatcher: agent,
+        dispatcher: init.heldMs ? heldAgent : agent,
         signal,
       });
     } catch (err) {
@@ -212,8 +229,11 @@ export function createOutbound(allowedNetworks = ''): Outbound {
     },
 
     async fetch(url, init = {}) {
-      const signal = AbortSignal.timeout(Math.min(init.timeoutMs ?? OUTBOUND.timeoutMs, OUTBOUND.timeoutMs));
-      const res = await request(url, init, signal);
+      const held = Math.min(Math.max(init.heldMs ?? 0, 0), OUTBOUND.heldMaxMs);
+      const deadline = AbortSignal.timeout(
+        Math.min(init.timeoutMs ?? OUTBOUND.timeoutMs, OUTBOUND.timeoutMs) + held,
+      );
+      const res = await request(url, { ...init, heldMs: held }, deadline);
       const { body, truncated } = await readBounded(res.body, init.maxBytes ?? OUTBOUND.maxAnswerBytes);
       return { status: res.status, headers: res.headers as unknown as Headers, body, truncated };
     },
@@ -246,7 +266,10 @@ export function createOutbound(allowedNetworks = ''): Outbound {
       return addresses[0].address;
     },
 
-    close: () => agent.close(),
+    // A long poll still held open is cut (its session has ended); other requests finish first.
+    close: async () => {
+      await Promise.all([agent.close(), heldAgent.destroy()]);
+    },
   };
 }
 

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createUpdateQueue, type UpdateQueue } from './telegram-polling.ts';
 import {
   type AddFileOptions,
   createUpdateBuilders,
@@ -62,6 +63,10 @@ export type FakeTelegram = {
     called(method: string, times?: number): TelegramRequest;
   };
   assertNoUnexpected(): void;
+  /** Keeps an update for getUpdates, as Telegram does while the bot has no webhook (long polls get it at once). */
+  queue(update: TgUpdate): void;
+  /** The updates getUpdates has not had confirmed yet, and whether a long poll waits now. */
+  readonly polling: Pick<UpdateQueue, 'pending' | 'waiting'>;
   /** POSTs an update as Telegram does, by default to the webhook last set with its secret; returns the status. */
   deliver(update: TgUpdate, url?: string, secret?: string | null): Promise<number>;
   close(): Promise<void>;
@@ -217,6 +222,7 @@ export async function startFakeTelegram(
   const failures = new Map<string, { spec: FailSpec; remaining: number }>();
   const callbackQueries = new Set<string>();
   let webhook: WebhookState | null = null;
+  const updateQueue = createUpdateQueue();
   let allowedOnly: Set<string> | null = null;
   let fileSeq = 0;
 
@@ -347,6 +353,7 @@ export async function startFakeTelegram(
       if (allowed !== undefined && !(Array.isArray(allowed) && allowed.every((u) => typeof u === 'string')))
         throw bad("can't parse allowed updates", 'allowed_updates is not an array of strings');
       const maxConnections = Number(str(req, 'max_connections') ?? 40);
+      updateQueue.webhookSet();
       webhook = {
         url,
         secretToken: secret,
@@ -357,6 +364,8 @@ export async function startFakeTelegram(
       return { result: true, description: 'Webhook was set' };
     },
     deleteWebhook: () => removeWebhook(),
+    // Answered by the update queue (telegram-polling.ts): listed here so the method is known.
+    getUpdates: () => ({ result: [] }),
     getWebhookInfo: () => ({
       result: webhook
         ? {
@@ -366,7 +375,7 @@ export async function startFakeTelegram(
             max_connections: webhook.maxConnections,
             ...(webhook.allowedUpdates ? { allowed_updates: webhook.allowedUpdates } : {}),
           }
-        : { url: '', has_custom_certificate: false, pending_update_count: 0 },
+        : { url: '', has_custom_certificate: false, pending_update_count: updateQueue.pending.length },
     }),
     getFile: (req) => {
       const fileId = str(req, 'file_id');
@@ -497,6 +506,16 @@ export async function startFakeTelegram(
         new ApiError(status, description ?? fallback ?? 'Error', undefined, retryAfter),
       );
     }
+    if (method === 'getUpdates') {
+      const got = await updateQueue.getUpdates(request.params, webhook !== null, (stop) =>
+        res.on('close', () => {
+          if (!res.writableEnded) stop();
+        }),
+      );
+      if (got.ok) return answer(res, 200, { ok: true, result: got.result });
+      if (got.malformed) flag(got.malformed);
+      return answerError(res, new ApiError(got.status, got.description));
+    }
     try {
       const { result, description } = methods[method](request, flag);
       answer(res, 200, { ok: true, result, ...(description ? { description } : {}) });
@@ -558,6 +577,8 @@ export async function startFakeTelegram(
         `unexpected Telegram requests:\n${unexpected.map((u) => `  ${u.httpMethod} ${u.path}: ${u.reason}`).join('\n')}`,
       );
     },
+    queue: (update) => updateQueue.push(update),
+    polling: updateQueue,
     deliver: async (update, url = webhook?.url, secret = webhook?.secretToken) => {
       if (!url) throw new Error('deliver() needs a url: no webhook is set');
       const headers: Record<string, string> = { 'content-type': 'application/json' };
@@ -566,7 +587,12 @@ export async function startFakeTelegram(
       await res.arrayBuffer();
       return res.status;
     },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        // A long poll still waiting is cut, as a stopping Telegram would.
+        server.closeAllConnections();
+      }),
   };
 }
 

@@ -38,6 +38,7 @@ describe('chat bot runtime', () => {
       name: 'Bot',
       teamId,
       token: tg.token,
+      updatesVia: 'webhook',
     });
     assert.equal(res.status, 200, JSON.stringify(res.body));
     const channelId = res.body.entity.id as string;
@@ -371,6 +372,7 @@ describe('chat bot runtime', () => {
       name: 'Bot',
       teamId,
       token: tg.token,
+      updatesVia: 'webhook',
     });
     const hook = `${s.url}/api/webhooks/telegram/${res.body.entity.id}`;
     const secret = tg.webhook?.secretToken as string;

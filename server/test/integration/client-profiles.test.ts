@@ -338,6 +338,7 @@ describe('client profiles', () => {
       name: 'Bot',
       teamId,
       token: tg.token,
+      updatesVia: 'webhook',
     });
     assert.equal(created.status, 200, JSON.stringify(created.body));
     const hook = `${s.url}/api/webhooks/telegram/${created.body.entity.id}`;

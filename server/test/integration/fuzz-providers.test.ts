@@ -230,7 +230,7 @@ describe('signed provider payloads of the wrong shape never give a 5xx', () => {
 
   test('Telegram', async () => {
     const org = await createOrganisation(s);
-    const ch = await channel(org, { type: 'telegram', token: tg.token });
+    const ch = await channel(org, { type: 'telegram', token: tg.token, updatesVia: 'webhook' });
     const hook = `${s.url}/api/webhooks/telegram/${ch.id}`;
     const secret = tg.webhook?.secretToken as string;
     const user = {

@@ -52,6 +52,7 @@ describe('Telegram buttons', () => {
       name: 'Bot',
       teamId,
       token: tg.token,
+      updatesVia: 'webhook',
     });
     assert.equal(res.status, 200, JSON.stringify(res.body));
     const channelId = res.body.entity.id as string;

@@ -28,6 +28,7 @@ describe('Telegram channel', () => {
       name,
       teamId,
       token: tg.token,
+      updatesVia: 'webhook',
     });
     assert.equal(res.status, 200, JSON.stringify(res.body));
     const channelId = res.body.entity.id;
@@ -83,6 +84,7 @@ describe('Telegram channel', () => {
       name: 'T',
       teamId,
       token: tg.token,
+      updatesVia: 'webhook',
     });
     assert.equal(hookRefused.status, 502);
     assert.equal(hookRefused.body.code, 'channelCreationException');

@@ -16,12 +16,15 @@ export async function callBot<T>(
   token: string,
   method: string,
   params: Record<string, unknown> | FormData = {},
+  /** A long poll (getUpdates): how long Telegram may hold the answer, and the session's end. */
+  held?: { heldMs: number; signal: AbortSignal; maxBytes: number },
 ): Promise<BotAnswer<T>> {
   const form = params instanceof FormData;
   const res = await ctx.outbound.fetch(`${baseUrl(ctx)}/bot${token}/${method}`, {
     method: 'POST',
     headers: form ? undefined : { 'content-type': 'application/json' },
     body: form ? params : JSON.stringify(params),
+    ...held,
   });
   let json: {
     ok?: boolean;

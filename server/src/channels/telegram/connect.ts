@@ -1,12 +1,12 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { FIELD_MESSAGES as M } from '@smartconnect/contracts';
+import { addressTakesWebhooks, FIELD_MESSAGES as M, type TelegramUpdatesVia } from '@smartconnect/contracts';
 import { AppError } from '../../http/errors.ts';
 import type { AdapterChannel, AdapterContext, Connected, InboundEvent, RawRequest } from '../types.ts';
 import { callBot } from './bot-api.ts';
 
 const SECRET_HEADER = 'x-telegram-bot-api-secret-token';
 /** The updates we act on; others (group joins, polls, ...) are not sent to us at all. */
-const ALLOWED_UPDATES = ['message', 'edited_message', 'callback_query', 'my_chat_member'];
+export const ALLOWED_UPDATES = ['message', 'edited_message', 'callback_query', 'my_chat_member'];
 
 /**
  * The provider said no (§8 'channel creation error'): `reason` is a code the web words in the user's language
@@ -16,9 +16,26 @@ const refusal = (reason: 'unreachable' | 'token' | 'webhook', provider?: string)
   new AppError('channelCreationException', undefined, { reason, ...(provider ? { provider } : {}) });
 
 /**
+ * How a channel's updates come: as asked; else as before (channels made before polling existed used the webhook);
+ * else, for a new channel, by webhook when our public address looks reachable from the internet, by polling when not.
+ */
+export const updatesViaOf = (
+  ctx: AdapterContext,
+  input: Record<string, unknown>,
+  current?: AdapterChannel,
+): TelegramUpdatesVia =>
+  (input.updatesVia as TelegramUpdatesVia | undefined) ??
+  (current
+    ? ((current.settings.updatesVia as TelegramUpdatesVia | undefined) ?? 'webhook')
+    : addressTakesWebhooks(ctx.publicUrl)
+      ? 'webhook'
+      : 'polling');
+
+/**
  * Checks the bot token with getMe (a refused token is the field error 'Incorrect token/ID specified'; §5: the
  * bot's username must end in 'bot'), then registers our webhook with a secret of our own that every update must
- * carry. Re-run with the stored token when the channel is activated again.
+ * carry, or, for a channel that polls, deletes any webhook (getUpdates refuses to work beside one). Re-run with the
+ * stored token when the channel is activated again or its way of receiving changes.
  */
 export async function connectTelegram(
   ctx: AdapterContext,
@@ -46,6 +63,16 @@ export async function connectTelegram(
   if (!username.toLowerCase().endsWith('bot'))
     throw new AppError('validationException', { token: M.botUsernameIncorrect });
   const secretToken = current?.secrets.secretToken ?? randomBytes(32).toString('base64url');
+  const updatesVia = updatesViaOf(ctx, input, current);
+  const settings = { botId: me.result.id, username, updatesVia };
+  if (updatesVia === 'polling') {
+    // Updates kept while no one read them stay: the first poll reads them.
+    const deleted = await callBot<boolean>(ctx, token, 'deleteWebhook').catch(() => {
+      throw refusal('unreachable');
+    });
+    if (!deleted.ok) throw refusal('webhook', deleted.description);
+    return { settings, secrets: { token, secretToken } };
+  }
   const hook = await callBot<boolean>(ctx, token, 'setWebhook', {
     url: `${ctx.publicUrl}/api/webhooks/telegram/${channel.id}`,
     secret_token: secretToken,
@@ -54,7 +81,7 @@ export async function connectTelegram(
     throw refusal('unreachable');
   });
   if (!hook.ok) throw refusal('webhook', hook.description);
-  return { settings: { botId: me.result.id, username }, secrets: { token, secretToken } };
+  return { settings, secrets: { token, secretToken } };
 }
 
 /** Lets go of the webhook (deactivated or deleted channel); Telegram then keeps updates for a while. */

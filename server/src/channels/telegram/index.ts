@@ -3,9 +3,13 @@ import type { ChannelAdapter } from '../types.ts';
 import { answerCallbacks, connectTelegram, disconnectTelegram, verifyTelegram } from './connect.ts';
 import { fetchTelegramMedia, TELEGRAM_DOWNLOAD_MAX } from './media.ts';
 import { parseTelegram } from './parse.ts';
+import { pollTelegram } from './poll.ts';
 import { sendTelegram, TELEGRAM_TEXT_LIMIT } from './send.ts';
 
-/** Telegram through the Bot API: a bot's private chats are customer dialogs. */
+/**
+ * Telegram through the Bot API: a bot's private chats are customer dialogs. Its updates come by webhook, or by
+ * getUpdates long polling for an installation without a public address (`updatesVia`).
+ */
 export const telegramAdapter: ChannelAdapter = {
   type: 'telegram',
   createSchema: CHANNEL_TYPE_FIELDS.telegram,
@@ -28,5 +32,11 @@ export const telegramAdapter: ChannelAdapter = {
   fetchMedia: fetchTelegramMedia,
   mediaMaxBytes: TELEGRAM_DOWNLOAD_MAX,
   afterReceive: answerCallbacks,
-  present: (settings) => ({ username: settings.username ?? null, botId: settings.botId ?? null }),
+  // Channels with `updatesVia: 'polling'` read getUpdates (behind a firewall); the others answer idle.
+  poll: pollTelegram,
+  present: (settings) => ({
+    username: settings.username ?? null,
+    botId: settings.botId ?? null,
+    updatesVia: settings.updatesVia ?? 'webhook',
+  }),
 };

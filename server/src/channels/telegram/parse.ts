@@ -166,12 +166,16 @@ function pressedLabel(m: Message | undefined, data: string): string | undefined 
   return undefined;
 }
 
+/** A webhook's request: one Update. */
+export const parseTelegram = (req: RawRequest): ParsedEvent[] => parseTelegramUpdate(req.body);
+
 /**
- * One Telegram update as events. Only private chats are customer dialogs: group and channel posts give nothing.
- * A callback query from our buttons is a postback; `my_chat_member` 'kicked' means the client blocked the bot.
+ * One Telegram update as events, as our webhook receives it or getUpdates answers it in a list. Only private chats
+ * are customer dialogs: group and channel posts give nothing. A callback query from our buttons is a postback;
+ * `my_chat_member` 'kicked' means the client blocked the bot.
  */
-export function parseTelegram(req: RawRequest): ParsedEvent[] {
-  const body = storable(req.body);
+export function parseTelegramUpdate(raw: unknown): ParsedEvent[] {
+  const body = storable(raw);
   const parsed = read(update, body);
   if (!parsed.ok) return unreadableUpdate(body, parsed.reason);
   const u = parsed.data;

@@ -1,5 +1,6 @@
 import { adapterFor } from '../../channels/registry.ts';
 import type { Poller } from '../../jobs/polls.ts';
+import { recordChannelProblem, resolveChannelProblems } from './problems.ts';
 import * as Q from './queries.ts';
 import { receivePolled } from './receive.ts';
 import { adapterChannel, adapterContext } from './service.ts';
@@ -30,5 +31,7 @@ export const channelPoller: Poller = async (app, run) => {
         throw new Error('channel no longer active');
       return receivePolled(app, row, channel, events);
     },
+    problem: (kind, detail) => recordChannelProblem(app, row, kind, detail),
+    working: () => resolveChannelProblems(app, row, ['token_refused', 'unreachable']),
   });
 };

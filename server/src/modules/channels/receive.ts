@@ -233,24 +233,21 @@ async function actOnAll(t: Target, parsedEvents: ParsedEvent[]): Promise<Receive
 }
 
 /**
- * Events a pull channel read (a mailbox), acted on like a webhook's, one after the other, each committed before
- * the next: answers what each became (the stored message, or null for events that store none).
+ * Events a pull channel read (a mailbox, a bot's getUpdates), acted on exactly as a webhook's: the unreadable and
+ * ignored set aside, client names found, each committed before the next, then the adapter's after-receive step
+ * (answering button presses). Answers what each acted-on event became, in order (the stored message, or null for
+ * events that store none).
  */
 export async function receivePolled(
   app: AppContext,
   row: ChannelRow,
   channel: AdapterChannel,
-  events: InboundEvent[],
+  events: ParsedEvent[],
 ): Promise<ReceivedEvent[]> {
-  const t = { app, row, adapter: adapterFor(row.type), channel };
-  const out: ReceivedEvent[] = [];
-  for (const e of events) {
-    const { result } = await act(t, e);
-    out.push(
-      result && 'chatId' in result && 'messageId' in result
-        ? { messageId: result.messageId, chatId: result.chatId, duplicate: result.duplicate }
-        : null,
-    );
-  }
-  return out;
+  const received = await actOnAll({ app, row, adapter: adapterFor(row.type), channel }, events);
+  return received.map(({ result }) =>
+    result && 'chatId' in result && 'messageId' in result
+      ? { messageId: result.messageId, chatId: result.chatId, duplicate: result.duplicate }
+      : null,
+  );
 }

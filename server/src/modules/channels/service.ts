@@ -19,7 +19,7 @@ import { type AppContext, stateSlot } from '../../context.ts';
 import type { Queryable } from '../../db/index.ts';
 import type { AuthContext } from '../../http/auth.ts';
 import { AppError, validationError } from '../../http/errors.ts';
-import { resetPoll, schedulePoll } from '../../jobs/polls.ts';
+import { endPollSession, resetPoll, schedulePoll } from '../../jobs/polls.ts';
 import { decryptSecret, encryptSecret } from '../../lib/crypto.ts';
 import { readStoredFile } from '../files/service.ts';
 import { teamInOrg, teamsInOrg } from '../teams/readers.ts';
@@ -150,7 +150,7 @@ export async function createChannel(
         ratingMessage: rating.ratingMessage ?? null,
         ratingEnabled: rating.ratingEnabled ?? false,
       });
-      // A pull channel (a mailbox) is read by the job runner from now on.
+      // A pull channel (a mailbox, a bot that polls) is read by the job runner from now on.
       if (adapter.poll) await schedulePoll(q, auth.organisationId, id, app.clock.now());
     });
   } catch (err) {
@@ -259,10 +259,10 @@ export async function updateChannel(
       visibleTeamIds: input.visibleTeamIds && [...new Set(input.visibleTeamIds)],
       ...rating,
     });
-    if (activating && adapter.poll) await schedulePoll(q, auth.organisationId, id, app.clock.now());
-    // A running mailbox session lets go: it must not read on with old settings or for an inactive channel.
-    else if (adapter.poll && (connected || input.status === 'inactive'))
-      await resetPoll(q, id, app.clock.now());
+    // Activated or connected again (new settings: a Telegram bot that polls now): read from now on.
+    if (adapter.poll && connected) await schedulePoll(q, auth.organisationId, id, app.clock.now());
+    // A running session lets go: it must not read on with old settings or for an inactive channel.
+    if (adapter.poll && (connected || input.status === 'inactive')) await resetPoll(q, id, app.clock.now());
     if (connected)
       await Q.setChannelConfig(
         q,
@@ -271,6 +271,7 @@ export async function updateChannel(
         encryptSecret(app.config.secretKey, JSON.stringify(connected.secrets)),
       );
   });
+  if (adapter.poll && (connected || input.status === 'inactive')) endPollSession(app, id);
   if (input.status === 'inactive' && current.status === 'active') await undoConnect(app, adapter, channel);
   cacheOf(app).delete(id);
   const updated = await getChannel(app, auth.organisationId, id);
@@ -295,7 +296,10 @@ export async function updateChannel(
 export async function deleteChannel(app: AppContext, auth: AuthContext, id: string) {
   const row = await getChannel(app, auth.organisationId, id);
   await Q.softDeleteChannel(app.db, auth.organisationId, id);
-  if (adapterFor(row.type).poll) await resetPoll(app.db, id, app.clock.now());
+  if (adapterFor(row.type).poll) {
+    await resetPoll(app.db, id, app.clock.now());
+    endPollSession(app, id);
+  }
   cacheOf(app).delete(id);
   const adapter = adapterFor(row.type);
   const channel = adapterChannel(app, row);

@@ -61,6 +61,13 @@ export const channels = {
     token: 'Bot token',
     tokenHint: 'The token @BotFather gave you, like 123456789:AA…',
     tokenKeep: 'Leave empty to keep the current token; a new token connects another bot.',
+    updatesVia: 'How messages arrive',
+    webhook: 'Webhook',
+    webhookHint:
+      'Telegram sends each message to this server at once. Needs a public HTTPS address (PUBLIC_URL).',
+    polling: 'Polling',
+    pollingHint:
+      'This server asks Telegram for new messages. Works behind a firewall, without a public address; only api.telegram.org must be reachable.',
   },
   guide: {
     atProvider: 'At the provider',
@@ -98,8 +105,9 @@ export const channels = {
       step1: 'Open @BotFather in Telegram (t.me/BotFather).',
       step2: 'Send /newbot, then choose the bot’s name and a username ending in “bot”.',
       step3: 'Copy the token BotFather sends you (it looks like 123456789:AA…).',
-      step4: 'Paste the token on the next step: we check it with Telegram and register our webhook.',
-      note: 'Telegram delivers messages only to a server reachable over HTTPS at its public address (PUBLIC_URL).',
+      step4:
+        'Paste the token on the next step and choose how messages arrive: we check the token with Telegram and register our webhook or start polling.',
+      note: 'A webhook needs this server reachable over HTTPS at its public address (PUBLIC_URL). Without one (a laptop, an office network behind a firewall), choose polling.',
     },
   },
   keyTitle: 'Channel keys',

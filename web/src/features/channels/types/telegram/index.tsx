@@ -1,4 +1,5 @@
-import { PasswordInput, TextInput } from '@mantine/core';
+import { PasswordInput, Radio, Stack, TextInput } from '@mantine/core';
+import { addressTakesWebhooks, TELEGRAM_UPDATES_VIA } from '@smartconnect/contracts';
 import { IconBrandTelegram } from '@tabler/icons-react';
 import { useTranslation } from '../../../../shared/i18n/index.ts';
 import type { ChannelTypeUi, OwnFieldsProps } from '../types.ts';
@@ -22,11 +23,34 @@ function TelegramFields({ values, errors, onChange, editing, disabled, channel }
         error={errors.token}
         onChange={(e) => onChange('token', e.currentTarget.value)}
       />
+      <Radio.Group
+        label={t('channels.telegram.updatesVia')}
+        value={values.updatesVia ?? 'webhook'}
+        onChange={(v) => onChange('updatesVia', v)}
+        error={errors.updatesVia}
+      >
+        <Stack gap="xs" mt={6}>
+          {TELEGRAM_UPDATES_VIA.map((way) => (
+            <Radio
+              key={way}
+              value={way}
+              disabled={disabled}
+              label={t(`channels.telegram.${way}`)}
+              description={t(`channels.telegram.${way}Hint`)}
+              data-testid={`telegram-updates-${way}`}
+            />
+          ))}
+        </Stack>
+      </Radio.Group>
     </>
   );
 }
 
-/** A Telegram bot: the token from @BotFather is checked with Telegram, which then posts updates to our webhook. */
+/**
+ * A Telegram bot: the token from @BotFather is checked with Telegram, which then posts updates to our webhook, or
+ * our server asks for them (polling: behind a firewall). A new channel starts from polling when the address the
+ * admin uses does not look public (the server applies the same rule to PUBLIC_URL when the API caller omits it).
+ */
 export const telegramChannel: ChannelTypeUi = {
   type: 'telegram',
   icon: IconBrandTelegram,
@@ -39,7 +63,14 @@ export const telegramChannel: ChannelTypeUi = {
   guideNote: 'channels.guide.telegram.note',
   required: ['token'],
   // The token is write-only: never shown again, empty means unchanged.
-  initial: () => ({ token: '' }),
+  initial: (channel) => ({
+    token: '',
+    updatesVia: channel
+      ? String(channel.settings.updatesVia ?? 'webhook')
+      : addressTakesWebhooks(window.location.origin)
+        ? 'webhook'
+        : 'polling',
+  }),
   Fields: TelegramFields,
   summary: (c) => (typeof c.settings.username === 'string' ? `@${c.settings.username}` : null),
 };

@@ -1,0 +1,138 @@
+import type { AdapterChannel, AdapterContext, ParsedEvent, PollSession } from '../types.ts';
+import { type BotAnswer, callBot } from './bot-api.ts';
+import { ALLOWED_UPDATES } from './connect.ts';
+import { parseTelegramUpdate } from './parse.ts';
+
+/**
+ * getUpdates long polling (https://core.telegram.org/bots/api#getupdates), for a channel whose updates come by
+ * polling (`updatesVia: 'polling'`: an installation without a public address). Telegram holds each request open
+ * until an update arrives or `timeout` seconds pass.
+ */
+export const TELEGRAM_POLL = {
+  /** Seconds Telegram may hold a getUpdates request open. */
+  holdS: 25,
+  /** Updates per request: a batch is committed before the next is asked for. */
+  limit: 20,
+  /** An answer of 20 updates stays far below this (a message is at most 4096 characters). */
+  maxAnswerBytes: 8 * 1024 * 1024,
+  /** Waits after failures (network, 5xx) double from the first up to the last; the session goes on meanwhile. */
+  backoffMs: [1_000, 60_000],
+  /** A channel whose updates come by webhook is looked at again this much later (its way may change). */
+  webhookIdleMs: 60 * 60_000,
+  /** After a 409 conflict, the claim is looked at this much later (an edit taking the channel to webhooks settles). */
+  conflictWaitMs: 1_000,
+  /** A refused token is tried again this much later (the admin may fix it at BotFather meanwhile). */
+  refusedAgainMs: 5 * 60_000,
+} as const;
+
+type Update = { update_id?: unknown };
+
+const cursorOf = (offset: number | undefined, session: PollSession) =>
+  offset === undefined ? session.cursor : { ...session.cursor, offset };
+
+/** Resolves after `ms`, or at once when the session ends. */
+const pause = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    if (signal.aborted) return resolve();
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done);
+  });
+
+/**
+ * One session: asks for the updates after the stored offset, hands each batch to ingest and only then moves the
+ * offset past it (which confirms the batch to Telegram), until the session ends. A crash between the two re-reads
+ * the batch, which ingest dedupes. A webhook set meanwhile (by another program, or left over) is deleted, since this
+ * channel reads by polling; a refused token is the channel's problem; 429 waits as Telegram says; network failures
+ * and 5xx back off and go on.
+ */
+export async function pollTelegram(
+  ctx: AdapterContext,
+  channel: AdapterChannel,
+  session: PollSession,
+): Promise<{ againInMs: number }> {
+  if (channel.settings.updatesVia !== 'polling') return { againInMs: TELEGRAM_POLL.webhookIdleMs };
+  const token = channel.secrets.token ?? '';
+  let offset = typeof session.cursor.offset === 'number' ? session.cursor.offset : undefined;
+  let failures = 0;
+  let reported = false;
+  // The first request of a session answers at once (what waits, and whether the token still works: a problem
+  // ends as soon as Telegram answers); the next ones are long polls.
+  let hold = 0;
+  const backoff = () =>
+    Math.min(TELEGRAM_POLL.backoffMs[0] * 2 ** Math.min(failures - 1, 10), TELEGRAM_POLL.backoffMs[1]);
+  while (!session.signal.aborted) {
+    let res: BotAnswer<unknown>;
+    try {
+      res = await callBot<unknown>(
+        ctx,
+        token,
+        'getUpdates',
+        {
+          ...(offset !== undefined ? { offset } : {}),
+          limit: TELEGRAM_POLL.limit,
+          timeout: hold,
+          allowed_updates: ALLOWED_UPDATES,
+        },
+        {
+          heldMs: hold * 1000,
+          signal: session.signal,
+          maxBytes: TELEGRAM_POLL.maxAnswerBytes,
+        },
+      );
+    } catch (err) {
+      if (session.signal.aborted) break;
+      failures++;
+      await session.problem('unreachable', `getUpdates: ${(err as Error).message}`);
+      await pause(backoff(), session.signal);
+      continue;
+    }
+    if (!res.ok) {
+      if (res.status === 401 || res.status === 404) {
+        await session.problem('token_refused', res.description);
+        return { againInMs: TELEGRAM_POLL.refusedAgainMs };
+      }
+      if (res.status === 409) {
+        // A webhook set, or another getUpdates: when the channel changed meanwhile (it takes a webhook now, was
+        // deactivated) or another instance took its poll over, this session has lost its claim and simply ends.
+        // The claim is looked at a moment later: an edit sets the webhook just before it takes the claim back.
+        await pause(TELEGRAM_POLL.conflictWaitMs, session.signal);
+        if (session.signal.aborted || !(await session.saveCursor(cursorOf(offset, session)))) break;
+        if (/webhook/i.test(res.description)) {
+          // This channel polls: the webhook (another program's, or left over) goes.
+          const deleted = await callBot<boolean>(ctx, token, 'deleteWebhook').catch(() => null);
+          if (deleted?.ok) continue;
+        }
+      }
+      failures++;
+      if (res.status === 429 && res.retryAfter) {
+        await pause(res.retryAfter * 1000, session.signal);
+        continue;
+      }
+      // 409 'terminated by other getUpdates request': another program reads this bot's updates.
+      await session.problem('unreachable', `getUpdates: ${res.description}`);
+      await pause(backoff(), session.signal);
+      continue;
+    }
+    hold = TELEGRAM_POLL.holdS;
+    if (failures || !reported) {
+      failures = 0;
+      reported = true;
+      await session.working();
+    }
+    const updates: Update[] = Array.isArray(res.result) ? res.result : [];
+    if (!updates.length) continue;
+    const events: ParsedEvent[] = updates.flatMap((u) => parseTelegramUpdate(u));
+    await session.receive(events);
+    const ids = updates.map((u) => u.update_id).filter((id): id is number => Number.isSafeInteger(id));
+    // An answer of updates without a single id cannot be confirmed: asked again, it would come back forever.
+    if (!ids.length) throw new Error('getUpdates answered updates without update_id');
+    offset = Math.max(...ids) + 1;
+    if (!(await session.saveCursor(cursorOf(offset, session)))) break;
+  }
+  return { againInMs: 0 };
+}
