@@ -15,6 +15,7 @@ export const CHANNEL_TYPES = [
   'instagram',
   'facebook',
   'viber',
+  'vk',
 ] as const;
 export type ChannelType = (typeof CHANNEL_TYPES)[number];
 export const CHANNEL_STATUSES = ['active', 'inactive'] as const;
@@ -122,6 +123,16 @@ const metaLoginFields = z.object({
     .regex(/^\d{1,30}$/, M.valueIncorrect),
 });
 
+/** A VK community's id, and a community access token (both VK types). */
+const vkGroupId = z
+  .string(M.tokenIncorrect)
+  .trim()
+  .regex(/^\d{1,15}$/, M.tokenIncorrect);
+const vkToken = z
+  .string(M.tokenIncorrect)
+  .trim()
+  .regex(/^[A-Za-z0-9._-]{20,512}$/, M.tokenIncorrect);
+
 /** How a Telegram channel receives its bot's updates. */
 export const TELEGRAM_UPDATES_VIA = ['webhook', 'polling'] as const;
 export type TelegramUpdatesVia = (typeof TELEGRAM_UPDATES_VIA)[number];
@@ -220,15 +231,8 @@ export const CHANNEL_TYPE_FIELDS = {
   // `groupId`; the secret and confirmation are then set up by us (groups.addCallbackServer), so all but groupId
   // are optional here and the server asks for what the chosen way needs.
   vk_bot: z.object({
-    groupId: z
-      .string(M.tokenIncorrect)
-      .trim()
-      .regex(/^\d{1,15}$/, M.tokenIncorrect),
-    token: z
-      .string(M.tokenIncorrect)
-      .trim()
-      .regex(/^[A-Za-z0-9._-]{20,512}$/, M.tokenIncorrect)
-      .optional(),
+    groupId: vkGroupId,
+    token: vkToken.optional(),
     secret: z
       .string(M.valueIncorrect)
       .trim()
@@ -241,6 +245,11 @@ export const CHANNEL_TYPE_FIELDS = {
       .optional(),
     grant: z.string(M.tokenIncorrect).trim().min(1, M.tokenIncorrect).max(8192, M.tokenIncorrect).optional(),
   }),
+  /**
+   * A VK community through the Bots Long Poll API (no public address needed): the community's id and a community
+   * access token with the messages right (and, to turn the Long Poll API on for us, community management).
+   */
+  vk: z.object({ groupId: vkGroupId, token: vkToken }),
   /**
    * Instagram and Facebook Messenger, connected by logging in with Meta: `grant` is what our OAuth callback handed
    * back (sealed; it names the organisation and expires), `pageId` the chosen page (GET oauth accounts).
@@ -321,6 +330,7 @@ export const channelCreateSchema = z
       createOf('instagram'),
       createOf('facebook'),
       createOf('viber'),
+      createOf('vk'),
     ],
     M.valueIncorrect,
   )

@@ -8,6 +8,7 @@ import { telegramAdapter } from './telegram/index.ts';
 import type { ChannelAdapter, ChannelCapabilities } from './types.ts';
 import { viberBusinessAdapter } from './viber/index.ts';
 import { viberBotAdapter } from './viber_bot/index.ts';
+import { vkAdapter } from './vk/index.ts';
 import { vkBotAdapter } from './vk_bot/index.ts';
 import { whatsappAdapter } from './whatsapp/index.ts';
 
@@ -23,6 +24,7 @@ const adapters: Record<ChannelType, ChannelAdapter> = {
   instagram: instagramAdapter,
   facebook: facebookAdapter,
   viber: viberBusinessAdapter,
+  vk: vkAdapter,
 };
 
 export function adapterFor(type: string): ChannelAdapter {

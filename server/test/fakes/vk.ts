@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type GeneratedFile, type GeneratedStats, generatedStats, sendGenerated } from './generated-file.ts';
+import { createVkLongPoll, type VkLongPoll } from './vk-longpoll.ts';
 
 /**
  * A fake of the VK API for a community bot (https://dev.vk.com/ru/api/api-requests), following its documents:
@@ -55,6 +56,8 @@ export type FakeVk = {
     secretKey: string;
     settings: Record<string, string>;
   }[];
+  /** The community's Bots Long Poll API (vk-longpoll.ts). */
+  longPoll: VkLongPoll;
   failNext(method: string, code: number, message: string, times?: number): void;
   addMedia(bytes: Uint8Array, contentType: string): string;
   /** A large file made up as it is downloaded (never held whole); its URL. */
@@ -98,6 +101,7 @@ export async function startFakeVk(): Promise<FakeVk> {
     userToken: `vk1.a.u${randomBytes(40).toString('hex')}`,
     deny: false,
     callbackServers: [],
+    longPoll: createVkLongPoll(() => fake.groupId),
     failNext(method, code, message, times = 1) {
       fails.push({ method, code, message, times });
     },
@@ -159,7 +163,12 @@ export async function startFakeVk(): Promise<FakeVk> {
         },
       };
     },
-    close: () => new Promise((resolve) => server.close(() => resolve())),
+    close: () =>
+      new Promise((resolve) => {
+        server.close(() => resolve());
+        // A Long Poll request still waiting is cut.
+        server.closeAllConnections();
+      }),
   };
 
   const json = (res: ServerResponse, body: unknown) => {
@@ -239,6 +248,7 @@ export async function startFakeVk(): Promise<FakeVk> {
       return res.end(f.bytes);
     }
     if (req.method === 'GET' && url.pathname === '/authorize') return authorize(url, res);
+    if (url.pathname === `/lp/${fake.groupId}`) return fake.longPoll.handle(url, req, res);
     if (req.method === 'GET' && url.pathname === '/access_token') return accessToken(url, res);
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
@@ -375,6 +385,26 @@ export async function startFakeVk(): Promise<FakeVk> {
         server.settings = settings;
         return json(res, { response: 1 });
       }
+      case 'groups.setLongPollSettings': {
+        if (params.group_id !== String(fake.groupId))
+          return error(res, 100, 'One of the parameters specified was missing or invalid: group_id', params);
+        // Changing the community's settings needs the community management right (262144).
+        if ((fake.mask & 262144) === 0)
+          return error(res, 15, 'Access denied: no access to call this method', params);
+        fake.longPoll.setLongPollSettings(params);
+        return json(res, { response: 1 });
+      }
+      case 'groups.getLongPollServer':
+        if (params.group_id !== String(fake.groupId))
+          return error(res, 100, 'One of the parameters specified was missing or invalid: group_id', params);
+        if (!fake.longPoll.enabled)
+          return error(
+            res,
+            100,
+            'One of the parameters specified was missing or invalid: longpoll for this group is not enabled',
+            params,
+          );
+        return json(res, { response: fake.longPoll.server(fake.baseUrl) });
       case 'groups.getTokenPermissions':
         return json(res, { response: { mask: fake.mask, permissions: [] } });
       case 'messages.send': {

@@ -1,3 +1,4 @@
+import { backoffMs, LONG_POLL_HOLD_S, NOT_POLLED_IDLE_MS, pause, REFUSED_AGAIN_MS } from '../long-poll.ts';
 import type { AdapterChannel, AdapterContext, ParsedEvent, PollSession } from '../types.ts';
 import { type BotAnswer, callBot } from './bot-api.ts';
 import { ALLOWED_UPDATES } from './connect.ts';
@@ -9,39 +10,18 @@ import { parseTelegramUpdate } from './parse.ts';
  * until an update arrives or `timeout` seconds pass.
  */
 export const TELEGRAM_POLL = {
-  /** Seconds Telegram may hold a getUpdates request open. */
-  holdS: 25,
   /** Updates per request: a batch is committed before the next is asked for. */
   limit: 20,
   /** An answer of 20 updates stays far below this (a message is at most 4096 characters). */
   maxAnswerBytes: 8 * 1024 * 1024,
-  /** Waits after failures (network, 5xx) double from the first up to the last; the session goes on meanwhile. */
-  backoffMs: [1_000, 60_000],
-  /** A channel whose updates come by webhook is looked at again this much later (its way may change). */
-  webhookIdleMs: 60 * 60_000,
   /** After a 409 conflict, the claim is looked at this much later (an edit taking the channel to webhooks settles). */
   conflictWaitMs: 1_000,
-  /** A refused token is tried again this much later (the admin may fix it at BotFather meanwhile). */
-  refusedAgainMs: 5 * 60_000,
 } as const;
 
 type Update = { update_id?: unknown };
 
 const cursorOf = (offset: number | undefined, session: PollSession) =>
   offset === undefined ? session.cursor : { ...session.cursor, offset };
-
-/** Resolves after `ms`, or at once when the session ends. */
-const pause = (ms: number, signal: AbortSignal) =>
-  new Promise<void>((resolve) => {
-    if (signal.aborted) return resolve();
-    const done = () => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal.addEventListener('abort', done);
-  });
 
 /**
  * One session: asks for the updates after the stored offset, hands each batch to ingest and only then moves the
@@ -55,7 +35,7 @@ export async function pollTelegram(
   channel: AdapterChannel,
   session: PollSession,
 ): Promise<{ againInMs: number }> {
-  if (channel.settings.updatesVia !== 'polling') return { againInMs: TELEGRAM_POLL.webhookIdleMs };
+  if (channel.settings.updatesVia !== 'polling') return { againInMs: NOT_POLLED_IDLE_MS };
   const token = channel.secrets.token ?? '';
   let offset = typeof session.cursor.offset === 'number' ? session.cursor.offset : undefined;
   let failures = 0;
@@ -63,8 +43,6 @@ export async function pollTelegram(
   // The first request of a session answers at once (what waits, and whether the token still works: a problem
   // ends as soon as Telegram answers); the next ones are long polls.
   let hold = 0;
-  const backoff = () =>
-    Math.min(TELEGRAM_POLL.backoffMs[0] * 2 ** Math.min(failures - 1, 10), TELEGRAM_POLL.backoffMs[1]);
   while (!session.signal.aborted) {
     let res: BotAnswer<unknown>;
     try {
@@ -88,13 +66,13 @@ export async function pollTelegram(
       if (session.signal.aborted) break;
       failures++;
       await session.problem('unreachable', `getUpdates: ${(err as Error).message}`);
-      await pause(backoff(), session.signal);
+      await pause(backoffMs(failures), session.signal);
       continue;
     }
     if (!res.ok) {
       if (res.status === 401 || res.status === 404) {
         await session.problem('token_refused', res.description);
-        return { againInMs: TELEGRAM_POLL.refusedAgainMs };
+        return { againInMs: REFUSED_AGAIN_MS };
       }
       if (res.status === 409) {
         // A webhook set, or another getUpdates: when the channel changed meanwhile (it takes a webhook now, was
@@ -115,10 +93,10 @@ export async function pollTelegram(
       }
       // 409 'terminated by other getUpdates request': another program reads this bot's updates.
       await session.problem('unreachable', `getUpdates: ${res.description}`);
-      await pause(backoff(), session.signal);
+      await pause(backoffMs(failures), session.signal);
       continue;
     }
-    hold = TELEGRAM_POLL.holdS;
+    hold = LONG_POLL_HOLD_S;
     if (failures || !reported) {
       failures = 0;
       reported = true;

@@ -2,40 +2,26 @@ import { timingSafeEqual } from 'node:crypto';
 import { FIELD_MESSAGES as M } from '@smartconnect/contracts';
 import { AppError } from '../../http/errors.ts';
 import type { AdapterChannel, AdapterContext, Connected, RawRequest } from '../types.ts';
-import { callVk, VK_ERROR, vkGroupById } from './api.ts';
+import { callVk, VK_ERROR, type VkGroup, vkGroupById } from './api.ts';
 import { setUpCallbackApi } from './oauth.ts';
 
-const refusal = (reason: 'unreachable' | 'token', provider?: string) =>
+export const refusal = (reason: 'unreachable' | 'token' | 'webhook' | 'longpoll', provider?: string) =>
   new AppError('channelCreationException', undefined, { reason, ...(provider ? { provider } : {}) });
 
 /** The community token's rights we need: messages (4096); photos (4) and docs (131072) for attachments. */
 const MESSAGES_RIGHT = 4096;
 
 /**
- * Checks the community token with groups.getById (a refused token, or one of another community, is 'Incorrect
- * token/ID specified') and that it may send messages (groups.getTokenPermissions). VK calls our Callback API
- * once the admin adds our URL with the confirmation string given here. Logged in with VK (`grant`, the community
- * token of the community chosen), the same checks run and then we register the Callback API server ourselves.
+ * The community token's checks both VK types share: groups.getById names the channel's community (a refused token,
+ * or one of another community, is 'Incorrect token/ID specified'); an edited channel keeps its community (§8 'token
+ * not from current bot'); the token may send messages (groups.getTokenPermissions). Answers the community.
  */
-export async function connectVkBot(
+export async function checkCommunity(
   ctx: AdapterContext,
-  channel: { id: string },
-  input: Record<string, unknown>,
+  token: string,
+  groupId: string,
   current?: AdapterChannel,
-): Promise<Connected> {
-  // Logged in with VK: `grant` is the community token of the community the second authorisation named.
-  const grant = input.grant as string | undefined;
-  const groupId = (input.groupId as string | undefined) ?? (current?.settings.groupId as string | undefined);
-  if (grant && (!groupId || input.grantAccountId !== groupId))
-    throw new AppError('validationException', { grant: M.tokenIncorrect });
-  const token = grant ?? (input.token as string | undefined) ?? current?.secrets.token;
-  let secret = (input.secret as string | undefined) ?? current?.secrets.secret;
-  let confirmation =
-    (input.confirmation as string | undefined) ?? (current?.settings.confirmation as string | undefined);
-  if (!token) throw new AppError('validationException', { token: M.tokenIncorrect });
-  if (!groupId) throw new AppError('validationException', { groupId: M.tokenIncorrect });
-  if (!grant && !secret) throw new AppError('validationException', { secret: M.valueIncorrect });
-  if (!grant && !confirmation) throw new AppError('validationException', { confirmation: M.valueIncorrect });
+): Promise<VkGroup> {
   const unreachable = () => {
     throw refusal('unreachable');
   };
@@ -70,6 +56,35 @@ export async function connectVkBot(
   }
   if (((rights.result.mask ?? 0) & MESSAGES_RIGHT) === 0)
     throw new AppError('validationException', { token: M.tokenIncorrect });
+  return group;
+}
+
+/**
+ * Checks the community token with groups.getById (a refused token, or one of another community, is 'Incorrect
+ * token/ID specified') and that it may send messages (groups.getTokenPermissions). VK calls our Callback API
+ * once the admin adds our URL with the confirmation string given here. Logged in with VK (`grant`, the community
+ * token of the community chosen), the same checks run and then we register the Callback API server ourselves.
+ */
+export async function connectVkBot(
+  ctx: AdapterContext,
+  channel: { id: string },
+  input: Record<string, unknown>,
+  current?: AdapterChannel,
+): Promise<Connected> {
+  // Logged in with VK: `grant` is the community token of the community the second authorisation named.
+  const grant = input.grant as string | undefined;
+  const groupId = (input.groupId as string | undefined) ?? (current?.settings.groupId as string | undefined);
+  if (grant && (!groupId || input.grantAccountId !== groupId))
+    throw new AppError('validationException', { grant: M.tokenIncorrect });
+  const token = grant ?? (input.token as string | undefined) ?? current?.secrets.token;
+  let secret = (input.secret as string | undefined) ?? current?.secrets.secret;
+  let confirmation =
+    (input.confirmation as string | undefined) ?? (current?.settings.confirmation as string | undefined);
+  if (!token) throw new AppError('validationException', { token: M.tokenIncorrect });
+  if (!groupId) throw new AppError('validationException', { groupId: M.tokenIncorrect });
+  if (!grant && !secret) throw new AppError('validationException', { secret: M.valueIncorrect });
+  if (!grant && !confirmation) throw new AppError('validationException', { confirmation: M.valueIncorrect });
+  const group = await checkCommunity(ctx, token, groupId, current);
   let callbackServerId: number | null = null;
   if (grant)
     ({

@@ -102,12 +102,15 @@ function content(m: Message): { text: string; media: MediaRef[] } {
 }
 
 /**
- * One Callback API request as events: message_new (a press of our keyboard is a postback), message_reply (the echo
+ * One Callback API request (or Long Poll update) as events: message_new (a press of our keyboard is a postback), message_reply (the echo
  * of a message we sent: Delivered), message_read (the client read our messages up to one: Read), message_deny (the
  * client forbade the community's messages: marked). confirmation, message_allow and other events store nothing.
  */
-export function parseVkBot(req: RawRequest): ParsedEvent[] {
-  const body = storable(req.body);
+export const parseVkBot = (req: RawRequest): ParsedEvent[] => parseVkEvent(req.body);
+
+/** One community event, as the Callback API posts it or the Bots Long Poll API answers it in a list. */
+export function parseVkEvent(raw: unknown): ParsedEvent[] {
+  const body = storable(raw);
   const type = read(z.looseObject({ type: z.string() }), body);
   if (!type.ok) return [unreadable('VK', type.reason)];
   switch (type.data.type) {

@@ -7,7 +7,7 @@ import { type ChannelFormValues, formPath } from './channel-form.ts';
 import { mailboxFailure } from './types/email/failure.ts';
 import type { ChannelTypeUi } from './types/types.ts';
 
-const REASONS = ['unreachable', 'webhook', 'token'] as const;
+const REASONS = ['unreachable', 'webhook', 'token', 'longpoll'] as const;
 
 /** The provider's refusal in our words, by the server's reason code; the provider's own text is never shown. */
 export function creationReason(reason: unknown, details?: Record<string, unknown>): string {

@@ -25,6 +25,7 @@ import { telegramChannel } from './telegram/index.tsx';
 import type { ChannelTypeUi, TypeIcon } from './types.ts';
 import { viberBusinessChannel } from './viber/index.tsx';
 import { viberBotChannel } from './viber_bot/index.tsx';
+import { vkChannel } from './vk/index.tsx';
 import { vkBotChannel } from './vk_bot/index.tsx';
 import { whatsappChannel } from './whatsapp/index.tsx';
 
@@ -40,6 +41,7 @@ export const CHANNEL_UIS: Partial<Record<ChannelType, ChannelTypeUi>> = {
   instagram: instagramChannel,
   facebook: facebookChannel,
   viber: viberBusinessChannel,
+  vk: vkChannel,
 };
 
 export const channelUi = (type: string): ChannelTypeUi | undefined => CHANNEL_UIS[type as ChannelType];

@@ -54,6 +54,8 @@ export const channels = {
     webhook:
       'The provider did not accept our webhook address: the server must be reachable over HTTPS at its public address (PUBLIC_URL).',
     token: 'The provider could not check the token right now. Try again later.',
+    longpoll:
+      'VK did not let us turn on the Long Poll API: give the token the “community management” right, or turn on Long Poll API in the community’s settings (Manage → API usage → Long Poll API) with the incoming message events.',
     other: 'The provider refused the connection. Check the settings and try again.',
   },
   telegram: {

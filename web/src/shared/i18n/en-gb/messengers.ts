@@ -1,4 +1,18 @@
 export const messengers = {
+  // The VK community through the Bots Long Poll API (type `vk`): no public address needed.
+  vkLongPoll: {
+    intro:
+      'Connect a VK community without a public address: this server asks VK for new messages (Long Poll API), so it works behind a firewall.',
+    step1:
+      'In your community open Manage → API usage → Access tokens and create a token with access to community management, messages, photos and docs; copy it',
+    step2: 'Copy the community’s ID (the number in club218123456)',
+    step3:
+      'Under Messages turn on the community’s messages (and, under Bot settings, bot abilities if you use buttons)',
+    step4:
+      'Save here: we check the token with VK and turn on the Long Poll API with the message events for you',
+    note: 'Without the community management right, turn on Long Poll API yourself (API usage → Long Poll API, version 5.199, incoming, outgoing and read messages, message allowed and denied). With a public HTTPS address, the VKontakte bot channel (Callback API) works too.',
+    tokenHint: 'A community token with community management, messages, photos and docs rights',
+  },
   vk: {
     community: 'Community',
     callbackUrl: 'Callback API address',

@@ -1,0 +1,32 @@
+/**
+ * What the long-polling adapters share (Telegram's getUpdates, VK's Bots Long Poll): waiting that a session's end
+ * cuts short, and the wait after failures.
+ */
+
+/** Resolves after `ms`, or at once when the session ends. */
+export const pause = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    if (signal.aborted) return resolve();
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done);
+  });
+
+/** Waits after failures (network, 5xx) double from 1 s up to a minute; a success starts over. */
+export const LONG_POLL_BACKOFF_MS = [1_000, 60_000] as const;
+
+export const backoffMs = (failures: number) =>
+  Math.min(LONG_POLL_BACKOFF_MS[0] * 2 ** Math.min(Math.max(failures - 1, 0), 10), LONG_POLL_BACKOFF_MS[1]);
+
+/** Seconds a provider may hold a long poll open (Telegram's `timeout`, VK's `wait`: 25 is what both suggest). */
+export const LONG_POLL_HOLD_S = 25;
+
+/** A refused token is tried again this much later (the admin may fix it at the provider meanwhile). */
+export const REFUSED_AGAIN_MS = 5 * 60_000;
+
+/** A channel that does not poll (its updates come by webhook) is looked at again this much later. */
+export const NOT_POLLED_IDLE_MS = 60 * 60_000;
