@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
 import { type AppContext, stateSlot } from '../context.ts';
 import type { Queryable } from '../db/index.ts';
 
@@ -109,11 +110,12 @@ const release = (q: Queryable, channelId: string, claimedBy: string, dueAt: Date
 
 /** `ending`: each running session's way to end it, by channel (this instance's sessions only). */
 type Sessions = { running: Set<Promise<void>>; stop: AbortController; ending: Map<string, AbortController> };
-const SESSIONS = stateSlot<Sessions>('polls.sessions', () => ({
-  running: new Set(),
-  stop: new AbortController(),
-  ending: new Map(),
-}));
+const SESSIONS = stateSlot<Sessions>('polls.sessions', () => {
+  const stop = new AbortController();
+  // Every running session listens for the server's stop: as many listeners as polled channels.
+  setMaxListeners(0, stop.signal);
+  return { running: new Set(), stop, ending: new Map() };
+});
 const sessionsOf = (app: AppContext): Sessions => app.state.of(app, SESSIONS);
 
 async function session(app: AppContext, row: PollRow, claimedBy: string): Promise<void> {

@@ -204,7 +204,12 @@ function checkText(req: TelegramRequest): string {
 
 /** Starts a fake Bot API on 127.0.0.1; tests point the adapter at `baseUrl` (TELEGRAM_API_BASE_URL). */
 export async function startFakeTelegram(
-  options: { token?: string; username?: string } = {},
+  options: {
+    token?: string;
+    username?: string;
+    /** Called as getUpdates answers these updates (a bench times from there). */
+    onAnswered?: (updates: TgUpdate[]) => void;
+  } = {},
 ): Promise<FakeTelegram> {
   const token = options.token ?? `7351926480:AAE${randomBytes(24).toString('base64url')}`;
   const username = options.username ?? 'smartconnect_test_bot';
@@ -512,7 +517,10 @@ export async function startFakeTelegram(
           if (!res.writableEnded) stop();
         }),
       );
-      if (got.ok) return answer(res, 200, { ok: true, result: got.result });
+      if (got.ok) {
+        options.onAnswered?.(got.result);
+        return answer(res, 200, { ok: true, result: got.result });
+      }
       if (got.malformed) flag(got.malformed);
       return answerError(res, new ApiError(got.status, got.description));
     }
