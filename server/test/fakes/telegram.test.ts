@@ -315,3 +315,67 @@ describe('fake Telegram Bot API', () => {
     }
   });
 });
+
+describe('fake Telegram getUpdates, as documented', () => {
+  test('offsets confirm updates, a negative offset keeps the last ones, a long poll answers when an update comes', async () => {
+    tg = await startFakeTelegram();
+    const user = { id: 42, first_name: 'Ann' };
+    const a = tg.updates.text(user, 'a');
+    const b = tg.updates.text(user, 'b');
+    const c = tg.updates.text(user, 'c');
+    for (const u of [a, b, c]) tg.queue(u);
+    const ids = (r: ApiAnswer) => (r.result as TgUpdate[]).map((u) => u.update_id);
+    assert.deepEqual(ids((await call('getUpdates', {})).json), [a.update_id, b.update_id, c.update_id]);
+    // Not confirmed yet: asked again, they come again; limit bounds the answer.
+    assert.deepEqual(ids((await call('getUpdates', { limit: 2 })).json), [a.update_id, b.update_id]);
+    // An offset past b confirms a and b.
+    assert.deepEqual(ids((await call('getUpdates', { offset: b.update_id + 1 })).json), [c.update_id]);
+    assert.equal(tg.polling.pending.length, 1);
+    tg.queue(tg.updates.text(user, 'd'));
+    tg.queue(tg.updates.text(user, 'e'));
+    assert.equal((await call('getUpdates', { offset: -1 })).json.result instanceof Array, true);
+    assert.equal(tg.polling.pending.length, 1, 'a negative offset forgets all but the last');
+
+    // A long poll waits; an update queued meanwhile answers it at once.
+    const last = tg.polling.pending[0].update_id;
+    const waiting = call('getUpdates', { offset: last + 1, timeout: 30 });
+    while (!tg.polling.waiting) await new Promise((r) => setTimeout(r, 5));
+    const f = tg.updates.text(user, 'f');
+    const started = Date.now();
+    tg.queue(f);
+    assert.deepEqual(ids((await waiting).json), [f.update_id]);
+    assert.ok(Date.now() - started < 1000);
+    // A short poll with nothing new answers an empty list at once.
+    assert.deepEqual((await call('getUpdates', { offset: f.update_id + 1 })).json.result, []);
+    tg.assertNoUnexpected();
+  });
+
+  test('409 beside a webhook and when another getUpdates takes over; allowed_updates leaves other kinds out', async () => {
+    tg = await startFakeTelegram();
+    const waiting = call('getUpdates', { timeout: 30 });
+    while (!tg.polling.waiting) await new Promise((r) => setTimeout(r, 5));
+    const second = call('getUpdates', { timeout: 30 });
+    const first = await waiting;
+    assert.equal(first.status, 409);
+    assert.match(first.json.description ?? '', /^Conflict: terminated by other getUpdates request/);
+    while (!tg.polling.waiting) await new Promise((r) => setTimeout(r, 5));
+    await call('setWebhook', { url: 'https://example.com/hook' });
+    const ended = await second;
+    assert.equal(ended.status, 409);
+    assert.equal(ended.json.description, 'Conflict: terminated by setWebhook request');
+    const beside = await call('getUpdates', {});
+    assert.equal(beside.status, 409);
+    assert.match(beside.json.description ?? '', /can't use getUpdates method while webhook is active/);
+    await call('deleteWebhook', {});
+
+    assert.equal((await call('getUpdates', { allowed_updates: ['message'] })).status, 200);
+    tg.queue(tg.updates.channelPost({ id: -100, type: 'channel', title: 'C' }, 'news'));
+    tg.queue(tg.updates.callback({ id: 7, first_name: 'Bo' }, 'x'));
+    assert.equal(tg.polling.pending.length, 0, 'kinds not asked for are not kept');
+    tg.queue(tg.updates.text({ id: 7, first_name: 'Bo' }, 'hi'));
+    assert.equal(tg.polling.pending.length, 1);
+    const bad = await call('getUpdates', { offset: 'soon' });
+    assert.equal(bad.status, 400);
+    assert.throws(() => tg.assertNoUnexpected(), /non-integer offset/);
+  });
+});
