@@ -1,3 +1,5 @@
+import type { PollSession } from './types.ts';
+
 /**
  * What the long-polling adapters share (Telegram's getUpdates, VK's Bots Long Poll): waiting that a session's end
  * cuts short, and the wait after failures.
@@ -30,3 +32,31 @@ export const REFUSED_AGAIN_MS = 5 * 60_000;
 
 /** A channel that does not poll (its updates come by webhook) is looked at again this much later. */
 export const NOT_POLLED_IDLE_MS = 60 * 60_000;
+
+/**
+ * The session's cursor, stored at most once a second while batches keep coming (each store is a statement; under
+ * load a bot answers a batch every few milliseconds). Safe because the provider is told what was read by the next
+ * request itself (Telegram's offset, VK's ts): after a crash the session starts from the stored cursor, at most a
+ * second behind, and what comes again is deduped by ingest. `save` answers false once the session's claim is lost
+ * (known when it stores); `flush` stores what is pending (the session ends).
+ */
+export function cursorSaver(session: PollSession, everyMs = 1_000) {
+  let pending: Record<string, unknown> | null = null;
+  let savedAt = 0;
+  const store = async (cursor: Record<string, unknown>) => {
+    pending = null;
+    savedAt = Date.now();
+    return session.saveCursor(cursor);
+  };
+  return {
+    /** Stores now when `now` or a second has passed since the last store; else keeps it for later. */
+    save: (cursor: Record<string, unknown>, now = false): Promise<boolean> => {
+      if (now || Date.now() - savedAt >= everyMs) return store(cursor);
+      pending = cursor;
+      return Promise.resolve(true);
+    },
+    flush: async (): Promise<void> => {
+      if (pending) await store(pending).catch(() => false);
+    },
+  };
+}

@@ -1,4 +1,11 @@
-import { backoffMs, LONG_POLL_HOLD_S, NOT_POLLED_IDLE_MS, pause, REFUSED_AGAIN_MS } from '../long-poll.ts';
+import {
+  backoffMs,
+  cursorSaver,
+  LONG_POLL_HOLD_S,
+  NOT_POLLED_IDLE_MS,
+  pause,
+  REFUSED_AGAIN_MS,
+} from '../long-poll.ts';
 import type { AdapterChannel, AdapterContext, ParsedEvent, PollSession } from '../types.ts';
 import { type BotAnswer, callBot } from './bot-api.ts';
 import { ALLOWED_UPDATES } from './connect.ts';
@@ -25,8 +32,8 @@ const cursorOf = (offset: number | undefined, session: PollSession) =>
 
 /**
  * One session: asks for the updates after the stored offset, hands each batch to ingest and only then moves the
- * offset past it (which confirms the batch to Telegram), until the session ends. A crash between the two re-reads
- * the batch, which ingest dedupes. A webhook set meanwhile (by another program, or left over) is deleted, since this
+ * offset past it (the next request confirms the batch to Telegram), until the session ends. The offset is stored at
+ * most once a second (cursorSaver); after a crash Telegram sends again what was not confirmed, which ingest dedupes. A webhook set meanwhile (by another program, or left over) is deleted, since this
  * channel reads by polling; a refused token is the channel's problem; 429 waits as Telegram says; network failures
  * and 5xx back off and go on.
  */
@@ -43,74 +50,82 @@ export async function pollTelegram(
   // The first request of a session answers at once (what waits, and whether the token still works: a problem
   // ends as soon as Telegram answers); the next ones are long polls.
   let hold = 0;
-  while (!session.signal.aborted) {
-    let res: BotAnswer<unknown>;
-    try {
-      res = await callBot<unknown>(
-        ctx,
-        token,
-        'getUpdates',
-        {
-          ...(offset !== undefined ? { offset } : {}),
-          limit: TELEGRAM_POLL.limit,
-          timeout: hold,
-          allowed_updates: ALLOWED_UPDATES,
-        },
-        {
-          heldMs: hold * 1000,
-          signal: session.signal,
-          maxBytes: TELEGRAM_POLL.maxAnswerBytes,
-        },
-      );
-    } catch (err) {
-      if (session.signal.aborted) break;
-      failures++;
-      await session.problem('unreachable', `getUpdates: ${(err as Error).message}`);
-      await pause(backoffMs(failures), session.signal);
-      continue;
-    }
-    if (!res.ok) {
-      if (res.status === 401 || res.status === 404) {
-        await session.problem('token_refused', res.description);
-        return { againInMs: REFUSED_AGAIN_MS };
-      }
-      if (res.status === 409) {
-        // A webhook set, or another getUpdates: when the channel changed meanwhile (it takes a webhook now, was
-        // deactivated) or another instance took its poll over, this session has lost its claim and simply ends.
-        // The claim is looked at a moment later: an edit sets the webhook just before it takes the claim back.
-        await pause(TELEGRAM_POLL.conflictWaitMs, session.signal);
-        if (session.signal.aborted || !(await session.saveCursor(cursorOf(offset, session)))) break;
-        if (/webhook/i.test(res.description)) {
-          // This channel polls: the webhook (another program's, or left over) goes.
-          const deleted = await callBot<boolean>(ctx, token, 'deleteWebhook').catch(() => null);
-          if (deleted?.ok) continue;
-        }
-      }
-      failures++;
-      if (res.status === 429 && res.retryAfter) {
-        await pause(res.retryAfter * 1000, session.signal);
+  const saver = cursorSaver(session);
+  try {
+    return await read();
+  } finally {
+    await saver.flush();
+  }
+  async function read(): Promise<{ againInMs: number }> {
+    while (!session.signal.aborted) {
+      let res: BotAnswer<unknown>;
+      try {
+        res = await callBot<unknown>(
+          ctx,
+          token,
+          'getUpdates',
+          {
+            ...(offset !== undefined ? { offset } : {}),
+            limit: TELEGRAM_POLL.limit,
+            timeout: hold,
+            allowed_updates: ALLOWED_UPDATES,
+          },
+          {
+            heldMs: hold * 1000,
+            signal: session.signal,
+            maxBytes: TELEGRAM_POLL.maxAnswerBytes,
+          },
+        );
+      } catch (err) {
+        if (session.signal.aborted) break;
+        failures++;
+        await session.problem('unreachable', `getUpdates: ${(err as Error).message}`);
+        await pause(backoffMs(failures), session.signal);
         continue;
       }
-      // 409 'terminated by other getUpdates request': another program reads this bot's updates.
-      await session.problem('unreachable', `getUpdates: ${res.description}`);
-      await pause(backoffMs(failures), session.signal);
-      continue;
+      if (!res.ok) {
+        if (res.status === 401 || res.status === 404) {
+          await session.problem('token_refused', res.description);
+          return { againInMs: REFUSED_AGAIN_MS };
+        }
+        if (res.status === 409) {
+          // A webhook set, or another getUpdates: when the channel changed meanwhile (it takes a webhook now, was
+          // deactivated) or another instance took its poll over, this session has lost its claim and simply ends.
+          // The claim is looked at a moment later: an edit sets the webhook just before it takes the claim back.
+          await pause(TELEGRAM_POLL.conflictWaitMs, session.signal);
+          if (session.signal.aborted || !(await saver.save(cursorOf(offset, session), true))) break;
+          if (/webhook/i.test(res.description)) {
+            // This channel polls: the webhook (another program's, or left over) goes.
+            const deleted = await callBot<boolean>(ctx, token, 'deleteWebhook').catch(() => null);
+            if (deleted?.ok) continue;
+          }
+        }
+        failures++;
+        if (res.status === 429 && res.retryAfter) {
+          await pause(res.retryAfter * 1000, session.signal);
+          continue;
+        }
+        // 409 'terminated by other getUpdates request': another program reads this bot's updates.
+        await session.problem('unreachable', `getUpdates: ${res.description}`);
+        await pause(backoffMs(failures), session.signal);
+        continue;
+      }
+      hold = LONG_POLL_HOLD_S;
+      if (failures || !reported) {
+        failures = 0;
+        reported = true;
+        await session.working();
+      }
+      const updates: Update[] = Array.isArray(res.result) ? res.result : [];
+      if (!updates.length) continue;
+      const events: ParsedEvent[] = updates.flatMap((u) => parseTelegramUpdate(u));
+      await session.receive(events);
+      const ids = updates.map((u) => u.update_id).filter((id): id is number => Number.isSafeInteger(id));
+      // An answer of updates without a single id cannot be confirmed: asked again, it would come back forever.
+      if (!ids.length) throw new Error('getUpdates answered updates without update_id');
+      offset = Math.max(...ids) + 1;
+      if (!(await saver.save(cursorOf(offset, session)))) break;
     }
-    hold = LONG_POLL_HOLD_S;
-    if (failures || !reported) {
-      failures = 0;
-      reported = true;
-      await session.working();
-    }
-    const updates: Update[] = Array.isArray(res.result) ? res.result : [];
-    if (!updates.length) continue;
-    const events: ParsedEvent[] = updates.flatMap((u) => parseTelegramUpdate(u));
-    await session.receive(events);
-    const ids = updates.map((u) => u.update_id).filter((id): id is number => Number.isSafeInteger(id));
-    // An answer of updates without a single id cannot be confirmed: asked again, it would come back forever.
-    if (!ids.length) throw new Error('getUpdates answered updates without update_id');
-    offset = Math.max(...ids) + 1;
-    if (!(await session.saveCursor(cursorOf(offset, session)))) break;
+    return { againInMs: 0 };
   }
-  return { againInMs: 0 };
 }

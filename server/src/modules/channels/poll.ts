@@ -3,7 +3,7 @@ import type { Poller } from '../../jobs/polls.ts';
 import { recordChannelProblem, resolveChannelProblems } from './problems.ts';
 import * as Q from './queries.ts';
 import { receivePolled } from './receive.ts';
-import { adapterChannel, adapterContext } from './service.ts';
+import { adapterChannel, adapterContext, takesInbound } from './service.ts';
 
 /** Channels without a poll of their own (a row left from another type) are looked at again this much later. */
 const IDLE_ROW_MS = 60 * 60_000;
@@ -26,9 +26,7 @@ export const channelPoller: Poller = async (app, run) => {
     receive: async (events) => {
       // Deactivated (or its organisation) while the session ran: nothing is stored, the mail stays in the mailbox
       // and is read once the channel is active again (the cursor does not move past it).
-      const now = await Q.findChannelById(app.db, row.id);
-      if (now?.status !== 'active' || now.org_status !== 'active')
-        throw new Error('channel no longer active');
+      if (!(await takesInbound(app, row.id))) throw new Error('channel no longer active');
       return receivePolled(app, row, channel, events);
     },
     problem: (kind, detail) => recordChannelProblem(app, row, kind, detail),

@@ -397,6 +397,15 @@ function loadInbound(app: AppContext, id: string): Promise<Loaded | null> {
 }
 
 /**
+ * Whether the channel and its organisation take messages now, as a webhook's request finds them (read at most every
+ * few seconds, at once after a change on this instance): a pull channel's session asks before storing a batch.
+ */
+export async function takesInbound(app: AppContext, id: string): Promise<boolean> {
+  const loaded = await loadInbound(app, id);
+  return loaded?.row.status === 'active' && loaded.row.org_status === 'active';
+}
+
+/**
  * A provider's verification GET of a channel's webhook URL: the adapter's answer (its challenge), 403 when the
  * adapter refuses the request, 404 for a type that has no such step. Works while the channel is inactive too
  * (a provider checks the URL before it sends anything).
