@@ -21,8 +21,31 @@ export const pause = (ms: number, signal: AbortSignal) =>
 /** Waits after failures (network, 5xx) double from 1 s up to a minute; a success starts over. */
 export const LONG_POLL_BACKOFF_MS = [1_000, 60_000] as const;
 
-export const backoffMs = (failures: number) =>
+const backoffMs = (failures: number) =>
   Math.min(LONG_POLL_BACKOFF_MS[0] * 2 ** Math.min(Math.max(failures - 1, 0), 10), LONG_POLL_BACKOFF_MS[1]);
+
+/**
+ * How a session's provider is doing, for the channel's admins: `failed` records the provider out of reach (an
+ * 'unreachable' problem, which opens only when it lasts) and waits longer after each failure in a row; `answered`
+ * ends the channel's problems on the session's first answer and the first one after failures.
+ */
+export function pollHealth(session: PollSession) {
+  let failures = 0;
+  let reported = false;
+  return {
+    failed: async (detail: string) => {
+      failures++;
+      await session.problem('unreachable', detail);
+      await pause(backoffMs(failures), session.signal);
+    },
+    answered: async () => {
+      if (reported && !failures) return;
+      failures = 0;
+      reported = true;
+      await session.working();
+    },
+  };
+}
 
 /** Seconds a provider may hold a long poll open (Telegram's `timeout`, VK's `wait`: 25 is what both suggest). */
 export const LONG_POLL_HOLD_S = 25;

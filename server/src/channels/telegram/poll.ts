@@ -1,9 +1,9 @@
 import {
-  backoffMs,
   cursorSaver,
   LONG_POLL_HOLD_S,
   NOT_POLLED_IDLE_MS,
   pause,
+  pollHealth,
   REFUSED_AGAIN_MS,
 } from '../long-poll.ts';
 import type { AdapterChannel, AdapterContext, ParsedEvent, PollSession } from '../types.ts';
@@ -45,18 +45,12 @@ export async function pollTelegram(
   if (channel.settings.updatesVia !== 'polling') return { againInMs: NOT_POLLED_IDLE_MS };
   const token = channel.secrets.token ?? '';
   let offset = typeof session.cursor.offset === 'number' ? session.cursor.offset : undefined;
-  let failures = 0;
-  let reported = false;
+  const health = pollHealth(session);
+  const saver = cursorSaver(session);
   // The first request of a session answers at once (what waits, and whether the token still works: a problem
   // ends as soon as Telegram answers); the next ones are long polls.
   let hold = 0;
-  const saver = cursorSaver(session);
   try {
-    return await read();
-  } finally {
-    await saver.flush();
-  }
-  async function read(): Promise<{ againInMs: number }> {
     while (!session.signal.aborted) {
       let res: BotAnswer<unknown>;
       try {
@@ -70,17 +64,11 @@ export async function pollTelegram(
             timeout: hold,
             allowed_updates: ALLOWED_UPDATES,
           },
-          {
-            heldMs: hold * 1000,
-            signal: session.signal,
-            maxBytes: TELEGRAM_POLL.maxAnswerBytes,
-          },
+          { heldMs: hold * 1000, signal: session.signal, maxBytes: TELEGRAM_POLL.maxAnswerBytes },
         );
       } catch (err) {
         if (session.signal.aborted) break;
-        failures++;
-        await session.problem('unreachable', `getUpdates: ${(err as Error).message}`);
-        await pause(backoffMs(failures), session.signal);
+        await health.failed(`getUpdates: ${(err as Error).message}`);
         continue;
       }
       if (!res.ok) {
@@ -88,34 +76,28 @@ export async function pollTelegram(
           await session.problem('token_refused', res.description);
           return { againInMs: REFUSED_AGAIN_MS };
         }
+        if (res.status === 429 && res.retryAfter) {
+          await pause(res.retryAfter * 1000, session.signal);
+          continue;
+        }
         if (res.status === 409) {
           // A webhook set, or another getUpdates: when the channel changed meanwhile (it takes a webhook now, was
           // deactivated) or another instance took its poll over, this session has lost its claim and simply ends.
           // The claim is looked at a moment later: an edit sets the webhook just before it takes the claim back.
           await pause(TELEGRAM_POLL.conflictWaitMs, session.signal);
           if (session.signal.aborted || !(await saver.save(cursorOf(offset, session), true))) break;
+          // This channel polls: the webhook (another program's, or left over) goes.
           if (/webhook/i.test(res.description)) {
-            // This channel polls: the webhook (another program's, or left over) goes.
             const deleted = await callBot<boolean>(ctx, token, 'deleteWebhook').catch(() => null);
             if (deleted?.ok) continue;
           }
         }
-        failures++;
-        if (res.status === 429 && res.retryAfter) {
-          await pause(res.retryAfter * 1000, session.signal);
-          continue;
-        }
-        // 409 'terminated by other getUpdates request': another program reads this bot's updates.
-        await session.problem('unreachable', `getUpdates: ${res.description}`);
-        await pause(backoffMs(failures), session.signal);
+        // 5xx, or 409 'terminated by other getUpdates request': another program reads this bot's updates.
+        await health.failed(`getUpdates: ${res.description}`);
         continue;
       }
       hold = LONG_POLL_HOLD_S;
-      if (failures || !reported) {
-        failures = 0;
-        reported = true;
-        await session.working();
-      }
+      await health.answered();
       const updates: Update[] = Array.isArray(res.result) ? res.result : [];
       if (!updates.length) continue;
       const events: ParsedEvent[] = updates.flatMap((u) => parseTelegramUpdate(u));
@@ -127,5 +109,7 @@ export async function pollTelegram(
       if (!(await saver.save(cursorOf(offset, session)))) break;
     }
     return { againInMs: 0 };
+  } finally {
+    await saver.flush();
   }
 }

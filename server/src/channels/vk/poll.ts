@@ -1,4 +1,4 @@
-import { backoffMs, cursorSaver, LONG_POLL_HOLD_S, pause, REFUSED_AGAIN_MS } from '../long-poll.ts';
+import { cursorSaver, LONG_POLL_HOLD_S, pollHealth, REFUSED_AGAIN_MS } from '../long-poll.ts';
 import type { AdapterChannel, AdapterContext, ParsedEvent, PollSession } from '../types.ts';
 import { VK_ERROR } from '../vk_bot/api.ts';
 import { parseVkEvent } from '../vk_bot/parse.ts';
@@ -14,9 +14,9 @@ type Check = { ts?: unknown; updates?: unknown; failed?: unknown };
  * One session of the Bots Long Poll API: gets the community's Long Poll server and key (groups.getLongPollServer),
  * then asks it for events after the stored `ts` (`act=a_check`), acts on each answer's events as on Callback API
  * requests and only then stores the new `ts` (at most once a second: cursorSaver), until the session ends. A crash
- * reads the events after the stored `ts` again; ingest dedupes them. VK's own failures: `failed: 1` (some history lost) goes on from the `ts` it gives,
- * `failed: 2` (the key expired) gets a new key and keeps `ts`, `failed: 3` (everything lost) starts over from the
- * new server's `ts`. The key is kept only in memory (a session starts with a new one); the cursor holds `ts`.
+ * reads the events after the stored `ts` again; ingest dedupes them. VK's own failures: `failed: 1` (some history
+ * lost) goes on from the `ts` it gives, `failed: 2` (the key expired) gets a new key and keeps `ts`, `failed: 3`
+ * (everything lost) starts over from the new server's `ts`. The key is kept only in memory (a session starts with a new one); the cursor holds `ts`.
  */
 export async function pollVk(
   ctx: AdapterContext,
@@ -27,28 +27,17 @@ export async function pollVk(
   const groupId = String(channel.settings.groupId ?? '');
   let ts = typeof session.cursor.ts === 'string' ? session.cursor.ts : undefined;
   let server: Omit<LongPollServer, 'ts'> | null = null;
-  let failures = 0;
-  let reported = false;
+  const health = pollHealth(session);
+  const saver = cursorSaver(session);
   // The first request of a session answers at once (a problem ends as soon as VK answers); the next ones wait.
   let wait = 0;
-  const failed = async (detail: string) => {
-    failures++;
-    await session.problem('unreachable', detail);
-    await pause(backoffMs(failures), session.signal);
-  };
-  const saver = cursorSaver(session);
   try {
-    return await read();
-  } finally {
-    await saver.flush();
-  }
-  async function read(): Promise<{ againInMs: number }> {
     while (!session.signal.aborted) {
       if (!server) {
         const got = await longPollServer(ctx, token, groupId).catch((err: Error) => err);
         if (session.signal.aborted) break;
         if (got instanceof Error) {
-          await failed(`groups.getLongPollServer: ${got.message}`);
+          await health.failed(`groups.getLongPollServer: ${got.message}`);
           continue;
         }
         if (!got.ok) {
@@ -57,7 +46,7 @@ export async function pollVk(
             return { againInMs: REFUSED_AGAIN_MS };
           }
           // Long Poll turned off in the community's settings, rights taken away, VK's limits: tried again.
-          await failed(`groups.getLongPollServer: ${got.code}: ${got.message}`);
+          await health.failed(`groups.getLongPollServer: ${got.code}: ${got.message}`);
           continue;
         }
         server = { server: got.result.server, key: got.result.key };
@@ -80,15 +69,11 @@ export async function pollVk(
         if (!answer || typeof answer !== 'object') throw new Error('not an object');
       } catch (err) {
         if (session.signal.aborted) break;
-        await failed(`Long Poll: ${(err as Error).message}`);
+        await health.failed(`Long Poll: ${(err as Error).message}`);
         continue;
       }
       wait = LONG_POLL_HOLD_S;
-      if (failures || !reported) {
-        failures = 0;
-        reported = true;
-        await session.working();
-      }
+      await health.answered();
       if (answer.failed !== undefined) {
         const code = Number(answer.failed);
         if (code === 1 && answer.ts !== undefined) ts = String(answer.ts);
@@ -112,5 +97,7 @@ export async function pollVk(
       }
     }
     return { againInMs: 0 };
+  } finally {
+    await saver.flush();
   }
 }
