@@ -94,6 +94,10 @@ const catalogue = {
   templateModifyDeniedException: [403, 'template modify denied'],
   // knowledge base (issue 36): its categories answer categoryNotFoundException / categoryNameAlreadyExistsException
   articleNotFoundException: [404, 'Article not found'],
+  // mailings (issue 33): a started mailing changes only by pause, resume and cancel
+  mailingNotFoundException: [404, 'Mailing not found'],
+  mailingStartedException: [409, 'The mailing has started and cannot be changed'],
+  mailingStateException: [409, 'The mailing cannot do that in its current state'],
   // service rating (§8)
   qualityAssessmentNotFoundException: [404, 'Quality assessment not found'],
   ratingAlreadySentException: [409, 'Rating already sent'],

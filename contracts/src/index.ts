@@ -27,6 +27,7 @@ export * from './schemas/common.ts';
 export * from './schemas/email.ts';
 export * from './schemas/knowledge-base.ts';
 export * from './schemas/landing.ts';
+export * from './schemas/mailings.ts';
 export * from './schemas/monitoring.ts';
 export * from './schemas/organisations.ts';
 export * from './schemas/presence.ts';

@@ -37,6 +37,8 @@ export const FIELD_MESSAGES = {
   tokenIncorrect: 'Incorrect token/ID specified',
   botUsernameIncorrect: 'Telegram bot username must end in bot',
   categoryMustBeChosen: 'A category must be chosen',
+  /** Issue 33: a mailing's channel must be able to write first (site chat cannot). */
+  channelCannotStartDialogs: 'This channel cannot start a conversation',
   portNumeric: 'The port must be a number from 1 to 65535',
   /** §5 Report: a start and end date or a chosen period. */
   reportPeriodRequired: 'A report requires a start and end date or a chosen period',

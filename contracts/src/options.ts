@@ -15,5 +15,7 @@ export const PLAN_OPTIONS = [
   'OPTION_EXTENDED_SEARCH',
   'OPTION_PROFILE_STATUS',
   'OPTION_STATISTIC',
+  /** Mailings and replies to mailings (issue 33; not among §3's options, see DECISIONS.md "Mailings"). */
+  'OPTION_MAILING',
 ] as const;
 export type PlanOption = (typeof PLAN_OPTIONS)[number];

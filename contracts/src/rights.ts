@@ -14,6 +14,8 @@ export const RIGHTS = [
   'AUTHORITY_INTEGRATION',
   'AUTHORITY_CHAT_SESSION_CATEGORY',
   'AUTHORITY_FINANCE',
+  /** Create, send, pause and cancel mailings (issue 33; not in §6, see DECISIONS.md "Mailings"). */
+  'AUTHORITY_MAILING',
 ] as const;
 export type Right = (typeof RIGHTS)[number];
 
@@ -29,6 +31,7 @@ const supervisorRights: Right[] = [
   'AUTHORITY_PROFILE_STATUS',
   'AUTHORITY_TEAM_TEMPLATE',
   'AUTHORITY_CHAT_SESSION_CATEGORY',
+  'AUTHORITY_MAILING',
 ];
 
 export const BUILT_IN_ROLE_RIGHTS: Record<BuiltInRole, Right[]> = {

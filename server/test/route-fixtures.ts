@@ -95,6 +95,20 @@ async function template(org: TestOrg) {
   const body = { text: 'Hello {client_name}', categoryId: await templateCategory(org) };
   return ok(await org.admin.api.post('/api/templates', body), 'template').id as string;
 }
+/** A mailing of its own channel: a draft, or scheduled far ahead (nothing is sent), or that paused. */
+async function mailing(org: TestOrg, state: 'draft' | 'scheduled' | 'paused' = 'draft') {
+  const body = {
+    name: uniq('Mailing'),
+    channelId: (await channel(org)).id,
+    marketingType: 'service',
+    text: 'Your order is ready',
+    scheduledAt: state === 'draft' ? null : new Date(Date.now() + 30 * 86_400_000).toISOString(),
+  };
+  const id = ok(await org.admin.api.post('/api/mailings', body), 'mailing').id as string;
+  if (state !== 'draft') ok(await org.admin.api.post(`/api/mailings/${id}/start`), 'mailing start');
+  if (state === 'paused') ok(await org.admin.api.post(`/api/mailings/${id}/pause`), 'mailing pause');
+  return id;
+}
 async function kbCategory(org: TestOrg) {
   const body = { name: uniq('Knowledge'), teamIds: [await team(org)] };
   return ok(await org.admin.api.post('/api/kb/categories', body), 'kb category').id as string;
@@ -429,6 +443,37 @@ export const fixtures: Record<string, Fixture> = {
   }),
   'DELETE /api/templates/:id': async (org) => ({ path: `/api/templates/${await template(org)}` }),
   'GET /api/whatsapp-templates': async () => ({ path: '/api/whatsapp-templates' }),
+  // mailings (issue 33)
+  'GET /api/mailings': async () => ({ path: '/api/mailings' }),
+  'POST /api/mailings': async (org) => ({
+    path: '/api/mailings',
+    body: {
+      name: uniq('Mailing'),
+      channelId: (await channel(org)).id,
+      marketingType: 'advertising',
+      text: 'Sale',
+    },
+  }),
+  'POST /api/mailings/audience-count': async (org) => ({
+    path: '/api/mailings/audience-count',
+    body: { channelId: (await channel(org)).id, audience: { tags: ['vip'] } },
+  }),
+  'GET /api/mailings/:id': async (org) => ({ path: `/api/mailings/${await mailing(org)}` }),
+  'PATCH /api/mailings/:id': async (org) => ({
+    path: `/api/mailings/${await mailing(org)}`,
+    body: { name: uniq('Mailing'), sendWindow: { from: '09:00', to: '21:00' } },
+  }),
+  'DELETE /api/mailings/:id': async (org) => ({ path: `/api/mailings/${await mailing(org)}` }),
+  'POST /api/mailings/:id/start': async (org) => ({ path: `/api/mailings/${await mailing(org)}/start` }),
+  'POST /api/mailings/:id/pause': async (org) => ({
+    path: `/api/mailings/${await mailing(org, 'scheduled')}/pause`,
+  }),
+  'POST /api/mailings/:id/resume': async (org) => ({
+    path: `/api/mailings/${await mailing(org, 'paused')}/resume`,
+  }),
+  'POST /api/mailings/:id/cancel': async (org) => ({
+    path: `/api/mailings/${await mailing(org, 'scheduled')}/cancel`,
+  }),
   // knowledge base (issue 36)
   'GET /api/kb/categories': async () => ({ path: '/api/kb/categories' }),
   'POST /api/kb/categories': async (org) => ({

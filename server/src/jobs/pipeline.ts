@@ -10,10 +10,11 @@ export type { PipelineJob } from './pipeline-queries.ts';
 
 /**
  * The conversation pipeline's stages, in the order they run for each inbound message that needs a decision.
- * Each slot is filled by the module that owns it (registerStage): blacklist (clients), bot (bot runtime), rules
- * (routing rules by priority), auto_replies, queue (the team queue and operator pick, the conversation module).
+ * Each slot is filled by the module that owns it (registerStage): blacklist (clients), mailing_replies (mailings:
+ * a reply to a mailing, and an opt-out word), bot (bot runtime), rules (routing rules by priority), auto_replies,
+ * queue (the team queue and operator pick, the conversation module).
  */
-export const STAGES = ['blacklist', 'bot', 'rules', 'auto_replies', 'queue'] as const;
+export const STAGES = ['blacklist', 'mailing_replies', 'bot', 'rules', 'auto_replies', 'queue'] as const;
 export type StageName = (typeof STAGES)[number];
 
 export type StageTx = { q: Queryable; emit: Emit; now: Date };
@@ -48,6 +49,28 @@ export const handedBack = (run: StageRun, job: Q.PipelineJob): boolean =>
   (run.memo.get('pipeline.routeAgain') as Set<string> | undefined)?.has(job.id) ?? false;
 /** The job routes its chat: it opened the chat, or an earlier stage handed the chat back (routeAgain). */
 export const routesChat = (run: StageRun, job: Q.PipelineJob): boolean => job.opened || handedBack(run, job);
+
+/**
+ * The job's chat was opened by the client's reply to a mailing of this marketing type (the mailing_replies stage
+ * says so); the rules stage then routes it with message type 'mailing'.
+ */
+export function markMailingReply(
+  run: StageRun,
+  job: Q.PipelineJob,
+  marketingType: 'service' | 'advertising',
+): void {
+  let marked = run.memo.get('pipeline.mailingReply') as Map<string, 'service' | 'advertising'> | undefined;
+  if (!marked) {
+    marked = new Map();
+    run.memo.set('pipeline.mailingReply', marked);
+  }
+  marked.set(job.id, marketingType);
+}
+/** The marketing type of the mailing the job's message replies to (markMailingReply), or null. */
+export const mailingReplyOf = (run: StageRun, job: Q.PipelineJob): 'service' | 'advertising' | null =>
+  (run.memo.get('pipeline.mailingReply') as Map<string, 'service' | 'advertising'> | undefined)?.get(
+    job.id,
+  ) ?? null;
 
 const stages = new Map<StageName, Stage>();
 

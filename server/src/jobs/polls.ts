@@ -35,30 +35,47 @@ export type PollRun = {
 /** What a poll does: reads new items; answers when the row is due again (ms from now; 0: at once). */
 export type Poller = (app: AppContext, run: PollRun) => Promise<{ againInMs: number }>;
 
-let poller: Poller | null = null;
-export function registerPoller(p: Poller): void {
-  poller = p;
+/**
+ * A channel's background sessions of different kinds run side by side, each with its own row and lease: 'inbound'
+ * (a pull provider reading new messages, the channels module) and 'mailing' (the mailings module's sender, one
+ * per channel so the provider's rate holds across instances).
+ */
+export type PollKind = 'inbound' | 'mailing';
+const pollers = new Map<PollKind, Poller>();
+export function registerPoller(p: Poller, kind: PollKind = 'inbound'): void {
+  pollers.set(kind, p);
 }
 
-type PollRow = { channel_id: string; organisation_id: string; cursor: Record<string, unknown> };
+type PollRow = {
+  channel_id: string;
+  kind: PollKind;
+  organisation_id: string;
+  cursor: Record<string, unknown>;
+};
 
-/** Makes the channel's poll due now (a new or re-activated channel); its cursor is kept. */
-export const schedulePoll = (q: Queryable, orgId: string, channelId: string, dueAt: Date) =>
+/** Makes the channel's poll of that kind due by `dueAt` (a new or re-activated channel); its cursor is kept. */
+export const schedulePoll = (
+  q: Queryable,
+  orgId: string,
+  channelId: string,
+  dueAt: Date,
+  kind: PollKind = 'inbound',
+) =>
   q.query(
-    `insert into channel_polls (channel_id, organisation_id, due_at) values ($1, $2, $3)
-     on conflict (channel_id) do update set due_at = least(channel_polls.due_at, excluded.due_at)`,
-    [channelId, orgId, dueAt],
+    `insert into channel_polls (channel_id, kind, organisation_id, due_at) values ($1, $4, $2, $3)
+     on conflict (channel_id, kind) do update set due_at = least(channel_polls.due_at, excluded.due_at)`,
+    [channelId, orgId, dueAt, kind],
   );
 
 /**
  * Takes the channel's poll back from whoever runs it (its settings changed, it was deactivated or deleted): the
  * running session loses its claim at its next lease renewal and ends; the next one reads the new settings.
  */
-export const resetPoll = (q: Queryable, channelId: string, dueAt: Date) =>
+export const resetPoll = (q: Queryable, channelId: string, dueAt: Date, kind: PollKind = 'inbound') =>
   q.query(
     `update channel_polls set claimed_by = null, lease_until = null, due_at = $2, updated_at = now()
-      where channel_id = $1`,
-    [channelId, dueAt],
+      where channel_id = $1 and kind = $3`,
+    [channelId, dueAt, kind],
   );
 
 /**
@@ -66,49 +83,60 @@ export const resetPoll = (q: Queryable, channelId: string, dueAt: Date) =>
  * long poll or IDLE connection is not left to read on until its next lease renewal. Sessions on other instances
  * end at theirs.
  */
-export function endPollSession(app: AppContext, channelId: string): void {
-  sessionsOf(app).ending.get(channelId)?.abort();
+export function endPollSession(app: AppContext, channelId: string, kind: PollKind = 'inbound'): void {
+  sessionsOf(app).ending.get(`${kind}:${channelId}`)?.abort();
 }
 
 /** Claims due polls of live, active channels of active organisations in one autocommit statement. */
-const claimDuePolls = (q: Queryable, now: Date, claimedBy: string, leaseUntil: Date, limit: number) =>
+const claimDuePolls = (
+  q: Queryable,
+  now: Date,
+  claimedBy: string,
+  leaseUntil: Date,
+  limit: number,
+  kinds: PollKind[],
+) =>
   q.query<PollRow>(
     `update channel_polls set claimed_by = $2, lease_until = $3
-      where channel_id in (
-        select p.channel_id from channel_polls p
+      where (channel_id, kind) in (
+        select p.channel_id, p.kind from channel_polls p
           join channels c on c.id = p.channel_id join organisations o on o.id = c.organisation_id
-         where p.due_at <= $1 and (p.lease_until is null or p.lease_until <= $1)
+         where p.due_at <= $1 and (p.lease_until is null or p.lease_until <= $1) and p.kind = any($5::text[])
            and c.deleted_at is null and c.status = 'active' and o.status = 'active'
          order by p.due_at, p.channel_id limit $4 for update of p skip locked)
-      returning channel_id, organisation_id, cursor`,
-    [now, claimedBy, leaseUntil, limit],
+      returning channel_id, kind, organisation_id, cursor`,
+    [now, claimedBy, leaseUntil, limit, kinds],
   );
 
-const renew = async (q: Queryable, channelId: string, claimedBy: string, leaseUntil: Date) =>
-  (
-    await q.query(
-      'update channel_polls set lease_until = $3 where channel_id = $1 and claimed_by = $2 returning channel_id',
-      [channelId, claimedBy, leaseUntil],
-    )
-  ).length === 1;
+/** A claim's row: the channel's poll of that kind, while `claimed_by` still holds it. */
+type Claim = { channelId: string; kind: PollKind; claimedBy: string };
 
-const storeCursor = async (q: Queryable, channelId: string, claimedBy: string, cursor: object) =>
+const renew = async (q: Queryable, c: Claim, leaseUntil: Date) =>
   (
     await q.query(
-      `update channel_polls set cursor = $3, updated_at = now() where channel_id = $1 and claimed_by = $2
+      `update channel_polls set lease_until = $4 where channel_id = $1 and kind = $2 and claimed_by = $3
        returning channel_id`,
-      [channelId, claimedBy, JSON.stringify(cursor)],
+      [c.channelId, c.kind, c.claimedBy, leaseUntil],
     )
   ).length === 1;
 
-const release = (q: Queryable, channelId: string, claimedBy: string, dueAt: Date, error: string | null) =>
+const storeCursor = async (q: Queryable, c: Claim, cursor: object) =>
+  (
+    await q.query(
+      `update channel_polls set cursor = $4, updated_at = now() where channel_id = $1 and kind = $2 and claimed_by = $3
+       returning channel_id`,
+      [c.channelId, c.kind, c.claimedBy, JSON.stringify(cursor)],
+    )
+  ).length === 1;
+
+const release = (q: Queryable, c: Claim, dueAt: Date, error: string | null) =>
   q.query(
-    `update channel_polls set claimed_by = null, lease_until = null, due_at = $3, last_error = $4, updated_at = now()
-      where channel_id = $1 and claimed_by = $2`,
-    [channelId, claimedBy, dueAt, error],
+    `update channel_polls set claimed_by = null, lease_until = null, due_at = $4, last_error = $5, updated_at = now()
+      where channel_id = $1 and kind = $2 and claimed_by = $3`,
+    [c.channelId, c.kind, c.claimedBy, dueAt, error],
   );
 
-/** `ending`: each running session's way to end it, by channel (this instance's sessions only). */
+/** `ending`: each running session's way to end it, by kind and channel (this instance's sessions only). */
 type Sessions = { running: Set<Promise<void>>; stop: AbortController; ending: Map<string, AbortController> };
 const SESSIONS = stateSlot<Sessions>('polls.sessions', () => {
   const stop = new AbortController();
@@ -119,17 +147,19 @@ const SESSIONS = stateSlot<Sessions>('polls.sessions', () => {
 const sessionsOf = (app: AppContext): Sessions => app.state.of(app, SESSIONS);
 
 async function session(app: AppContext, row: PollRow, claimedBy: string): Promise<void> {
-  const p = poller;
+  const p = pollers.get(row.kind);
+  const claim: Claim = { channelId: row.channel_id, kind: row.kind, claimedBy };
+  const key = `${row.kind}:${row.channel_id}`;
   const end = new AbortController();
   const { ending } = sessionsOf(app);
-  ending.set(row.channel_id, end);
+  ending.set(key, end);
   const stop = sessionsOf(app).stop.signal;
   const onStop = () => end.abort();
   stop.addEventListener('abort', onStop);
   const timeUp = setTimeout(() => end.abort(), POLLS.sessionMs);
   const renewer = setInterval(() => {
     const until = new Date(app.clock.now().getTime() + POLLS.leaseMs);
-    renew(app.db, row.channel_id, claimedBy, until)
+    renew(app.db, claim, until)
       .then((held) => held || end.abort())
       .catch(() => end.abort());
   }, POLLS.renewMs);
@@ -141,7 +171,7 @@ async function session(app: AppContext, row: PollRow, claimedBy: string): Promis
       channelId: row.channel_id,
       organisationId: row.organisation_id,
       cursor: row.cursor ?? {},
-      saveCursor: (c) => storeCursor(app.db, row.channel_id, claimedBy, c),
+      saveCursor: (c) => storeCursor(app.db, claim, c),
       signal: end.signal,
     });
     dueAt = new Date(app.clock.now().getTime() + againInMs);
@@ -153,11 +183,11 @@ async function session(app: AppContext, row: PollRow, claimedBy: string): Promis
     clearTimeout(timeUp);
     clearInterval(renewer);
     stop.removeEventListener('abort', onStop);
-    if (ending.get(row.channel_id) === end) ending.delete(row.channel_id);
+    if (ending.get(key) === end) ending.delete(key);
   }
   // A stopping server gives the row back due at once: the next instance (or start) goes on from the cursor.
   if (stop.aborted) dueAt = app.clock.now();
-  await release(app.db, row.channel_id, claimedBy, dueAt, error).catch((err) =>
+  await release(app.db, claim, dueAt, error).catch((err) =>
     app.log.warn({ err, channel: row.channel_id }, 'channel poll not released; its lease will run out'),
   );
 }
@@ -168,7 +198,7 @@ async function session(app: AppContext, row: PollRow, claimedBy: string): Promis
  */
 export async function runDuePolls(app: AppContext): Promise<Promise<void>[]> {
   const s = sessionsOf(app);
-  if (s.stop.signal.aborted || !poller) return [];
+  if (s.stop.signal.aborted || !pollers.size) return [];
   const claimedBy = randomUUID();
   const now = app.clock.now();
   const rows = await claimDuePolls(
@@ -177,6 +207,7 @@ export async function runDuePolls(app: AppContext): Promise<Promise<void>[]> {
     claimedBy,
     new Date(now.getTime() + POLLS.leaseMs),
     POLLS.batch,
+    [...pollers.keys()],
   );
   return rows.map((row) => {
     const run = session(app, row, claimedBy);

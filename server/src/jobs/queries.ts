@@ -146,9 +146,14 @@ export const insertOutbox = (
  * The outbox row of a message another module inserts in the same statement: a data-modifying CTE over `from` (the
  * CTE answering the message's id), with the organisation, channel and due time as SQL expressions (parameters).
  */
-export const outboxRowCte = (from: string, p: { orgId: string; channelId: string; at: string }) =>
+export const outboxRowCte = (
+  from: string,
+  p: { orgId: string; channelId: string; at: string; returning?: boolean },
+) =>
   `insert into outbox (organisation_id, channel_id, message_id, event, next_attempt_at)
-   select ${p.orgId}, ${p.channelId}, ${from}.id, 'message.created', ${p.at} from ${from}`;
+   select ${p.orgId}, ${p.channelId}, ${from}.id, 'message.created', ${p.at} from ${from}${
+     p.returning ? ' returning id, message_id' : ''
+}`;
 
 /**
  * Claims due deliveries: each is leased until `leaseUntil` (another instance skips it meanwhile,
@@ -162,6 +167,21 @@ export const claimOutbox = (q: Queryable, now: Date, leaseUntil: Date, limit: nu
       returning id, organisation_id, channel_id, message_id, event, attempts,
                 (select m.chat_id from messages m where m.id = outbox.message_id) as chat_id`,
     [now, leaseUntil, limit],
+  );
+
+/**
+ * Claims these deliveries now, whatever their due time (a sender that paces its own rows, e.g. a mailing's): the
+ * rows still pending and not leased by another runner, leased like claimOutbox's.
+ */
+export const claimOutboxRows = (q: Queryable, ids: string[], now: Date, leaseUntil: Date) =>
+  q.query<OutboxRow>(
+    `update outbox set attempts = attempts + 1, next_attempt_at = $3, updated_at = now()
+      where id in (select id from outbox where id = any($1::uuid[]) and status = 'pending'
+                      and (attempts = 0 or next_attempt_at <= $2)
+                    for update skip locked)
+      returning id, organisation_id, channel_id, message_id, event, attempts,
+                (select m.chat_id from messages m where m.id = outbox.message_id) as chat_id`,
+    [ids, now, leaseUntil],
   );
 
 export const finishOutbox = (q: Queryable, id: string, status: 'done' | 'failed', error: string | null) =>

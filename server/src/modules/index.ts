@@ -13,6 +13,7 @@ import { fileRoutes } from './files/routes.ts';
 import { healthRoutes } from './health/routes.ts';
 import { knowledgeBaseRoutes } from './knowledge-base/routes.ts';
 import { landingRoutes } from './landing/routes.ts';
+import { mailingRoutes } from './mailings/routes.ts';
 import { monitoringRoutes } from './monitoring/routes.ts';
 import { metricsRoutes } from './observability/metrics-route.ts';
 import { telemetryRoutes } from './observability/routes.ts';
@@ -62,4 +63,5 @@ export const modules: ModuleRoutes[] = [
   chatBotRoutes,
   botRuntimeRoutes,
   billingRoutes,
+  mailingRoutes,
 ];

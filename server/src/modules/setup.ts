@@ -5,6 +5,7 @@ import { registerChannelOutbox } from './channels/register.ts';
 import { registerChats } from './chats/register.ts';
 import { registerClients } from './clients/register.ts';
 import { registerConversation } from './conversation/register.ts';
+import { registerMailings } from './mailings/register.ts';
 import { registerMonitoring } from './monitoring/register.ts';
 import { registerPresence } from './presence/register.ts';
 import { registerRatings } from './ratings/register.ts';
@@ -34,6 +35,7 @@ const setups: (() => void)[] = [
   registerMonitoring,
   registerBilling,
   registerWidget,
+  registerMailings,
 ];
 
 let done = false;

@@ -1,42 +1,13 @@
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import { drainOutbox, OUTBOX } from '../../src/jobs/outbox.ts';
+import { startWebhookReceiver } from '../fakes/webhook.ts';
 import { createOrganisation, startTestServer, type TestServer } from '../helpers.ts';
 import { goOnline, inbound, makeChannel, makeTeam, recordEvents } from './chats-fixtures.ts';
 
-type Hit = { headers: IncomingHttpHeaders; body: string };
-
 /** A provider endpoint: answers each request with the next status of the script (the last one repeats). */
-async function fakeWebhook(
-  statuses: number[],
-): Promise<{ url: string; hits: Hit[]; close(): Promise<void> }> {
-  const hits: Hit[] = [];
-  const server: Server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (c) => {
-      body += c;
-    });
-    req.on('end', () => {
-      hits.push({ headers: req.headers, body });
-      res.statusCode = statuses[Math.min(hits.length - 1, statuses.length - 1)];
-      res.end('{}');
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : 0;
-  return {
-    url: `http://127.0.0.1:${port}/hook`,
-    hits,
-    close: () =>
-      new Promise((r) => {
-        server.close(() => r());
-        server.closeAllConnections();
-      }),
-  };
-}
+const fakeWebhook = startWebhookReceiver;
 
 async function waitFor(check: () => Promise<boolean> | boolean, ms = 5000) {
   const end = Date.now() + ms;

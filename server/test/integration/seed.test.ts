@@ -20,7 +20,7 @@ describe('demo seed', () => {
     const admin = s.api.as(await loginToken(s.api, 'boss@demo.test', 'B0ss-pass!'));
     const me = (await admin.get('/api/auth/user')).body.entity;
     assert.equal(me.organisation.name, 'Demo');
-    assert.equal(me.options.length, 15);
+    assert.equal(me.options.length, 16);
     const users = (await admin.get('/api/users')).body.entity.items;
     assert.deepEqual(users.map((u: { role: { builtIn: string } }) => u.role.builtIn).sort(), [
       'ADMINISTRATOR',

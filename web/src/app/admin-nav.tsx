@@ -9,6 +9,7 @@ import {
   IconMessages,
   IconSearch,
   IconSettings,
+  IconSpeakerphone,
   IconUsers,
   IconUsersGroup,
   IconWallet,
@@ -79,6 +80,15 @@ export function AdminNav({ onNavigate, rail = false }: { onNavigate: () => void;
             to: '/admin/monitoring',
             label: t('menu.monitoring'),
             icon: <IconActivityHeartbeat size={20} stroke={1.6} />,
+          },
+        ]
+      : []),
+    ...(can('AUTHORITY_MAILING')
+      ? [
+          {
+            to: '/admin/mailings',
+            label: t('mailings.title'),
+            icon: <IconSpeakerphone size={20} stroke={1.6} />,
           },
         ]
       : []),

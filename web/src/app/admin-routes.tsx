@@ -389,6 +389,28 @@ const adminRoutes: RouteObject = {
       ],
     },
     {
+      // Mailings (issue 33): the list, a new one, a mailing's page and its form while not started.
+      path: 'mailings',
+      element: <Guard right="AUTHORITY_MAILING" option="OPTION_MAILING" />,
+      children: [
+        {
+          index: true,
+          handle: { title: 'mailings.title' },
+          lazy: screen(() => import('../features/mailings/mailings-page.tsx'), 'MailingsPage'),
+        },
+        ...['new', ':id/edit'].map((path) => ({
+          path,
+          handle: { title: path === 'new' ? 'mailings.newTitle' : 'mailings.editTitle' },
+          lazy: screen(() => import('../features/mailings/mailing-form-page.tsx'), 'MailingFormPage'),
+        })),
+        {
+          path: ':id',
+          handle: { title: 'mailings.mailingTitle' },
+          lazy: screen(() => import('../features/mailings/mailing-page.tsx'), 'MailingPage'),
+        },
+      ],
+    },
+    {
       path: 'finance',
       element: <Guard right="AUTHORITY_FINANCE" />,
       children: [

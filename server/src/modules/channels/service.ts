@@ -40,8 +40,9 @@ export const adapterContext = (app: AppContext): AdapterContext => ({
   db: app.db,
 });
 
-export async function getChannel(app: AppContext, orgId: string, id: string) {
-  const row = await Q.findChannel(app.db, orgId, id);
+/** A live channel of the organisation (`q`: the caller's transaction, when it holds one). */
+export async function getChannel(app: AppContext, orgId: string, id: string, q: Queryable = app.db) {
+  const row = await Q.findChannel(q, orgId, id);
   if (!row) throw new AppError('channelNotFoundException');
   return row;
 }

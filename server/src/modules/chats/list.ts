@@ -24,7 +24,8 @@ export type ListKind = ChatFilter | 'expired';
 const kindWhere: Record<ListKind, string> = {
   assigned: "c.status = 'in_progress'",
   waiting: "c.status = 'waiting'",
-  closed: "c.status = 'closed'",
+  // A chat holding only a mailing's message (chats.mailing_id) was never a dialog: the client's history shows it.
+  closed: "c.status = 'closed' and c.mailing_id is null",
   expired: "c.status <> 'closed' and c.overdue_level = 'expired'",
 };
 const activity = 'coalesce(c.last_message_at, c.created_at)';

@@ -37,3 +37,14 @@ export const chatClientBlocked = async (tx: Tx, chatId: string) =>
       [chatId],
     )
   )[0]?.blocked ?? false;
+
+/**
+ * Closes one open chat at the client's own word (an opt-out reply answered automatically): no category is asked and
+ * no close step runs (no rating request), as when a blacklisted client's dialogs end. Answers whether it closed it.
+ */
+export async function closeChatAtClientsWord(tx: Tx, orgId: string, chatId: string): Promise<boolean> {
+  const chat = await Q.lockChat(tx.q, orgId, chatId);
+  if (!chat || chat.status === 'closed') return false;
+  await closeChatRow(tx, chat, { kind: 'close', actorId: null });
+  return true;
+}

@@ -1,7 +1,7 @@
 import type { BotIntent, TransferTarget } from '@smartconnect/contracts';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../http/errors.ts';
-import { handedBack, routesChat, type StageRun, type StageTx } from '../../jobs/pipeline.ts';
+import { handedBack, mailingReplyOf, routesChat, type StageRun, type StageTx } from '../../jobs/pipeline.ts';
 import type { PipelineJob } from '../../jobs/pipeline-queries.ts';
 import type { Actor } from '../../lib/actor.ts';
 import { chatIntentOf, startBotDialog } from '../bot-runtime/runtime.ts';
@@ -131,13 +131,15 @@ export async function rulesStage(
   if (!chat || chat.status === 'closed') return;
   if (opened && (chat.status !== 'waiting' || chat.operator_id)) return;
   if (!opened && (!chat.opened_by_us || chat.earlier_client_message)) return;
-  const mailing = !opened;
+  // A reply to a mailing (the mailing_replies stage) carries its marketing type; a dialog an operator started is a
+  // service message.
+  const reply = opened ? mailingReplyOf(run, job) : null;
+  const mailing = !opened || reply !== null;
   const facts: ChatFacts = {
     channelId: chat.channel_id,
     repeated: chat.repeated,
     messageType: mailing ? 'mailing' : 'client',
-    // A dialog an operator starts is a service message; advertising mailings do not exist yet.
-    marketingType: mailing ? 'service' : null,
+    marketingType: reply ?? (mailing ? 'service' : null),
     // The intent the chat's bot recognised in the client's words (issue 18), if a bot talked to the chat.
     intent: (await chatIntentOf(tx.q, chat.id)) as BotIntent | null,
   };

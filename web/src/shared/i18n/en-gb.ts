@@ -21,6 +21,7 @@ import { kb } from './en-gb/kb.ts';
 import { landing } from './en-gb/landing.ts';
 import { languages } from './en-gb/languages.ts';
 import { login } from './en-gb/login.ts';
+import { mailings } from './en-gb/mailings.ts';
 import { menu } from './en-gb/menu.ts';
 import { messengers } from './en-gb/messengers.ts';
 import { monitoring } from './en-gb/monitoring.ts';
@@ -82,6 +83,7 @@ export const enGB = {
   requestCategories,
   roles,
   routingRules,
+  mailings,
   rights,
   profile,
   a11y,

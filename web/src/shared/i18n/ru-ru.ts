@@ -22,6 +22,7 @@ import { kb } from './ru-ru/kb.ts';
 import { landing } from './ru-ru/landing.ts';
 import { languages } from './ru-ru/languages.ts';
 import { login } from './ru-ru/login.ts';
+import { mailings } from './ru-ru/mailings.ts';
 import { menu } from './ru-ru/menu.ts';
 import { messengers } from './ru-ru/messengers.ts';
 import { monitoring } from './ru-ru/monitoring.ts';
@@ -80,6 +81,7 @@ export const ruRU: Resources = {
   requestCategories,
   roles,
   routingRules,
+  mailings,
   rights,
   profile,
   a11y,

@@ -31,6 +31,7 @@ export const fields = {
   tokenNotFromCurrentBot: 'Token not from current bot',
   botUsernameIncorrect: 'Telegram bot username must end in bot',
   categoryMustBeChosen: 'A category must be chosen',
+  channelCannotStartDialogs: 'This channel cannot start a conversation',
   portNumeric: 'The port must be a number from 1 to 65535',
   reportPeriodRequired: 'A report requires a start and end date or a chosen period',
   consentRequired: 'Consent to personal data processing is required',

@@ -14,4 +14,5 @@ export const planOptions = {
   OPTION_EXTENDED_SEARCH: 'Extended search',
   OPTION_PROFILE_STATUS: 'Client statuses management',
   OPTION_STATISTIC: 'Enhanced statistics',
+  OPTION_MAILING: 'Mailings',
 };

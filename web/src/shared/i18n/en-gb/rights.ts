@@ -13,4 +13,5 @@ export const rights = {
   AUTHORITY_INTEGRATION: 'Developer integration settings',
   AUTHORITY_CHAT_SESSION_CATEGORY: 'Request categories',
   AUTHORITY_FINANCE: 'Finance',
+  AUTHORITY_MAILING: 'Mailings',
 };

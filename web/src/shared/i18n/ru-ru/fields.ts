@@ -33,6 +33,7 @@ export const fields: Resources['fields'] = {
   tokenNotFromCurrentBot: 'Токен не от текущего бота: для другого бота создайте новый канал',
   botUsernameIncorrect: 'Имя бота Telegram должно оканчиваться на bot',
   categoryMustBeChosen: 'Необходимо выбрать категорию',
+  channelCannotStartDialogs: 'Этот канал не может начать диалог',
   portNumeric: 'Порт должен быть числом от 1 до 65535',
   reportPeriodRequired: 'Для отчёта нужны дата начала и окончания или выбранный период',
   consentRequired: 'Необходимо согласие на обработку персональных данных',

@@ -16,4 +16,5 @@ export const planOptions: Resources['planOptions'] = {
   OPTION_EXTENDED_SEARCH: 'Расширенный поиск',
   OPTION_PROFILE_STATUS: 'Управление статусами клиентов',
   OPTION_STATISTIC: 'Расширенная статистика',
+  OPTION_MAILING: 'Рассылки',
 };

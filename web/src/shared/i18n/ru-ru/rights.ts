@@ -15,4 +15,5 @@ export const rights: Resources['rights'] = {
   AUTHORITY_INTEGRATION: 'Настройки интеграции для разработчиков',
   AUTHORITY_CHAT_SESSION_CATEGORY: 'Категории обращений',
   AUTHORITY_FINANCE: 'Финансы',
+  AUTHORITY_MAILING: 'Рассылки',
 };

@@ -1,0 +1,140 @@
+import {
+  idEntity,
+  idParams,
+  mailingAudienceCountDto,
+  mailingAudienceCountSchema,
+  mailingCreateSchema,
+  mailingDto,
+  mailingListQuerySchema,
+  mailingUpdateSchema,
+  page,
+} from '@smartconnect/contracts';
+import { defineRoute, type ModuleRoutes } from '../../http/route.ts';
+import * as S from './service.ts';
+
+const tags = ['mailings'];
+/** Mailings need their own right (not an operator's by default) and the plan's option (DECISIONS.md "Mailings"). */
+const access = { right: 'AUTHORITY_MAILING', option: 'OPTION_MAILING' } as const;
+
+/** Issue 33: mailings, written as drafts, started now or at a time, paused, resumed and cancelled by their author. */
+export const mailingRoutes: ModuleRoutes = (fastify, app) => {
+  defineRoute(
+    fastify,
+    app,
+    {
+      method: 'GET',
+      url: '/api/mailings',
+      access,
+      response: page(mailingDto),
+      summary: 'List the mailings (newest first, at most 500) with their figures',
+      tags,
+      query: mailingListQuerySchema,
+    },
+    async ({ auth, query }) => {
+      const items = await S.listMailings(app, auth, query.status);
+      return { items, total: items.length };
+    },
+  );
+  defineRoute(
+    fastify,
+    app,
+    {
+      method: 'POST',
+      url: '/api/mailings',
+      access,
+      response: mailingDto,
+      summary:
+        'Create a mailing (a draft). A channel that cannot write first (site chat) is refused on channelId; a template only where the channel sends registered templates (WhatsApp Cloud API)',
+      tags,
+      body: mailingCreateSchema,
+    },
+    async ({ auth, body }) => S.createMailing(app, auth, body),
+  );
+  defineRoute(
+    fastify,
+    app,
+    {
+      method: 'POST',
+      url: '/api/mailings/audience-count',
+      access,
+      response: mailingAudienceCountDto,
+      summary:
+        "The live count before sending: the audience's contacts now, who of them would be skipped and why, and an uploaded list's entries that match no contact",
+      tags,
+      body: mailingAudienceCountSchema,
+    },
+    async ({ auth, body }) => S.countAudience(app, auth, body),
+  );
+  defineRoute(
+    fastify,
+    app,
+    {
+      method: 'GET',
+      url: '/api/mailings/:id',
+      access,
+      response: mailingDto,
+      summary:
+        'A mailing with its figures now (recipients, skipped by reason, sent, delivered, read, failed, replied, opted out)',
+      tags,
+      params: idParams,
+    },
+    async ({ auth, params }) => S.getMailing(app, auth, params.id),
+  );
+  defineRoute(
+    fastify,
+    app,
+    {
+      method: 'PATCH',
+      url: '/api/mailings/:id',
+      access,
+      response: mailingDto,
+      summary: 'Change a draft or scheduled mailing (409 mailingStartedException once it has started)',
+      tags,
+      params: idParams,
+      body: mailingUpdateSchema,
+    },
+    async ({ auth, params, body }) => S.updateMailing(app, auth, params.id, body),
+  );
+  defineRoute(
+    fastify,
+    app,
+    {
+      method: 'DELETE',
+      url: '/api/mailings/:id',
+      access,
+      response: idEntity,
+      summary:
+        "Delete a mailing that is not sending or paused (409 mailingStartedException); the messages it sent stay in the clients' histories",
+      tags,
+      params: idParams,
+    },
+    async ({ auth, params }) => {
+      await S.deleteMailing(app, auth, params.id);
+      return { id: params.id };
+    },
+  );
+  const actions = {
+    start: [
+      'Start a draft: now, or at its scheduledAt when that is ahead (status scheduled)',
+      S.startMailing,
+    ],
+    pause: ['Pause a sending or scheduled mailing', S.pauseMailing],
+    resume: ['Resume a paused mailing where it stopped (its channel must be active)', S.resumeMailing],
+    cancel: ['Cancel a mailing: nobody still pending is sent to', S.cancelMailing],
+  } as const;
+  for (const [action, [summary, run]] of Object.entries(actions))
+    defineRoute(
+      fastify,
+      app,
+      {
+        method: 'POST',
+        url: `/api/mailings/:id/${action}`,
+        access,
+        response: mailingDto,
+        summary: `${summary}; 409 mailingStateException when the mailing's state does not allow it`,
+        tags,
+        params: idParams,
+      },
+      async ({ auth, params }) => run(app, auth, params.id),
+    );
+};

@@ -1,0 +1,144 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { fillTemplate } from '@smartconnect/contracts';
+import type { AppContext } from '../../context.ts';
+import { deliverOutboxRows } from '../../jobs/outbox.ts';
+import type { Poller, PollRun } from '../../jobs/polls.ts';
+import { withEvents } from '../../realtime/emit.ts';
+import { writeMailingMessages } from '../conversation/mailing-messages.ts';
+import * as Q from './queries.ts';
+import { effectiveRate, inWindow, msUntilWindow } from './rates.ts';
+
+export const SENDER = {
+  /** Recipients written per transaction (at most one second's worth at the mailing's rate). */
+  chunkMax: 200,
+  /** An idle channel's sender is due again this late; starting or resuming a mailing makes it due at once. */
+  idleMs: 60 * 60_000,
+  /** Outside every mailing's send window the sender looks again at the window's start, at the latest this late. */
+  windowRecheckMaxMs: 5 * 60_000,
+  /** A written row the sender dies before delivering is sent by the outbox's pollers this much later. */
+  heldMs: 60_000,
+} as const;
+
+/** The share of the limit the sender paces at. */
+export const PACE_MARGIN = 0.97;
+
+const windowOf = (m: Q.MailingRow) =>
+  m.window_from != null && m.window_to != null ? { from: m.window_from, to: m.window_to } : null;
+
+/** The text a recipient gets: the template variables filled for them. */
+function personal(m: Q.MailingRow, r: Q.PendingRecipient, now: Date, text: string): string {
+  const date = new Intl.DateTimeFormat(m.org_language === 'rus' ? 'ru-RU' : 'en-GB', {
+    timeZone: m.time_zone,
+  }).format(now);
+  return fillTemplate(text, {
+    client_name: r.client_name,
+    channel: m.channel_name,
+    date,
+    operator_name: m.author_name ?? '',
+  });
+}
+
+/**
+ * One transaction: the next recipients taken, their messages and outbox rows written (held for this sender to
+ * deliver), and the recipients marked sent. A crash before the commit leaves them pending; after it, the outbox
+ * delivers each exactly once. Answers the outbox rows to deliver.
+ */
+async function writeChunk(app: AppContext, m: Q.MailingRow, size: number): Promise<string[]> {
+  return withEvents(app, async (q, emit) => {
+    const now = app.clock.now();
+    const pending = await Q.takePending(q, m.id, size);
+    if (!pending.length) return [];
+    const written = await writeMailingMessages(
+      { q, emit, now },
+      {
+        orgId: m.organisation_id,
+        mailingId: m.id,
+        channelId: m.channel_id,
+        teamId: m.channel_team_id,
+        attachments: m.attachments,
+        heldUntil: new Date(now.getTime() + SENDER.heldMs),
+        items: pending.map((r) => ({
+          contactId: r.contact_id,
+          clientId: r.client_id,
+          text: personal(m, r, now, m.text),
+          template: m.template
+            ? { ...m.template, variables: m.template.variables.map((v) => personal(m, r, now, v)) }
+            : null,
+        })),
+      },
+    );
+    await Q.markSent(q, m.id, written, now);
+    return written.map((w) => w.outboxId);
+  });
+}
+
+/**
+ * Delivers a chunk's rows at `rate` a second: each send starts at its own slot, 1/rate apart, continuing from the
+ * previous chunk's last slot (never earlier than now: a late start shifts the slots, it does not bunch them), so
+ * any second holds at most `rate` sends. Without a rate the chunk goes at once. Answers the next free slot.
+ */
+async function deliverPaced(
+  app: AppContext,
+  ids: string[],
+  rate: number | null,
+  nextSlot: number,
+  signal: AbortSignal,
+) {
+  if (rate == null) {
+    await deliverOutboxRows(app, ids);
+    return performance.now();
+  }
+  // 3% under the limit: a send's arrival at the provider jitters by a few milliseconds, and the limit is counted
+  // there, so slots exactly 1/rate apart could put rate + 1 arrivals in some second.
+  const interval = 1000 / (rate * PACE_MARGIN);
+  const inFlight: Promise<unknown>[] = [];
+  let slot = Math.max(nextSlot, performance.now());
+  for (const id of ids) {
+    const wait = slot - performance.now();
+    if (wait > 0) await sleep(wait, undefined, { signal }).catch(() => undefined);
+    // Stopping: the rest stay held and the outbox's pollers send them when their hold ends.
+    if (signal.aborted) break;
+    inFlight.push(deliverOutboxRows(app, [id]));
+    slot += interval;
+  }
+  await Promise.allSettled(inFlight);
+  return slot;
+}
+
+/**
+ * The mailing sender of one channel (a background session under the channel's 'mailing' lease, jobs/polls.ts):
+ * one instance at a time sends a channel's mailings, so the provider's rate holds across instances. It sends the
+ * earliest started mailing that is inside its send window, chunk by chunk, reading the mailings again before each
+ * chunk (a pause, a cancel or a stopped channel is seen within a second).
+ */
+export const mailingSender: Poller = async (app: AppContext, run: PollRun) => {
+  let nextSlot = performance.now();
+  while (!run.signal.aborted) {
+    const mailings = await Q.sendingOnChannel(app.db, run.channelId);
+    if (!mailings.length) return { againInMs: SENDER.idleMs };
+    const now = app.clock.now();
+    if (!mailings[0].channel_active) {
+      await Q.pauseOnInactiveChannels(app.db, now);
+      return { againInMs: SENDER.idleMs };
+    }
+    const ready = mailings.find((m) => {
+      const w = windowOf(m);
+      return !w || inWindow(w, m.time_zone, now);
+    });
+    if (!ready) {
+      const waits = mailings.map((m) =>
+        msUntilWindow(windowOf(m) ?? { from: 0, to: 1440 }, m.time_zone, now),
+      );
+      return { againInMs: Math.min(SENDER.windowRecheckMaxMs, Math.max(1_000, Math.min(...waits))) };
+    }
+    const rate = effectiveRate(app, ready.channel_type, ready.rate_per_second);
+    const size = rate == null ? SENDER.chunkMax : Math.max(1, Math.min(SENDER.chunkMax, Math.ceil(rate)));
+    const ids = await writeChunk(app, ready, size);
+    if (!ids.length) {
+      await Q.finishIfDone(app.db, ready.id, app.clock.now());
+      continue;
+    }
+    nextSlot = await deliverPaced(app, ids, rate, nextSlot, run.signal);
+  }
+  return { againInMs: 0 };
+};

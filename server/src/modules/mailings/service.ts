@@ -1,0 +1,303 @@
+import {
+  FIELD_MESSAGES as M,
+  MAILING_SKIP_REASONS,
+  type MailingAudienceCountDto,
+  type MailingCreate,
+  type MailingDto,
+  type MailingSkipReason,
+  type MailingStatus,
+  type MailingUpdate,
+  type mailingAudienceCountSchema,
+} from '@smartconnect/contracts';
+import type { z } from 'zod';
+import { channelCapabilities } from '../../channels/registry.ts';
+import type { AppContext } from '../../context.ts';
+import type { Queryable } from '../../db/index.ts';
+import type { AuthContext } from '../../http/auth.ts';
+import { AppError } from '../../http/errors.ts';
+import { schedulePoll } from '../../jobs/polls.ts';
+import { getChannel } from '../channels/service.ts';
+import { audienceSql, notFoundSql } from './audience.ts';
+import * as Q from './queries.ts';
+import { effectiveRate, inWindow } from './rates.ts';
+
+const minutes = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3, 5));
+const hhmm = (m: number) =>
+  `${String(Math.floor(m / 60)).padStart(2, '0')}:${String(m % 60).padStart(2, '0')}`;
+const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
+
+/** The channel a mailing is sent through: live, of the organisation, and able to write first (or in a session window). */
+async function mailingChannel(
+  app: AppContext,
+  orgId: string,
+  channelId: string,
+  template: boolean,
+  q: Queryable = app.db,
+) {
+  let channel: Awaited<ReturnType<typeof getChannel>>;
+  try {
+    channel = await getChannel(app, orgId, channelId, q);
+  } catch {
+    throw new AppError('validationException', { channelId: M.valueIncorrect });
+  }
+  const caps = channelCapabilities(channel.type, channel.settings);
+  // Site chat cannot write first at all; Instagram, Facebook and WhatsApp only within their session window (a
+  // recipient outside it is skipped), WhatsApp's Cloud API outside it with a registered template.
+  if (!caps.startDialog && caps.sessionWindowHours == null)
+    throw new AppError('validationException', { channelId: M.channelCannotStartDialogs });
+  if (template && !caps.templates) throw new AppError('validationException', { template: M.valueIncorrect });
+  return { channel, caps };
+}
+
+function toWrite(input: MailingCreate): Q.MailingWrite {
+  return {
+    name: input.name,
+    channelId: input.channelId,
+    marketingType: input.marketingType,
+    text: input.text,
+    attachments: input.attachments,
+    template: input.template,
+    audience: input.audience,
+    scheduledAt: input.scheduledAt,
+    windowFrom: input.sendWindow ? minutes(input.sendWindow.from) : null,
+    windowTo: input.sendWindow ? minutes(input.sendWindow.to) : null,
+    ratePerSecond: input.ratePerSecond,
+  };
+}
+
+const EMPTY_SKIPS = () =>
+  Object.fromEntries(MAILING_SKIP_REASONS.map((r) => [r, 0])) as Record<MailingSkipReason, number>;
+
+async function present(app: AppContext, q: Queryable, row: Q.MailingRow): Promise<MailingDto> {
+  const [stats] = await Q.mailingStats(q, [row.id]);
+  const skippedBy = EMPTY_SKIPS();
+  for (const s of await Q.skippedBy(q, row.id)) skippedBy[s.skip_reason] = s.n;
+  const errors = (await Q.failureReasons(q, row.id)).map((e) => ({ reason: e.reason, count: e.n }));
+  const window =
+    row.window_from != null && row.window_to != null ? { from: row.window_from, to: row.window_to } : null;
+  return {
+    id: row.id,
+    name: row.name,
+    channel: {
+      id: row.channel_id,
+      name: row.channel_name,
+      type: row.channel_type as MailingDto['channel']['type'],
+    },
+    marketingType: row.marketing_type,
+    text: row.text,
+    attachments: row.attachments,
+    template: row.template,
+    audience: row.audience,
+    scheduledAt: iso(row.scheduled_at),
+    sendWindow: window ? { from: hhmm(window.from), to: hhmm(window.to) } : null,
+    ratePerSecond: row.rate_per_second,
+    effectiveRate: effectiveRate(app, row.channel_type, row.rate_per_second),
+    status: row.status,
+    pauseReason: row.pause_reason,
+    waitingForWindow:
+      row.status === 'sending' && !!window && !inWindow(window, row.time_zone, app.clock.now()),
+    author: row.created_by ? { id: row.created_by, name: row.author_name ?? '' } : null,
+    createdAt: new Date(row.created_at).toISOString(),
+    startedAt: iso(row.started_at),
+    finishedAt: iso(row.finished_at),
+    stats: {
+      recipients: stats?.recipients ?? 0,
+      pending: stats?.pending ?? 0,
+      skipped: stats?.skipped ?? 0,
+      skippedBy,
+      sent: stats?.sent ?? 0,
+      delivered: stats?.delivered ?? 0,
+      read: stats?.read ?? 0,
+      failed: stats?.failed ?? 0,
+      errors,
+      replied: stats?.replied ?? 0,
+      optedOut: stats?.opted_out ?? 0,
+    },
+  };
+}
+
+async function found(q: Queryable, orgId: string, id: string, lock = false) {
+  const row = await (lock ? Q.lockMailing : Q.findMailing)(q, orgId, id);
+  if (!row) throw new AppError('mailingNotFoundException');
+  return row;
+}
+
+export async function listMailings(app: AppContext, auth: AuthContext, status: MailingStatus | undefined) {
+  const rows = await Q.listMailings(app.db, auth.organisationId, status ?? null);
+  return Promise.all(rows.map((r) => present(app, app.db, r)));
+}
+
+export async function getMailing(app: AppContext, auth: AuthContext, id: string) {
+  return present(app, app.db, await found(app.db, auth.organisationId, id));
+}
+
+export async function createMailing(app: AppContext, auth: AuthContext, input: MailingCreate) {
+  await mailingChannel(app, auth.organisationId, input.channelId, input.template !== null);
+  const { id } = await Q.insertMailing(
+    app.db,
+    auth.organisationId,
+    auth.userId,
+    toWrite(input),
+    app.clock.now(),
+  );
+  return getMailing(app, auth, id);
+}
+
+/** A draft or scheduled mailing's changes; a started one answers mailingStartedException. */
+export async function updateMailing(app: AppContext, auth: AuthContext, id: string, input: MailingUpdate) {
+  await app.db.tx(async (q) => {
+    const row = await found(q, auth.organisationId, id, true);
+    if (row.status !== 'draft' && row.status !== 'scheduled') throw new AppError('mailingStartedException');
+    const current: MailingCreate = {
+      name: row.name,
+      channelId: row.channel_id,
+      marketingType: row.marketing_type,
+      text: row.text,
+      attachments: row.attachments,
+      template: row.template,
+      audience: row.audience,
+      scheduledAt: iso(row.scheduled_at),
+      sendWindow:
+        row.window_from != null && row.window_to != null
+          ? { from: hhmm(row.window_from), to: hhmm(row.window_to) }
+          : null,
+      ratePerSecond: row.rate_per_second,
+    };
+    const next: MailingCreate = { ...current, ...stripUndefined(input) } as MailingCreate;
+    if (!next.text.trim() && !next.attachments.length && !next.template)
+      throw new AppError('validationException', { text: M.requiredFields });
+    await mailingChannel(app, auth.organisationId, next.channelId, next.template !== null, q);
+    await Q.updateMailing(q, id, toWrite(next), app.clock.now());
+  });
+  return getMailing(app, auth, id);
+}
+
+const stripUndefined = <T extends object>(o: T): Partial<T> =>
+  Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+
+export async function deleteMailing(app: AppContext, auth: AuthContext, id: string) {
+  await app.db.tx(async (q) => {
+    const row = await found(q, auth.organisationId, id, true);
+    if (row.status === 'sending' || row.status === 'paused') throw new AppError('mailingStartedException');
+    await Q.deleteMailing(q, id);
+  });
+}
+
+/**
+ * Plans a mailing's recipients now (the audience as it is at this moment: each pending or skipped with the reason)
+ * and hands it to its channel's sender; a mailing with nobody to send to is finished at once.
+ */
+export async function beginSending(app: AppContext, q: Queryable, row: Q.MailingRow): Promise<void> {
+  const now = app.clock.now();
+  const { caps } = await mailingChannel(app, row.organisation_id, row.channel_id, row.template !== null, q);
+  const audience = audienceSql(row.audience, {
+    orgId: row.organisation_id,
+    channelId: row.channel_id,
+    marketingType: row.marketing_type,
+    sessionHours: caps.sessionWindowHours,
+    template: row.template !== null,
+    now,
+  });
+  await Q.planRecipients(q, row.id, row.organisation_id, audience);
+  await Q.setStatus(q, row.id, 'sending', now, { started: true });
+  if (!(await Q.finishIfDone(q, row.id, now)))
+    await schedulePoll(q, row.organisation_id, row.channel_id, now, 'mailing');
+}
+
+/** Starts a draft: at its scheduled time when that is still ahead ('scheduled'), else now ('sending'). */
+export async function startMailing(app: AppContext, auth: AuthContext, id: string) {
+  await app.db.tx(async (q) => {
+    const row = await found(q, auth.organisationId, id, true);
+    if (row.status !== 'draft') throw new AppError('mailingStateException');
+    if (row.scheduled_at && new Date(row.scheduled_at).getTime() > app.clock.now().getTime())
+      await Q.setStatus(q, id, 'scheduled', app.clock.now());
+    else await beginSending(app, q, row);
+  });
+  return getMailing(app, auth, id);
+}
+
+export async function pauseMailing(app: AppContext, auth: AuthContext, id: string) {
+  await app.db.tx(async (q) => {
+    const row = await found(q, auth.organisationId, id, true);
+    if (row.status !== 'sending' && row.status !== 'scheduled') throw new AppError('mailingStateException');
+    await Q.setStatus(q, id, 'paused', app.clock.now(), { pauseReason: 'author' });
+  });
+  return getMailing(app, auth, id);
+}
+
+/** Resumes a paused mailing where it stopped (one never started is planned now); its channel must be live again. */
+export async function resumeMailing(app: AppContext, auth: AuthContext, id: string) {
+  await app.db.tx(async (q) => {
+    const row = await found(q, auth.organisationId, id, true);
+    if (row.status !== 'paused') throw new AppError('mailingStateException');
+    const { channel } = await mailingChannel(
+      app,
+      row.organisation_id,
+      row.channel_id,
+      row.template !== null,
+      q,
+    );
+    if (channel.status !== 'active') throw new AppError('deactivatedChannelException');
+    const now = app.clock.now();
+    if (!row.started_at) {
+      await beginSending(app, q, row);
+      return;
+    }
+    await Q.setStatus(q, id, 'sending', now);
+    if (!(await Q.finishIfDone(q, id, now)))
+      await schedulePoll(q, row.organisation_id, row.channel_id, now, 'mailing');
+  });
+  return getMailing(app, auth, id);
+}
+
+/** Cancels a mailing not yet finished: nobody still pending is sent to; what was sent stays sent. */
+export async function cancelMailing(app: AppContext, auth: AuthContext, id: string) {
+  await app.db.tx(async (q) => {
+    const row = await found(q, auth.organisationId, id, true);
+    if (row.status === 'finished' || row.status === 'cancelled' || row.status === 'draft')
+      throw new AppError('mailingStateException');
+    await Q.setStatus(q, id, 'cancelled', app.clock.now(), { finished: true });
+  });
+  return getMailing(app, auth, id);
+}
+
+/** The live count before sending: the audience's contacts now, who of them would be skipped and why. */
+export async function countAudience(
+  app: AppContext,
+  auth: AuthContext,
+  input: z.output<typeof mailingAudienceCountSchema>,
+): Promise<MailingAudienceCountDto> {
+  const { caps } = await mailingChannel(app, auth.organisationId, input.channelId, false);
+  const query = audienceSql(input.audience, {
+    orgId: auth.organisationId,
+    channelId: input.channelId,
+    marketingType: input.marketingType,
+    sessionHours: caps.sessionWindowHours,
+    template: input.template,
+    now: app.clock.now(),
+  });
+  const skipped = EMPTY_SKIPS();
+  let total = 0;
+  let eligible = 0;
+  for (const r of await Q.countAudience(app.db, query)) {
+    total += r.n;
+    if (r.skip_reason) skipped[r.skip_reason] = r.n;
+    else eligible = r.n;
+  }
+  const notFound = input.audience.list?.length
+    ? await Q.countNotFound(app.db, notFoundSql(input.audience.list, input.channelId))
+    : 0;
+  return { total, eligible, skipped, notFound };
+}
+
+/** Starts the scheduled mailings whose time has come, and pauses those whose channel stopped (a periodic task). */
+export async function startDueMailings(app: AppContext): Promise<void> {
+  const now = app.clock.now();
+  await Q.pauseOnInactiveChannels(app.db, now);
+  await app.db.tx(async (q) => {
+    for (const due of await Q.dueScheduled(q, now, 20)) {
+      const row = await Q.findMailing(q, due.organisation_id, due.id);
+      if (row) await beginSending(app, q, row);
+    }
+  });
+}

@@ -1,0 +1,334 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { runPipeline } from '../../src/jobs/pipeline.ts';
+import { localMinutes } from '../../src/modules/mailings/rates.ts';
+import { startWebhookReceiver } from '../fakes/webhook.ts';
+import { createOrganisation, startTestServer, type TestOrg, type TestServer } from '../helpers.ts';
+import { goOnline, inbound, makeChannel, makeTeam, type TestChannel } from './chats-fixtures.ts';
+
+type Delivery = { event: string; text: string; client: { externalId: string }; messageId: string };
+
+/** The API channel's webhook endpoint (the tenant's server), its deliveries parsed. */
+async function receiver() {
+  const endpoint = await startWebhookReceiver();
+  return {
+    ...endpoint,
+    get hits() {
+      return endpoint.hits.map((h) => ({ at: h.at, body: JSON.parse(h.body) as Delivery }));
+    },
+  };
+}
+
+async function waitFor<T>(
+  check: () => Promise<T | false | undefined> | T | false | undefined,
+  ms = 15_000,
+): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await check();
+    if (v) return v;
+    if (Date.now() > end) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** Clients who wrote once to the channel, their dialogs closed: contacts a mailing can reach. */
+async function clients(s: TestServer, org: TestOrg, ch: TestChannel, names: string[]) {
+  const ids: Record<string, string> = {};
+  for (const name of names) {
+    const chatId = (await inbound(s, ch, { client: name, name, text: `hi from ${name}` })).body.entity.chatId;
+    const chat = (await org.admin.api.get(`/api/chats/${chatId}`)).body.entity;
+    ids[name] = chat.client.id;
+    await s.db.query("update chats set status = 'closed', closed_at = now() where id = $1", [chatId]);
+  }
+  await runPipeline(s.app);
+  return ids;
+}
+
+const finished = (org: TestOrg, id: string) =>
+  waitFor(async () => {
+    const m = (await org.admin.api.get(`/api/mailings/${id}`)).body.entity;
+    return m.status === 'finished' && m.stats.pending === 0 ? m : false;
+  });
+
+describe('mailings', { timeout: 40_000 }, () => {
+  let s: TestServer;
+  let hook: Awaited<ReturnType<typeof receiver>>;
+  before(async () => {
+    s = await startTestServer({ env: { MAILING_RATE_LIMITS: 'api=0' } });
+    hook = await receiver();
+  });
+  after(async () => {
+    await s.close();
+    await hook.close();
+  });
+
+  test('sends once to each eligible contact, skips with reasons, keeps each copy in the client history', async () => {
+    const org = await createOrganisation(s);
+    const teamId = await makeTeam(org);
+    const ch = await makeChannel(org, teamId, { webhookUrl: hook.url });
+    const ids = await clients(s, org, ch, ['Ann', 'Bob', 'Cid', 'Dee']);
+    // Bob is in the blacklist, Cid is marked spam; Dee has an open dialog with an operator.
+    assert.equal((await org.admin.api.post('/api/blacklist', { clientId: ids.Bob })).status, 200);
+    assert.equal((await org.admin.api.patch(`/api/clients/${ids.Cid}`, { spam: true })).status, 200);
+    const op = await org.user({ teams: [teamId] });
+    await goOnline(op);
+    const deeChat = (await inbound(s, ch, { client: 'Dee', name: 'Dee', text: 'still there?' })).body.entity
+      .chatId;
+    await runPipeline(s.app);
+
+    const count = await org.admin.api.post('/api/mailings/audience-count', { channelId: ch.id });
+    assert.equal(count.status, 200, JSON.stringify(count.body));
+    assert.equal(count.body.entity.total, 4);
+    assert.equal(count.body.entity.eligible, 2);
+    assert.equal(count.body.entity.skipped.blacklisted, 1);
+    assert.equal(count.body.entity.skipped.spam, 1);
+
+    const created = await org.admin.api.post('/api/mailings', {
+      name: 'Order notice',
+      channelId: ch.id,
+      marketingType: 'service',
+      text: 'Hello {client_name}, your order is ready',
+    });
+    assert.equal(created.status, 200, JSON.stringify(created.body));
+    const m = created.body.entity;
+    assert.equal(m.status, 'draft');
+    assert.equal(m.stats.recipients, 0);
+    const before = hook.hits.length;
+    const started = await org.admin.api.post(`/api/mailings/${m.id}/start`);
+    assert.equal(started.status, 200, JSON.stringify(started.body));
+    const done = await finished(org, m.id);
+    assert.equal(done.stats.recipients, 4);
+    assert.equal(done.stats.skipped, 2);
+    assert.deepEqual([done.stats.skippedBy.blacklisted, done.stats.skippedBy.spam], [1, 1]);
+    await waitFor(
+      async () => (await org.admin.api.get(`/api/mailings/${m.id}`)).body.entity.stats.sent === 2,
+    );
+    const sent = hook.hits
+      .slice(before)
+      .map((h) => h.body.text)
+      .sort();
+    assert.deepEqual(sent, ['Hello Ann, your order is ready', 'Hello Dee, your order is ready']);
+
+    // Ann had no open dialog: her copy is kept in a closed chat of its own, shown in her history, not in the lists.
+    const annChats = await s.db.query<{ id: string; status: string; mailing_id: string | null }>(
+      'select id, status, mailing_id from chats where client_id = $1 order by created_at',
+      [ids.Ann],
+    );
+    assert.equal(annChats.length, 2);
+    assert.equal(annChats[1].status, 'closed');
+    assert.equal(annChats[1].mailing_id, m.id);
+    const annMsgs = (await org.admin.api.get(`/api/chats/${annChats[1].id}/messages`)).body.entity.items;
+    assert.deepEqual(
+      annMsgs.map((x: { kind: string; direction: string }) => [x.kind, x.direction]),
+      [['mailing', 'out']],
+    );
+    const closedList = (await org.admin.api.get('/api/chats?filter=closed')).body.entity.items.map(
+      (c: { id: string }) => c.id,
+    );
+    assert.ok(!closedList.includes(annChats[1].id), 'a mailing chat is not a closed dialog');
+    // Dee's open dialog got the message: her operator sees it there.
+    const deeMsgs = (await op.api.get(`/api/chats/${deeChat}/messages`)).body.entity.items;
+    assert.equal(deeMsgs.at(-1).kind, 'mailing');
+    assert.equal(deeMsgs.at(-1).text, 'Hello Dee, your order is ready');
+
+    // Started: it cannot be changed or deleted; finished, it can be deleted.
+    const change = await org.admin.api.patch(`/api/mailings/${m.id}`, { name: 'x' });
+    assert.equal(change.status, 409);
+    assert.equal(change.body.code, 'mailingStartedException');
+    assert.equal(
+      (await org.admin.api.post(`/api/mailings/${m.id}/start`)).body.code,
+      'mailingStateException',
+    );
+    const list = (await org.admin.api.get('/api/mailings')).body.entity;
+    assert.deepEqual(
+      list.items.map((x: { id: string }) => x.id),
+      [m.id],
+    );
+  });
+
+  test('a reply routes as a mailing of its marketing type; an opt-out word is confirmed once and kept', async () => {
+    const org = await createOrganisation(s);
+    const teamId = await makeTeam(org);
+    const salesId = await makeTeam(org);
+    const ch = await makeChannel(org, teamId, { webhookUrl: hook.url });
+    const sales = await org.user({ teams: [salesId] });
+    await goOnline(sales);
+    const rule = await org.admin.api.post('/api/routing-rules', {
+      name: 'Ad replies to sales',
+      conditions: { type: 'any', messageType: 'mailing', marketingType: 'advertising' },
+      action: { type: 'team', teamId: salesId },
+    });
+    assert.equal(rule.status, 200, JSON.stringify(rule.body));
+    await clients(s, org, ch, ['Eve', 'Fay']);
+    const ad = (
+      await org.admin.api.post('/api/mailings', {
+        name: 'Black Friday',
+        channelId: ch.id,
+        marketingType: 'advertising',
+        text: '-30% today',
+      })
+    ).body.entity;
+    await org.admin.api.post(`/api/mailings/${ad.id}/start`);
+    await finished(org, ad.id);
+
+    const hitsBefore = hook.hits.length;
+    const reply = (await inbound(s, ch, { client: 'Eve', name: 'Eve', text: 'How do I order?' })).body.entity
+      .chatId;
+    await runPipeline(s.app);
+    const chat = (await org.admin.api.get(`/api/chats/${reply}`)).body.entity;
+    assert.equal(chat.team.id, salesId, 'the advertising rule routed the reply');
+    const msgs = (await org.admin.api.get(`/api/chats/${reply}/messages`)).body.entity.items;
+    assert.deepEqual(
+      msgs.map((x: { kind: string; text: string }) => [x.kind, x.text]),
+      [
+        ['mailing', '-30% today'],
+        ['normal', 'How do I order?'],
+      ],
+    );
+
+    const stop = (await inbound(s, ch, { client: 'Fay', name: 'Fay', text: ' Stop! ' })).body.entity.chatId;
+    await runPipeline(s.app);
+    const stopped = (await org.admin.api.get(`/api/chats/${stop}`)).body.entity;
+    assert.equal(stopped.status, 'closed', 'an opt-out needs no operator');
+    await waitFor(() => hook.hits.length > hitsBefore);
+    const confirmation = hook.hits.slice(hitsBefore).find((h) => h.body.client.externalId === 'Fay');
+    assert.match(confirmation?.body.text ?? '', /unsubscribed from advertising/);
+    const figures = (await org.admin.api.get(`/api/mailings/${ad.id}`)).body.entity.stats;
+    assert.equal(figures.replied, 2);
+    assert.equal(figures.optedOut, 1);
+
+    // The next advertising mailing skips Fay; a service one does not.
+    const adCount = await org.admin.api.post('/api/mailings/audience-count', {
+      channelId: ch.id,
+      marketingType: 'advertising',
+    });
+    assert.equal(adCount.body.entity.skipped.opted_out, 1);
+    assert.equal(adCount.body.entity.eligible, 1);
+    const serviceCount = await org.admin.api.post('/api/mailings/audience-count', { channelId: ch.id });
+    assert.equal(serviceCount.body.entity.eligible, 2);
+    // A second STOP is not answered again.
+    await s.db.query("update chats set status = 'closed', closed_at = now() where id = $1", [reply]);
+    const again = hook.hits.length;
+    await inbound(s, ch, { client: 'Fay', name: 'Fay', text: 'STOP' });
+    await runPipeline(s.app);
+    await new Promise((r) => setTimeout(r, 300));
+    assert.equal(hook.hits.slice(again).filter((h) => h.body.client.externalId === 'Fay').length, 0);
+  });
+
+  test('audience filters and an uploaded list; pause, resume and cancel; a send window', async () => {
+    const org = await createOrganisation(s);
+    const teamId = await makeTeam(org);
+    const ch = await makeChannel(org, teamId, { webhookUrl: hook.url });
+    const ids = await clients(s, org, ch, ['79120000001', '79120000002', 'gus']);
+    await org.admin.api.patch(`/api/clients/${ids.gus}`, { tags: ['vip'] });
+    const count = (audience: object) =>
+      org.admin.api
+        .post('/api/mailings/audience-count', { channelId: ch.id, audience })
+        .then((r) => r.body.entity);
+    assert.equal((await count({ tags: ['vip'] })).total, 1);
+    const listed = await count({ list: ['+7 (912) 000-00-01', 'gus', '+7 999 000 00 00'] });
+    assert.deepEqual([listed.total, listed.notFound], [2, 1]);
+
+    // A send window that is closed now: the mailing waits, sending nothing.
+    const local = localMinutes('Europe/Moscow', s.app.clock.now());
+    const hm = (x: number) =>
+      `${String(Math.floor((x % 1440) / 60)).padStart(2, '0')}:${String(x % 60).padStart(2, '0')}`;
+    const waiting = (
+      await org.admin.api.post('/api/mailings', {
+        name: 'Night',
+        channelId: ch.id,
+        marketingType: 'service',
+        text: 'Later',
+        sendWindow: { from: hm(local + 120), to: hm(local + 180) },
+      })
+    ).body.entity;
+    const w = (await org.admin.api.post(`/api/mailings/${waiting.id}/start`)).body.entity;
+    assert.equal(w.status, 'sending');
+    assert.equal(w.stats.pending, 3);
+    await new Promise((r) => setTimeout(r, 1_500));
+    const still = (await org.admin.api.get(`/api/mailings/${waiting.id}`)).body.entity;
+    assert.equal(still.waitingForWindow, true);
+    assert.equal(still.stats.pending, 3, 'nothing is sent outside the window');
+    assert.equal(
+      (await org.admin.api.post(`/api/mailings/${waiting.id}/pause`)).body.entity.status,
+      'paused',
+    );
+    assert.equal(
+      (await org.admin.api.post(`/api/mailings/${waiting.id}/resume`)).body.entity.status,
+      'sending',
+    );
+    const cancelled = (await org.admin.api.post(`/api/mailings/${waiting.id}/cancel`)).body.entity;
+    assert.equal(cancelled.status, 'cancelled');
+    assert.equal(cancelled.stats.pending, 3);
+    assert.equal((await org.admin.api.delete(`/api/mailings/${waiting.id}`)).status, 200);
+    assert.equal((await org.admin.api.get(`/api/mailings/${waiting.id}`)).status, 404);
+  });
+
+  test('rights, plan, organisation scope and channels that cannot write first', async () => {
+    const org = await createOrganisation(s);
+    const teamId = await makeTeam(org);
+    const ch = await makeChannel(org, teamId, { webhookUrl: hook.url });
+    const body = { name: 'x', channelId: ch.id, marketingType: 'service', text: 'x' };
+    const op = await org.user({ teams: [teamId] });
+    const denied = await op.api.post('/api/mailings', body);
+    assert.equal(denied.status, 403);
+    const sup = await org.user({ role: 'SUPERVISOR' });
+    const mine = await sup.api.post('/api/mailings', body);
+    assert.equal(mine.status, 200, 'supervisors hold AUTHORITY_MAILING');
+    const noPlan = await createOrganisation(s, { options: [] });
+    const off = await noPlan.admin.api.get('/api/mailings');
+    assert.equal(off.status, 403);
+    assert.equal(off.body.code, 'optionUnavailableException');
+    const foreign = await createOrganisation(s);
+    assert.equal((await foreign.admin.api.get(`/api/mailings/${mine.body.entity.id}`)).status, 404);
+    assert.equal((await foreign.admin.api.post(`/api/mailings/${mine.body.entity.id}/start`)).status, 404);
+    const foreignChannel = await foreign.admin.api.post('/api/mailings', body);
+    assert.equal(foreignChannel.status, 400);
+    assert.equal(foreignChannel.body.error.fields.channelId, 'Value specified incorrectly');
+    const site = await org.admin.api.post('/api/channels', { type: 'site_chat', name: 'Site', teamId });
+    assert.equal(site.status, 200, JSON.stringify(site.body));
+    const refused = await org.admin.api.post('/api/mailings', { ...body, channelId: site.body.entity.id });
+    assert.equal(refused.status, 400);
+    assert.equal(refused.body.error.fields.channelId, 'This channel cannot start a conversation');
+    const empty = await org.admin.api.post('/api/mailings', { ...body, text: '   ' });
+    assert.equal(empty.body.error.fields.text, 'Please fill in all required fields');
+  });
+
+  test('keeps the channel type rate: never more sends in a second than the limit', async () => {
+    const limited = await startTestServer({ env: { MAILING_RATE_LIMITS: 'api=20' } });
+    try {
+      const org = await createOrganisation(limited);
+      const teamId = await makeTeam(org);
+      const ch = await makeChannel(org, teamId, { webhookUrl: hook.url });
+      const names = Array.from({ length: 50 }, (_, i) => `r${i}`);
+      for (const name of names) await inbound(limited, ch, { client: name, name });
+      await limited.db.query("update chats set status = 'closed', closed_at = now() where channel_id = $1", [
+        ch.id,
+      ]);
+      await runPipeline(limited.app);
+      const from = hook.hits.length;
+      const m = (
+        await org.admin.api.post('/api/mailings', {
+          name: 'Rate',
+          channelId: ch.id,
+          marketingType: 'service',
+          text: 'r',
+        })
+      ).body.entity;
+      assert.equal(m.effectiveRate, 20);
+      await org.admin.api.post(`/api/mailings/${m.id}/start`);
+      await waitFor(() => hook.hits.length - from >= 50, 20_000);
+      const times = hook.hits.slice(from).map((h) => h.at);
+      let most = 0;
+      for (let i = 0; i < times.length; i++)
+        most = Math.max(most, times.filter((t) => t >= times[i] && t < times[i] + 1000).length);
+      assert.ok(most <= 20, `at most 20 in any second, saw ${most}`);
+      const seconds = (times.at(-1)! - times[0]) / 1000;
+      assert.ok(seconds >= 49 / 20 - 0.1, `50 sends at 20/s take about 2.45 s, took ${seconds}`);
+      assert.ok(seconds < 49 / 20 / 0.9, `and not much longer: ${seconds}`);
+    } finally {
+      await limited.close();
+    }
+  });
+});

@@ -1,0 +1,65 @@
+import { Radio, Select, Stack, TextInput } from '@mantine/core';
+import type { UseFormReturnType } from '@mantine/form';
+import { MAILING_LIMITS, MAILING_MARKETING_TYPES, TEMPLATE_VARIABLES } from '@smartconnect/contracts';
+import { useTranslation } from '../../shared/i18n/index.ts';
+import { useChannels } from '../channels/api.ts';
+import { VariableTextField } from '../templates/variable-text-field.tsx';
+import type { MailingFormValues } from './form-values.ts';
+
+/** The variables filled per recipient: the composer's, but a mailing has no operator. */
+const VARIABLES = TEMPLATE_VARIABLES.filter((v) => v !== 'operator_name');
+
+/** Name, channel, marketing type and the text with its variables inserted at the cursor. */
+export function MessageFields({ form }: { form: UseFormReturnType<MailingFormValues> }) {
+  const { t } = useTranslation();
+  const channels = useChannels();
+  return (
+    <Stack gap="md">
+      <TextInput
+        label={t('mailings.name')}
+        withAsterisk
+        maxLength={MAILING_LIMITS.nameMax}
+        data-testid="mailing-name"
+        {...form.getInputProps('name')}
+      />
+      <Select
+        label={t('mailings.channel')}
+        description={t('mailings.channelHint')}
+        placeholder={t('mailings.channelPlaceholder')}
+        withAsterisk
+        searchable
+        nothingFoundMessage={t('mailings.noChannels')}
+        data={(channels.data ?? []).map((c) => ({
+          value: c.id,
+          label: `${c.name} (${t(`channels.types.${c.type}`)})`,
+        }))}
+        data-testid="mailing-channel"
+        {...form.getInputProps('channelId')}
+      />
+      <Radio.Group label={t('mailings.marketingType')} withAsterisk {...form.getInputProps('marketingType')}>
+        <Stack gap="xs" mt={6}>
+          {MAILING_MARKETING_TYPES.map((m) => (
+            <Radio
+              key={m}
+              value={m}
+              label={t(`mailings.marketing.${m}`)}
+              description={t(`mailings.marketingHint.${m}`)}
+              data-testid={`marketing-${m}`}
+            />
+          ))}
+        </Stack>
+      </Radio.Group>
+      <VariableTextField
+        label={t('mailings.text')}
+        hint={t('mailings.variablesHint')}
+        value={form.values.text}
+        onChange={(text) => form.setFieldValue('text', text)}
+        inputProps={form.getInputProps('text')}
+        variables={VARIABLES}
+        maxLength={MAILING_LIMITS.textMax}
+        maxRows={14}
+        testId="mailing"
+      />
+    </Stack>
+  );
+}
