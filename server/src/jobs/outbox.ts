@@ -42,7 +42,7 @@ export const OUTBOX = {
 export const backoffMs = (attempts: number) =>
   Math.min(OUTBOX.baseDelayMs * 2 ** Math.max(0, attempts - 1), OUTBOX.maxDelayMs);
 
-async function deliver(app: AppContext, row: Q.OutboxRow): Promise<void> {
+async function deliver(app: AppContext, row: Q.OutboxRow): Promise<DeliveryOutcome> {
   if (!handler) throw new Error('no outbox handler registered');
   const h = handler;
   const result = await h.send(app, row);
@@ -60,6 +60,7 @@ async function deliver(app: AppContext, row: Q.OutboxRow): Promise<void> {
       await Q.retryOutbox(q, row.id, new Date(tx.now.getTime() + wait), result.error);
     }
   });
+  return result;
 }
 
 /**
@@ -97,19 +98,27 @@ export async function runOutbox(app: AppContext): Promise<number> {
 
 /**
  * Delivers these rows now (a sender pacing its own rows: their due time was set later so the pollers leave them
- * alone meanwhile); a row already taken or finished is skipped. Answers how many were sent or settled.
+ * alone meanwhile); a row already taken or finished is skipped. Answers how many were tried, and the longest wait a
+ * provider asked for (a 429's Retry-After; 0 when none): the sender slows down by it, the row itself is retried
+ * by the outbox after it.
  */
-export async function deliverOutboxRows(app: AppContext, ids: string[]): Promise<number> {
+export async function deliverOutboxRows(
+  app: AppContext,
+  ids: string[],
+): Promise<{ tried: number; retryAfterMs: number }> {
   const now = app.clock.now();
   const rows = await Q.claimOutboxRows(app.db, ids, now, new Date(now.getTime() + OUTBOX.leaseMs));
+  let retryAfterMs = 0;
   await Promise.all(
     rows.map((row) =>
-      withSpan('outbox.deliver', { 'outbox.attempt': row.attempts }, () => deliver(app, row)).catch((err) =>
-        app.log.error({ err, outbox: row.id }, 'outbox delivery failed'),
-      ),
+      withSpan('outbox.deliver', { 'outbox.attempt': row.attempts }, () => deliver(app, row))
+        .then((r) => {
+          if (!r.ok && r.retryAfterMs) retryAfterMs = Math.max(retryAfterMs, r.retryAfterMs);
+        })
+        .catch((err) => app.log.error({ err, outbox: row.id }, 'outbox delivery failed')),
     ),
   );
-  return rows.length;
+  return { tried: rows.length, retryAfterMs };
 }
 
 type Kicker = { running: Promise<void> | null; again: boolean; stopped: boolean };

@@ -220,3 +220,16 @@ describe('guarded outbound fetch', () => {
     }
   });
 });
+
+test('Retry-After: seconds or an HTTP date, capped, nothing for the unreadable or the past', async () => {
+  const { retryAfterMs } = await import('./outbound.ts');
+  const now = Date.parse('2026-11-28T10:00:00Z');
+  assert.equal(retryAfterMs('2', now), 2000);
+  assert.equal(retryAfterMs(' 120 ', now), 120_000);
+  assert.equal(retryAfterMs('Sat, 28 Nov 2026 10:00:30 GMT', now), 30_000);
+  assert.equal(retryAfterMs('999999', now), 3_600_000);
+  assert.equal(retryAfterMs('Sat, 28 Nov 2026 09:00:00 GMT', now), undefined);
+  assert.equal(retryAfterMs('soon', now), undefined);
+  assert.equal(retryAfterMs('0', now), undefined);
+  assert.equal(retryAfterMs(null, now), undefined);
+});

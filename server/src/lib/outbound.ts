@@ -299,3 +299,14 @@ async function readBounded(
     reader.releaseLock();
   }
 }
+
+/**
+ * A Retry-After header's wait in milliseconds (RFC 9110: delay-seconds or an HTTP date), capped at an hour;
+ * undefined when absent, unreadable or not in the future.
+ */
+export function retryAfterMs(header: string | null | undefined, now = Date.now()): number | undefined {
+  if (!header) return undefined;
+  const value = header.trim();
+  const ms = /^\d+$/.test(value) ? Number(value) * 1000 : Date.parse(value) - now;
+  return Number.isFinite(ms) && ms > 0 ? Math.min(ms, 3_600_000) : undefined;
+}

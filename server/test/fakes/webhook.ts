@@ -5,10 +5,11 @@ export type WebhookHit = { headers: IncomingHttpHeaders; body: string; at: numbe
 
 /**
  * A tenant's webhook endpoint (the API channel's delivery address): answers each request with the next status of
- * the script (the last one repeats) and records what it received.
+ * the script (the last one repeats), a 429 with `retryAfter` as its Retry-After, and records what it received.
  */
 export async function startWebhookReceiver(
   statuses: number[] = [200],
+  opts: { retryAfter?: string } = {},
 ): Promise<{ url: string; hits: WebhookHit[]; close(): Promise<void> }> {
   const hits: WebhookHit[] = [];
   const server: Server = createServer((req, res) => {
@@ -19,6 +20,7 @@ export async function startWebhookReceiver(
     req.on('end', () => {
       hits.push({ headers: req.headers, body, at: performance.now() });
       res.statusCode = statuses[Math.min(hits.length - 1, statuses.length - 1)];
+      if (res.statusCode === 429 && opts.retryAfter) res.setHeader('retry-after', opts.retryAfter);
       res.end('{}');
     });
   });

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { drainOutbox } from '../../src/jobs/outbox.ts';
 import { runPipeline } from '../../src/jobs/pipeline.ts';
 import { localMinutes } from '../../src/modules/mailings/rates.ts';
 import { startWebhookReceiver } from '../fakes/webhook.ts';
@@ -327,6 +328,37 @@ describe('mailings', { timeout: 40_000 }, () => {
       const seconds = (times.at(-1)! - times[0]) / 1000;
       assert.ok(seconds >= 49 / 20 - 0.1, `50 sends at 20/s take about 2.45 s, took ${seconds}`);
       assert.ok(seconds < 49 / 20 / 0.9, `and not much longer: ${seconds}`);
+
+      // The endpoint answers one send with 429 and Retry-After: 1: the sender waits that long before the next, and
+      // the refused message is sent again after the wait, never dropped.
+      const busy = await startWebhookReceiver([200, 200, 429, 200], { retryAfter: '1' });
+      try {
+        const slow = await makeChannel(org, teamId, { webhookUrl: busy.url });
+        for (const name of names.slice(0, 8)) await inbound(limited, slow, { client: name, name });
+        await limited.db.query(
+          "update chats set status = 'closed', closed_at = now() where channel_id = $1",
+          [slow.id],
+        );
+        const m2 = (
+          await org.admin.api.post('/api/mailings', {
+            name: 'Busy',
+            channelId: slow.id,
+            marketingType: 'service',
+            text: 'b',
+          })
+        ).body.entity;
+        await org.admin.api.post(`/api/mailings/${m2.id}/start`);
+        await waitFor(() => busy.hits.length >= 8);
+        const gap = busy.hits[3].at - busy.hits[2].at;
+        assert.ok(gap >= 950, `the send after a 429 waits out its Retry-After, waited ${gap} ms`);
+        limited.clock.advance(2_000);
+        await drainOutbox(limited.app);
+        assert.equal(busy.hits.length, 9, 'the refused message went again after its wait');
+        const bodies = busy.hits.map((h) => JSON.parse(h.body).messageId as string);
+        assert.equal(new Set(bodies).size, 8, 'each recipient once, the refused one twice');
+      } finally {
+        await busy.close();
+      }
     } finally {
       await limited.close();
     }

@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { OutboundRefusedError } from '../../lib/outbound.ts';
+import { OutboundRefusedError, retryAfterMs } from '../../lib/outbound.ts';
 import type { AdapterChannel, AdapterContext, OutboundMessage, SendResult } from '../types.ts';
 
 export const SIGNATURE_HEADER = 'x-smartconnect-signature';
@@ -47,11 +47,13 @@ export async function sendWebhook(
     if (res.status >= 300 && res.status < 400)
       return { ok: false, retryable: false, error: `HTTP ${res.status}: redirects are not followed` };
     const retryable = res.status >= 500 || res.status === 408 || res.status === 429;
+    const wait = retryAfterMs(res.headers.get('retry-after'));
     return {
       ok: false,
       retryable,
       error: `HTTP ${res.status}`,
       tokenRefused: res.status === 401 || res.status === 403,
+      ...(wait ? { retryAfterMs: wait } : {}),
     };
   } catch (err) {
     if (err instanceof OutboundRefusedError) return { ok: false, retryable: false, error: err.message };

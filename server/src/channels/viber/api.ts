@@ -1,4 +1,5 @@
 import type { ViberRegion } from '@smartconnect/contracts';
+import { retryAfterMs } from '../../lib/outbound.ts';
 import type { AdapterChannel, AdapterContext } from '../types.ts';
 
 /**
@@ -68,12 +69,12 @@ export async function callProvider<T>(
   }
   if (res.status >= 200 && res.status < 300) return { ok: true, result: json as T };
   const error = (json.error ?? {}) as { code?: unknown; message?: unknown };
-  const retryAfter = Number(res.headers.get('retry-after'));
+  const wait = retryAfterMs(res.headers.get('retry-after'));
   return {
     ok: false,
     status: res.status,
     code: typeof error.code === 'string' ? error.code : `http_${res.status}`,
     message: typeof error.message === 'string' ? error.message : `HTTP ${res.status}`,
-    ...(Number.isFinite(retryAfter) && retryAfter > 0 ? { retryAfterMs: retryAfter * 1000 } : {}),
+    ...(wait ? { retryAfterMs: wait } : {}),
   };
 }

@@ -75,7 +75,9 @@ async function writeChunk(app: AppContext, m: Q.MailingRow, size: number): Promi
 /**
  * Delivers a chunk's rows at `rate` a second: each send starts at its own slot, 1/rate apart, continuing from the
  * previous chunk's last slot (never earlier than now: a late start shifts the slots, it does not bunch them), so
- * any second holds at most `rate` sends. Without a rate the chunk goes at once. Answers the next free slot.
+ * any second holds at most `rate` sends. Without a rate the chunk goes at once. A provider's rate-limit answer
+ * (429 with Retry-After) moves the next slot past the wait it asked for: the sender slows down, and the refused
+ * message is retried by the outbox after that wait, never dropped. Answers the next free slot.
  */
 async function deliverPaced(
   app: AppContext,
@@ -84,25 +86,34 @@ async function deliverPaced(
   nextSlot: number,
   signal: AbortSignal,
 ) {
+  let slot = Math.max(nextSlot, performance.now());
+  let waitUntil = 0;
+  const slowDown = ({ retryAfterMs }: { retryAfterMs: number }) => {
+    if (retryAfterMs) waitUntil = Math.max(waitUntil, performance.now() + retryAfterMs);
+  };
   if (rate == null) {
-    await deliverOutboxRows(app, ids);
-    return performance.now();
+    slowDown(await deliverOutboxRows(app, ids));
+    return Math.max(performance.now(), waitUntil);
   }
   // 3% under the limit: a send's arrival at the provider jitters by a few milliseconds, and the limit is counted
   // there, so slots exactly 1/rate apart could put rate + 1 arrivals in some second.
   const interval = 1000 / (rate * PACE_MARGIN);
   const inFlight: Promise<unknown>[] = [];
-  let slot = Math.max(nextSlot, performance.now());
   for (const id of ids) {
-    const wait = slot - performance.now();
-    if (wait > 0) await sleep(wait, undefined, { signal }).catch(() => undefined);
+    // A 429 answered while waiting for this slot moves it (the answer arrives after its own send, not before).
+    for (;;) {
+      slot = Math.max(slot, waitUntil);
+      const wait = slot - performance.now();
+      if (wait <= 0 || signal.aborted) break;
+      await sleep(wait, undefined, { signal }).catch(() => undefined);
+    }
     // Stopping: the rest stay held and the outbox's pollers send them when their hold ends.
     if (signal.aborted) break;
-    inFlight.push(deliverOutboxRows(app, [id]));
+    inFlight.push(deliverOutboxRows(app, [id]).then(slowDown));
     slot += interval;
   }
   await Promise.allSettled(inFlight);
-  return slot;
+  return Math.max(slot, waitUntil);
 }
 
 /**
