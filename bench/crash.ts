@@ -3,10 +3,13 @@
  * channel and Telegram webhooks and retry every one until it is answered 200, operators' replies go out through the
  * outbox, and meanwhile the server process is killed with SIGKILL three times and restarted. At the end it prints
  * messages sent, stored, lost and doubled (both must be 0), replies delivered twice (allowed only with the same
- * delivery id: at-least-once) and deliveries left undone.
+ * delivery id: at-least-once) and deliveries left undone. A mailing to CRASH_MAILING contacts of a third channel
+ * (issue 33) runs through the kills: at the end it must be finished, every recipient must have received its message
+ * and none two different ones.
  *
  * Knobs: CRASH_API (API messages, default 1500), CRASH_TELEGRAM (Telegram updates, default 600), CRASH_CLIENTS
- * (concurrent senders, default 20), DATABASE_URL (the server whose `test` database creates a fresh one).
+ * (concurrent senders, default 20), CRASH_MAILING (mailing recipients, default 2000), DATABASE_URL (the server
+ * whose `test` database creates a fresh one).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -21,6 +24,7 @@ import { startFakeTelegram } from '../server/test/fakes/telegram.ts';
 const API_MESSAGES = Number(process.env.CRASH_API ?? 1500);
 const TELEGRAM_UPDATES = Number(process.env.CRASH_TELEGRAM ?? 600);
 const CLIENTS = Number(process.env.CRASH_CLIENTS ?? 20);
+const MAILING_RECIPIENTS = Number(process.env.CRASH_MAILING ?? 2000);
 const ADMIN_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const KILLS = 3;
 const root = new URL('..', import.meta.url).pathname;
@@ -73,23 +77,33 @@ async function main() {
   const tg = await startFakeTelegram();
   // The API channel's webhook: counts deliveries per message and per delivery id.
   const deliveries: { messageId: string; deliveryId: string }[] = [];
+  // The mailing's channel's deliveries: each recipient (client id at the channel) must get exactly one message.
+  const mailed: { messageId: string; deliveryId: string; client: string }[] = [];
   const hook: Server = createHttpServer((req, res) => {
     let body = '';
     req.on('data', (c) => {
       body += c;
     });
     req.on('end', () => {
-      const parsed = JSON.parse(body) as { messageId: string };
-      deliveries.push({
+      const parsed = JSON.parse(body) as {
+        messageId: string;
+        channelId: string;
+        client: { externalId: string };
+      };
+      const delivery = {
         messageId: parsed.messageId,
         deliveryId: String(req.headers['x-smartconnect-delivery']),
-      });
+      };
+      if (parsed.channelId === mailingChannelId)
+        mailed.push({ ...delivery, client: parsed.client.externalId });
+      else deliveries.push(delivery);
       res.end('{}');
     });
   });
   await new Promise<void>((r) => hook.listen(0, '127.0.0.1', r));
   const hookUrl = `http://127.0.0.1:${(hook.address() as { port: number }).port}/hook`;
 
+  let mailingChannelId = '';
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const dataDir = mkdtempSync(join(tmpdir(), 'sc-crash-'));
@@ -112,6 +126,8 @@ async function main() {
         SECRET_KEY: 'crash-test-secret-key-crash-test-secret-key-01',
         OUTBOUND_ALLOWED_NETWORKS: '127.0.0.0/8',
         TELEGRAM_API_BASE_URL: tg.baseUrl,
+        // The mailing goes at 200 a second: long enough for the kills to fall in the middle of it.
+        MAILING_RATE_LIMITS: 'api=200',
         NODE_ENV: 'production',
       },
       stdio: 'ignore',
@@ -153,8 +169,50 @@ async function main() {
       return (res.body as { entity: { id: string; inboundKey?: string } }).entity;
     };
     const api = await created({ type: 'api', name: 'Crash API', teamId, webhookUrl: hookUrl });
-    const telegram = await created({ type: 'telegram', name: 'Crash bot', teamId, token: tg.token });
+    const telegram = await created({
+      type: 'telegram',
+      name: 'Crash bot',
+      teamId,
+      token: tg.token,
+      updatesVia: 'webhook',
+    });
     const secret = tg.webhook?.secretToken ?? '';
+    // A mailing to MAILING_RECIPIENTS contacts of a channel of its own, started as the kills begin.
+    const mailingChannel = await created({ type: 'api', name: 'Crash mailing', teamId, webhookUrl: hookUrl });
+    mailingChannelId = mailingChannel.id;
+    const seed = new pg.Client({ connectionString: databaseUrl });
+    await seed.connect();
+    await seed.query(
+      `with c as (
+         insert into clients (id, organisation_id, name)
+         select uuid_generate_v7(), ch.organisation_id, 'Mailed ' || i
+           from channels ch, generate_series(1, $2::int) i where ch.id = $1 returning id, organisation_id, name
+       )
+       insert into contacts (organisation_id, channel_id, client_id, external_id, name)
+       select c.organisation_id, $1, c.id, 'mailed-' || c.name, c.name from c`,
+      [mailingChannel.id, MAILING_RECIPIENTS],
+    );
+    await seed.end();
+    const mailingRes = await call(`${base}/api/mailings`, {
+      method: 'POST',
+      headers: auth,
+      body: JSON.stringify({
+        name: 'Crash',
+        channelId: mailingChannel.id,
+        marketingType: 'service',
+        text: 'Hi',
+      }),
+    });
+    const mailingId = (mailingRes.body as { entity: { id: string } }).entity.id;
+    const startRes = await call(`${base}/api/mailings/${mailingId}/start`, {
+      method: 'POST',
+      headers: auth,
+      body: '{}',
+    });
+    if (startRes.status !== 200)
+      throw new Error(
+        `mailing did not start: ${JSON.stringify(mailingRes.body)} ${JSON.stringify(startRes.body)}`,
+      );
 
     // The work: every message has its own id; each client sends its share in order, retrying until answered.
     type Job = () => Promise<number>;
@@ -230,14 +288,30 @@ async function main() {
     const db = new pg.Client({ connectionString: databaseUrl });
     await db.connect();
     // A pipeline job or delivery claimed by a killed instance is taken over when its lease (60 s) ends.
+    // A killed instance's mailing sender is taken over when its channel's lease (60 s) ends; rows it wrote but had
+    // not delivered are sent by the outbox after their hold (60 s).
     let pending = -1;
     let jobsLeft = -1;
-    for (let i = 0; i < 180; i++) {
+    let mailingStatus = '';
+    for (let i = 0; i < 360; i++) {
       pending = (await db.query("select count(*)::int as n from outbox where status = 'pending'")).rows[0].n;
       jobsLeft = (await db.query('select count(*)::int as n from pipeline_jobs')).rows[0].n;
-      if (pending === 0 && jobsLeft === 0) break;
+      mailingStatus = (await db.query('select status from mailings where id = $1', [mailingId])).rows[0]
+        .status;
+      if (pending === 0 && jobsLeft === 0 && mailingStatus === 'finished') break;
       await sleep(500);
     }
+    const messagesPerClient = new Map<string, Set<string>>();
+    for (const d of mailed)
+      messagesPerClient.set(d.client, (messagesPerClient.get(d.client) ?? new Set()).add(d.messageId));
+    const mailedTwice = [...messagesPerClient.values()].filter((ids) => ids.size > 1).length;
+    const mailedRows = (
+      await db.query(
+        `select count(*)::int as n, count(distinct contact_id)::int as d from mailing_recipients
+          where mailing_id = $1 and state = 'sent'`,
+        [mailingId],
+      )
+    ).rows[0] as { n: number; d: number };
     const stored = (
       await db.query(
         `select count(*)::int as n, count(distinct (channel_id, external_message_id))::int as d
@@ -271,7 +345,14 @@ async function main() {
     console.log(
       `  deliveries left undone (outbox pending) ${pending}; pipeline jobs left undone ${jobsLeft}`,
     );
+    console.log(
+      `  mailing ${mailingStatus}: ${MAILING_RECIPIENTS} recipients, marked sent ${mailedRows.n}, received by ${messagesPerClient.size} (deliveries ${mailed.length}), two different messages to one recipient ${mailedTwice}`,
+    );
     const ok =
+      mailingStatus === 'finished' &&
+      messagesPerClient.size === MAILING_RECIPIENTS &&
+      mailedRows.n === MAILING_RECIPIENTS &&
+      mailedTwice === 0 &&
       expected - stored.d === 0 &&
       stored.n === stored.d &&
       apiDeliveredTwice === 0 &&

@@ -328,7 +328,7 @@ async function runTarget(target: string): Promise<Result | undefined> {
       base,
       'POST',
       '/api/channels',
-      { type: 'telegram', name: 'Bench bot', teamId, token: tg.token },
+      { type: 'telegram', name: 'Bench bot', teamId, token: tg.token, updatesVia: 'webhook' },
       adminToken,
     );
     const telegramId = String(telegram.entity.id);

@@ -97,28 +97,27 @@ export async function runOutbox(app: AppContext): Promise<number> {
 }
 
 /**
- * Delivers these rows now (a sender pacing its own rows: their due time was set later so the pollers leave them
- * alone meanwhile); a row already taken or finished is skipped. Answers how many were tried, and the longest wait a
- * provider asked for (a 429's Retry-After; 0 when none): the sender slows down by it, the row itself is retried
- * by the outbox after it.
+ * Claims these held rows for a sender that paces its own deliveries (their due time was set later so the pollers
+ * leave them alone meanwhile): the rows still pending and not taken by another runner, leased like the pollers'.
+ * The caller then delivers each with `deliverClaimed` at its moment.
  */
-export async function deliverOutboxRows(
-  app: AppContext,
-  ids: string[],
-): Promise<{ tried: number; retryAfterMs: number }> {
+export async function claimHeldRows(app: AppContext, ids: string[]): Promise<Q.OutboxRow[]> {
   const now = app.clock.now();
-  const rows = await Q.claimOutboxRows(app.db, ids, now, new Date(now.getTime() + OUTBOX.leaseMs));
-  let retryAfterMs = 0;
-  await Promise.all(
-    rows.map((row) =>
-      withSpan('outbox.deliver', { 'outbox.attempt': row.attempts }, () => deliver(app, row))
-        .then((r) => {
-          if (!r.ok && r.retryAfterMs) retryAfterMs = Math.max(retryAfterMs, r.retryAfterMs);
-        })
-        .catch((err) => app.log.error({ err, outbox: row.id }, 'outbox delivery failed')),
-    ),
+  return Q.claimOutboxRows(app.db, ids, now, new Date(now.getTime() + OUTBOX.leaseMs));
+}
+
+/**
+ * Delivers one claimed row and records the outcome as the dispatcher does (sent, retried after a backoff or the
+ * provider's Retry-After, or undelivered). Answers the outcome (a failure to record it is logged and answered as
+ * a retryable failure: the lease runs out and the row is sent again).
+ */
+export async function deliverClaimed(app: AppContext, row: Q.OutboxRow): Promise<DeliveryOutcome> {
+  return withSpan('outbox.deliver', { 'outbox.attempt': row.attempts }, () => deliver(app, row)).catch(
+    (err) => {
+      app.log.error({ err, outbox: row.id }, 'outbox delivery failed');
+      return { ok: false, retryable: true, error: String(err) } as const;
+    },
   );
-  return { tried: rows.length, retryAfterMs };
 }
 
 type Kicker = { running: Promise<void> | null; again: boolean; stopped: boolean };

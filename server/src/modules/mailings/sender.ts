@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fillTemplate } from '@smartconnect/contracts';
 import type { AppContext } from '../../context.ts';
-import { deliverOutboxRows } from '../../jobs/outbox.ts';
+import { claimHeldRows, type DeliveryOutcome, deliverClaimed } from '../../jobs/outbox.ts';
 import type { Poller, PollRun } from '../../jobs/polls.ts';
 import { withEvents } from '../../realtime/emit.ts';
 import { writeMailingMessages } from '../conversation/mailing-messages.ts';
@@ -86,20 +86,23 @@ async function deliverPaced(
   nextSlot: number,
   signal: AbortSignal,
 ) {
+  // Claimed together first: the moment of each send is then its HTTP call's, not a claim's round trip later.
+  const rows = await claimHeldRows(app, ids);
   let slot = Math.max(nextSlot, performance.now());
   let waitUntil = 0;
-  const slowDown = ({ retryAfterMs }: { retryAfterMs: number }) => {
-    if (retryAfterMs) waitUntil = Math.max(waitUntil, performance.now() + retryAfterMs);
+  const slowDown = (outcome: DeliveryOutcome) => {
+    if (!outcome.ok && outcome.retryAfterMs)
+      waitUntil = Math.max(waitUntil, performance.now() + outcome.retryAfterMs);
   };
   if (rate == null) {
-    slowDown(await deliverOutboxRows(app, ids));
+    await Promise.all(rows.map((row) => deliverClaimed(app, row).then(slowDown)));
     return Math.max(performance.now(), waitUntil);
   }
   // 3% under the limit: a send's arrival at the provider jitters by a few milliseconds, and the limit is counted
   // there, so slots exactly 1/rate apart could put rate + 1 arrivals in some second.
   const interval = 1000 / (rate * PACE_MARGIN);
   const inFlight: Promise<unknown>[] = [];
-  for (const id of ids) {
+  for (const row of rows) {
     // A 429 answered while waiting for this slot moves it (the answer arrives after its own send, not before).
     for (;;) {
       slot = Math.max(slot, waitUntil);
@@ -107,9 +110,9 @@ async function deliverPaced(
       if (wait <= 0 || signal.aborted) break;
       await sleep(wait, undefined, { signal }).catch(() => undefined);
     }
-    // Stopping: the rest stay held and the outbox's pollers send them when their hold ends.
+    // Stopping: the rest stay claimed and the outbox's pollers send them when the lease ends.
     if (signal.aborted) break;
-    inFlight.push(deliverOutboxRows(app, [id]).then(slowDown));
+    inFlight.push(deliverClaimed(app, row).then(slowDown));
     slot += interval;
   }
   await Promise.allSettled(inFlight);
