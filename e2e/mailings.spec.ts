@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
@@ -166,6 +167,21 @@ describe('mailings', () => {
       'Hello Otto Client, the sale starts today!',
       'Hello Wanda Client, the sale starts today!',
     ]);
+    // The recipients as a file.
+    const [file] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByTestId('mailing-export-csv').click(),
+    ]);
+    assert.match(file.suggestedFilename(), /^mailing-\d{4}-\d\d-\d\d-[0-9a-f]{8}\.csv$/);
+    const csv = await readFile((await file.path()) ?? '', 'utf8');
+    assert.equal(
+      csv
+        .replace(/^\uFEFF/, '')
+        .trimEnd()
+        .split('\r\n').length,
+      4,
+      'a header and three recipients',
+    );
     await screenshot(page, 'mailings-detail', { toasts: false });
     await assertAccessible(page, 'mailing page');
 

@@ -464,6 +464,9 @@ export const fixtures: Record<string, Fixture> = {
     body: { name: uniq('Mailing'), sendWindow: { from: '09:00', to: '21:00' } },
   }),
   'DELETE /api/mailings/:id': async (org) => ({ path: `/api/mailings/${await mailing(org)}` }),
+  'GET /api/mailings/:id/export': async (org) => ({
+    path: `/api/mailings/${await mailing(org)}/export?format=xlsx`,
+  }),
   'POST /api/mailings/:id/start': async (org) => ({ path: `/api/mailings/${await mailing(org)}/start` }),
   'POST /api/mailings/:id/pause': async (org) => ({
     path: `/api/mailings/${await mailing(org, 'scheduled')}/pause`,

@@ -104,6 +104,8 @@ export const clientProfileUpdateSchema = z.object({
     .describe('A customer status (OPTION_PROFILE_STATUS)'),
   companyIds: z.array(z.uuid(M.valueIncorrect), M.valueIncorrect).max(50, M.valueIncorrect).optional(),
   spam: z.boolean(M.valueIncorrect).optional(),
+  /** Issue 33: true marks the client opted out of advertising mailings (as their opt-out reply does); false: consents again. */
+  advertisingOptOut: z.boolean(M.valueIncorrect).optional(),
   sessionStatus: z.enum(SESSION_STATUSES, M.valueIncorrect).nullable().optional(),
   contacts: z
     .array(contactInput, M.incorrectValue)
@@ -202,6 +204,8 @@ export const clientProfileDto = clientDto.extend({
   companies: z.array(ref),
   manager: ref.nullable(),
   spam: z.boolean(),
+  /** When the client opted out of advertising mailings (an opt-out reply, or marked on the card); null: not. */
+  advertisingOptedOutAt: at.nullable(),
   sessionStatus: z.enum(SESSION_STATUSES).nullable(),
   details: z
     .array(z.object({ kind: z.enum(CONTACT_KINDS), value: z.string() }))

@@ -208,3 +208,8 @@ export type MailingDto = z.infer<typeof mailingDto>;
 export const mailingListQuerySchema = z.object({
   status: z.enum(MAILING_STATUSES, M.valueIncorrect).optional(),
 });
+
+/** A mailing's recipients as a file: one row each, with its state, delivery status and reasons. */
+export const mailingExportQuerySchema = z.object({
+  format: z.enum(['csv', 'xlsx'], M.valueIncorrect).default('csv'),
+});

@@ -141,6 +141,28 @@ describe('mailings', { timeout: 40_000 }, () => {
       (await org.admin.api.post(`/api/mailings/${m.id}/start`)).body.code,
       'mailingStateException',
     );
+    // The recipients as a file: a row each, with the state, the delivery status and the skip reason.
+    const csv = await org.admin.api.get(`/api/mailings/${m.id}/export?format=csv`);
+    assert.equal(csv.status, 200);
+    assert.match(csv.headers.get('content-type') ?? '', /^text\/csv/);
+    const lines = String(csv.body)
+      .replace(/^\uFEFF/, '')
+      .trimEnd()
+      .split('\r\n');
+    assert.equal(
+      lines[0],
+      'Client,Contact,State,Skip reason,Delivery status,Provider error,Sent at (UTC),Replied at (UTC),Opted out at (UTC)',
+    );
+    assert.deepEqual(
+      lines.slice(1).map((l) => l.split(',').slice(0, 5).join(',')),
+      ['Ann,Ann,sent,,sent', 'Bob,Bob,skipped,blacklisted,', 'Cid,Cid,skipped,spam,', 'Dee,Dee,sent,,sent'],
+    );
+    const xlsx = await fetch(`${s.url}/api/mailings/${m.id}/export?format=xlsx`, {
+      headers: { authorization: `Bearer ${org.admin.token}` },
+    });
+    const zip = Buffer.from(await xlsx.arrayBuffer());
+    assert.equal(zip.readUInt32LE(0), 0x04034b50, 'a zip');
+    assert.ok(zip.toString('utf8').includes('<sheet name="Recipients"'));
     const list = (await org.admin.api.get('/api/mailings')).body.entity;
     assert.deepEqual(
       list.items.map((x: { id: string }) => x.id),
@@ -208,6 +230,21 @@ describe('mailings', { timeout: 40_000 }, () => {
     assert.equal(adCount.body.entity.eligible, 1);
     const serviceCount = await org.admin.api.post('/api/mailings/audience-count', { channelId: ch.id });
     assert.equal(serviceCount.body.entity.eligible, 2);
+    // The client card shows the opt-out; marked as consenting again, Fay is back in the advertising audience.
+    const fayId = (await org.admin.api.get(`/api/chats/${stop}`)).body.entity.client.id;
+    const fay = (await org.admin.api.get(`/api/clients/${fayId}`)).body.entity;
+    assert.ok(fay.advertisingOptedOutAt, 'the card says since when');
+    assert.equal(
+      (await org.admin.api.patch(`/api/clients/${fayId}`, { advertisingOptOut: false })).body.entity
+        .advertisingOptedOutAt,
+      null,
+    );
+    const back = await org.admin.api.post('/api/mailings/audience-count', {
+      channelId: ch.id,
+      marketingType: 'advertising',
+    });
+    assert.equal(back.body.entity.eligible, 2);
+    await org.admin.api.patch(`/api/clients/${fayId}`, { advertisingOptOut: true });
     // A second STOP is not answered again.
     await s.db.query("update chats set status = 'closed', closed_at = now() where id = $1", [reply]);
     const again = hook.hits.length;

@@ -12,6 +12,7 @@ export type ProfileRow = {
   status: { id: string; name: string; color: ClientStatusColor } | null;
   companies: RefRow[];
   spam: boolean;
+  advertising_opted_out_at: Date | null;
   session_status: SessionStatus | null;
   details: { kind: ContactKind; value: string }[];
   blocked_at: Date | null;
@@ -31,7 +32,7 @@ export const findProfile = (q: Queryable, orgId: string, id: string, comments: b
   maybe<ProfileRow>(
     q,
     `select cl.id, cl.name, cl.personal_manager_id, cl.tags, cl.fields, cl.spam, cl.session_status, cl.blocked_at,
-            cl.created_at,
+            cl.created_at, cl.advertising_opted_out_at,
             (select json_build_object('id', u.id, 'name', u.name) from users u where u.id = cl.personal_manager_id)
               as manager,
             (select json_build_object('id', s.id, 'name', s.name, 'color', s.color) from client_statuses s
@@ -67,6 +68,7 @@ export type ProfilePatch = {
   statusId?: string | null;
   spam?: boolean;
   sessionStatus?: SessionStatus | null;
+  advertisingOptOut?: boolean;
 };
 
 /** Sets the given columns of a client (a key left out keeps its value). */
@@ -79,6 +81,8 @@ export async function patchClient(q: Queryable, orgId: string, id: string, p: Pr
             status_id = case when $8 then $9::uuid else status_id end,
             spam = coalesce($10, spam),
             session_status = case when $11 then $12 else session_status end,
+            advertising_opted_out_at = case when $13::boolean is null then advertising_opted_out_at
+                                            when $13 then coalesce(advertising_opted_out_at, now()) end,
             updated_at = now()
       where id = $1 and organisation_id = $2`,
     [
@@ -94,6 +98,7 @@ export async function patchClient(q: Queryable, orgId: string, id: string, p: Pr
       p.spam ?? null,
       p.sessionStatus !== undefined,
       p.sessionStatus ?? null,
+      p.advertisingOptOut ?? null,
     ],
   );
 }

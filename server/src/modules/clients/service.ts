@@ -57,6 +57,7 @@ export async function loadProfile(
     companies: p.companies,
     manager: p.manager,
     spam: p.spam,
+    advertisingOptedOutAt: p.advertising_opted_out_at && iso(p.advertising_opted_out_at),
     sessionStatus: p.session_status,
     details: p.details,
     blocked: p.blocked_at !== null,
@@ -102,7 +103,8 @@ export async function updateProfile(
 ) {
   await getClient(app, auth, id);
   const managerId = input.managerId !== undefined ? input.managerId : input.personalManagerId;
-  const { name: _n, personalManagerId: _p, managerId: _m, ...profile } = input;
+  // The advertising consent is the client's own choice, kept on every plan (a mailing's opt-out reply sets it too).
+  const { name: _n, personalManagerId: _p, managerId: _m, advertisingOptOut: _a, ...profile } = input;
   if (Object.values(profile).some((v) => v !== undefined) && !auth.options.has('OPTION_PROFILE'))
     throw new AppError('optionUnavailableException', undefined, { option: 'OPTION_PROFILE' });
   if (input.statusId !== undefined && !auth.options.has('OPTION_PROFILE_STATUS'))
@@ -139,6 +141,7 @@ export async function updateProfile(
         statusId: input.statusId,
         spam: input.spam,
         sessionStatus: input.sessionStatus,
+        advertisingOptOut: input.advertisingOptOut,
       });
     });
   } catch (err) {

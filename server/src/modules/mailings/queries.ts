@@ -287,3 +287,27 @@ export const markReplied = (
       where mailing_id = $1 and contact_id = $2`,
     [mailingId, contactId, now, optedOut],
   );
+
+export type RecipientExportRow = {
+  client_name: string;
+  external_id: string;
+  state: 'pending' | 'skipped' | 'sent';
+  skip_reason: string | null;
+  status: string | null;
+  status_reason: string | null;
+  sent_at: Date | null;
+  replied_at: Date | null;
+  opted_out_at: Date | null;
+};
+
+/** Every recipient of a mailing with its state and its message's delivery status, in client name order. */
+export const recipientsForExport = (q: Queryable, mailingId: string) =>
+  q.query<RecipientExportRow>(
+    `select cl.name as client_name, ct.external_id, r.state, r.skip_reason, msg.status, msg.status_reason, r.sent_at,
+            r.replied_at, r.opted_out_at
+       from mailing_recipients r join clients cl on cl.id = r.client_id join contacts ct on ct.id = r.contact_id
+       left join messages msg on msg.id = r.message_id
+      where r.mailing_id = $1
+      order by cl.name, ct.external_id`,
+    [mailingId],
+  );

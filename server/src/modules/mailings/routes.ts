@@ -5,11 +5,13 @@ import {
   mailingAudienceCountSchema,
   mailingCreateSchema,
   mailingDto,
+  mailingExportQuerySchema,
   mailingListQuerySchema,
   mailingUpdateSchema,
   page,
 } from '@smartconnect/contracts';
 import { defineRoute, type ModuleRoutes } from '../../http/route.ts';
+import { tableCsv, tableXlsx } from '../../lib/table-file.ts';
 import * as S from './service.ts';
 
 const tags = ['mailings'];
@@ -111,6 +113,37 @@ export const mailingRoutes: ModuleRoutes = (fastify, app) => {
     async ({ auth, params }) => {
       await S.deleteMailing(app, auth, params.id);
       return { id: params.id };
+    },
+  );
+  defineRoute(
+    fastify,
+    app,
+    {
+      method: 'GET',
+      url: '/api/mailings/:id/export',
+      access,
+      raw: true,
+      rawFile: ['text/csv', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'],
+      summary:
+        "A mailing's recipients as a file, one row each (client, contact, state, skip reason, delivery status, provider error, sent, replied, opted out): format=csv (default, UTF-8 with BOM) or xlsx",
+      tags,
+      params: idParams,
+      query: mailingExportQuerySchema,
+    },
+    async ({ auth, params, query, reply }) => {
+      const { mailing, rows } = await S.exportRows(app, auth, params.id);
+      const xlsx = query.format === 'xlsx';
+      const name = `mailing-${mailing.created_at.toISOString().slice(0, 10)}-${mailing.id.slice(-8)}.${query.format}`;
+      return reply
+        .type(
+          xlsx
+            ? 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'
+            : 'text/csv; charset=utf-8',
+        )
+        .header('cache-control', 'no-store')
+        .header('x-content-type-options', 'nosniff')
+        .header('content-disposition', `attachment; filename="${name}"`)
+        .send(xlsx ? tableXlsx(S.EXPORT_HEADERS, rows, 'Recipients') : tableCsv(S.EXPORT_HEADERS, rows));
     },
   );
   const actions = {

@@ -301,3 +301,33 @@ export async function startDueMailings(app: AppContext): Promise<void> {
     }
   });
 }
+
+export const EXPORT_HEADERS = [
+  'Client',
+  'Contact',
+  'State',
+  'Skip reason',
+  'Delivery status',
+  'Provider error',
+  'Sent at (UTC)',
+  'Replied at (UTC)',
+  'Opted out at (UTC)',
+] as const;
+
+/** A mailing's recipients as rows of its export (CSV or XLSX). */
+export async function exportRows(app: AppContext, auth: AuthContext, id: string) {
+  const mailing = await found(app.db, auth.organisationId, id);
+  const at = (d: Date | null) => (d ? new Date(d).toISOString().replace('T', ' ').slice(0, 19) : '');
+  const rows = (await Q.recipientsForExport(app.db, id)).map((r) => [
+    r.client_name,
+    r.external_id,
+    r.state,
+    r.skip_reason ?? '',
+    r.status === 'undelivered' ? 'failed' : (r.status ?? ''),
+    r.status_reason ?? '',
+    at(r.sent_at),
+    at(r.replied_at),
+    at(r.opted_out_at),
+  ]);
+  return { mailing, rows };
+}

@@ -84,6 +84,11 @@ export function ProfileCard({ clientId }: { clientId: string }) {
             {t('clientProfiles.spamMark')}
           </Badge>
         )}
+        {p.advertisingOptedOutAt && (
+          <Badge size="sm" variant="light" color="gray" data-testid="advertising-off">
+            {t('clientProfiles.advertisingOff')}
+          </Badge>
+        )}
         {p.blocked && (
           <Badge size="sm" variant="filled" color="red.8" data-testid="blocked-badge">
             {t('clientProfiles.blocked')}

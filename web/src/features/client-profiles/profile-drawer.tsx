@@ -38,6 +38,8 @@ type Values = {
   managerId: string | null;
   sessionStatus: SessionStatus | null;
   spam: boolean;
+  /** Receives advertising mailings (the opposite of the client's opt-out). */
+  advertising: boolean;
 };
 
 const toBody = (v: Values): Partial<ClientProfileUpdate> => ({
@@ -48,6 +50,7 @@ const toBody = (v: Values): Partial<ClientProfileUpdate> => ({
   managerId: v.managerId,
   sessionStatus: v.sessionStatus,
   spam: v.spam,
+  advertisingOptOut: !v.advertising,
   contacts: [
     ...v.phones.map((value) => ({ kind: 'phone' as const, value })),
     ...v.emails.map((value) => ({ kind: 'email' as const, value })),
@@ -98,6 +101,7 @@ function ProfileForm({ profile, onClose }: { profile: ClientProfileDto; onClose:
       managerId: profile.manager?.id ?? null,
       sessionStatus: profile.sessionStatus,
       spam: profile.spam,
+      advertising: profile.advertisingOptedOutAt === null,
     },
     validate: zodValidate(clientProfileUpdateSchema, (v: Values) => toBody(v)),
   });
@@ -214,6 +218,12 @@ function ProfileForm({ profile, onClose }: { profile: ClientProfileDto; onClose:
           </Button>
         </Stack>
         <Switch label={t('clientProfiles.spam')} {...form.getInputProps('spam', { type: 'checkbox' })} />
+        <Switch
+          label={t('clientProfiles.advertising')}
+          description={t('clientProfiles.advertisingHint')}
+          data-testid="profile-advertising"
+          {...form.getInputProps('advertising', { type: 'checkbox' })}
+        />
         <FormActions onClose={onClose} readOnly={false} creating={false} pending={save.isPending} />
       </Stack>
     </form>

@@ -1,5 +1,9 @@
-import { Group, Paper, Progress, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import { Button, Group, Paper, Progress, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
 import { MAILING_SKIP_REASONS, type MailingDto } from '@smartconnect/contracts';
+import { IconDownload } from '@tabler/icons-react';
+import { useState } from 'react';
+import { downloadFile } from '../../shared/download.ts';
 import { useTranslation } from '../../shared/i18n/index.ts';
 import { UserText } from '../../shared/ui/user-text.tsx';
 import { progressOf } from './status.tsx';
@@ -45,9 +49,12 @@ export function MailingStats({ mailing: m }: { mailing: MailingDto }) {
         </Text>
       </Paper>
       <Paper p="md" component="section" aria-labelledby="mailing-stats">
-        <Title order={3} size="h5" mb="sm" id="mailing-stats">
-          {t('mailings.statistics')}
-        </Title>
+        <Group justify="space-between" mb="sm" wrap="wrap" gap="xs">
+          <Title order={3} size="h5" id="mailing-stats">
+            {t('mailings.statistics')}
+          </Title>
+          {s.recipients > 0 && <ExportButtons id={m.id} />}
+        </Group>
         <SimpleGrid
           cols={{ base: 2, xs: 3, md: 5 }}
           spacing="sm"
@@ -121,5 +128,38 @@ function Breakdown({
         ))}
       </Table.Tbody>
     </Table>
+  );
+}
+
+/** The recipients as a file (a row each: state, delivery status, reasons), CSV or XLSX. */
+function ExportButtons({ id }: { id: string }) {
+  const { t } = useTranslation();
+  const [busy, setBusy] = useState<'csv' | 'xlsx' | null>(null);
+  const save = async (format: 'csv' | 'xlsx') => {
+    setBusy(format);
+    try {
+      await downloadFile(`/api/mailings/${id}/export?format=${format}`, `mailing.${format}`);
+    } catch {
+      notifications.show({ color: 'red', message: t('reports.downloadFailed') });
+    } finally {
+      setBusy(null);
+    }
+  };
+  return (
+    <Group gap="xs">
+      {(['csv', 'xlsx'] as const).map((f) => (
+        <Button
+          key={f}
+          size="compact-sm"
+          variant="default"
+          leftSection={<IconDownload size={14} aria-hidden />}
+          loading={busy === f}
+          onClick={() => save(f)}
+          data-testid={`mailing-export-${f}`}
+        >
+          {t(f === 'csv' ? 'reports.downloadCsv' : 'reports.downloadXlsx')}
+        </Button>
+      ))}
+    </Group>
   );
 }

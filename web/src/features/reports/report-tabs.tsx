@@ -5,9 +5,9 @@ import { IconDownload } from '@tabler/icons-react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { get } from '../../shared/api/client.ts';
+import { downloadFile } from '../../shared/download.ts';
 import { useTranslation } from '../../shared/i18n/index.ts';
 import { useAccess } from '../../shared/session.tsx';
-import { getToken } from '../../shared/storage.ts';
 import { OwnReportTab, RatingCells, RatingHeaders, SERIES_COLORS } from './dialogs-report.tsx';
 import { reportKeys } from './keys.ts';
 import { LazyChart } from './lazy-chart.tsx';
@@ -37,23 +37,10 @@ export function ReportTab() {
   return can('AUTHORITY_ALL_STAT') && has('OPTION_STATISTIC') ? <SummaryTab /> : <OwnReportTab />;
 }
 
-/** Downloads the summary's rows as the server writes them (CSV or XLSX), with the session's token. */
-async function download(params: URLSearchParams, format: 'csv' | 'xlsx') {
+/** Downloads the summary's rows as the server writes them (CSV or XLSX). */
+function download(params: URLSearchParams, format: 'csv' | 'xlsx') {
   params.set('format', format);
-  const res = await fetch(`/api/reports/summary/export?${params}`, {
-    headers: { authorization: `Bearer ${getToken() ?? ''}` },
-  });
-  if (!res.ok) throw new Error(`export ${res.status}`);
-  const name =
-    /filename="([^"]+)"/.exec(res.headers.get('content-disposition') ?? '')?.[1] ?? `summary.${format}`;
-  const url = URL.createObjectURL(await res.blob());
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = name;
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  return downloadFile(`/api/reports/summary/export?${params}`, `summary.${format}`);
 }
 
 export function SummaryTab() {

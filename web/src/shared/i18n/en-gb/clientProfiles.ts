@@ -19,6 +19,9 @@ export const clientProfiles = {
   noManager: 'No personal manager',
   spam: 'Spam',
   spamMark: 'Marked as spam',
+  advertising: 'Receives advertising mailings',
+  advertisingHint: 'Turned off when the client answers a mailing with STOP',
+  advertisingOff: 'No advertising',
   sessionStatus: 'Session status',
   sessionStatuses: {
     NEW: 'New',

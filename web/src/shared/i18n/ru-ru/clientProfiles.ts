@@ -21,6 +21,9 @@ export const clientProfiles: Resources['clientProfiles'] = {
   noManager: 'Без персонального менеджера',
   spam: 'Спам',
   spamMark: 'Помечен как спам',
+  advertising: 'Получает рекламные рассылки',
+  advertisingHint: 'Выключается, когда клиент отвечает на рассылку «Стоп»',
+  advertisingOff: 'Без рекламы',
   sessionStatus: 'Статус сессии',
   sessionStatuses: {
     NEW: 'Новый',
