@@ -229,6 +229,7 @@ describe('reports', () => {
       ['Teams', 'teams-report'],
       ['Working time', 'time-report'],
       ['Inquiry categories', null],
+      ['Mailings', null],
     ] as const) {
       await page.getByRole('tab', { name: tab }).click();
       await page.getByRole('heading', { name: tab }).waitFor();

@@ -464,6 +464,7 @@ export const fixtures: Record<string, Fixture> = {
     body: { name: uniq('Mailing'), sendWindow: { from: '09:00', to: '21:00' } },
   }),
   'DELETE /api/mailings/:id': async (org) => ({ path: `/api/mailings/${await mailing(org)}` }),
+  'GET /api/reports/mailings': async () => ({ path: '/api/reports/mailings?period=last30' }),
   'GET /api/mailings/:id/export': async (org) => ({
     path: `/api/mailings/${await mailing(org)}/export?format=xlsx`,
   }),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { FIELD_MESSAGES as M } from '../messages.ts';
 import { attachmentSchema, CHANNEL_TYPES, MESSAGE_TEXT_MAX } from './channels.ts';
+import { reportPeriodDto } from './reports.ts';
 import { PROVIDER_TEMPLATE_LIMITS } from './templates.ts';
 
 /**
@@ -213,3 +214,25 @@ export const mailingListQuerySchema = z.object({
 export const mailingExportQuerySchema = z.object({
   format: z.enum(['csv', 'xlsx'], M.valueIncorrect).default('csv'),
 });
+
+/** The figures of the Reports' mailings tab: the stats without their breakdowns. */
+export const mailingFiguresDto = mailingStatsDto.omit({ skippedBy: true, errors: true });
+export type MailingFiguresDto = z.infer<typeof mailingFiguresDto>;
+
+/** Reports -> Mailings: every mailing started in the period, with its figures now, and their totals. */
+export const mailingsReportDto = z.object({
+  period: reportPeriodDto,
+  rows: z.array(
+    z.object({
+      id: z.uuid(),
+      name: z.string(),
+      channel: ref.extend({ type: z.enum(CHANNEL_TYPES) }),
+      marketingType: z.enum(MAILING_MARKETING_TYPES),
+      status: z.enum(MAILING_STATUSES),
+      startedAt: at,
+      figures: mailingFiguresDto,
+    }),
+  ),
+  totals: mailingFiguresDto,
+});
+export type MailingsReport = z.infer<typeof mailingsReportDto>;

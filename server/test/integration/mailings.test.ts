@@ -163,6 +163,20 @@ describe('mailings', { timeout: 40_000 }, () => {
     const zip = Buffer.from(await xlsx.arrayBuffer());
     assert.equal(zip.readUInt32LE(0), 0x04034b50, 'a zip');
     assert.ok(zip.toString('utf8').includes('<sheet name="Recipients"'));
+    // Reports -> Mailings: today's mailings with their figures, and the totals.
+    const report = await org.admin.api.get('/api/reports/mailings?period=today');
+    assert.equal(report.status, 200, JSON.stringify(report.body));
+    assert.deepEqual(
+      report.body.entity.rows.map((r: { name: string; figures: { recipients: number; sent: number } }) => [
+        r.name,
+        r.figures.recipients,
+        r.figures.sent,
+      ]),
+      [['Order notice', 4, 2]],
+    );
+    assert.equal(report.body.entity.totals.skipped, 2);
+    const op2 = await org.user({ teams: [teamId] });
+    assert.equal((await op2.api.get('/api/reports/mailings?period=today')).status, 403);
     const list = (await org.admin.api.get('/api/mailings')).body.entity;
     assert.deepEqual(
       list.items.map((x: { id: string }) => x.id),

@@ -18,7 +18,7 @@ const soon = (path: string, titleKey: string): RouteObject => ({
 const to = (path: string): RouteObject => ({ index: true, element: <Navigate to={path} replace /> });
 
 /** 'report' is the Summary report (an operator's own figures without AUTHORITY_ALL_STAT); 'common' leads to it. */
-const reportTabs = ['report', 'dialogs', 'channels', 'employees', 'teams', 'time', 'categories'];
+const reportTabs = ['report', 'dialogs', 'channels', 'employees', 'teams', 'time', 'categories', 'mailings'];
 /** Every report but the consolidated one needs AUTHORITY_ALL_STAT (§6). */
 const statTabs = reportTabs.slice(1);
 const reportScreens: Record<string, [() => Promise<Record<string, unknown>>, string]> = {
@@ -28,7 +28,10 @@ const reportScreens: Record<string, [() => Promise<Record<string, unknown>>, str
   teams: [() => import('../features/reports/report-tabs.tsx'), 'TeamsTab'],
   time: [() => import('../features/reports/time-report.tsx'), 'TimeTab'],
   categories: [() => import('../features/reports/report-tabs.tsx'), 'CategoriesTab'],
+  mailings: [() => import('../features/reports/mailings-report.tsx'), 'MailingsTab'],
 };
+/** Tabs that need a plan option of their own besides statistics: not offered without it. */
+const reportOptions = { mailings: 'OPTION_MAILING' } as const;
 const statRights = Object.fromEntries(statTabs.map((tab) => [tab, 'AUTHORITY_ALL_STAT' as const]));
 const monitoringTabs = ['channels', 'teams', 'operators', 'abonents'];
 const financeTabs = ['balance', 'payments', 'billing'];
@@ -101,6 +104,7 @@ const adminRoutes: RouteObject = {
           tabs={reportTabs}
           titleKey="menu.reports"
           rights={statRights}
+          options={reportOptions}
         />
       ),
       children: [
@@ -114,15 +118,19 @@ const adminRoutes: RouteObject = {
         { path: 'common', element: <Navigate to="../report" replace /> },
         {
           element: <Guard right="AUTHORITY_ALL_STAT" option="OPTION_STATISTIC" />,
-          children: statTabs.map((tab) =>
-            reportScreens[tab]
+          children: statTabs.map((tab) => {
+            const route: RouteObject = reportScreens[tab]
               ? {
                   path: tab,
                   handle: { title: `reports.${tab}` },
                   lazy: screen(reportScreens[tab][0], reportScreens[tab][1]),
                 }
-              : soon(tab, `reports.${tab}`),
-          ),
+              : soon(tab, `reports.${tab}`);
+            const option = reportOptions[tab as keyof typeof reportOptions];
+            return option
+              ? { element: <Guard right="AUTHORITY_ALL_STAT" option={option} />, children: [route] }
+              : route;
+          }),
         },
       ],
     },

@@ -1,5 +1,5 @@
 import { Tabs } from '@mantine/core';
-import type { Right } from '@smartconnect/contracts';
+import type { PlanOption, Right } from '@smartconnect/contracts';
 import { Outlet, useLocation, useNavigate } from 'react-router';
 import { useTranslation } from '../shared/i18n/index.ts';
 import { useAccess } from '../shared/session.tsx';
@@ -12,17 +12,20 @@ type Props = {
   titleKey: string;
   /** The §6 right a tab's route is guarded by: without it the tab is not offered (no way into /no-rights). */
   rights?: Partial<Record<string, Right>>;
+  /** A plan option a tab needs besides the section's own: without it the tab is not offered. */
+  options?: Partial<Record<string, PlanOption>>;
 };
 
 /** A section with tabs as sub-routes (reports, monitoring, finance). */
-export function SectionTabs({ base, ns, tabs, titleKey, rights = {} }: Props) {
+export function SectionTabs({ base, ns, tabs, titleKey, rights = {}, options = {} }: Props) {
   const { t } = useTranslation();
-  const { can } = useAccess();
+  const { can, has } = useAccess();
   const navigate = useNavigate();
   const { pathname } = useLocation();
   const shown = tabs.filter((tab) => {
     const right = rights[tab];
-    return !right || can(right);
+    const option = options[tab];
+    return (!right || can(right)) && (!option || has(option));
   });
   const active = shown.find((tab) => pathname.startsWith(`${base}/${tab}`)) ?? shown[0];
   return (

@@ -311,3 +311,12 @@ export const recipientsForExport = (q: Queryable, mailingId: string) =>
       order by cl.name, ct.external_id`,
     [mailingId],
   );
+
+/** The organisation's mailings started in [start, end), earliest first. */
+export const startedBetween = (q: Queryable, orgId: string, start: Date, end: Date) =>
+  q.query<MailingRow>(
+    `select ${columns} from ${from}
+      where m.organisation_id = $1 and m.started_at >= $2 and m.started_at < $3
+      order by m.started_at, m.id limit 1000`,
+    [orgId, start, end],
+  );

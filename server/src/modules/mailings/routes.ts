@@ -7,11 +7,14 @@ import {
   mailingDto,
   mailingExportQuerySchema,
   mailingListQuerySchema,
+  mailingsReportDto,
   mailingUpdateSchema,
   page,
+  reportQuerySchema,
 } from '@smartconnect/contracts';
 import { defineRoute, type ModuleRoutes } from '../../http/route.ts';
 import { tableCsv, tableXlsx } from '../../lib/table-file.ts';
+import { mailingsReport } from './report.ts';
 import * as S from './service.ts';
 
 const tags = ['mailings'];
@@ -145,6 +148,21 @@ export const mailingRoutes: ModuleRoutes = (fastify, app) => {
         .header('content-disposition', `attachment; filename="${name}"`)
         .send(xlsx ? tableXlsx(S.EXPORT_HEADERS, rows, 'Recipients') : tableCsv(S.EXPORT_HEADERS, rows));
     },
+  );
+  defineRoute(
+    fastify,
+    app,
+    {
+      method: 'GET',
+      url: '/api/reports/mailings',
+      access: { right: 'AUTHORITY_ALL_STAT', option: 'OPTION_MAILING' },
+      response: mailingsReportDto,
+      summary:
+        'Reports -> Mailings: the mailings started in the period (period or from/to, in the organisation time zone) with their figures now (recipients, pending, skipped, sent, delivered, read, failed, replied, opted out) and the totals',
+      tags: ['reports'],
+      query: reportQuerySchema,
+    },
+    async ({ auth, query }) => mailingsReport(app, auth.organisationId, query),
   );
   const actions = {
     start: [

@@ -15,7 +15,7 @@ import { hms, ReportFrame, useDuration } from './report-frame.tsx';
 import { periodParams, usePeriod } from './use-period.ts';
 
 /** One report of the shared period: `kind` with extra parameters, fetched when the period is complete. */
-function useReport<T>(kind: string, extra: Record<string, string> = {}) {
+export function useReport<T>(kind: string, extra: Record<string, string> = {}) {
   const chosen = usePeriod();
   const path = `/api/reports/${kind}?${periodParams(chosen, extra)}`;
   return useQuery({
@@ -26,7 +26,7 @@ function useReport<T>(kind: string, extra: Record<string, string> = {}) {
   });
 }
 
-const tableRegion = (label: string) => ({ tabIndex: 0, role: 'region', 'aria-label': label });
+export const tableRegion = (label: string) => ({ tabIndex: 0, role: 'region', 'aria-label': label });
 
 /**
  * /admin/reports/report: the Summary report for holders of AUTHORITY_ALL_STAT on a plan with statistics; the
@@ -319,5 +319,3 @@ export function CategoriesTab() {
     </ReportFrame>
   );
 }
-
-export { useReport };

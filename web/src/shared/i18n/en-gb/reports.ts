@@ -7,6 +7,8 @@ export const reports = {
   teams: 'Teams',
   time: 'Working time',
   categories: 'Inquiry categories',
+  mailings: 'Mailings',
+  mailingsTotal: 'Total',
   own: 'My statistics',
   period: 'Period',
   periods: {

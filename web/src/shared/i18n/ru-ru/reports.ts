@@ -9,6 +9,8 @@ export const reports: Resources['reports'] = {
   teams: 'Команды',
   time: 'Рабочее время',
   categories: 'Категории обращений',
+  mailings: 'Рассылки',
+  mailingsTotal: 'Итого',
   own: 'Моя статистика',
   period: 'Период',
   periods: {
