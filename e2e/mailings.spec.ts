@@ -3,12 +3,14 @@ import { readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
+import { startFakeWhatsApp } from '../server/test/fakes/whatsapp.ts';
 import {
   ADMIN_PASSWORD,
   apiCall,
   apiLogin,
   assertAccessible,
   assertNoErrors,
+  field,
   fieldError,
   launchBrowser,
   openPage,
@@ -20,6 +22,8 @@ import {
 } from './harness.ts';
 
 let server: TestServer;
+/** Meta's WhatsApp Cloud API: the WhatsApp channel's registered templates. */
+let wa: Awaited<ReturnType<typeof startFakeWhatsApp>>;
 let browser: Browser;
 let webhook: Server;
 let adminToken: string;
@@ -65,7 +69,8 @@ async function eligible(page: Page, n: number): Promise<void> {
 }
 
 before(async () => {
-  server = await startServer();
+  wa = await startFakeWhatsApp();
+  server = await startServer({ env: { WHATSAPP_API_BASE_URL: wa.baseUrl } });
   browser = await launchBrowser();
   adminToken = await apiLogin(server.url, 'admin@demo.local', ADMIN_PASSWORD);
   const teams = await apiCall(server.url, 'GET', '/api/teams', undefined, adminToken);
@@ -90,6 +95,7 @@ after(async () => {
   await browser?.close();
   await server?.stop();
   webhook?.close();
+  await wa?.close();
 });
 
 describe('mailings', () => {
@@ -185,6 +191,13 @@ describe('mailings', () => {
     await screenshot(page, 'mailings-detail', { toasts: false });
     await assertAccessible(page, 'mailing page');
 
+    // Reports -> Mailings (the last 7 days by default): the mailing with its figures.
+    await page.goto(`${server.url}/admin/reports/mailings`);
+    const reported = page.getByTestId('mailings-report-row').filter({ hasText: 'Autumn sale' });
+    await reported.waitFor();
+    assert.match(await reported.innerText(), /Service/);
+    await assertAccessible(page, 'reports, mailings');
+
     await page.getByRole('link', { name: 'Mailings' }).first().click();
     await page.getByTestId('mailing-row').getByText('Autumn sale').waitFor();
     await page.locator('[data-testid="mailing-row"] [data-status="finished"]').waitFor();
@@ -231,6 +244,118 @@ describe('mailings', () => {
     assertNoErrors(errors);
   });
 
+  test('a mailing of files alone: attached, one removed, saved and listed on its page', async () => {
+    const { page, errors } = await openPage(browser, server.url);
+    await signIn(page, adminToken, '/admin/mailings/new');
+    await page.getByTestId('mailing-name').fill('Price list');
+    await page.getByTestId('mailing-channel').click();
+    await page.getByRole('option', { name: 'Shop API (API)' }).click();
+    await eligible(page, 2);
+    // Neither a text nor a file: the text is asked for.
+    await page.getByTestId('save-mailing').click();
+    await fieldError(page, 'Text', 'Please fill in all required fields');
+    // Chosen through the button, as a keyboard user would.
+    const [chooser] = await Promise.all([
+      page.waitForEvent('filechooser'),
+      page.getByRole('button', { name: 'Attach files' }).press('Enter'),
+    ]);
+    await chooser.setFiles([
+      { name: 'prices.txt', mimeType: 'text/plain', buffer: Buffer.from('Tea 3\nCoffee 4\n') },
+      { name: 'old.txt', mimeType: 'text/plain', buffer: Buffer.from('Outdated\n') },
+    ]);
+    const files = page.getByTestId('mailing-file');
+    await files.filter({ hasText: 'prices.txt' }).waitFor();
+    await files.filter({ hasText: 'old.txt' }).waitFor();
+    await page.getByRole('button', { name: 'Remove old.txt' }).click();
+    await files.filter({ hasText: 'old.txt' }).waitFor({ state: 'detached' });
+    assert.equal(await files.count(), 1);
+    await assertAccessible(page, 'mailing form with files');
+    await page.getByTestId('save-mailing').click();
+    await page.getByText('Mailing saved as a draft').waitFor();
+    await page.waitForURL(/\/admin\/mailings\/[0-9a-f-]{36}$/);
+    const view = page.getByTestId('mailing-files-view');
+    await view.getByRole('link', { name: 'prices.txt' }).waitFor();
+    assert.equal(await view.getByRole('link').count(), 1);
+    const id = page.url().split('/').pop();
+    const saved = await apiCall(server.url, 'GET', `/api/mailings/${id}`, undefined, adminToken);
+    assert.equal(saved.body.entity.text, '');
+    assert.deepEqual(
+      saved.body.entity.attachments.map((a: { name: string }) => a.name),
+      ['prices.txt'],
+    );
+    await assertAccessible(page, 'mailing page with files');
+    // Edited: the file stays with the mailing.
+    await page.getByTestId('mailing-edit').click();
+    await page.waitForURL(/\/edit$/);
+    await page.getByTestId('mailing-file').filter({ hasText: 'prices.txt' }).waitFor();
+    assertNoErrors(errors);
+  });
+
+  test('a WhatsApp mailing with a registered template: its variables filled, the text left out', async () => {
+    const teams = await apiCall(server.url, 'GET', '/api/teams', undefined, adminToken);
+    const sales = teams.body.entity.items.find((t: { name: string }) => t.name === 'Sales');
+    const ch = await apiCall(
+      server.url,
+      'POST',
+      '/api/channels',
+      {
+        type: 'whatsapp',
+        name: 'Shop WhatsApp',
+        teamId: sales.id,
+        phoneNumberId: wa.phoneNumberId,
+        wabaId: wa.wabaId,
+        accessToken: wa.accessToken,
+        appSecret: wa.appSecret,
+        verifyToken: 'shop-verify-2026',
+      },
+      adminToken,
+    );
+    assert.equal(ch.status, 200, JSON.stringify(ch.body));
+    wa.templates.push({
+      id: '880001',
+      name: 'delivery_update',
+      language: 'en_US',
+      status: 'APPROVED',
+      category: 'UTILITY',
+      components: [{ type: 'BODY', text: 'Hello {{1}}, your delivery is on {{2}}' }],
+    });
+    const { page, errors } = await openPage(browser, server.url);
+    await signIn(page, adminToken, '/admin/mailings/new');
+    await page.getByTestId('mailing-name').fill('Deliveries');
+    // No template part for a channel other than WhatsApp.
+    await page.getByTestId('mailing-channel').click();
+    await page.getByRole('option', { name: 'Shop API (API)' }).click();
+    await eligible(page, 2);
+    assert.equal(await page.getByTestId('mailing-template-fields').count(), 0);
+    await page.getByTestId('mailing-channel').click();
+    await page.getByRole('option', { name: 'Shop WhatsApp (WhatsApp)' }).click();
+    await page.getByText('Outside the 24-hour window').waitFor();
+    await page.getByTestId('mailing-template').click();
+    await page.getByRole('option', { name: 'delivery_update (English)' }).click();
+    await field(page, 'Variable 1').fill('{client_name}');
+    await page.getByTestId('save-mailing').click();
+    await fieldError(page, 'Variable 2', 'Please fill in all required fields');
+    await field(page, 'Variable 2').fill('Monday');
+    await page
+      .getByTestId('mailing-template-preview')
+      .getByText('Hello {client_name}, your delivery is on Monday')
+      .waitFor();
+    await assertAccessible(page, 'mailing form with a WhatsApp template');
+    await page.getByTestId('save-mailing').click();
+    await page.getByText('Mailing saved as a draft').waitFor();
+    await page.waitForURL(/\/admin\/mailings\/[0-9a-f-]{36}$/);
+    await page.getByTestId('mailing-template-view').getByText('delivery_update').waitFor();
+    const id = page.url().split('/').pop();
+    const saved = await apiCall(server.url, 'GET', `/api/mailings/${id}`, undefined, adminToken);
+    assert.equal(saved.body.entity.text, '');
+    assert.deepEqual(saved.body.entity.template, {
+      name: 'delivery_update',
+      languageCode: 'en_US',
+      variables: ['{client_name}', 'Monday'],
+    });
+    assertNoErrors(errors);
+  });
+
   test('at 390 px in Russian: the list, a mailing and the form', async () => {
     const { page, errors, context } = await openPage(browser, server.url, { width: 390 });
     await context.addInitScript(() => localStorage.setItem('sc-lang', 'rus'));
@@ -256,6 +381,14 @@ describe('mailings', () => {
     assert.equal(await overflow(), false, 'no sideways scrolling at 390 px');
     await screenshot(page, 'mailings-form-390-ru', { toasts: false });
     await assertAccessible(page, 'mailing form, 390 px, Russian');
+    // A WhatsApp channel's template part fits too.
+    await page.getByTestId('mailing-channel').click();
+    await page.getByRole('option', { name: 'Shop WhatsApp (WhatsApp)' }).click();
+    await page.getByTestId('mailing-template').click();
+    await page.getByRole('option', { name: /^delivery_update/ }).click();
+    await field(page, 'Переменная 2').waitFor();
+    assert.equal(await overflow(), false, 'no sideways scrolling at 390 px');
+    await assertAccessible(page, 'mailing form with a template, 390 px, Russian');
     assertNoErrors(errors);
     await context.close();
   });

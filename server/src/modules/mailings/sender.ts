@@ -101,6 +101,7 @@ async function deliverPaced(
   // 3% under the limit: a send's arrival at the provider jitters by a few milliseconds, and the limit is counted
   // there, so slots exactly 1/rate apart could put rate + 1 arrivals in some second.
   const interval = 1000 / (rate * PACE_MARGIN);
+  const lateAllowed = Math.max(0, rate * interval - 1000);
   const inFlight: Promise<unknown>[] = [];
   for (const row of rows) {
     // A 429 answered while waiting for this slot moves it (the answer arrives after its own send, not before).
@@ -113,6 +114,11 @@ async function deliverPaced(
     // Stopping: the rest stay claimed and the outbox's pollers send them when the lease ends.
     if (signal.aborted) break;
     inFlight.push(deliverClaimed(app, row).then(slowDown));
+    // A send started late (the event loop was busy) keeps the schedule while its lateness fits in the margin: any
+    // `rate` consecutive slots span 1000 / 0.97 ms, so a send up to that excess late still leaves a whole second
+    // between it and the send `rate` slots later. Later than that, the slots that follow are shifted, never bunched.
+    const late = performance.now() - slot;
+    if (late > lateAllowed) slot += late;
     slot += interval;
   }
   await Promise.allSettled(inFlight);

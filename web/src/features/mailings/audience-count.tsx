@@ -33,7 +33,7 @@ export function AudienceCount({ form }: { form: UseFormReturnType<MailingFormVal
   const valid = mailingAudienceSchema.safeParse(audience).success;
   const input: AudienceCountInput | null =
     v.channelId && valid
-      ? { channelId: v.channelId, marketingType: v.marketingType, audience, template: false }
+      ? { channelId: v.channelId, marketingType: v.marketingType, audience, template: !!v.template }
       : null;
   const live = useLiveCount(input);
   const { setFieldError, clearFieldError } = form;

@@ -40,3 +40,22 @@ test("the API's error paths land under the form's inputs", () => {
     name: 'c',
   });
 });
+
+test('files or a template stand in for the text; a template variable keeps its own input', () => {
+  const base = { ...EMPTY_VALUES, name: 'Files', channelId: '5b0c3f3e-3f7a-4b8e-9a51-0c1d2e3f4a5b' };
+  assert.equal(mailingCreateSchema.safeParse(toBody(base)).success, false);
+  const withFile = toBody({
+    ...base,
+    attachments: [{ url: 'https://example.com/f/price.pdf', name: 'price.pdf', size: 10 }],
+  });
+  assert.equal(withFile.attachments.length, 1);
+  assert.ok(mailingCreateSchema.safeParse(withFile).success);
+  const withTemplate = toBody({
+    ...base,
+    template: { name: 'order_ready', languageCode: 'en', variables: ['{client_name}'] },
+  });
+  assert.deepEqual(withTemplate.template?.variables, ['{client_name}']);
+  assert.ok(mailingCreateSchema.safeParse(withTemplate).success);
+  assert.equal(formPath('template.variables.1'), 'template.variables.1');
+  assert.equal(formPath('attachments.0.url'), 'attachments');
+});

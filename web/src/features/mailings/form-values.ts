@@ -1,4 +1,4 @@
-import type { MailingCreate, MailingDto, MailingMarketingType } from '@smartconnect/contracts';
+import type { Attachment, MailingCreate, MailingDto, MailingMarketingType } from '@smartconnect/contracts';
 import { MAILING_LIMITS } from '@smartconnect/contracts';
 import type { AudienceCountInput } from './keys.ts';
 
@@ -8,6 +8,10 @@ export type MailingFormValues = {
   channelId: string | null;
   marketingType: MailingMarketingType;
   text: string;
+  /** Uploaded files (POST /api/files) sent with the text. */
+  attachments: Attachment[];
+  /** A WhatsApp template registered at the provider (WhatsApp channels only). */
+  template: MailingTemplateValue | null;
   statusIds: string[];
   tags: string[];
   companyIds: string[];
@@ -26,11 +30,15 @@ export type MailingFormValues = {
   ratePerSecond: number | string;
 };
 
+export type MailingTemplateValue = { name: string; languageCode: string; variables: string[] };
+
 export const EMPTY_VALUES: MailingFormValues = {
   name: '',
   channelId: null,
   marketingType: 'service',
   text: '',
+  attachments: [],
+  template: null,
   statusIds: [],
   tags: [],
   companyIds: [],
@@ -98,8 +106,8 @@ export function toBody(v: MailingFormValues): MailingCreate {
     channelId: v.channelId ?? '',
     marketingType: v.marketingType,
     text: v.text,
-    attachments: [],
-    template: null,
+    attachments: v.attachments,
+    template: v.template,
     audience: toAudience(v),
     scheduledAt: v.schedule === 'at' ? (fromLocalInput(v.scheduledAt) ?? '') : null,
     sendWindow: v.windowOn ? { from: v.windowFrom, to: v.windowTo } : null,
@@ -116,6 +124,8 @@ export function fromMailing(m: MailingDto): MailingFormValues {
     channelId: m.channel.id,
     marketingType: m.marketingType,
     text: m.text,
+    attachments: m.attachments,
+    template: m.template ? { ...m.template, variables: [...m.template.variables] } : null,
     statusIds: a.statusIds ?? [],
     tags: a.tags ?? [],
     companyIds: a.companyIds ?? [],
@@ -148,6 +158,8 @@ export const FIELD_MAP: Record<string, string> = {
 
 /** A form error path (a zod issue's or the server's) under its input: `audience.list.3` goes to `list`. */
 export function formPath(path: string): string {
+  // Each template variable has its own input.
+  if (/^template\.variables\.\d+$/.test(path)) return path;
   const [head, second] = path.split('.');
   const two = second ? `${head}.${second}` : head;
   return FIELD_MAP[two] ?? FIELD_MAP[head] ?? head;

@@ -11,10 +11,20 @@ import { createMailing, updateMailing } from './api.ts';
 import { AudienceFields } from './audience-fields.tsx';
 import { EMPTY_VALUES, fromMailing, type MailingFormValues, toBody, toFormErrors } from './form-values.ts';
 import { mailingKeys } from './keys.ts';
+import { useMailingUploads } from './mailing-attachments.tsx';
 import { MessageFields } from './message-fields.tsx';
 import { ScheduleFields } from './schedule-fields.tsx';
 
 const check = zodValidate(mailingCreateSchema, toBody);
+
+/** A chosen WhatsApp template's every variable is needed: the provider refuses a send with one empty. */
+function templateErrors(v: MailingFormValues, required: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  v.template?.variables.forEach((x, i) => {
+    if (!x.trim()) out[`template.variables.${i}`] = required;
+  });
+  return out;
+}
 
 export function Section({ title, id, children }: { title: string; id: string; children: ReactNode }) {
   return (
@@ -34,16 +44,17 @@ export function MailingForm({ mailing }: { mailing: MailingDto | null }) {
   const client = useQueryClient();
   const form = useForm<MailingFormValues>({
     initialValues: mailing ? fromMailing(mailing) : EMPTY_VALUES,
-    validate: (v) => toFormErrors(check(v as unknown as Record<string, unknown>)),
+    validate: (v) => ({
+      ...templateErrors(v, t('fields.requiredFields')),
+      ...toFormErrors(check(v as unknown as Record<string, unknown>)),
+    }),
   });
+  const uploads = useMailingUploads(form);
   const save = useMutation({
     meta: { form: true },
     mutationFn: (v: MailingFormValues) => {
       const body = toBody(v);
-      // The form edits neither attachments nor a WhatsApp template: a saved mailing keeps its own.
-      return mailing
-        ? updateMailing(mailing.id, { ...body, attachments: mailing.attachments, template: mailing.template })
-        : createMailing(body);
+      return mailing ? updateMailing(mailing.id, body) : createMailing(body);
     },
     onSuccess: async (saved) => {
       notifySuccess(t(mailing ? 'mailings.changed' : 'mailings.createdToast'));
@@ -57,7 +68,7 @@ export function MailingForm({ mailing }: { mailing: MailingDto | null }) {
     <form noValidate onSubmit={form.onSubmit((v) => save.mutate(v))} data-testid="mailing-form">
       <Stack gap="lg">
         <Section title={t('mailings.sectionMessage')} id="mailing-message">
-          <MessageFields form={form} />
+          <MessageFields form={form} uploads={uploads} />
         </Section>
         <Section title={t('mailings.sectionAudience')} id="mailing-audience">
           <AudienceFields form={form} />
@@ -77,7 +88,12 @@ export function MailingForm({ mailing }: { mailing: MailingDto | null }) {
             >
               {t('common.cancel')}
             </Button>
-            <Button type="submit" loading={save.isPending} data-testid="save-mailing">
+            <Button
+              type="submit"
+              loading={save.isPending}
+              disabled={uploads.uploading}
+              data-testid="save-mailing"
+            >
               {mailing ? t('common.saveChanges') : t('mailings.saveDraft')}
             </Button>
           </Group>

@@ -1,4 +1,4 @@
-import { Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import type { MailingDto } from '@smartconnect/contracts';
 import type { ReactNode } from 'react';
 import { useTranslation } from '../../shared/i18n/index.ts';
@@ -100,6 +100,49 @@ export function MailingSummary({ mailing: m }: { mailing: MailingDto }) {
             >
               <TemplateText text={m.text} />
             </Text>
+          </Paper>
+        )}
+        {m.attachments.length > 0 && (
+          <div>
+            <Text size="xs" c="gray.7" mb={4} id="mailing-files-title">
+              {t('mailings.files')}
+            </Text>
+            <Stack
+              gap={4}
+              component="ul"
+              m={0}
+              p={0}
+              style={{ listStyle: 'none' }}
+              aria-labelledby="mailing-files-title"
+              data-testid="mailing-files-view"
+            >
+              {m.attachments.map((f) => (
+                <li key={f.url} style={{ overflowWrap: 'anywhere' }}>
+                  <Anchor href={f.url} target="_blank" rel="noopener noreferrer" size="sm">
+                    <UserText>{f.name || f.url}</UserText>
+                  </Anchor>
+                </li>
+              ))}
+            </Stack>
+          </div>
+        )}
+        {m.template && (
+          <Paper withBorder p="sm" bg="gray.0" data-testid="mailing-template-view">
+            <Text size="xs" c="gray.7" mb={4}>
+              {t('mailings.template')}
+            </Text>
+            <Text size="sm" fw={500} style={{ overflowWrap: 'anywhere' }}>
+              <UserText>{m.template.name}</UserText>{' '}
+              <Text span size="xs" c="gray.7">
+                {t('mailings.templateLanguage', { code: m.template.languageCode })}
+              </Text>
+            </Text>
+            {m.template.variables.map((v, i) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: a variable is its position ({{1}}, {{2}}…)
+              <Text key={`${i}-${v}`} size="sm" style={{ overflowWrap: 'anywhere' }}>
+                {t('mailings.templateVariable', { n: i + 1 })}: <TemplateText text={v} />
+              </Text>
+            ))}
           </Paper>
         )}
         {notStarted && <CountPanel live={live} />}

@@ -5,14 +5,25 @@ import { useTranslation } from '../../shared/i18n/index.ts';
 import { useChannels } from '../channels/api.ts';
 import { VariableTextField } from '../templates/variable-text-field.tsx';
 import type { MailingFormValues } from './form-values.ts';
+import { AttachmentFields, type MailingUploads } from './mailing-attachments.tsx';
+import { TemplateFields } from './template-fields.tsx';
 
 /** The variables filled per recipient: the composer's, but a mailing has no operator. */
 const VARIABLES = TEMPLATE_VARIABLES.filter((v) => v !== 'operator_name');
 
 /** Name, channel, marketing type and the text with its variables inserted at the cursor. */
-export function MessageFields({ form }: { form: UseFormReturnType<MailingFormValues> }) {
+export function MessageFields({
+  form,
+  uploads,
+}: {
+  form: UseFormReturnType<MailingFormValues>;
+  uploads: MailingUploads;
+}) {
   const { t } = useTranslation();
   const channels = useChannels();
+  const channel = channels.data?.find((c) => c.id === form.values.channelId);
+  const whatsapp = channel?.type === 'whatsapp';
+  const channelInput = form.getInputProps('channelId');
   return (
     <Stack gap="md">
       <TextInput
@@ -34,7 +45,12 @@ export function MessageFields({ form }: { form: UseFormReturnType<MailingFormVal
           label: `${c.name} (${t(`channels.types.${c.type}`)})`,
         }))}
         data-testid="mailing-channel"
-        {...form.getInputProps('channelId')}
+        {...channelInput}
+        onChange={(id) => {
+          // A template is registered for one channel: another channel starts without it.
+          if (id !== form.values.channelId) form.setFieldValue('template', null);
+          channelInput.onChange(id);
+        }}
       />
       <Radio.Group label={t('mailings.marketingType')} withAsterisk {...form.getInputProps('marketingType')}>
         <Stack gap="xs" mt={6}>
@@ -51,7 +67,7 @@ export function MessageFields({ form }: { form: UseFormReturnType<MailingFormVal
       </Radio.Group>
       <VariableTextField
         label={t('mailings.text')}
-        hint={t('mailings.variablesHint')}
+        hint={form.values.template ? t('mailings.textWithTemplateHint') : t('mailings.variablesHint')}
         value={form.values.text}
         onChange={(text) => form.setFieldValue('text', text)}
         inputProps={form.getInputProps('text')}
@@ -60,6 +76,8 @@ export function MessageFields({ form }: { form: UseFormReturnType<MailingFormVal
         maxRows={14}
         testId="mailing"
       />
+      <AttachmentFields form={form} uploads={uploads} />
+      {whatsapp && <TemplateFields form={form} />}
     </Stack>
   );
 }
