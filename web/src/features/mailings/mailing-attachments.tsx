@@ -1,12 +1,12 @@
 import { ActionIcon, Button, FileButton, Group, Input, Progress, Stack, Text } from '@mantine/core';
 import type { UseFormReturnType } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
-import { ATTACHMENT_LIMITS, ATTACHMENT_MAX_BYTES, type Attachment } from '@smartconnect/contracts';
+import { ATTACHMENT_LIMITS, type Attachment } from '@smartconnect/contracts';
 import { IconPaperclip, IconX } from '@tabler/icons-react';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from '../../shared/i18n/index.ts';
 import { UserText } from '../../shared/ui/user-text.tsx';
-import { uploadFile } from '../chats/composer/upload.ts';
+import { acceptedFiles, uploadFile } from '../chats/composer/upload.ts';
 import type { MailingFormValues } from './form-values.ts';
 
 type Uploading = { id: string; name: string; progress: number };
@@ -29,14 +29,7 @@ export function useMailingUploads(form: UseFormReturnType<MailingFormValues>) {
 
   const add = (incoming: File[]) => {
     const room = ATTACHMENT_LIMITS.max - form.getValues().attachments.length - pending.length;
-    for (const file of incoming.slice(0, Math.max(0, room))) {
-      if (file.size > ATTACHMENT_MAX_BYTES) {
-        notifications.show({
-          color: 'red',
-          message: t('conversation.tooBig', { name: file.name, max: ATTACHMENT_MAX_BYTES / 1024 / 1024 }),
-        });
-        continue;
-      }
+    for (const file of acceptedFiles(incoming, room, t)) {
       const id = `u${seq++}`;
       setPending((list) => [...list, { id, name: file.name || 'file', progress: 0 }]);
       const abort = new AbortController();

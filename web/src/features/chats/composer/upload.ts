@@ -1,4 +1,6 @@
-import type { Attachment } from '@smartconnect/contracts';
+import { notifications } from '@mantine/notifications';
+import { ATTACHMENT_MAX_BYTES, type Attachment } from '@smartconnect/contracts';
+import type { TFunction } from '../../../shared/i18n/translator.ts';
 import { getToken } from '../../../shared/storage.ts';
 
 /** Uploads one file to POST /api/files with progress (fetch cannot report it); resolves with the attachment to send. */
@@ -27,5 +29,20 @@ export function uploadFile(
     const form = new FormData();
     form.append('file', file, file.name);
     xhr.send(form);
+  });
+}
+
+/**
+ * The files of a pick that may be uploaded: at most `room` of them, each within the size limit; a file too big is
+ * named in a notice (the chat composer's and the mailing form's rule).
+ */
+export function acceptedFiles(incoming: File[], room: number, t: TFunction): File[] {
+  return incoming.slice(0, Math.max(0, room)).filter((file) => {
+    if (file.size <= ATTACHMENT_MAX_BYTES) return true;
+    notifications.show({
+      color: 'red',
+      message: t('conversation.tooBig', { name: file.name, max: ATTACHMENT_MAX_BYTES / 1024 / 1024 }),
+    });
+    return false;
   });
 }

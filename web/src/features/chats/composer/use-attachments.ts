@@ -1,8 +1,8 @@
 import { notifications } from '@mantine/notifications';
-import { ATTACHMENT_LIMITS, ATTACHMENT_MAX_BYTES, type Attachment } from '@smartconnect/contracts';
+import { ATTACHMENT_LIMITS, type Attachment } from '@smartconnect/contracts';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from '../../../shared/i18n/index.ts';
-import { uploadFile } from './upload.ts';
+import { acceptedFiles, uploadFile } from './upload.ts';
 
 export type PendingFile = {
   id: string;
@@ -44,15 +44,7 @@ export function useAttachments(chatId: string) {
   };
 
   const add = (incoming: File[]) => {
-    const room = ATTACHMENT_LIMITS.max - files.length;
-    for (const file of incoming.slice(0, Math.max(0, room))) {
-      if (file.size > ATTACHMENT_MAX_BYTES) {
-        notifications.show({
-          color: 'red',
-          message: t('conversation.tooBig', { name: file.name, max: ATTACHMENT_MAX_BYTES / 1024 / 1024 }),
-        });
-        continue;
-      }
+    for (const file of acceptedFiles(incoming, ATTACHMENT_LIMITS.max - files.length, t)) {
       const id = `f${seq++}`;
       const preview = /^image\/(jpeg|png|gif|webp)$/.test(file.type) ? URL.createObjectURL(file) : null;
       setFiles((list) => [
