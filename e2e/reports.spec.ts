@@ -228,8 +228,8 @@ describe('reports', () => {
       ['Employees', 'employees-report'],
       ['Teams', 'teams-report'],
       ['Working time', 'time-report'],
-      ['Inquiry categories', null],
       ['Mailings', null],
+      ['Inquiry categories', null],
     ] as const) {
       await page.getByRole('tab', { name: tab }).click();
       await page.getByRole('heading', { name: tab }).waitFor();

@@ -4,7 +4,8 @@ import { type AppContext, stateSlot } from '../context.ts';
 import type { Queryable } from '../db/index.ts';
 
 /**
- * Pull providers (IMAP and the like): one durable row per channel, claimed like timers. A runner leases a due row
+ * A channel's background sessions: pull providers (IMAP and the like, kind 'inbound') and the mailing sender (kind
+ * 'mailing'), one durable row per channel and kind, claimed like timers. A runner leases a due row
  * (FOR UPDATE SKIP LOCKED), so one instance at a time reads a channel's mailbox; it keeps the lease while its
  * session runs (an IDLE connection may stay open for minutes) and gives the row back with its next due time. If
  * the instance dies, the lease runs out and another one takes over from the stored cursor. jobs/ imports no domain
@@ -87,7 +88,12 @@ export function endPollSession(app: AppContext, channelId: string, kind: PollKin
   sessionsOf(app).ending.get(`${kind}:${channelId}`)?.abort();
 }
 
-/** Claims due polls of live, active channels of active organisations in one autocommit statement. */
+/**
+ * Claims due polls of live, active channels of active organisations in one autocommit statement. A claimed row's
+ * due time is set to infinity: a schedulePoll while its session runs (a mailing started, a channel changed) brings
+ * it back to now, and the release keeps that (least of the two) instead of the session's own next time. A row whose
+ * lease ran out (its instance died) is claimable whatever its due time.
+ */
 const claimDuePolls = (
   q: Queryable,
   now: Date,
@@ -97,11 +103,11 @@ const claimDuePolls = (
   kinds: PollKind[],
 ) =>
   q.query<PollRow>(
-    `update channel_polls set claimed_by = $2, lease_until = $3
+    `update channel_polls set claimed_by = $2, lease_until = $3, due_at = 'infinity'
       where (channel_id, kind) in (
         select p.channel_id, p.kind from channel_polls p
           join channels c on c.id = p.channel_id join organisations o on o.id = c.organisation_id
-         where p.due_at <= $1 and (p.lease_until is null or p.lease_until <= $1) and p.kind = any($5::text[])
+         where ((p.due_at <= $1 and p.lease_until is null) or p.lease_until <= $1) and p.kind = any($5::text[])
            and c.deleted_at is null and c.status = 'active' and o.status = 'active'
          order by p.due_at, p.channel_id limit $4 for update of p skip locked)
       returning channel_id, kind, organisation_id, cursor`,
@@ -131,7 +137,8 @@ const storeCursor = async (q: Queryable, c: Claim, cursor: object) =>
 
 const release = (q: Queryable, c: Claim, dueAt: Date, error: string | null) =>
   q.query(
-    `update channel_polls set claimed_by = null, lease_until = null, due_at = $4, last_error = $5, updated_at = now()
+    `update channel_polls set claimed_by = null, lease_until = null, due_at = least(due_at, $4), last_error = $5,
+            updated_at = now()
       where channel_id = $1 and kind = $2 and claimed_by = $3`,
     [c.channelId, c.kind, c.claimedBy, dueAt, error],
   );
