@@ -380,7 +380,8 @@ describe('mailings', { timeout: 40_000 }, () => {
       assert.ok(most <= 21, `at most 20 in any second (one more for a late stamp), saw ${most}`);
       const seconds = (times.at(-1)! - times[0]) / 1000;
       assert.ok(seconds >= 49 / 20 - 0.1, `50 sends at 20/s take about 2.45 s, took ${seconds}`);
-      assert.ok(seconds < 49 / 20 / 0.9, `and not much longer: ${seconds}`);
+      // Not far longer either (a loaded machine's timers run late; bench:mailings measures the rate against 95%).
+      assert.ok(seconds < (49 / 20) * 1.5, `and not far longer: ${seconds}`);
 
       // The endpoint answers one send with 429 and Retry-After: 1: the sender waits that long before the next, and
       // the refused message is sent again after the wait, never dropped.
