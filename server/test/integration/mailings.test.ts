@@ -354,11 +354,7 @@ describe('mailings', { timeout: 40_000 }, () => {
       const teamId = await makeTeam(org);
       const ch = await makeChannel(org, teamId, { webhookUrl: hook.url });
       const names = Array.from({ length: 50 }, (_, i) => `r${i}`);
-      for (const name of names) await inbound(limited, ch, { client: name, name });
-      await limited.db.query("update chats set status = 'closed', closed_at = now() where channel_id = $1", [
-        ch.id,
-      ]);
-      await runPipeline(limited.app);
+      await clients(limited, org, ch, names);
       const from = hook.hits.length;
       const m = (
         await org.admin.api.post('/api/mailings', {
@@ -388,11 +384,7 @@ describe('mailings', { timeout: 40_000 }, () => {
       const busy = await startWebhookReceiver([200, 200, 429, 200], { retryAfter: '1' });
       try {
         const slow = await makeChannel(org, teamId, { webhookUrl: busy.url });
-        for (const name of names.slice(0, 8)) await inbound(limited, slow, { client: name, name });
-        await limited.db.query(
-          "update chats set status = 'closed', closed_at = now() where channel_id = $1",
-          [slow.id],
-        );
+        await clients(limited, org, slow, names.slice(0, 8));
         const m2 = (
           await org.admin.api.post('/api/mailings', {
             name: 'Busy',
@@ -416,10 +408,7 @@ describe('mailings', { timeout: 40_000 }, () => {
 
       // The channel deactivated mid-send: the mailing pauses with the reason; it resumes once the channel is back.
       const third = await makeChannel(org, teamId, { webhookUrl: hook.url });
-      for (const name of names) await inbound(limited, third, { client: name, name });
-      await limited.db.query("update chats set status = 'closed', closed_at = now() where channel_id = $1", [
-        third.id,
-      ]);
+      await clients(limited, org, third, names);
       const m3 = (
         await org.admin.api.post('/api/mailings', {
           name: 'Off',

@@ -184,20 +184,26 @@ export const mailingStats = (q: Queryable, mailingIds: string[]) =>
     [mailingIds],
   );
 
-export const skippedBy = (q: Queryable, mailingId: string) =>
-  q.query<{ skip_reason: MailingSkipReason; n: number }>(
-    `select skip_reason, count(*)::int as n from mailing_recipients
-      where mailing_id = $1 and state = 'skipped' group by skip_reason`,
-    [mailingId],
+/** The skipped recipients of these mailings by reason. */
+export const skippedBy = (q: Queryable, mailingIds: string[]) =>
+  q.query<{ mailing_id: string; skip_reason: MailingSkipReason; n: number }>(
+    `select mailing_id, skip_reason, count(*)::int as n from mailing_recipients
+      where mailing_id = any($1::uuid[]) and state = 'skipped' group by mailing_id, skip_reason`,
+    [mailingIds],
   );
 
-export const failureReasons = (q: Queryable, mailingId: string) =>
-  q.query<{ reason: string; n: number }>(
-    `select coalesce(msg.status_reason, '') as reason, count(*)::int as n
-       from mailing_recipients r join messages msg on msg.id = r.message_id
-      where r.mailing_id = $1 and msg.status = 'undelivered'
-      group by 1 order by 2 desc, 1 limit 20`,
-    [mailingId],
+/** The providers' reasons of these mailings' failed messages, the 20 most frequent of each. */
+export const failureReasons = (q: Queryable, mailingIds: string[]) =>
+  q.query<{ mailing_id: string; reason: string; n: number }>(
+    `select mailing_id, reason, n from (
+       select r.mailing_id, coalesce(msg.status_reason, '') as reason, count(*)::int as n,
+              row_number() over (partition by r.mailing_id order by count(*) desc, coalesce(msg.status_reason, ''))
+                as rank
+         from mailing_recipients r join messages msg on msg.id = r.message_id
+        where r.mailing_id = any($1::uuid[]) and msg.status = 'undelivered'
+        group by r.mailing_id, coalesce(msg.status_reason, '')
+     ) x where rank <= 20 order by mailing_id, n desc, reason`,
+    [mailingIds],
   );
 
 /** The mailings of a channel the sender works on now, the earliest started first. */

@@ -43,6 +43,10 @@ export function effectiveRate(app: AppContext, channelType: string, asked: numbe
   return limit == null ? asked : Math.min(asked, limit);
 }
 
+/** A mailing's send window in minutes of the local day, or null when it sends at any time. */
+export const windowOf = (m: { window_from: number | null; window_to: number | null }) =>
+  m.window_from != null && m.window_to != null ? { from: m.window_from, to: m.window_to } : null;
+
 /** Minutes since local midnight in a time zone. */
 export function localMinutes(timeZone: string, at: Date): number {
   const parts = new Intl.DateTimeFormat('en-GB', {

@@ -2,18 +2,7 @@ import type { MailingFiguresDto, MailingsReport, ReportQuery } from '@smartconne
 import type { AppContext } from '../../context.ts';
 import { resolveReportPeriod } from '../reports/service.ts';
 import * as Q from './queries.ts';
-
-const ZERO: MailingFiguresDto = {
-  recipients: 0,
-  pending: 0,
-  skipped: 0,
-  sent: 0,
-  delivered: 0,
-  read: 0,
-  failed: 0,
-  replied: 0,
-  optedOut: 0,
-};
+import { figuresOf } from './service.ts';
 
 /**
  * Reports -> Mailings: the mailings started in the period (the organisation's time zone, as every report), each with
@@ -34,20 +23,9 @@ export async function mailingsReport(
       )
     ).map((s) => [s.mailing_id, s]),
   );
-  const totals = { ...ZERO };
+  const totals = figuresOf(undefined);
   const items = rows.map((r) => {
-    const s = stats.get(r.id);
-    const figures: MailingFiguresDto = {
-      recipients: s?.recipients ?? 0,
-      pending: s?.pending ?? 0,
-      skipped: s?.skipped ?? 0,
-      sent: s?.sent ?? 0,
-      delivered: s?.delivered ?? 0,
-      read: s?.read ?? 0,
-      failed: s?.failed ?? 0,
-      replied: s?.replied ?? 0,
-      optedOut: s?.opted_out ?? 0,
-    };
+    const figures = figuresOf(stats.get(r.id));
     for (const k of Object.keys(totals) as (keyof MailingFiguresDto)[]) totals[k] += figures[k];
     return {
       id: r.id,

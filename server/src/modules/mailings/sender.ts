@@ -1,12 +1,12 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { fillTemplate } from '@smartconnect/contracts';
+import { fillTemplate, type TemplateValues } from '@smartconnect/contracts';
 import type { AppContext } from '../../context.ts';
 import { claimHeldRows, type DeliveryOutcome, deliverClaimed } from '../../jobs/outbox.ts';
 import type { Poller, PollRun } from '../../jobs/polls.ts';
 import { withEvents } from '../../realtime/emit.ts';
 import { writeMailingMessages } from '../conversation/mailing-messages.ts';
 import * as Q from './queries.ts';
-import { effectiveRate, inWindow, msUntilWindow } from './rates.ts';
+import { effectiveRate, inWindow, msUntilWindow, windowOf } from './rates.ts';
 
 export const SENDER = {
   /** Recipients written per transaction (at most one second's worth at the mailing's rate). */
@@ -22,21 +22,14 @@ export const SENDER = {
 /** The share of the limit the sender paces at. */
 export const PACE_MARGIN = 0.97;
 
-const windowOf = (m: Q.MailingRow) =>
-  m.window_from != null && m.window_to != null ? { from: m.window_from, to: m.window_to } : null;
-
-/** The text a recipient gets: the template variables filled for them. */
-function personal(m: Q.MailingRow, r: Q.PendingRecipient, now: Date, text: string): string {
-  const date = new Intl.DateTimeFormat(m.org_language === 'rus' ? 'ru-RU' : 'en-GB', {
+/** The values of the template variables a chunk's recipients share (the date is the organisation's today). */
+const sharedValues = (m: Q.MailingRow, now: Date): TemplateValues => ({
+  channel: m.channel_name,
+  date: new Intl.DateTimeFormat(m.org_language === 'rus' ? 'ru-RU' : 'en-GB', {
     timeZone: m.time_zone,
-  }).format(now);
-  return fillTemplate(text, {
-    client_name: r.client_name,
-    channel: m.channel_name,
-    date,
-    operator_name: m.author_name ?? '',
-  });
-}
+  }).format(now),
+  operator_name: m.author_name ?? '',
+});
 
 /**
  * One transaction: the next recipients taken, their messages and outbox rows written (held for this sender to
@@ -48,6 +41,7 @@ async function writeChunk(app: AppContext, m: Q.MailingRow, size: number): Promi
     const now = app.clock.now();
     const pending = await Q.takePending(q, m.id, size);
     if (!pending.length) return [];
+    const shared = sharedValues(m, now);
     const written = await writeMailingMessages(
       { q, emit, now },
       {
@@ -57,14 +51,17 @@ async function writeChunk(app: AppContext, m: Q.MailingRow, size: number): Promi
         teamId: m.channel_team_id,
         attachments: m.attachments,
         heldUntil: new Date(now.getTime() + SENDER.heldMs),
-        items: pending.map((r) => ({
-          contactId: r.contact_id,
-          clientId: r.client_id,
-          text: personal(m, r, now, m.text),
-          template: m.template
-            ? { ...m.template, variables: m.template.variables.map((v) => personal(m, r, now, v)) }
-            : null,
-        })),
+        items: pending.map((r) => {
+          const values = { ...shared, client_name: r.client_name };
+          return {
+            contactId: r.contact_id,
+            clientId: r.client_id,
+            text: fillTemplate(m.text, values),
+            template: m.template
+              ? { ...m.template, variables: m.template.variables.map((v) => fillTemplate(v, values)) }
+              : null,
+          };
+        }),
       },
     );
     await Q.markSent(q, m.id, written, now);

@@ -4,6 +4,7 @@ import {
   type MailingAudienceCountDto,
   type MailingCreate,
   type MailingDto,
+  type MailingFiguresDto,
   type MailingSkipReason,
   type MailingStatus,
   type MailingUpdate,
@@ -19,11 +20,16 @@ import { schedulePoll } from '../../jobs/polls.ts';
 import { getChannel } from '../channels/service.ts';
 import { audienceSql, notFoundSql } from './audience.ts';
 import * as Q from './queries.ts';
-import { effectiveRate, inWindow } from './rates.ts';
+import { effectiveRate, inWindow, windowOf } from './rates.ts';
 
 const minutes = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3, 5));
 const hhmm = (m: number) =>
   `${String(Math.floor(m / 60)).padStart(2, '0')}:${String(m % 60).padStart(2, '0')}`;
+/** The send window as written in the API (HH:MM), or null. */
+const presentWindow = (row: Q.MailingRow) => {
+  const w = windowOf(row);
+  return w ? { from: hhmm(w.from), to: hhmm(w.to) } : null;
+};
 const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
 
 /** The channel a mailing is sent through: live, of the organisation, and able to write first (or in a session window). */
@@ -37,7 +43,9 @@ async function mailingChannel(
   let channel: Awaited<ReturnType<typeof getChannel>>;
   try {
     channel = await getChannel(app, orgId, channelId, q);
-  } catch {
+  } catch (err) {
+    // Not a live channel of the organisation: the field is wrong (a database failure stays what it is).
+    if (!(err instanceof AppError)) throw err;
     throw new AppError('validationException', { channelId: M.valueIncorrect });
   }
   const caps = channelCapabilities(channel.type, channel.settings);
@@ -68,52 +76,63 @@ function toWrite(input: MailingCreate): Q.MailingWrite {
 const EMPTY_SKIPS = () =>
   Object.fromEntries(MAILING_SKIP_REASONS.map((r) => [r, 0])) as Record<MailingSkipReason, number>;
 
-async function present(app: AppContext, q: Queryable, row: Q.MailingRow): Promise<MailingDto> {
-  const [stats] = await Q.mailingStats(q, [row.id]);
-  const skippedBy = EMPTY_SKIPS();
-  for (const s of await Q.skippedBy(q, row.id)) skippedBy[s.skip_reason] = s.n;
-  const errors = (await Q.failureReasons(q, row.id)).map((e) => ({ reason: e.reason, count: e.n }));
-  const window =
-    row.window_from != null && row.window_to != null ? { from: row.window_from, to: row.window_to } : null;
-  return {
-    id: row.id,
-    name: row.name,
-    channel: {
-      id: row.channel_id,
-      name: row.channel_name,
-      type: row.channel_type as MailingDto['channel']['type'],
-    },
-    marketingType: row.marketing_type,
-    text: row.text,
-    attachments: row.attachments,
-    template: row.template,
-    audience: row.audience,
-    scheduledAt: iso(row.scheduled_at),
-    sendWindow: window ? { from: hhmm(window.from), to: hhmm(window.to) } : null,
-    ratePerSecond: row.rate_per_second,
-    effectiveRate: effectiveRate(app, row.channel_type, row.rate_per_second),
-    status: row.status,
-    pauseReason: row.pause_reason,
-    waitingForWindow:
-      row.status === 'sending' && !!window && !inWindow(window, row.time_zone, app.clock.now()),
-    author: row.created_by ? { id: row.created_by, name: row.author_name ?? '' } : null,
-    createdAt: new Date(row.created_at).toISOString(),
-    startedAt: iso(row.started_at),
-    finishedAt: iso(row.finished_at),
-    stats: {
-      recipients: stats?.recipients ?? 0,
-      pending: stats?.pending ?? 0,
-      skipped: stats?.skipped ?? 0,
-      skippedBy,
-      sent: stats?.sent ?? 0,
-      delivered: stats?.delivered ?? 0,
-      read: stats?.read ?? 0,
-      failed: stats?.failed ?? 0,
-      errors,
-      replied: stats?.replied ?? 0,
-      optedOut: stats?.opted_out ?? 0,
-    },
-  };
+/** A recipients' figures row as the API names them (the mailing's page and Reports -> Mailings). */
+export const figuresOf = (s: Q.StatsRow | undefined): MailingFiguresDto => ({
+  recipients: s?.recipients ?? 0,
+  pending: s?.pending ?? 0,
+  skipped: s?.skipped ?? 0,
+  sent: s?.sent ?? 0,
+  delivered: s?.delivered ?? 0,
+  read: s?.read ?? 0,
+  failed: s?.failed ?? 0,
+  replied: s?.replied ?? 0,
+  optedOut: s?.opted_out ?? 0,
+});
+
+/** Mailings as the API shows them, with their figures: three statements whatever the number of mailings. */
+async function presentAll(app: AppContext, q: Queryable, rows: Q.MailingRow[]): Promise<MailingDto[]> {
+  const ids = rows.map((r) => r.id);
+  const [stats, skips, failures] = await Promise.all([
+    Q.mailingStats(q, ids),
+    Q.skippedBy(q, ids),
+    Q.failureReasons(q, ids),
+  ]);
+  const statsOf = new Map(stats.map((s) => [s.mailing_id, s]));
+  const now = app.clock.now();
+  return rows.map((row) => {
+    const skippedBy = EMPTY_SKIPS();
+    for (const s of skips) if (s.mailing_id === row.id) skippedBy[s.skip_reason] = s.n;
+    const errors = failures
+      .filter((e) => e.mailing_id === row.id)
+      .map((e) => ({ reason: e.reason, count: e.n }));
+    const window = windowOf(row);
+    return {
+      id: row.id,
+      name: row.name,
+      channel: {
+        id: row.channel_id,
+        name: row.channel_name,
+        type: row.channel_type as MailingDto['channel']['type'],
+      },
+      marketingType: row.marketing_type,
+      text: row.text,
+      attachments: row.attachments,
+      template: row.template,
+      audience: row.audience,
+      scheduledAt: iso(row.scheduled_at),
+      sendWindow: presentWindow(row),
+      ratePerSecond: row.rate_per_second,
+      effectiveRate: effectiveRate(app, row.channel_type, row.rate_per_second),
+      status: row.status,
+      pauseReason: row.pause_reason,
+      waitingForWindow: row.status === 'sending' && !!window && !inWindow(window, row.time_zone, now),
+      author: row.created_by ? { id: row.created_by, name: row.author_name ?? '' } : null,
+      createdAt: new Date(row.created_at).toISOString(),
+      startedAt: iso(row.started_at),
+      finishedAt: iso(row.finished_at),
+      stats: { ...figuresOf(statsOf.get(row.id)), skippedBy, errors },
+    };
+  });
 }
 
 async function found(q: Queryable, orgId: string, id: string, lock = false) {
@@ -123,12 +142,12 @@ async function found(q: Queryable, orgId: string, id: string, lock = false) {
 }
 
 export async function listMailings(app: AppContext, auth: AuthContext, status: MailingStatus | undefined) {
-  const rows = await Q.listMailings(app.db, auth.organisationId, status ?? null);
-  return Promise.all(rows.map((r) => present(app, app.db, r)));
+  return presentAll(app, app.db, await Q.listMailings(app.db, auth.organisationId, status ?? null));
 }
 
 export async function getMailing(app: AppContext, auth: AuthContext, id: string) {
-  return present(app, app.db, await found(app.db, auth.organisationId, id));
+  const [mailing] = await presentAll(app, app.db, [await found(app.db, auth.organisationId, id)]);
+  return mailing;
 }
 
 export async function createMailing(app: AppContext, auth: AuthContext, input: MailingCreate) {
@@ -157,10 +176,7 @@ export async function updateMailing(app: AppContext, auth: AuthContext, id: stri
       template: row.template,
       audience: row.audience,
       scheduledAt: iso(row.scheduled_at),
-      sendWindow:
-        row.window_from != null && row.window_to != null
-          ? { from: hhmm(row.window_from), to: hhmm(row.window_to) }
-          : null,
+      sendWindow: presentWindow(row),
       ratePerSecond: row.rate_per_second,
     };
     const next: MailingCreate = { ...current, ...stripUndefined(input) } as MailingCreate;
