@@ -98,6 +98,11 @@ const catalogue = {
   mailingNotFoundException: [404, 'Mailing not found'],
   mailingStartedException: [409, 'The mailing has started and cannot be changed'],
   mailingStateException: [409, 'The mailing cannot do that in its current state'],
+  // SMS-system import (issue 33)
+  smsImportNotFoundException: [404, 'Import not found'],
+  smsImportStateException: [409, 'The import cannot do that in its current state'],
+  /** The upload is not a table we read (a CSV or XLSX), or cannot be read to its end; `details.reason` says why. */
+  smsImportFileException: [400, 'The file cannot be read as a CSV or XLSX table'],
   // service rating (§8)
   qualityAssessmentNotFoundException: [404, 'Quality assessment not found'],
   ratingAlreadySentException: [409, 'Rating already sent'],

@@ -37,6 +37,7 @@ export * from './schemas/responses.ts';
 export * from './schemas/roles.ts';
 export * from './schemas/routing-rules.ts';
 export * from './schemas/signup.ts';
+export * from './schemas/sms-import.ts';
 export * from './schemas/teams.ts';
 export * from './schemas/templates.ts';
 export * from './schemas/users.ts';

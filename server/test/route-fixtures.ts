@@ -109,6 +109,21 @@ async function mailing(org: TestOrg, state: 'draft' | 'scheduled' | 'paused' = '
   if (state === 'paused') ok(await org.admin.api.post(`/api/mailings/${id}/pause`), 'mailing pause');
   return id;
 }
+/** An SMS channel's export whose header is not a known one: the import waits for its columns (nothing runs). */
+function smsExport(channelId: string) {
+  const form = new FormData();
+  form.set('channelId', channelId);
+  form.set('file', new Blob(['To;What\r\n+79160001122;Hello\r\n']), 'export.csv');
+  return form;
+}
+async function smsChannelOf(org: TestOrg) {
+  const body = { type: 'sms', name: uniq('SMS'), teamId: await team(org), service: 'other' };
+  return ok(await org.admin.api.post('/api/channels', body), 'sms channel').id as string;
+}
+async function smsImport(org: TestOrg) {
+  return ok(await org.admin.api.post('/api/sms-imports', smsExport(await smsChannelOf(org))), 'sms import')
+    .id as string;
+}
 async function kbCategory(org: TestOrg) {
   const body = { name: uniq('Knowledge'), teamIds: [await team(org)] };
   return ok(await org.admin.api.post('/api/kb/categories', body), 'kb category').id as string;
@@ -477,6 +492,17 @@ export const fixtures: Record<string, Fixture> = {
   }),
   'POST /api/mailings/:id/cancel': async (org) => ({
     path: `/api/mailings/${await mailing(org, 'scheduled')}/cancel`,
+  }),
+  // SMS-system import (issue 33)
+  'GET /api/sms-imports': async () => ({ path: '/api/sms-imports' }),
+  'POST /api/sms-imports': async (org) => ({
+    path: '/api/sms-imports',
+    body: smsExport(await smsChannelOf(org)),
+  }),
+  'GET /api/sms-imports/:id': async (org) => ({ path: `/api/sms-imports/${await smsImport(org)}` }),
+  'POST /api/sms-imports/:id/start': async (org) => ({
+    path: `/api/sms-imports/${await smsImport(org)}/start`,
+    body: { mapping: { phone: 0, text: 1 } },
   }),
   // knowledge base (issue 36)
   'GET /api/kb/categories': async () => ({ path: '/api/kb/categories' }),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { FIELD_MESSAGES as M } from '../messages.ts';
 import { emailCreateFields } from './email.ts';
+import { SMS_SERVICES } from './sms-import.ts';
 import { siteChatCreateFields } from './widget.ts';
 
 /** Channel types with an adapter on the server; the messenger channels join in their own issues. */
@@ -16,6 +17,7 @@ export const CHANNEL_TYPES = [
   'facebook',
   'viber',
   'vk',
+  'sms',
 ] as const;
 export type ChannelType = (typeof CHANNEL_TYPES)[number];
 export const CHANNEL_STATUSES = ['active', 'inactive'] as const;
@@ -278,6 +280,11 @@ export const CHANNEL_TYPE_FIELDS = {
       .transform((v) => v.replace(/[\s()-]/g, ''))
       .pipe(z.string().regex(/^\+?\d{10,15}$/, M.phoneIncorrect)),
   }),
+  /**
+   * SMS sent through an outside SMS service, imported into the clients' histories (issue 33; not a §3 type: nothing
+   * is sent through it): which service, for its export files and callbacks. Its callback key is made on creation.
+   */
+  sms: z.object({ service: z.enum(SMS_SERVICES, M.requiredFields) }),
 } as const satisfies Record<ChannelType, z.ZodObject>;
 
 /** A page offered after logging in with Meta (the Instagram business account linked to it, for Instagram). */
@@ -331,6 +338,7 @@ export const channelCreateSchema = z
       createOf('facebook'),
       createOf('viber'),
       createOf('vk'),
+      createOf('sms'),
     ],
     M.valueIncorrect,
   )

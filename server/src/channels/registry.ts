@@ -4,6 +4,7 @@ import { emailAdapter } from './email/index.ts';
 import { facebookAdapter } from './facebook/index.ts';
 import { instagramAdapter } from './instagram/index.ts';
 import { siteChatAdapter } from './site_chat/index.ts';
+import { smsAdapter } from './sms/index.ts';
 import { telegramAdapter } from './telegram/index.ts';
 import type { ChannelAdapter, ChannelCapabilities } from './types.ts';
 import { viberBusinessAdapter } from './viber/index.ts';
@@ -25,6 +26,7 @@ const adapters: Record<ChannelType, ChannelAdapter> = {
   facebook: facebookAdapter,
   viber: viberBusinessAdapter,
   vk: vkAdapter,
+  sms: smsAdapter,
 };
 
 export function adapterFor(type: string): ChannelAdapter {

@@ -38,10 +38,11 @@ export type Poller = (app: AppContext, run: PollRun) => Promise<{ againInMs: num
 
 /**
  * A channel's background sessions of different kinds run side by side, each with its own row and lease: 'inbound'
- * (a pull provider reading new messages, the channels module) and 'mailing' (the mailings module's sender, one
- * per channel so the provider's rate holds across instances).
+ * (a pull provider reading new messages, the channels module), 'mailing' (the mailings module's sender, one
+ * per channel so the provider's rate holds across instances) and 'import' (an SMS channel's file imports, the
+ * sms-import module: one instance at a time, resumed after a crash from the last chunk counted).
  */
-export type PollKind = 'inbound' | 'mailing';
+export type PollKind = 'inbound' | 'mailing' | 'import';
 const pollers = new Map<PollKind, Poller>();
 export function registerPoller(p: Poller, kind: PollKind = 'inbound'): void {
   pollers.set(kind, p);

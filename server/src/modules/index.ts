@@ -24,6 +24,7 @@ import { reportRoutes } from './reports/routes.ts';
 import { roleRoutes } from './roles/routes.ts';
 import { routingRuleRoutes } from './routing-rules/routes.ts';
 import { signupRoutes } from './signup/routes.ts';
+import { smsImportRoutes } from './sms-import/routes.ts';
 import { supportRoutes } from './support/routes.ts';
 import { teamRoutes } from './teams/routes.ts';
 import { templateRoutes } from './templates/routes.ts';
@@ -64,4 +65,5 @@ export const modules: ModuleRoutes[] = [
   botRuntimeRoutes,
   billingRoutes,
   mailingRoutes,
+  smsImportRoutes,
 ];

@@ -11,6 +11,7 @@ import { registerPresence } from './presence/register.ts';
 import { registerRatings } from './ratings/register.ts';
 import { registerReports } from './reports/register.ts';
 import { registerRoutingRules } from './routing-rules/register.ts';
+import { registerSmsImport } from './sms-import/register.ts';
 import { registerTeams } from './teams/register.ts';
 import { registerWidget } from './widget/register.ts';
 
@@ -36,6 +37,7 @@ const setups: (() => void)[] = [
   registerBilling,
   registerWidget,
   registerMailings,
+  registerSmsImport,
 ];
 
 let done = false;

@@ -25,7 +25,7 @@ const kindWhere: Record<ListKind, string> = {
   assigned: "c.status = 'in_progress'",
   waiting: "c.status = 'waiting'",
   // A chat holding only a mailing's message (chats.mailing_id) was never a dialog: the client's history shows it.
-  closed: "c.status = 'closed' and c.mailing_id is null",
+  closed: "c.status = 'closed' and c.mailing_id is null and not c.imported",
   expired: "c.status <> 'closed' and c.overdue_level = 'expired'",
 };
 const activity = 'coalesce(c.last_message_at, c.created_at)';
