@@ -13,24 +13,11 @@
  * Env: DATABASE_URL (the server to make a fresh database on), BENCH_RECIPIENTS, BENCH_SECONDS, BENCH_RATE_SECONDS,
  * BENCH_POOL (10).
  */
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { PLAN_OPTIONS } from '@smartconnect/contracts';
-import pg from 'pg';
-import { loadConfig } from '../server/src/config.ts';
-import { openPostgres } from '../server/src/db/index.ts';
 import { drainOutbox } from '../server/src/jobs/outbox.ts';
-import { hashPassword } from '../server/src/lib/password.ts';
-import { insertOrganisation } from '../server/src/modules/organisations/queries.ts';
-import { insertUser } from '../server/src/modules/users/queries.ts';
-import { createServer } from '../server/src/server.ts';
 import { startWebhookReceiver } from '../server/test/fakes/webhook.ts';
+import { startBenchServer } from './bench-server.ts';
 
-const ADMIN_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const RECIPIENTS = Number(process.env.BENCH_RECIPIENTS ?? 100_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 15);
 const RATE_SECONDS = Number(process.env.BENCH_RATE_SECONDS ?? 10);
@@ -38,17 +25,6 @@ const POOL = Number(process.env.BENCH_POOL ?? 10);
 
 const sleep = (n: number) => new Promise((r) => setTimeout(r, n));
 const mb = (n: number) => `${(n / 1024 / 1024).toFixed(0)} MB`;
-
-async function call(base: string, method: string, path: string, token: string, body?: unknown) {
-  const res = await fetch(base + path, {
-    method,
-    headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const text = await res.text();
-  if (res.status !== 200) throw new Error(`${method} ${path} -> ${res.status} ${text}`);
-  return JSON.parse(text).entity as Record<string, unknown> & { id: string };
-}
 
 /** The most arrivals in any one-second window. */
 function busiestSecond(times: number[]): number {
@@ -62,60 +38,16 @@ function busiestSecond(times: number[]): number {
 }
 
 async function main() {
-  const name = `sc_bench_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: ADMIN_URL });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(ADMIN_URL);
-  url.pathname = `/${name}`;
-  const db = await openPostgres(url.toString(), POOL);
-  const dataDir = mkdtempSync(join(tmpdir(), 'sc-bench-'));
   const hook = await startWebhookReceiver();
-  const config = loadConfig({
-    DATA_DIR: dataDir,
-    LOG_LEVEL: 'error',
-    SEED_DEMO: 'false',
-    SECRET_KEY: 'bench-secret-key-bench-secret-key-0123456789',
-    OUTBOUND_ALLOWED_NETWORKS: '127.0.0.0/8',
-    // No limit for the API channel (the tenant's own endpoint): each phase sets its mailing's rate.
-    MAILING_RATE_LIMITS: 'api=0',
-  });
-  const server = await createServer(config, { db });
-  await server.fastify.listen({ port: 0, host: '127.0.0.1' });
-  const base = `http://127.0.0.1:${(server.fastify.server.address() as AddressInfo).port}`;
+  // No limit for the API channel (the tenant's own endpoint): each phase sets its mailing's rate.
+  const bench = await startBenchServer({ env: { MAILING_RATE_LIMITS: 'api=0' }, pool: POOL });
+  const { db, server } = bench;
+  const call = (_base: string, method: string, path: string, _token: string, body?: unknown) =>
+    bench.call(method, path, body);
+  const base = bench.base;
+  const token = bench.token;
+  const org = { id: bench.orgId };
   try {
-    const login = `bench-${randomBytes(3).toString('hex')}`;
-    const org = await db.tx((q) =>
-      insertOrganisation(q, {
-        login,
-        name: login,
-        adminEmail: `admin@${login}.test`,
-        options: [...PLAN_OPTIONS],
-      }),
-    );
-    const email = `admin@${login}.test`;
-    await db.tx((q) =>
-      hashPassword('Passw0rd!').then((passwordHash) =>
-        insertUser(q, {
-          organisationId: org.id,
-          roleId: org.roles.ADMINISTRATOR,
-          name: 'Admin',
-          email,
-          phone: null,
-          passwordHash,
-          breakTimeoutMinutes: null,
-          language: 'eng',
-          active: true,
-        }),
-      ),
-    );
-    const loginRes = await fetch(`${base}/api/auth/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email, password: 'Passw0rd!' }),
-    });
-    const token = String(((await loginRes.json()) as { entity: { token: string } }).entity.token);
     const team = await call(base, 'POST', '/api/teams', token, { name: 'Bench', description: 'bench' });
     const channel = await call(base, 'POST', '/api/channels', token, {
       type: 'api',
@@ -225,13 +157,8 @@ async function main() {
       );
     }
   } finally {
-    await server.close();
+    await bench.close();
     await hook.close();
-    rmSync(dataDir, { recursive: true, force: true });
-    const c = new pg.Client({ connectionString: ADMIN_URL });
-    await c.connect();
-    await c.query(`drop database if exists ${name} with (force)`);
-    await c.end();
   }
 }
 
