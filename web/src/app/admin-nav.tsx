@@ -4,6 +4,7 @@ import {
   IconAddressBook,
   IconChartBar,
   IconClockExclamation,
+  IconFileImport,
   IconLogout,
   IconMessagePlus,
   IconMessages,
@@ -89,6 +90,15 @@ export function AdminNav({ onNavigate, rail = false }: { onNavigate: () => void;
             to: '/admin/mailings',
             label: t('mailings.title'),
             icon: <IconSpeakerphone size={20} stroke={1.6} />,
+          },
+        ]
+      : []),
+    ...(can('AUTHORITY_MAILING') && has('OPTION_MAILING')
+      ? [
+          {
+            to: '/admin/sms-imports',
+            label: t('smsImport.title'),
+            icon: <IconFileImport size={20} stroke={1.6} />,
           },
         ]
       : []),

@@ -419,6 +419,18 @@ const adminRoutes: RouteObject = {
       ],
     },
     {
+      // SMS-system import (issue 33): part of mailings, the same right and plan option.
+      path: 'sms-imports',
+      element: <Guard right="AUTHORITY_MAILING" option="OPTION_MAILING" />,
+      children: [
+        {
+          index: true,
+          handle: { title: 'smsImport.title' },
+          lazy: screen(() => import('../features/sms-import/sms-import-page.tsx'), 'SmsImportPage'),
+        },
+      ],
+    },
+    {
       path: 'finance',
       element: <Guard right="AUTHORITY_FINANCE" />,
       children: [

@@ -1,6 +1,6 @@
 import { Anchor, Button, Group, Paper, Progress, Select, Stack, Table, Text } from '@mantine/core';
 import { MAILING_STATUSES, type MailingStatus } from '@smartconnect/contracts';
-import { IconFilterOff, IconPlus, IconSpeakerphone } from '@tabler/icons-react';
+import { IconFileImport, IconFilterOff, IconPlus, IconSpeakerphone } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { isolate } from '../../shared/bidi.ts';
@@ -28,14 +28,25 @@ export function MailingsPage() {
         title={t('mailings.title')}
         subtitle={t('mailings.subtitle')}
         actions={
-          <Button
-            component={Link}
-            to="/admin/mailings/new"
-            leftSection={<IconPlus size={18} />}
-            data-testid="add-mailing"
-          >
-            {t('mailings.add')}
-          </Button>
+          <>
+            <Button
+              component={Link}
+              to="/admin/sms-imports"
+              variant="default"
+              leftSection={<IconFileImport size={18} />}
+              data-testid="import-sms"
+            >
+              {t('mailings.importSms')}
+            </Button>
+            <Button
+              component={Link}
+              to="/admin/mailings/new"
+              leftSection={<IconPlus size={18} />}
+              data-testid="add-mailing"
+            >
+              {t('mailings.add')}
+            </Button>
+          </>
         }
       />
       <Paper p={0}>

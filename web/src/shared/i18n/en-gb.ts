@@ -44,6 +44,7 @@ import { routingRules } from './en-gb/routingRules.ts';
 import { shortcuts } from './en-gb/shortcuts.ts';
 import { signup } from './en-gb/signup.ts';
 import { siteChat } from './en-gb/siteChat.ts';
+import { smsImport } from './en-gb/sms-import.ts';
 import { teams } from './en-gb/teams.ts';
 import { templates } from './en-gb/templates.ts';
 import { titles } from './en-gb/titles.ts';
@@ -84,6 +85,7 @@ export const enGB = {
   roles,
   routingRules,
   mailings,
+  smsImport,
   rights,
   profile,
   a11y,

@@ -45,6 +45,7 @@ import { routingRules } from './ru-ru/routingRules.ts';
 import { shortcuts } from './ru-ru/shortcuts.ts';
 import { signup } from './ru-ru/signup.ts';
 import { siteChat } from './ru-ru/siteChat.ts';
+import { smsImport } from './ru-ru/sms-import.ts';
 import { teams } from './ru-ru/teams.ts';
 import { templates } from './ru-ru/templates.ts';
 import { titles } from './ru-ru/titles.ts';
@@ -82,6 +83,7 @@ export const ruRU: Resources = {
   roles,
   routingRules,
   mailings,
+  smsImport,
   rights,
   profile,
   a11y,

@@ -10,6 +10,7 @@ import {
   IconBrandWhatsapp,
   IconBuildingStore,
   IconDeviceMobile,
+  IconDeviceMobileMessage,
   IconMail,
   IconMessages,
   IconPhoneCall,
@@ -21,6 +22,7 @@ import { emailChannel } from './email/index.tsx';
 import { facebookChannel } from './facebook/index.tsx';
 import { instagramChannel } from './instagram/index.tsx';
 import { siteChatChannel } from './site_chat/index.tsx';
+import { smsChannel } from './sms/index.tsx';
 import { telegramChannel } from './telegram/index.tsx';
 import type { ChannelTypeUi, TypeIcon } from './types.ts';
 import { viberBusinessChannel } from './viber/index.tsx';
@@ -42,6 +44,7 @@ export const CHANNEL_UIS: Partial<Record<ChannelType, ChannelTypeUi>> = {
   facebook: facebookChannel,
   viber: viberBusinessChannel,
   vk: vkChannel,
+  sms: smsChannel,
 };
 
 export const channelUi = (type: string): ChannelTypeUi | undefined => CHANNEL_UIS[type as ChannelType];
@@ -68,6 +71,7 @@ export const CHANNEL_CATALOGUE: { type: string; icon: TypeIcon }[] = [
   { type: 'avito', icon: IconAddressBook },
   { type: 'ozon', icon: IconShoppingBag },
   { type: 'ya_market', icon: IconBuildingStore },
+  { type: 'sms', icon: IconDeviceMobileMessage },
   { type: 'api', icon: apiChannel.icon },
 ];
 

@@ -142,5 +142,6 @@ export const channels = {
     avito: 'Avito',
     ozon: 'Ozon',
     ya_market: 'Yandex Market',
+    sms: 'SMS mailing system (import)',
   },
 };

@@ -2,6 +2,7 @@ export const mailings = {
   title: 'Mailings',
   subtitle: 'One message to many clients of a channel, sent at the provider’s pace',
   add: 'New mailing',
+  importSms: 'Import SMS',
   newTitle: 'New mailing',
   editTitle: 'Edit mailing',
   mailingTitle: 'Mailing',

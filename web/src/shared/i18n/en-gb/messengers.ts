@@ -1,4 +1,26 @@
 export const messengers = {
+  // An account at an outside SMS mailing service (type `sms`, issue 33): its SMS imported into the clients' histories.
+  sms: {
+    intro:
+      'Bring the SMS you send through an outside SMS service into the clients’ histories, so operators see what a client was sent. Nothing is sent through this channel.',
+    step1: 'Choose the service the account is at: SMS.ru, SMSC.ru or another one',
+    step2:
+      'Save the channel: its callback address with a key is shown once — paste it into the service’s settings for delivery reports (SMS.ru: Settings → Callback; SMSC.ru: Settings → Status handler)',
+    step3:
+      'Import the SMS sent earlier from the service’s export file (CSV or XLSX) under Mailings → Import SMS',
+    note: 'Another service can post JSON to the callback address: {id, phone, text, sentAt, status}, or {messages: [...]}.',
+    service: 'SMS service',
+    serviceHint: 'Its export files and callbacks are read as the service writes them',
+    services: { smsru: 'SMS.ru', smsc: 'SMSC.ru', other: 'Other service' },
+    callbackUrl: 'Callback address',
+    keyShownOnce:
+      'The key (key=…) was shown once, when the channel was created. Lost it? Create the channel again.',
+    openImport: 'Import SMS',
+    createdTitle: 'Callback address of the channel',
+    createdText:
+      'Copy the address now: its key is shown only once. Paste it into the SMS service’s settings for delivery reports.',
+    createdImport: 'SMS sent earlier are imported from the service’s export file.',
+  },
   // The VK community through the Bots Long Poll API (type `vk`): no public address needed.
   vkLongPoll: {
     intro:

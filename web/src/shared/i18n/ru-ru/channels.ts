@@ -144,5 +144,6 @@ export const channels: Resources['channels'] = {
     avito: 'Авито',
     ozon: 'Ozon',
     ya_market: 'Яндекс Маркет',
+    sms: 'SMS-рассылки (импорт)',
   },
 };

@@ -4,6 +4,7 @@ export const mailings: Resources['mailings'] = {
   title: 'Рассылки',
   subtitle: 'Одно сообщение многим клиентам канала, с той скоростью, что допускает провайдер',
   add: 'Новая рассылка',
+  importSms: 'Импорт SMS',
   newTitle: 'Новая рассылка',
   editTitle: 'Редактирование рассылки',
   mailingTitle: 'Рассылка',
