@@ -493,6 +493,11 @@ export const fixtures: Record<string, Fixture> = {
   'POST /api/mailings/:id/cancel': async (org) => ({
     path: `/api/mailings/${await mailing(org, 'scheduled')}/cancel`,
   }),
+  'GET /api/mailing-settings': async () => ({ path: '/api/mailing-settings' }),
+  'PUT /api/mailing-settings': async () => ({
+    path: '/api/mailing-settings',
+    body: { optOutWords: ['STOP', 'ХВАТИТ'] },
+  }),
   // SMS-system import (issue 33)
   'GET /api/sms-imports': async () => ({ path: '/api/sms-imports' }),
   'POST /api/sms-imports': async (org) => ({

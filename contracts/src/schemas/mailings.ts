@@ -53,6 +53,28 @@ export type MailingSkipReason = (typeof MAILING_SKIP_REASONS)[number];
 /** Opt-out words recognised when the organisation sets none: a reply that is one of them, ignoring case and punctuation. */
 export const DEFAULT_OPT_OUT_WORDS = ['STOP', 'UNSUBSCRIBE', 'СТОП', 'Отписаться', 'Отписка'] as const;
 
+/**
+ * The organisation's mailing settings (`PUT /api/mailing-settings`): the words that, answered alone to a mailing,
+ * opt the client out of advertising; null goes back to DEFAULT_OPT_OUT_WORDS.
+ */
+export const mailingSettingsSchema = z.object({
+  optOutWords: z
+    .array(
+      z.string(M.valueIncorrect).trim().min(1, M.valueIncorrect).max(50, M.valueIncorrect),
+      M.valueIncorrect,
+    )
+    .min(1, M.requiredFields)
+    .max(MAILING_LIMITS.optOutWordsMax, M.valueIncorrect)
+    .nullable(),
+});
+export const mailingSettingsDto = z.object({
+  /** The words in force (the defaults when the organisation set none). */
+  optOutWords: z.array(z.string()),
+  /** The organisation chose its own words. */
+  custom: z.boolean(),
+});
+export type MailingSettingsDto = z.output<typeof mailingSettingsDto>;
+
 const hhmm = z.string(M.timeIncorrect).regex(/^([01]\d|2[0-3]):[0-5]\d$/, M.timeIncorrect);
 
 /** Who receives the mailing: the channel's contacts whose clients match every filter given (none: all of them). */

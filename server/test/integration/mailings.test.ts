@@ -268,6 +268,56 @@ describe('mailings', { timeout: 40_000 }, () => {
     assert.equal(hook.hits.slice(again).filter((h) => h.body.client.externalId === 'Fay').length, 0);
   });
 
+  test("the organisation's own opt-out words; one answered in a dialog already open opts out and keeps the dialog", async () => {
+    const org = await createOrganisation(s);
+    const teamId = await makeTeam(org);
+    const ch = await makeChannel(org, teamId, { webhookUrl: hook.url });
+    const defaults = (await org.admin.api.get('/api/mailing-settings')).body.entity;
+    assert.deepEqual([defaults.custom, defaults.optOutWords.includes('STOP')], [false, true]);
+    const bad = await org.admin.api.put('/api/mailing-settings', { optOutWords: [] });
+    assert.equal(bad.status, 400);
+    const set = await org.admin.api.put('/api/mailing-settings', {
+      optOutWords: ['Хватит', 'хватит!', 'No more'],
+    });
+    assert.deepEqual(set.body.entity, { optOutWords: ['Хватит', 'No more'], custom: true });
+    const ids = await clients(s, org, ch, ['Gil', 'Hal']);
+    // Hal is talking to an operator when the mailing arrives.
+    const op = await org.user({ teams: [teamId] });
+    await goOnline(op);
+    const halChat = (await inbound(s, ch, { client: 'Hal', name: 'Hal', text: 'where is my parcel?' })).body
+      .entity.chatId;
+    await runPipeline(s.app);
+    const ad = (
+      await org.admin.api.post('/api/mailings', {
+        name: 'Promo',
+        channelId: ch.id,
+        marketingType: 'advertising',
+        text: 'New arrivals',
+      })
+    ).body.entity;
+    await org.admin.api.post(`/api/mailings/${ad.id}/start`);
+    await finished(org, ad.id);
+    // STOP is no longer a word of this organisation: a plain reply, routed to an operator.
+    const gil = (await inbound(s, ch, { client: 'Gil', name: 'Gil', text: 'STOP' })).body.entity.chatId;
+    await runPipeline(s.app);
+    assert.notEqual((await org.admin.api.get(`/api/chats/${gil}`)).body.entity.status, 'closed');
+    // Hal answers the organisation's word inside the open dialog: opted out, told once, the dialog goes on.
+    const before = hook.hits.length;
+    await inbound(s, ch, { client: 'Hal', name: 'Hal', text: 'no more!!' });
+    await runPipeline(s.app);
+    await waitFor(() => hook.hits.slice(before).some((h) => h.body.client.externalId === 'Hal'));
+    assert.match(
+      hook.hits.slice(before).find((h) => h.body.client.externalId === 'Hal')?.body.text ?? '',
+      /unsubscribed from advertising/,
+    );
+    assert.equal((await org.admin.api.get(`/api/chats/${halChat}`)).body.entity.status, 'in_progress');
+    assert.ok((await org.admin.api.get(`/api/clients/${ids.Hal}`)).body.entity.advertisingOptedOutAt);
+    assert.equal((await org.admin.api.get(`/api/mailings/${ad.id}`)).body.entity.stats.optedOut, 1);
+    // Back to the defaults.
+    const reset = await org.admin.api.put('/api/mailing-settings', { optOutWords: null });
+    assert.equal(reset.body.entity.custom, false);
+  });
+
   test('audience filters and an uploaded list; pause, resume and cancel; a send window', async () => {
     const org = await createOrganisation(s);
     const teamId = await makeTeam(org);

@@ -326,3 +326,36 @@ export const startedBetween = (q: Queryable, orgId: string, start: Date, end: Da
       order by m.started_at, m.id limit 1000`,
     [orgId, start, end],
   );
+
+/** The organisation's own opt-out words; null when it set none (the defaults apply). */
+export const optOutWordsOf = async (q: Queryable, orgId: string) =>
+  (
+    await q.query<{ opt_out_words: string[] }>(
+      'select opt_out_words from mailing_settings where organisation_id = $1',
+      [orgId],
+    )
+  )[0]?.opt_out_words ?? null;
+
+/** Sets the organisation's opt-out words; null removes them (back to the defaults). */
+export const setOptOutWords = (q: Queryable, orgId: string, words: string[] | null, now: Date) =>
+  words === null
+    ? q.query('delete from mailing_settings where organisation_id = $1', [orgId])
+    : q.query(
+        `insert into mailing_settings (organisation_id, opt_out_words, updated_at) values ($1, $2, $3)
+         on conflict (organisation_id) do update set opt_out_words = excluded.opt_out_words, updated_at = $3`,
+        [orgId, words, now],
+      );
+
+/**
+ * Of these organisations, those with a mailing that may still be answered: one scheduled, sending or paused, or
+ * one that sent within the reply window (`since`).
+ */
+export const withAnswerableMailings = async (q: Queryable, orgIds: string[], since: Date) =>
+  (
+    await q.query<{ organisation_id: string }>(
+      `select distinct m.organisation_id from mailings m
+        where m.organisation_id = any($1::uuid[])
+          and (m.status in ('scheduled', 'sending', 'paused') or m.finished_at >= $2 or m.updated_at >= $2)`,
+      [orgIds, since],
+    )
+  ).map((r) => r.organisation_id);

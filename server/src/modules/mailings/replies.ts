@@ -1,4 +1,3 @@
-import { DEFAULT_OPT_OUT_WORDS } from '@smartconnect/contracts';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../http/errors.ts';
 import { markMailingReply, type PipelineJob, type StageRun, type StageTx } from '../../jobs/pipeline.ts';
@@ -7,26 +6,15 @@ import { closeChatAtClientsWord } from '../conversation/close-client-chats.ts';
 import { showMailingInReply } from '../conversation/mailing-messages.ts';
 import { writeAutomatedMessage } from '../conversation/send-message.ts';
 import * as Q from './queries.ts';
-
-/** A client's message opening a dialog within this long of a mailing sent to them answers that mailing. */
-export const MAILING_REPLY_WINDOW_MS = 7 * 24 * 3_600_000;
+import { MAILING_REPLY_WINDOW_MS, normalWord, optOutWords } from './settings.ts';
 
 const OPT_OUT_CONFIRMATION = {
   eng: 'You have unsubscribed from advertising mailings. You will still receive service messages.',
   rus: 'Вы отписались от рекламных рассылок. Сервисные сообщения продолжат приходить.',
 } as const;
 
-/** The words compared: letters and digits only, in upper case ("Stop!" and " stop " are STOP). */
-const normal = (s: string) =>
-  s
-    .normalize('NFKC')
-    .replace(/[^\p{L}\p{N}]+/gu, ' ')
-    .trim()
-    .toLocaleUpperCase('ru');
-const OPT_OUT = new Set(DEFAULT_OPT_OUT_WORDS.map(normal));
-
-/** Whether a reply is an opt-out word (the whole message, ignoring case and punctuation). */
-export const isOptOut = (text: string) => OPT_OUT.has(normal(text));
+/** Whether a reply is one of the words (the whole message, ignoring case and punctuation). */
+export const isOptOut = (text: string, words: Set<string>) => words.has(normalWord(text));
 
 /**
  * The pipeline's 'mailing_replies' stage: a client message that opened a dialog within the reply window of a
@@ -36,7 +24,7 @@ export const isOptOut = (text: string) => OPT_OUT.has(normal(text));
  * confirmation, and ends the dialog (no operator needed).
  */
 export async function mailingRepliesStage(tx: StageTx, job: PipelineJob, run: StageRun, _app: AppContext) {
-  if (!job.opened) return 'continue' as const;
+  if (!job.opened) return optOutInDialog(tx, job);
   const [chat] = await tx.q.query<{ contact_id: string; client_id: string; created_at: Date; text: string }>(
     `select c.contact_id, c.client_id, c.created_at, m.text from chats c join messages m on m.id = $2
       where c.id = $1 and c.status = 'waiting'`,
@@ -52,29 +40,59 @@ export async function mailingRepliesStage(tx: StageTx, job: PipelineJob, run: St
   );
   if (!sent) return 'continue' as const;
   await showMailingInReply(tx, job.organisation_id, job.chat_id, sent.message_id);
-  const optOut = isOptOut(chat.text);
+  const optOut = isOptOut(chat.text, await optOutWords(tx.q, job.organisation_id));
   await Q.markReplied(tx.q, sent.mailing_id, chat.contact_id, tx.now, optOut);
   if (!optOut) {
     markMailingReply(run, job, sent.marketing_type);
     return 'continue' as const;
   }
-  const actor = { kind: 'system', organisationId: job.organisation_id } as const;
-  if (await optOutOfAdvertising(tx.q, job.organisation_id, chat.client_id, tx.now)) {
-    const [org] = await tx.q.query<{ language: 'eng' | 'rus' }>(
-      'select language from organisations where id = $1',
-      [job.organisation_id],
-    );
-    try {
-      await writeAutomatedMessage(tx, actor, job.chat_id, {
-        text: OPT_OUT_CONFIRMATION[org?.language ?? 'eng'],
-        internal: false,
-        attachments: [],
-      });
-    } catch (err) {
-      // A channel stopped meanwhile: the opt-out holds; there is nobody to confirm it through.
-      if (!(err instanceof AppError)) throw err;
-    }
-  }
+  await confirmOptOut(tx, job, chat.client_id);
   await closeChatAtClientsWord(tx, job.organisation_id, job.chat_id);
   return 'stop' as const;
+}
+
+/**
+ * An opt-out word in a dialog that was already open (the client answered a mailing while talking to an operator or a
+ * bot): the client opts out and is told so; the dialog goes on. Seen because a started mailing makes every message
+ * of its organisation pass the pipeline for the reply window (settings.ts needRepliesSeen).
+ */
+async function optOutInDialog(tx: StageTx, job: PipelineJob) {
+  const [msg] = await tx.q.query<{ contact_id: string; client_id: string; text: string }>(
+    `select c.contact_id, c.client_id, m.text from chats c join messages m on m.id = $2
+      where c.id = $1 and c.status <> 'closed' and m.direction = 'in'`,
+    [job.chat_id, job.message_id],
+  );
+  // Cheap first: only a short message can be a word.
+  if (!msg || msg.text.length > 60 || !isOptOut(msg.text, await optOutWords(tx.q, job.organisation_id)))
+    return 'continue' as const;
+  const sent = await Q.latestSentTo(
+    tx.q,
+    msg.contact_id,
+    new Date(tx.now.getTime() - MAILING_REPLY_WINDOW_MS),
+    tx.now,
+  );
+  if (!sent) return 'continue' as const;
+  await Q.markReplied(tx.q, sent.mailing_id, msg.contact_id, tx.now, true);
+  await confirmOptOut(tx, job, msg.client_id);
+  return 'stop' as const;
+}
+
+/** Marks the client opted out of advertising and confirms it once (a second word changes nothing, says nothing). */
+async function confirmOptOut(tx: StageTx, job: PipelineJob, clientId: string) {
+  const actor = { kind: 'system', organisationId: job.organisation_id } as const;
+  if (!(await optOutOfAdvertising(tx.q, job.organisation_id, clientId, tx.now))) return;
+  const [org] = await tx.q.query<{ language: 'eng' | 'rus' }>(
+    'select language from organisations where id = $1',
+    [job.organisation_id],
+  );
+  try {
+    await writeAutomatedMessage(tx, actor, job.chat_id, {
+      text: OPT_OUT_CONFIRMATION[org?.language ?? 'eng'],
+      internal: false,
+      attachments: [],
+    });
+  } catch (err) {
+    // A channel stopped meanwhile: the opt-out holds; there is nobody to confirm it through.
+    if (!(err instanceof AppError)) throw err;
+  }
 }

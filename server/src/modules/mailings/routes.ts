@@ -7,6 +7,8 @@ import {
   mailingDto,
   mailingExportQuerySchema,
   mailingListQuerySchema,
+  mailingSettingsDto,
+  mailingSettingsSchema,
   mailingsReportDto,
   mailingUpdateSchema,
   page,
@@ -16,6 +18,7 @@ import { defineRoute, type ModuleRoutes } from '../../http/route.ts';
 import { tableCsv, tableXlsx } from '../../lib/table-file.ts';
 import { mailingsReport } from './report.ts';
 import * as S from './service.ts';
+import { getMailingSettings, setMailingSettings } from './settings.ts';
 
 const tags = ['mailings'];
 /** Mailings need their own right (not an operator's by default) and the plan's option (DECISIONS.md "Mailings"). */
@@ -163,6 +166,35 @@ export const mailingRoutes: ModuleRoutes = (fastify, app) => {
       query: reportQuerySchema,
     },
     async ({ auth, query }) => mailingsReport(app, auth.organisationId, query),
+  );
+  defineRoute(
+    fastify,
+    app,
+    {
+      method: 'GET',
+      url: '/api/mailing-settings',
+      access,
+      response: mailingSettingsDto,
+      summary:
+        "The organisation's opt-out words (answered alone to a mailing, they stop advertising to the client)",
+      tags,
+    },
+    async ({ auth }) => getMailingSettings(app, auth),
+  );
+  defineRoute(
+    fastify,
+    app,
+    {
+      method: 'PUT',
+      url: '/api/mailing-settings',
+      access,
+      response: mailingSettingsDto,
+      summary:
+        'Set the opt-out words (1 to 20, each up to 50 characters; compared ignoring case and punctuation); null goes back to the defaults (STOP, UNSUBSCRIBE, СТОП, Отписаться, Отписка)',
+      tags,
+      body: mailingSettingsSchema,
+    },
+    async ({ auth, body }) => setMailingSettings(app, auth, body.optOutWords),
   );
   const actions = {
     start: [

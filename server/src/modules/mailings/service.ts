@@ -17,10 +17,11 @@ import type { Queryable } from '../../db/index.ts';
 import type { AuthContext } from '../../http/auth.ts';
 import { AppError } from '../../http/errors.ts';
 import { schedulePoll } from '../../jobs/polls.ts';
-import { getChannel } from '../channels/service.ts';
+import { forgetInboundChannels, getChannel } from '../channels/service.ts';
 import { audienceSql, notFoundSql } from './audience.ts';
 import * as Q from './queries.ts';
 import { effectiveRate, inWindow, windowOf } from './rates.ts';
+import { needRepliesSeen } from './settings.ts';
 
 const minutes = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3, 5));
 const hhmm = (m: number) =>
@@ -216,6 +217,7 @@ export async function beginSending(app: AppContext, q: Queryable, row: Q.Mailing
   });
   await Q.planRecipients(q, row.id, row.organisation_id, audience);
   await Q.setStatus(q, row.id, 'sending', now, { started: true });
+  await needRepliesSeen(q, row.organisation_id);
   if (!(await Q.finishIfDone(q, row.id, now)))
     await schedulePoll(q, row.organisation_id, row.channel_id, now, 'mailing');
 }
@@ -229,6 +231,8 @@ export async function startMailing(app: AppContext, auth: AuthContext, id: strin
       await Q.setStatus(q, id, 'scheduled', app.clock.now());
     else await beginSending(app, q, row);
   });
+  // A started mailing makes every client message pass the pipeline (needRepliesSeen): seen here at once.
+  forgetInboundChannels(app);
   return getMailing(app, auth, id);
 }
 
@@ -263,6 +267,7 @@ export async function resumeMailing(app: AppContext, auth: AuthContext, id: stri
     if (!(await Q.finishIfDone(q, id, now)))
       await schedulePoll(q, row.organisation_id, row.channel_id, now, 'mailing');
   });
+  forgetInboundChannels(app);
   return getMailing(app, auth, id);
 }
 
@@ -316,6 +321,7 @@ export async function startDueMailings(app: AppContext): Promise<void> {
       if (row) await beginSending(app, q, row);
     }
   });
+  forgetInboundChannels(app);
 }
 
 export const EXPORT_HEADERS = [

@@ -1,7 +1,7 @@
 import type { Queryable } from '../../db/index.ts';
 
 /** A module whose automation must see every client message, not only a chat's first one. */
-export type AutomationSource = 'routing_rules' | 'auto_replies' | 'chat_bots';
+export type AutomationSource = 'routing_rules' | 'auto_replies' | 'chat_bots' | 'mailings';
 
 /**
  * Records whether `source` needs every inbound message of the organisation to pass the pipeline, and keeps the
@@ -30,3 +30,12 @@ export async function setAutomationNeed(
     [orgId],
   );
 }
+
+/** The organisations whose `source` needs every inbound message now (for the source to look whether it still does). */
+export const organisationsNeeding = async (q: Queryable, source: AutomationSource): Promise<string[]> =>
+  (
+    await q.query<{ organisation_id: string }>(
+      'select organisation_id from organisation_automation where source = $1',
+      [source],
+    )
+  ).map((r) => r.organisation_id);
