@@ -356,6 +356,64 @@ describe('mailings', () => {
     assertNoErrors(errors);
   });
 
+  test("the organisation's opt-out words: changed, kept, refused empty and reset to the defaults", async () => {
+    const { page, errors } = await openPage(browser, server.url);
+    await signIn(page, adminToken, '/admin/mailings');
+    await page.getByTestId('opt-out-words').click();
+    const dialog = page.getByRole('dialog', { name: 'Opt-out words' });
+    const pill = (word: string) => dialog.locator('.mantine-Pill-root', { hasText: word });
+    await pill('UNSUBSCRIBE').waitFor();
+    await dialog.getByText('Default words').waitFor();
+    assert.equal(
+      await dialog.getByTestId('opt-out-words-reset').count(),
+      0,
+      'no reset while the defaults apply',
+    );
+    await pill('UNSUBSCRIBE').locator('button').click();
+    await pill('UNSUBSCRIBE').waitFor({ state: 'detached' });
+    await field(dialog, 'Words').fill('ХВАТИТ');
+    await field(dialog, 'Words').press('Enter');
+    await pill('ХВАТИТ').waitFor();
+    await dialog.getByTestId('opt-out-words-save').click();
+    await page.getByText('Opt-out words saved').waitFor();
+    await dialog.waitFor({ state: 'hidden' });
+    const saved = await apiCall(server.url, 'GET', '/api/mailing-settings', undefined, adminToken);
+    assert.deepEqual(saved.body.entity, {
+      optOutWords: ['STOP', 'СТОП', 'Отписаться', 'Отписка', 'ХВАТИТ'],
+      custom: true,
+    });
+
+    // Opened again: the words kept, the organisation's own.
+    await page.getByTestId('opt-out-words').click();
+    await pill('ХВАТИТ').waitFor();
+    await dialog.getByText('Your own words').waitFor();
+    assert.equal(await pill('UNSUBSCRIBE').count(), 0);
+    await screenshot(page, 'mailings-opt-out-words', { toasts: false });
+    await assertAccessible(page, 'opt-out words modal');
+    // Every word removed: at least one is asked for.
+    while ((await dialog.locator('.mantine-Pill-root').count()) > 0)
+      await dialog.locator('.mantine-Pill-root button').first().click();
+    await dialog.getByTestId('opt-out-words-save').click();
+    await fieldError(dialog, 'Words', 'Add at least one word');
+    await screenshot(page, 'mailings-opt-out-words-empty', { toasts: false });
+    await assertAccessible(page, 'opt-out words modal with an error');
+    const unchanged = await apiCall(server.url, 'GET', '/api/mailing-settings', undefined, adminToken);
+    assert.equal(unchanged.body.entity.custom, true);
+
+    await dialog.getByTestId('opt-out-words-reset').click();
+    await page.getByText('The default opt-out words are back').waitFor();
+    await dialog.waitFor({ state: 'hidden' });
+    const reset = await apiCall(server.url, 'GET', '/api/mailing-settings', undefined, adminToken);
+    assert.deepEqual(reset.body.entity, {
+      optOutWords: ['STOP', 'UNSUBSCRIBE', 'СТОП', 'Отписаться', 'Отписка'],
+      custom: false,
+    });
+    await page.getByTestId('opt-out-words').click();
+    await pill('UNSUBSCRIBE').waitFor();
+    await dialog.getByText('Default words').waitFor();
+    assertNoErrors(errors);
+  });
+
   test('at 390 px in Russian: the list, a mailing and the form', async () => {
     const { page, errors, context } = await openPage(browser, server.url, { width: 390 });
     await context.addInitScript(() => localStorage.setItem('sc-lang', 'rus'));

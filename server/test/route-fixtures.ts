@@ -494,6 +494,9 @@ export const fixtures: Record<string, Fixture> = {
     path: `/api/mailings/${await mailing(org, 'scheduled')}/cancel`,
   }),
   'GET /api/mailing-settings': async () => ({ path: '/api/mailing-settings' }),
+  'GET /api/mailing-templates': async (org) => ({
+    path: `/api/mailing-templates?channelId=${(await channel(org)).id}`,
+  }),
   'PUT /api/mailing-settings': async () => ({
     path: '/api/mailing-settings',
     body: { optOutWords: ['STOP', 'ХВАТИТ'] },

@@ -75,6 +75,9 @@ export const mailingSettingsDto = z.object({
 });
 export type MailingSettingsDto = z.output<typeof mailingSettingsDto>;
 
+/** `GET /api/mailing-templates?channelId=`: the templates a mailing of that channel may send. */
+export const mailingTemplatesQuerySchema = z.object({ channelId: z.uuid(M.valueIncorrect) });
+
 const hhmm = z.string(M.timeIncorrect).regex(/^([01]\d|2[0-3]):[0-5]\d$/, M.timeIncorrect);
 
 /** Who receives the mailing: the channel's contacts whose clients match every filter given (none: all of them). */

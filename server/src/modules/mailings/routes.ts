@@ -10,12 +10,15 @@ import {
   mailingSettingsDto,
   mailingSettingsSchema,
   mailingsReportDto,
+  mailingTemplatesQuerySchema,
   mailingUpdateSchema,
   page,
   reportQuerySchema,
+  whatsAppTemplateDto,
 } from '@smartconnect/contracts';
 import { defineRoute, type ModuleRoutes } from '../../http/route.ts';
 import { tableCsv, tableXlsx } from '../../lib/table-file.ts';
+import { channelTemplates } from '../channels/service.ts';
 import { mailingsReport } from './report.ts';
 import * as S from './service.ts';
 import { getMailingSettings, setMailingSettings } from './settings.ts';
@@ -195,6 +198,24 @@ export const mailingRoutes: ModuleRoutes = (fastify, app) => {
       body: mailingSettingsSchema,
     },
     async ({ auth, body }) => setMailingSettings(app, auth, body.optOutWords),
+  );
+  defineRoute(
+    fastify,
+    app,
+    {
+      method: 'GET',
+      url: '/api/mailing-templates',
+      access,
+      response: page(whatsAppTemplateDto),
+      summary:
+        "The templates registered at the provider that a mailing of this channel may send (WhatsApp Cloud API: its WABA's approved templates, read now; none for other channels). A mailing's author needs no template right for it",
+      tags,
+      query: mailingTemplatesQuerySchema,
+    },
+    async ({ auth, query }) => {
+      const items = await channelTemplates(app, auth.organisationId, query.channelId);
+      return { items, total: items.length };
+    },
   );
   const actions = {
     start: [

@@ -2,12 +2,14 @@ import type {
   MailingAudienceCountDto,
   MailingCreate,
   MailingDto,
+  MailingSettingsDto,
   MailingStatus,
   MailingUpdate,
   Page,
+  WhatsAppTemplateDto,
 } from '@smartconnect/contracts';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { del, get, patch, post, qs } from '../../shared/api/client.ts';
+import { del, get, patch, post, put, qs } from '../../shared/api/client.ts';
 import { type AudienceCountInput, mailingKeys } from './keys.ts';
 
 /** How often a mailing being sent is asked for again (its progress and statistics). */
@@ -59,11 +61,40 @@ export function useAudienceCount(body: AudienceCountInput | null) {
   });
 }
 
+/** The opt-out words in force (the defaults unless the organisation chose its own); errors shown by the modal. */
+export function useMailingSettings(enabled: boolean) {
+  return useQuery({
+    queryKey: mailingKeys.settings,
+    queryFn: () => get<MailingSettingsDto>('/api/mailing-settings'),
+    enabled,
+    retry: false,
+    meta: { silent: true },
+  });
+}
+
+/**
+ * The templates registered at the provider that a mailing of this channel may send (the mailing right is enough;
+ * no template right). Its failure is shown by the form's template field, not as a toast.
+ */
+export function useMailingTemplates(channelId: string | null) {
+  return useQuery({
+    queryKey: mailingKeys.templates(channelId),
+    queryFn: async () =>
+      (await get<Page<WhatsAppTemplateDto>>(`/api/mailing-templates${qs({ channelId })}`)).items,
+    enabled: !!channelId,
+    retry: false,
+    meta: { silent: true },
+  });
+}
+
 export type MailingAction = 'start' | 'pause' | 'resume' | 'cancel';
 
 export const createMailing = (body: MailingCreate) => post<MailingDto>('/api/mailings', body);
 export const updateMailing = (id: string, body: MailingUpdate) =>
   patch<MailingDto>(`/api/mailings/${id}`, body);
 export const deleteMailing = (id: string) => del<unknown>(`/api/mailings/${id}`);
+/** New opt-out words, or null: back to the defaults. */
+export const saveMailingSettings = (optOutWords: string[] | null) =>
+  put<MailingSettingsDto>('/api/mailing-settings', { optOutWords });
 export const runMailingAction = (id: string, action: MailingAction) =>
   post<MailingDto>(`/api/mailings/${id}/${action}`);

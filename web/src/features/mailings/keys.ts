@@ -8,10 +8,15 @@ export type AudienceCountInput = {
   template: boolean;
 };
 
-/** Query keys of mailings: a prefix for invalidation, the lists by status, one mailing, the live counts. */
+/**
+ * Query keys of mailings: a prefix for invalidation, the lists by status, one mailing, the live counts, the
+ * organisation's mailing settings (opt-out words), the templates a channel's mailing may send.
+ */
 export const mailingKeys = {
   all: ['mailings'] as const,
   list: (status: MailingStatus | null) => ['mailings', 'list', status] as const,
   one: (id: string | undefined) => ['mailings', 'one', id] as const,
   audienceCount: (body: AudienceCountInput) => ['mailings', 'audience-count', body] as const,
+  settings: ['mailings', 'settings'] as const,
+  templates: (channelId: string | null) => ['mailings', 'templates', channelId] as const,
 };

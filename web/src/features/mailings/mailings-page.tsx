@@ -13,6 +13,7 @@ import { ListTable } from '../../shared/ui/list-table.tsx';
 import { PageHeader } from '../../shared/ui/page-header.tsx';
 import { UserText } from '../../shared/ui/user-text.tsx';
 import { useMailings } from './api.ts';
+import { OptOutWordsButton } from './opt-out-words.tsx';
 import { MailingStatusBadge, progressOf } from './status.tsx';
 
 /** /admin/mailings: the organisation's mailings, newest first, filtered by status; each opens its page. */
@@ -29,6 +30,7 @@ export function MailingsPage() {
         subtitle={t('mailings.subtitle')}
         actions={
           <>
+            <OptOutWordsButton />
             <Button
               component={Link}
               to="/admin/sms-imports"

@@ -9,7 +9,7 @@ import {
 import { IconInfoCircle } from '@tabler/icons-react';
 import { useTranslation } from '../../shared/i18n/index.ts';
 import { UserText } from '../../shared/ui/user-text.tsx';
-import { useWhatsAppTemplates } from '../templates/api.ts';
+import { useMailingTemplates } from './api.ts';
 import type { MailingFormValues } from './form-values.ts';
 
 /** The registered template the form's `template` names, among the channel's. */
@@ -30,8 +30,8 @@ export function pickedTemplate(
  */
 export function TemplateFields({ form }: { form: UseFormReturnType<MailingFormValues> }) {
   const { t } = useTranslation();
-  const all = useWhatsAppTemplates();
   const { channelId, template: value } = form.values;
+  const all = useMailingTemplates(channelId);
   const list = (all.data ?? []).filter((x) => x.channelId === channelId);
   const template = pickedTemplate(all.data, channelId, value);
   const vars = template ? providerTemplateVariables(template.text) : [];

@@ -171,4 +171,20 @@ export const mailings = {
   reason: 'Reason',
   recipientsShort: 'Recipients',
   summary: 'Details',
+  optOut: {
+    button: 'Opt-out words',
+    title: 'Opt-out words',
+    explanation:
+      'A client who answers a mailing with one of these words alone (in any case, punctuation ignored) is opted out of advertising mailings and gets a confirmation. Service mailings still reach them.',
+    defaults: 'Default words',
+    custom: 'Your own words',
+    words: 'Words',
+    wordsHint: 'Up to {{max}} words, each up to {{length}} characters; press Enter after each',
+    required: 'Add at least one word',
+    tooMany: 'At most {{max}} words',
+    tooLong: 'Each word may have at most {{length}} characters',
+    reset: 'Reset to defaults',
+    saved: 'Opt-out words saved',
+    resetDone: 'The default opt-out words are back',
+  },
 };
