@@ -22,6 +22,16 @@ export type OutboxHandler = {
     row: Q.OutboxRow,
     result: { status: 'sent' | 'undelivered'; externalId?: string; reason?: string },
   ): Promise<void>;
+  /**
+   * `send` of many rows at once, their reads shared (a mailing's chunk): one promise per row, in the rows' order,
+   * each settling when its own send ends.
+   */
+  sendMany?(app: AppContext, rows: Q.OutboxRow[]): Promise<Promise<DeliveryOutcome>[]>;
+  /** `settle` of many rows the providers accepted, at once (in the transaction that finishes them). */
+  settleSent?(
+    tx: { q: Queryable; emit: Emit; now: Date },
+    sent: { row: Q.OutboxRow; externalId?: string }[],
+  ): Promise<void>;
 };
 let handler: OutboxHandler | null = null;
 
@@ -42,24 +52,36 @@ export const OUTBOX = {
 export const backoffMs = (attempts: number) =>
   Math.min(OUTBOX.baseDelayMs * 2 ** Math.max(0, attempts - 1), OUTBOX.maxDelayMs);
 
-async function deliver(app: AppContext, row: Q.OutboxRow): Promise<DeliveryOutcome> {
+/** Records one delivery's outcome in the caller's transaction: done and settled, retried later, or failed. */
+async function record(
+  h: OutboxHandler,
+  tx: { q: Queryable; emit: Emit; now: Date },
+  row: Q.OutboxRow,
+  result: DeliveryOutcome,
+) {
+  const { q } = tx;
+  if (result.ok) {
+    await Q.finishOutbox(q, row.id, 'done', null);
+    await h.settle(tx, row, { status: 'sent', externalId: result.externalId });
+  } else if (!result.retryable || row.attempts >= OUTBOX.maxAttempts) {
+    await Q.finishOutbox(q, row.id, 'failed', result.error);
+    await h.settle(tx, row, { status: 'undelivered', reason: result.error.slice(0, 500) });
+  } else {
+    // A provider's own wait (429 retry_after) is honoured when longer than our backoff.
+    const wait = Math.max(backoffMs(row.attempts), result.retryAfterMs ?? 0);
+    await Q.retryOutbox(q, row.id, new Date(tx.now.getTime() + wait), result.error);
+  }
+}
+
+const handlerOf = () => {
   if (!handler) throw new Error('no outbox handler registered');
-  const h = handler;
+  return handler;
+};
+
+async function deliver(app: AppContext, row: Q.OutboxRow): Promise<DeliveryOutcome> {
+  const h = handlerOf();
   const result = await h.send(app, row);
-  await withEvents(app, async (q, emit) => {
-    const tx = { q, emit, now: app.clock.now() };
-    if (result.ok) {
-      await Q.finishOutbox(q, row.id, 'done', null);
-      await h.settle(tx, row, { status: 'sent', externalId: result.externalId });
-    } else if (!result.retryable || row.attempts >= OUTBOX.maxAttempts) {
-      await Q.finishOutbox(q, row.id, 'failed', result.error);
-      await h.settle(tx, row, { status: 'undelivered', reason: result.error.slice(0, 500) });
-    } else {
-      // A provider's own wait (429 retry_after) is honoured when longer than our backoff.
-      const wait = Math.max(backoffMs(row.attempts), result.retryAfterMs ?? 0);
-      await Q.retryOutbox(q, row.id, new Date(tx.now.getTime() + wait), result.error);
-    }
-  });
+  await withEvents(app, (q, emit) => record(h, { q, emit, now: app.clock.now() }, row, result));
   return result;
 }
 
@@ -118,6 +140,53 @@ export async function deliverClaimed(app: AppContext, row: Q.OutboxRow): Promise
       return { ok: false, retryable: true, error: String(err) } as const;
     },
   );
+}
+
+/**
+ * Delivers many claimed rows at once (a mailing's chunk with no rate to keep): every send in parallel, then every
+ * outcome recorded in ONE transaction (one commit instead of one per message). Should that transaction fail, each
+ * outcome is recorded in a transaction of its own, so one row's failure holds back no other. Answers the outcomes
+ * in the rows' order.
+ */
+export async function deliverClaimedMany(app: AppContext, rows: Q.OutboxRow[]): Promise<DeliveryOutcome[]> {
+  const h = handlerOf();
+  const failed =
+    (row: Q.OutboxRow) =>
+    (err: unknown): DeliveryOutcome => {
+      app.log.error({ err, outbox: row.id }, 'outbox delivery failed');
+      return { ok: false, retryable: true, error: String(err) };
+    };
+  const sends = h.sendMany
+    ? await h.sendMany(app, rows).catch((err) => rows.map((row) => Promise.resolve(failed(row)(err))))
+    : rows.map((row) => h.send(app, row));
+  const results = await Promise.all(sends.map((p, i) => p.catch(failed(rows[i]))));
+  try {
+    await withEvents(app, async (q, emit) => {
+      const tx = { q, emit, now: app.clock.now() };
+      const sent: { row: Q.OutboxRow; externalId?: string }[] = [];
+      for (let i = 0; i < rows.length; i++) {
+        const r = results[i];
+        if (r.ok && h.settleSent) sent.push({ row: rows[i], externalId: r.externalId });
+        else await record(h, tx, rows[i], r);
+      }
+      if (!sent.length || !h.settleSent) return;
+      await Q.finishOutboxDone(
+        q,
+        sent.map((x) => x.row.id),
+      );
+      await h.settleSent(tx, sent);
+    });
+  } catch (err) {
+    app.log.warn({ err, rows: rows.length }, 'outbox outcomes not recorded together; recording each alone');
+    for (let i = 0; i < rows.length; i++)
+      await withEvents(app, (q, emit) =>
+        record(h, { q, emit, now: app.clock.now() }, rows[i], results[i]),
+      ).catch(
+        // Not recorded: the row's lease runs out and it is sent again.
+        (e) => app.log.error({ err: e, outbox: rows[i].id }, 'outbox outcome not recorded'),
+      );
+  }
+  return results;
 }
 
 type Kicker = { running: Promise<void> | null; again: boolean; stopped: boolean };

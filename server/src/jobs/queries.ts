@@ -191,6 +191,13 @@ export const finishOutbox = (q: Queryable, id: string, status: 'done' | 'failed'
     error,
   ]);
 
+/** Many rows sent: done in one statement. */
+export const finishOutboxDone = (q: Queryable, ids: string[]) =>
+  q.query(
+    "update outbox set status = 'done', last_error = null, updated_at = now() where id = any($1::uuid[])",
+    [ids],
+  );
+
 export const retryOutbox = (q: Queryable, id: string, at: Date, error: string) =>
   q.query('update outbox set next_attempt_at = $2, last_error = $3, updated_at = now() where id = $1', [
     id,

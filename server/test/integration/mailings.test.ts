@@ -318,6 +318,52 @@ describe('mailings', { timeout: 40_000 }, () => {
     assert.equal(reset.body.entity.custom, false);
   });
 
+  test('sending with no limit records each outcome: accepted, retried after a 503, refused for good', async () => {
+    const org = await createOrganisation(s);
+    const teamId = await makeTeam(org);
+    // One endpoint answer per request, in arrival order: the three first sends go together.
+    const endpoint = await startWebhookReceiver([200, 503, 400, 200]);
+    try {
+      const ch = await makeChannel(org, teamId, { webhookUrl: endpoint.url });
+      await clients(s, org, ch, ['Ida', 'Jon', 'Kim']);
+      const m = (
+        await org.admin.api.post('/api/mailings', {
+          name: 'Outcomes',
+          channelId: ch.id,
+          marketingType: 'service',
+          text: 'Your order',
+        })
+      ).body.entity;
+      await org.admin.api.post(`/api/mailings/${m.id}/start`);
+      await finished(org, m.id);
+      await waitFor(async () => {
+        const [r] = await s.db.query<{ n: number }>(
+          "select count(*)::int as n from outbox o join messages x on x.id = o.message_id where x.kind = 'mailing' and o.channel_id = $1 and o.attempts > 0",
+          [ch.id],
+        );
+        return r.n === 3;
+      });
+      const outcome = async () =>
+        (
+          await s.db.query<{ status: string; box: string }>(
+            `select x.status, o.status as box from messages x join outbox o on o.message_id = x.id
+              where x.channel_id = $1 and x.kind = 'mailing' order by x.status, o.status`,
+            [ch.id],
+          )
+        ).map((r) => `${r.status}/${r.box}`);
+      // Accepted: sent; refused (400): undelivered for good; 503: waiting for its retry.
+      assert.deepEqual(await outcome(), ['pending/pending', 'sent/done', 'undelivered/failed']);
+      s.clock.advance(5_000);
+      await drainOutbox(s.app);
+      assert.deepEqual(await outcome(), ['sent/done', 'sent/done', 'undelivered/failed']);
+      assert.equal(endpoint.hits.length, 4);
+      const stats = (await org.admin.api.get(`/api/mailings/${m.id}`)).body.entity.stats;
+      assert.equal(stats.failed, 1);
+    } finally {
+      await endpoint.close();
+    }
+  });
+
   test('audience filters and an uploaded list; pause, resume and cancel; a send window', async () => {
     const org = await createOrganisation(s);
     const teamId = await makeTeam(org);

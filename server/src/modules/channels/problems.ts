@@ -1,5 +1,5 @@
 import type { ChannelProblemDto, ChannelProblemKind } from '@smartconnect/contracts';
-import type { AppContext } from '../../context.ts';
+import { type AppContext, stateSlot } from '../../context.ts';
 import { withEvents } from '../../realtime/emit.ts';
 import { problemMail } from './mails.ts';
 import * as Q from './queries.ts';
@@ -13,6 +13,14 @@ export const PROBLEMS = {
   /** At most one mail per channel and kind of problem in this time. */
   mailEveryMs: 60 * 60_000,
 };
+
+/**
+ * Channels this instance resolved lately, by channel and kinds: until then a success resolves nothing again (every
+ * delivered message would otherwise cost a transaction). Recording a problem here forgets the channel; a problem
+ * another instance records is resolved by this one's successes once the memo runs out.
+ */
+const RESOLVED_MEMO_MS = 10_000;
+const RESOLVED = stateSlot('channels.problems-resolved', () => new Map<string, number>());
 
 type ProblemChannel = {
   id: string;
@@ -33,6 +41,8 @@ export async function recordChannelProblem(
   kind: ChannelProblemKind,
   detail: string,
 ): Promise<void> {
+  const memo = app.state.of(app, RESOLVED);
+  for (const key of memo.keys()) if (key.startsWith(`${channel.id}:`)) memo.delete(key);
   try {
     const now = app.clock.now();
     const { id, opened } = await withEvents(app, async (q, emit) => {
@@ -70,11 +80,17 @@ export async function resolveChannelProblems(
   channel: { id: string; organisation_id: string },
   kinds: ChannelProblemKind[],
 ): Promise<void> {
+  const memo = app.state.of(app, RESOLVED);
+  const key = `${channel.id}:${kinds.join(',')}`;
+  const now = Date.now();
+  if ((memo.get(key) ?? 0) > now) return;
   try {
     await withEvents(app, async (q, emit) => {
       if (await Q.resolveProblems(q, channel.id, kinds, app.clock.now()))
         await emit(channel.organisation_id, 'channel.problems', { channelId: channel.id }, PROBLEM_AUDIENCE);
     });
+    if (memo.size > 10_000) memo.clear();
+    memo.set(key, now + RESOLVED_MEMO_MS);
   } catch (err) {
     app.log.error({ err, channel: channel.id }, 'channel problems not resolved');
   }

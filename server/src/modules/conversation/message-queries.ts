@@ -153,6 +153,27 @@ export const advanceMessageStatus = (
   );
 
 /**
+ * Many messages the providers accepted (a mailing's chunk): their ids kept where the provider gave one, and each moved
+ * to Sent where it is still behind it (advanceMessageStatus's rule), in two statements. Answers the moved rows.
+ */
+export async function markManySent(q: Queryable, items: { id: string; externalId: string | null }[]) {
+  const withIds = items.filter((i) => i.externalId !== null);
+  if (withIds.length)
+    await q.query(
+      `update messages m set external_message_id = coalesce(m.external_message_id, i.ext)
+         from unnest($1::uuid[], $2::text[]) as i(id, ext) where m.id = i.id`,
+      [withIds.map((i) => i.id), withIds.map((i) => i.externalId)],
+    );
+  return q.query<MessageRow & { organisation_id: string }>(
+    `update messages m set status = 'sent', status_reason = null
+      where m.id = any($1::uuid[]) and m.direction = 'out' and not m.internal and m.status is not null
+        and array_position(${STATUS_ORDER}, m.status) < array_position(${STATUS_ORDER}, 'sent')
+      returning ${messageColumns}, m.organisation_id`,
+    [items.map((i) => i.id)],
+  );
+}
+
+/**
  * A bounce: the provider accepted the message (Sent) and later reported it undeliverable. Moves a pending or sent
  * message to undelivered with the reason; delivered, read or already undelivered messages stay as they are.
  */
@@ -273,6 +294,15 @@ export const findOutbound = (q: Queryable, id: string) =>
        from messages m join chats c on c.id = m.chat_id join contacts ct on ct.id = c.contact_id
       where m.id = $1 and m.direction = 'out' and not m.internal`,
     [id],
+  );
+
+/** findOutbound for many messages in one statement (those gone are left out). */
+export const findOutboundMany = (q: Queryable, ids: string[]) =>
+  q.query<OutboundRow>(
+    `select ${messageColumns}, ct.external_id as client_external_id, m.provider_template
+       from messages m join chats c on c.id = m.chat_id join contacts ct on ct.id = c.contact_id
+      where m.id = any($1::uuid[]) and m.direction = 'out' and not m.internal`,
+    [ids],
   );
 
 /** The provider's id of a message we sent (its first send; an edit keeps it). */

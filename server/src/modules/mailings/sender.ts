@@ -1,7 +1,12 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fillTemplate, type TemplateValues } from '@smartconnect/contracts';
 import type { AppContext } from '../../context.ts';
-import { claimHeldRows, type DeliveryOutcome, deliverClaimed } from '../../jobs/outbox.ts';
+import {
+  claimHeldRows,
+  type DeliveryOutcome,
+  deliverClaimed,
+  deliverClaimedMany,
+} from '../../jobs/outbox.ts';
 import type { Poller, PollRun } from '../../jobs/polls.ts';
 import { withEvents } from '../../realtime/emit.ts';
 import { writeMailingMessages } from '../conversation/mailing-messages.ts';
@@ -92,7 +97,8 @@ async function deliverPaced(
       waitUntil = Math.max(waitUntil, performance.now() + outcome.retryAfterMs);
   };
   if (rate == null) {
-    await Promise.all(rows.map((row) => deliverClaimed(app, row).then(slowDown)));
+    // No rate to keep: the chunk's sends at once, their outcomes recorded in one transaction.
+    for (const outcome of await deliverClaimedMany(app, rows)) slowDown(outcome);
     return Math.max(performance.now(), waitUntil);
   }
   // 3% under the limit: a send's arrival at the provider jitters by a few milliseconds, and the limit is counted
