@@ -45,6 +45,17 @@ export async function writeImportedMessages(
   return row?.n ?? 0;
 }
 
+/** Which of these service ids the channel already stored (a re-import's rows skip everything else). */
+export async function storedImportIds(q: Queryable, channelId: string, ids: string[]): Promise<Set<string>> {
+  if (!ids.length) return new Set();
+  const rows = await q.query<{ id: string }>(
+    `select m.external_message_id as id from messages m
+      where m.channel_id = $1 and m.external_message_id = any($2::text[])`,
+    [channelId, ids],
+  );
+  return new Set(rows.map((r) => r.id));
+}
+
 const WRITE = `
   with i as (
     select * from unnest($3::uuid[], $4::uuid[], $5::text[], $6::timestamptz[], $7::text[], $8::text[], $9::text[])

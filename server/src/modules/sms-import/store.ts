@@ -1,6 +1,6 @@
 import type { Queryable } from '../../db/index.ts';
 import { contactsByPhone } from '../clients/phone-contacts.ts';
-import { writeImportedMessages } from '../conversation/imported-messages.ts';
+import { storedImportIds, writeImportedMessages } from '../conversation/imported-messages.ts';
 import type { SmsItem } from './formats.ts';
 
 /**
@@ -14,17 +14,24 @@ export async function storeSms(
   items: SmsItem[],
   now: Date,
 ): Promise<number> {
-  if (!items.length) return 0;
+  // Already stored ones (a file imported again) need no contact: only the new are looked at further.
+  const stored = await storedImportIds(
+    q,
+    channel.channelId,
+    items.map((i) => i.externalId),
+  );
+  const fresh = items.filter((i) => !stored.has(i.externalId));
+  if (!fresh.length) return 0;
   const contacts = await contactsByPhone(
     q,
     channel.orgId,
     channel.channelId,
-    items.map((i) => i.phone),
+    fresh.map((i) => i.phone),
   );
   return writeImportedMessages(q, {
     ...channel,
     now,
-    items: items.flatMap((i) => {
+    items: fresh.flatMap((i) => {
       const c = contacts.get(i.phone);
       return c ? [{ ...i, contactId: c.contactId, clientId: c.clientId }] : [];
     }),
