@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { crc32, deflateRawSync } from 'node:zlib';
 import type { SmsImportDto } from '@smartconnect/contracts';
 import { tableXlsx } from '../../src/lib/table-file.ts';
 import { createOrganisation, startTestServer, type TestOrg, type TestServer } from '../helpers.ts';
@@ -266,5 +267,104 @@ describe('SMS-system import', { timeout: 60_000 }, () => {
     assert.equal(s900.text, 'Ждём вас');
     assert.equal(s900.status, 'undelivered');
     assert.match(s900.status_reason, /20/);
+  });
+
+  test('hostile uploads: too big, a zip bomb, binary, no rows, no file, another channel type — clear errors, nothing kept', async () => {
+    const org = await createOrganisation(s);
+    const teamId = await makeTeam(org);
+    const ch = await smsChannel(org, teamId, 'other');
+    const reason = async (file: Buffer, name: string) => {
+      const res = await upload(org, ch.id, file, name);
+      return [res.status, res.body.error?.code, res.body.error?.details?.reason ?? res.body.details?.reason];
+    };
+    // Over 40 MB: refused whole, as too large.
+    const big = await upload(org, ch.id, Buffer.alloc(41 * 1024 * 1024, 0x61), 'big.csv');
+    assert.equal(big.status, 413);
+    // An XLSX whose one sheet inflates to 250 MB of zeros (honest sizes in its headers): refused, not expanded.
+    const zeros = deflateRawSync(Buffer.alloc(250 * 1024 * 1024), { level: 9 });
+    const entry = (name: string, data: Buffer, size: number, method: number, offset: number) => {
+      const n = Buffer.from(name);
+      const local = Buffer.alloc(30);
+      local.writeUInt32LE(0x04034b50, 0);
+      local.writeUInt16LE(20, 4);
+      local.writeUInt16LE(method, 8);
+      local.writeUInt32LE(crc32(Buffer.alloc(0)), 14);
+      local.writeUInt32LE(data.length, 18);
+      local.writeUInt32LE(size, 22);
+      local.writeUInt16LE(n.length, 26);
+      const central = Buffer.alloc(46);
+      central.writeUInt32LE(0x02014b50, 0);
+      central.writeUInt16LE(20, 4);
+      central.writeUInt16LE(20, 6);
+      central.writeUInt16LE(method, 10);
+      central.writeUInt32LE(data.length, 20);
+      central.writeUInt32LE(size, 24);
+      central.writeUInt16LE(n.length, 28);
+      central.writeUInt32LE(offset, 42);
+      return { local: Buffer.concat([local, n, data]), central: Buffer.concat([central, n]) };
+    };
+    const sheet = entry('xl/worksheets/sheet1.xml', zeros, 250 * 1024 * 1024, 8, 0);
+    const end = Buffer.alloc(22);
+    end.writeUInt32LE(0x06054b50, 0);
+    end.writeUInt16LE(1, 8);
+    end.writeUInt16LE(1, 10);
+    end.writeUInt32LE(sheet.central.length, 12);
+    end.writeUInt32LE(sheet.local.length, 16);
+    const started = Date.now();
+    const bomb = await reason(Buffer.concat([sheet.local, sheet.central, end]), 'bomb.xlsx');
+    assert.deepEqual(bomb, [400, 'smsImportFileException', 'too_large']);
+    assert.ok(Date.now() - started < 5_000, 'refused quickly');
+    // Binary bytes, and a header with no rows under it.
+    assert.deepEqual(await reason(Buffer.from([0, 1, 2, 3, 0, 0, 0xff, 0xfe, 0, 7]), 'x.csv'), [
+      400,
+      'smsImportFileException',
+      'not_a_table',
+    ]);
+    assert.deepEqual(await reason(Buffer.from('Phone;Text\r\n'), 'header.csv'), [
+      400,
+      'smsImportFileException',
+      'no_rows',
+    ]);
+    // No file; a channel that is not an SMS one.
+    const form = new FormData();
+    form.set('channelId', ch.id);
+    assert.equal((await org.admin.api.post('/api/sms-imports', form)).status, 400);
+    const api = await makeChannel(org, teamId);
+    const wrong = await upload(org, api.id, Buffer.from('Phone;Text\r\n79160000000;hi\r\n'), 'a.csv');
+    assert.equal(wrong.status, 400);
+    assert.ok(wrong.body.error.fields.channelId);
+    // Nothing was kept.
+    assert.equal((await org.admin.api.get('/api/sms-imports')).body.entity.total, 0);
+  });
+
+  test('an import goes on from the last chunk counted (a restart mid-file adds nothing twice)', async () => {
+    const org = await createOrganisation(s);
+    const teamId = await makeTeam(org);
+    const ch = await smsChannel(org, teamId, 'other');
+    const csv = Buffer.from(
+      ['Кому;Что', '+79160000101;one', '+79160000102;two', '+79160000103;three'].join('\n'),
+    );
+    const waiting = (await upload(org, ch.id, csv, 'resume.csv')).body.entity as SmsImportDto;
+    assert.equal(waiting.status, 'mapping');
+    // As a runner killed after its first chunk leaves it: the first row stored and counted.
+    await s.db.query('update sms_imports set processed_rows = 1, imported = 1 where id = $1', [waiting.id]);
+    const started = await org.admin.api.post(`/api/sms-imports/${waiting.id}/start`, {
+      mapping: { phone: 0, text: 1 },
+    });
+    assert.equal(started.status, 200);
+    const result = await done(org, waiting.id);
+    assert.deepEqual(
+      [result.status, result.processedRows, result.imported, result.duplicates],
+      ['done', 3, 3, 0],
+    );
+    const texts = await s.db.query<{ text: string }>(
+      'select text from messages where channel_id = $1 order by text',
+      [ch.id],
+    );
+    assert.deepEqual(
+      texts.map((t) => t.text),
+      ['three', 'two'],
+      'only the rows after the counted one were read again',
+    );
   });
 });

@@ -40,10 +40,13 @@ export function MessageFields({
         withAsterisk
         searchable
         nothingFoundMessage={t('mailings.noChannels')}
-        data={(channels.data ?? []).map((c) => ({
-          value: c.id,
-          label: `${c.name} (${t(`channels.types.${c.type}`)})`,
-        }))}
+        // An SMS import channel sends nothing: not offered (the server refuses it as any channel that cannot write first).
+        data={(channels.data ?? [])
+          .filter((c) => c.type !== 'sms')
+          .map((c) => ({
+            value: c.id,
+            label: `${c.name} (${t(`channels.types.${c.type}`)})`,
+          }))}
         data-testid="mailing-channel"
         {...channelInput}
         onChange={(id) => {
