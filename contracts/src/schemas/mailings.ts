@@ -223,6 +223,11 @@ export const mailingDto = z.object({
   pauseReason: z.enum(MAILING_PAUSE_REASONS).nullable(),
   /** Sending, but outside the send window now: it goes on at the window's start. */
   waitingForWindow: z.boolean(),
+  /**
+   * Sending, but the channel's daily limit of different recipients is reached (WhatsApp's messaging limit tier, or
+   * MAILING_DAILY_LIMITS): it goes on at this moment, when the earliest of those sends is 24 hours old.
+   */
+  waitingForLimitUntil: at.nullable(),
   author: ref.nullable(),
   createdAt: at,
   startedAt: at.nullable(),

@@ -321,6 +321,11 @@ export type ChannelAdapter = {
    * becomes a notice in the message's text.
    */
   mediaMaxBytes?: number;
+  /**
+   * The most different clients the provider lets this channel start conversations with in a rolling 24 hours
+   * (WhatsApp's messaging limit tier), read from the provider; null when it sets none. Throws when it cannot be read.
+   */
+  dailyRecipientLimit?(ctx: AdapterContext, channel: AdapterChannel): Promise<number | null>;
   /** The settings shown in the API (never secrets). */
   present(settings: Record<string, unknown>): Record<string, unknown>;
   /** Where the provider posts, when not the common `/api/webhooks/{type}/{channelId}`. */

@@ -40,6 +40,8 @@ export type FakeWhatsApp = {
   phoneNumberId: string;
   wabaId: string;
   displayPhoneNumber: string;
+  /** The phone number's messaging limit tier as the Cloud API names it (TIER_1K unless a test sets another). */
+  messagingLimitTier: string;
   requests: WaRequest[];
   /** Message bodies accepted by POST /{phone-number-id}/messages, with the wamid answered. */
   sent: { wamid: string; body: Record<string, unknown> }[];
@@ -87,6 +89,7 @@ export async function startFakeWhatsApp(opts: { now?: () => number } = {}): Prom
     phoneNumberId,
     wabaId,
     displayPhoneNumber: '+1 555-010-0200',
+    messagingLimitTier: 'TIER_1K',
     requests: [],
     sent: [],
     uploads: [],
@@ -192,6 +195,7 @@ export async function startFakeWhatsApp(opts: { now?: () => number } = {}): Prom
         display_phone_number: fake.displayPhoneNumber,
         verified_name: 'Shop',
         quality_rating: 'GREEN',
+        messaging_limit_tier: fake.messagingLimitTier,
       });
     if (r.method === 'POST' && id === wabaId && edge === 'subscribed_apps') {
       fake.subscribed.add(wabaId);

@@ -545,3 +545,48 @@ describe('mailings', { timeout: 40_000 }, () => {
     }
   });
 });
+
+describe("mailings under a channel's daily limit of different recipients", { timeout: 40_000 }, () => {
+  let s: TestServer;
+  let hook: Awaited<ReturnType<typeof receiver>>;
+  before(async () => {
+    s = await startTestServer({ env: { MAILING_RATE_LIMITS: 'api=0', MAILING_DAILY_LIMITS: 'api=2' } });
+    hook = await receiver();
+  });
+  after(async () => {
+    await s.close();
+    await hook.close();
+  });
+
+  test('sends to as many as the limit allows, says until when it waits, and goes on 24 hours after', async () => {
+    const org = await createOrganisation(s);
+    const teamId = await makeTeam(org);
+    const ch = await makeChannel(org, teamId, { webhookUrl: hook.url });
+    await clients(s, org, ch, ['Lea', 'Max', 'Ned']);
+    const m = (
+      await org.admin.api.post('/api/mailings', {
+        name: 'Limited',
+        channelId: ch.id,
+        marketingType: 'service',
+        text: 'Hello',
+      })
+    ).body.entity;
+    await org.admin.api.post(`/api/mailings/${m.id}/start`);
+    const held = await waitFor(async () => {
+      const x = (await org.admin.api.get(`/api/mailings/${m.id}`)).body.entity;
+      return x.waitingForLimitUntil ? x : false;
+    });
+    assert.equal(held.status, 'sending');
+    assert.equal(held.stats.sent, 2);
+    assert.equal(held.stats.pending, 1);
+    const until = new Date(held.waitingForLimitUntil).getTime();
+    assert.ok(
+      Math.abs(until - (s.clock.now().getTime() + 24 * 3_600_000)) < 60_000,
+      'the first send plus 24 hours',
+    );
+    s.clock.advance(24 * 3_600_000 + 1_000);
+    const done = await finished(org, m.id);
+    assert.equal(done.stats.sent, 3);
+    assert.equal(done.waitingForLimitUntil, null);
+  });
+});

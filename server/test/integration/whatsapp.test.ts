@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { drainOutbox } from '../../src/jobs/outbox.ts';
 import { ManualClock } from '../../src/lib/clock.ts';
+import { providerDailyLimit } from '../../src/modules/channels/service.ts';
 import { saveFile } from '../../src/modules/files/service.ts';
 import { type FakeWhatsApp, startFakeWhatsApp } from '../fakes/whatsapp.ts';
 import { createOrganisation, startTestServer, type TestOrg, type TestServer } from '../helpers.ts';
@@ -45,6 +46,16 @@ describe('WhatsApp channel', () => {
     const channelId = res.body.entity.id;
     return { org, channelId, hook: `${s.url}/api/webhooks/whatsapp/${channelId}` };
   }
+
+  test("the phone number's messaging limit tier is the channel's daily limit of different recipients", async () => {
+    const { channelId } = await connect();
+    assert.equal(await providerDailyLimit(s.app, channelId), 1_000);
+    wa.messagingLimitTier = 'TIER_250';
+    assert.equal(await providerDailyLimit(s.app, channelId), 250);
+    wa.messagingLimitTier = 'TIER_UNLIMITED';
+    assert.equal(await providerDailyLimit(s.app, channelId), null);
+    wa.messagingLimitTier = 'TIER_1K';
+  });
 
   test('connecting checks the credentials at the phone number endpoint and subscribes the app; errors are ours', async () => {
     const org = await createOrganisation(s);

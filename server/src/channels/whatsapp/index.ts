@@ -1,6 +1,7 @@
 import { CHANNEL_TYPE_FIELDS } from '@smartconnect/contracts';
 import type { ChannelAdapter, ChannelCapabilities } from '../types.ts';
 import { fetchBspMedia, parseBsp, sendBsp } from './bsp.ts';
+import { messagingLimit } from './cloud-api.ts';
 import { challengeWhatsApp, connectWhatsApp, providerOf, verifyWhatsApp } from './connect.ts';
 import { fetchWhatsAppMedia, WHATSAPP_MEDIA_MAX } from './media.ts';
 import { parseWhatsApp } from './parse.ts';
@@ -47,6 +48,11 @@ export const whatsappAdapter: ChannelAdapter = {
     providerOf(channel) === 'bsp' ? fetchBspMedia(ctx, channel, ref) : fetchWhatsAppMedia(ctx, channel, ref),
   // Asked only of channels whose capabilities have templates (the Cloud API's): a BSP's are not read.
   listTemplates: listWhatsAppTemplates,
+  // The Cloud API's tier; a business solution provider keeps its own limits (none known here).
+  dailyRecipientLimit: async (ctx, channel) =>
+    providerOf(channel) === 'bsp'
+      ? null
+      : messagingLimit(ctx, channel.secrets.accessToken ?? '', String(channel.settings.phoneNumberId ?? '')),
   present: (settings) => ({
     provider: settings.provider === 'bsp' ? 'bsp' : 'cloud',
     phone: settings.phone ?? null,

@@ -364,6 +364,19 @@ export async function deliveryChannel(app: AppContext, channelId: string) {
   return { adapter: adapterFor(row.type), channel: adapterChannel(app, row) };
 }
 
+/**
+ * The provider's daily limit of different recipients for the channel (WhatsApp's messaging limit tier), null when it
+ * sets none or cannot be read now (logged; the configured limit, if any, still holds).
+ */
+export async function providerDailyLimit(app: AppContext, channelId: string): Promise<number | null> {
+  const found = await deliveryChannel(app, channelId);
+  if (!found?.adapter.dailyRecipientLimit) return null;
+  return found.adapter.dailyRecipientLimit(adapterContext(app), found.channel).catch((err) => {
+    app.log.warn({ err, channel: channelId }, 'provider daily limit not read');
+    return null;
+  });
+}
+
 type Loaded = { row: Q.ChannelRow; channel: AdapterChannel };
 type Cached = { load: Promise<Loaded | null>; expires: number };
 /**

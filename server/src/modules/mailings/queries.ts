@@ -38,13 +38,16 @@ export type MailingRow = {
   org_language: 'eng' | 'rus';
   channel_active: boolean;
   channel_team_id: string;
+  /** Held back by the channel's daily limit of different recipients until then; null when not. */
+  limit_wait_until: Date | null;
 };
 
 const columns = `m.id, m.organisation_id, m.name, m.channel_id, ch.name as channel_name, ch.type as channel_type,
   m.marketing_type, m.text, m.attachments, m.template, m.audience, m.status, m.pause_reason, m.scheduled_at,
   m.window_from, m.window_to, m.rate_per_second, m.created_by, (select name from users u where u.id = m.created_by)
   as author_name, m.created_at, m.started_at, m.finished_at, o.time_zone, o.language as org_language,
-  ch.status = 'active' and ch.deleted_at is null as channel_active, ch.team_id as channel_team_id`;
+  ch.status = 'active' and ch.deleted_at is null as channel_active, ch.team_id as channel_team_id,
+  m.limit_wait_until`;
 const from = `mailings m join channels ch on ch.id = m.channel_id join organisations o on o.id = m.organisation_id`;
 
 export const listMailings = (q: Queryable, orgId: string, status: MailingStatus | null) =>
@@ -359,3 +362,25 @@ export const withAnswerableMailings = async (q: Queryable, orgIds: string[], sin
       [orgIds, since],
     )
   ).map((r) => r.organisation_id);
+
+/**
+ * The different contacts the channel's mailings sent to since `since`, and the earliest of those sends (when the
+ * first of them leaves a rolling window).
+ */
+export const recipientsSince = async (q: Queryable, channelId: string, since: Date) =>
+  (
+    await q.query<{ n: number; first: Date | null }>(
+      `select count(distinct r.contact_id)::int as n, min(r.sent_at) as first
+         from mailing_recipients r join mailings m on m.id = r.mailing_id
+        where m.channel_id = $1 and r.state = 'sent' and r.sent_at > $2`,
+      [channelId, since],
+    )
+  )[0] ?? { n: 0, first: null };
+
+/** The channel's sending mailings are held back by its daily limit until `until` (null: no longer). */
+export const setLimitWait = (q: Queryable, channelId: string, until: Date | null) =>
+  q.query(
+    `update mailings set limit_wait_until = $2 where channel_id = $1 and status = 'sending'
+        and limit_wait_until is distinct from $2`,
+    [channelId, until],
+  );

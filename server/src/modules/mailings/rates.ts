@@ -76,3 +76,19 @@ export function msUntilWindow(window: { from: number; to: number }, timeZone: st
   const wait = (window.from - m + 1440) % 1440 || 1440;
   return wait * 60_000 - at.getUTCSeconds() * 1000 - at.getUTCMilliseconds();
 }
+
+/**
+ * The most different clients a channel's mailings may reach in a rolling 24 hours: the provider's figure for the
+ * channel (WhatsApp's messaging limit tier) and `MAILING_DAILY_LIMITS` per type (`whatsapp=1000`), the lower of the
+ * two; null when neither sets one.
+ */
+export function effectiveDailyLimit(
+  app: AppContext,
+  channelType: string,
+  provider: number | null,
+): number | null {
+  const set = parseRateLimits(app.config.env.MAILING_DAILY_LIMITS)[channelType];
+  const own = set ? set : null;
+  if (provider == null) return own;
+  return own == null ? provider : Math.min(own, provider);
+}

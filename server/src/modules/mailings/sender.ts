@@ -9,9 +9,10 @@ import {
 } from '../../jobs/outbox.ts';
 import type { Poller, PollRun } from '../../jobs/polls.ts';
 import { withEvents } from '../../realtime/emit.ts';
+import { providerDailyLimit } from '../channels/service.ts';
 import { writeMailingMessages } from '../conversation/mailing-messages.ts';
 import * as Q from './queries.ts';
-import { effectiveRate, inWindow, msUntilWindow, windowOf } from './rates.ts';
+import { effectiveDailyLimit, effectiveRate, inWindow, msUntilWindow, windowOf } from './rates.ts';
 
 export const SENDER = {
   /** Recipients written per transaction (at most one second's worth at the mailing's rate). */
@@ -128,6 +129,19 @@ async function deliverPaced(
   return Math.max(slot, waitUntil);
 }
 
+/** What is left of the channel's daily limit of different recipients (a rolling 24 hours), as this session counts. */
+type DailyBudget = { limit: number; used: number; first: number };
+
+async function dailyBudget(app: AppContext, channelId: string, type: string): Promise<DailyBudget | null> {
+  const limit = effectiveDailyLimit(app, type, await providerDailyLimit(app, channelId));
+  if (limit == null) return null;
+  const now = app.clock.now().getTime();
+  const { n, first } = await Q.recipientsSince(app.db, channelId, new Date(now - DAY_MS));
+  return { limit, used: n, first: first ? new Date(first).getTime() : now };
+}
+
+const DAY_MS = 24 * 3_600_000;
+
 /**
  * The mailing sender of one channel (a background session under the channel's 'mailing' lease, jobs/polls.ts):
  * one instance at a time sends a channel's mailings, so the provider's rate holds across instances. It sends the
@@ -136,6 +150,8 @@ async function deliverPaced(
  */
 export const mailingSender: Poller = async (app: AppContext, run: PollRun) => {
   let nextSlot = performance.now();
+  // Read once a session (sessions are renewed every few minutes): the limit, and the recipients already counted.
+  let daily: DailyBudget | null | undefined;
   while (!run.signal.aborted) {
     const mailings = await Q.sendingOnChannel(app.db, run.channelId);
     if (!mailings.length) return { againInMs: SENDER.idleMs };
@@ -155,8 +171,22 @@ export const mailingSender: Poller = async (app: AppContext, run: PollRun) => {
       return { againInMs: Math.min(SENDER.windowRecheckMaxMs, Math.max(1_000, Math.min(...waits))) };
     }
     const rate = effectiveRate(app, ready.channel_type, ready.rate_per_second);
-    const size = rate == null ? SENDER.chunkMax : Math.max(1, Math.min(SENDER.chunkMax, Math.ceil(rate)));
+    let size = rate == null ? SENDER.chunkMax : Math.max(1, Math.min(SENDER.chunkMax, Math.ceil(rate)));
+    if (daily === undefined) daily = await dailyBudget(app, run.channelId, ready.channel_type);
+    if (daily) {
+      const left = daily.limit - daily.used;
+      if (left <= 0) {
+        // The limit is reached: the channel's mailings wait until the earliest send leaves the 24 hours.
+        const until = new Date(daily.first + DAY_MS);
+        await Q.setLimitWait(app.db, run.channelId, until);
+        const wait = until.getTime() - now.getTime();
+        return { againInMs: Math.min(SENDER.windowRecheckMaxMs, Math.max(1_000, wait)) };
+      }
+      if (ready.limit_wait_until) await Q.setLimitWait(app.db, run.channelId, null);
+      size = Math.min(size, left);
+    }
     const ids = await writeChunk(app, ready, size);
+    if (daily) daily.used += ids.length;
     if (!ids.length) {
       await Q.finishIfDone(app.db, ready.id, app.clock.now());
       continue;

@@ -127,6 +127,10 @@ async function presentAll(app: AppContext, q: Queryable, rows: Q.MailingRow[]): 
       status: row.status,
       pauseReason: row.pause_reason,
       waitingForWindow: row.status === 'sending' && !!window && !inWindow(window, row.time_zone, now),
+      waitingForLimitUntil:
+        row.status === 'sending' && row.limit_wait_until && new Date(row.limit_wait_until) > now
+          ? new Date(row.limit_wait_until).toISOString()
+          : null,
       author: row.created_by ? { id: row.created_by, name: row.author_name ?? '' } : null,
       createdAt: new Date(row.created_at).toISOString(),
       startedAt: iso(row.started_at),

@@ -75,6 +75,16 @@ export function MailingPage() {
           {t('mailings.waitingForWindow', { from: m.sendWindow.from, to: m.sendWindow.to })}
         </Alert>
       )}
+      {m.status === 'sending' && m.waitingForLimitUntil && (
+        <Alert
+          variant="light"
+          color="blue"
+          icon={<IconClock size={18} />}
+          data-testid="mailing-waiting-limit"
+        >
+          {t('mailings.waitingForLimit', { at: when(m.waitingForLimitUntil) })}
+        </Alert>
+      )}
       {m.startedAt && <MailingStats mailing={m} />}
       <MailingSummary mailing={m} />
     </Stack>

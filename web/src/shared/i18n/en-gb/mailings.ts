@@ -153,6 +153,8 @@ export const mailings = {
     channel_inactive:
       'Paused: its channel was turned off or stopped working. Resume it once the channel works.',
   },
+  waitingForLimit:
+    "The channel's daily limit of different recipients is reached (WhatsApp's messaging limit tier): it goes on at {{at}}.",
   waitingForWindow: 'Outside the send window: it goes on at {{from}} (sending {{from}}–{{to}}).',
   statistics: 'Statistics',
   stats: {

@@ -165,6 +165,8 @@ export const mailings: Resources['mailings'] = {
     channel_inactive:
       'Приостановлена: канал выключен или перестал работать. Возобновите, когда канал заработает.',
   },
+  waitingForLimit:
+    'Достигнут дневной лимит разных получателей канала (уровень лимита WhatsApp): продолжится {{at}}.',
   waitingForWindow: 'Вне часов отправки: продолжится в {{from}} (отправка {{from}}–{{to}}).',
   statistics: 'Статистика',
   stats: {
