@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { FIELD_MESSAGES as M } from '../messages.ts';
+import { avitoCreateFields } from './avito.ts';
 import { emailCreateFields } from './email.ts';
+import { ozonCreateFields } from './ozon.ts';
 import { SMS_SERVICES } from './sms-import.ts';
 import { siteChatCreateFields } from './widget.ts';
 
@@ -18,6 +20,8 @@ export const CHANNEL_TYPES = [
   'viber',
   'vk',
   'sms',
+  'avito',
+  'ozon',
 ] as const;
 export type ChannelType = (typeof CHANNEL_TYPES)[number];
 export const CHANNEL_STATUSES = ['active', 'inactive'] as const;
@@ -285,6 +289,8 @@ export const CHANNEL_TYPE_FIELDS = {
    * is sent through it): which service, for its export files and callbacks. Its callback key is made on creation.
    */
   sms: z.object({ service: z.enum(SMS_SERVICES, M.requiredFields) }),
+  avito: avitoCreateFields,
+  ozon: ozonCreateFields,
 } as const satisfies Record<ChannelType, z.ZodObject>;
 
 /** A page offered after logging in with Meta (the Instagram business account linked to it, for Instagram). */
@@ -339,6 +345,8 @@ export const channelCreateSchema = z
       createOf('viber'),
       createOf('vk'),
       createOf('sms'),
+      createOf('avito'),
+      createOf('ozon'),
     ],
     M.valueIncorrect,
   )
@@ -386,6 +394,24 @@ export const inboundMessageSchema = z
       .array(attachmentSchema, M.valueIncorrect)
       .max(ATTACHMENT_LIMITS.max, M.valueIncorrect)
       .default([]),
+    /** What the conversation is about in the integrator's system (an order, a listing): shown with the chat. */
+    topic: z
+      .object(
+        {
+          kind: z.enum(['listing', 'order'], M.valueIncorrect),
+          id: required(255),
+          title: optionalText(500).default(''),
+          url: z
+            .string(M.valueIncorrect)
+            .trim()
+            .max(CHANNEL_LIMITS.urlMax, M.valueIncorrect)
+            .refine(isHttpUrl, M.valueIncorrect)
+            .nullable()
+            .default(null),
+        },
+        M.valueIncorrect,
+      )
+      .optional(),
   })
   .refine((v) => v.text.trim() !== '' || v.attachments.length > 0, {
     path: ['text'],

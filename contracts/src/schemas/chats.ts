@@ -160,9 +160,16 @@ export type ChatDto = {
   lastClientMessageAt: string | null;
   lastOperatorMessageAt: string | null;
   lastMessage: { text: string; at: string } | null;
+  /**
+   * What the conversation is about at a marketplace (the Avito listing, the Ozon posting, the Yandex Market order),
+   * with a link to it where the provider has one; null for other channels.
+   */
+  topic: ChatTopicDto | null;
   createdAt: string;
   updatedAt: string;
 };
+
+export type ChatTopicDto = { kind: 'listing' | 'order'; id: string; title: string; url: string | null };
 
 export type MessageDto = {
   id: string;

@@ -194,6 +194,14 @@ export const chatDto = z.object({
   lastClientMessageAt: at.nullable(),
   lastOperatorMessageAt: at.nullable(),
   lastMessage: z.object({ text: z.string(), at }).nullable(),
+  topic: z
+    .object({
+      kind: z.enum(['listing', 'order']),
+      id: z.string(),
+      title: z.string(),
+      url: z.string().nullable(),
+    })
+    .nullable(),
   createdAt: at,
   updatedAt: at,
 });

@@ -1,8 +1,10 @@
 import type { ChannelType } from '@smartconnect/contracts';
 import { apiAdapter } from './api/index.ts';
+import { avitoAdapter } from './avito/index.ts';
 import { emailAdapter } from './email/index.ts';
 import { facebookAdapter } from './facebook/index.ts';
 import { instagramAdapter } from './instagram/index.ts';
+import { ozonAdapter } from './ozon/index.ts';
 import { siteChatAdapter } from './site_chat/index.ts';
 import { smsAdapter } from './sms/index.ts';
 import { telegramAdapter } from './telegram/index.ts';
@@ -27,6 +29,8 @@ const adapters: Record<ChannelType, ChannelAdapter> = {
   viber: viberBusinessAdapter,
   vk: vkAdapter,
   sms: smsAdapter,
+  avito: avitoAdapter,
+  ozon: ozonAdapter,
 };
 
 export function adapterFor(type: string): ChannelAdapter {

@@ -26,7 +26,15 @@ export type InboundMessage = {
   files?: Media[];
   /** The payload of our button the client pressed (a postback), kept on the message for the bot runtime. */
   payload?: string;
+  /**
+   * What the conversation is about at a marketplace (the Avito listing, the Ozon posting, the Yandex Market order):
+   * kept on the chat and shown in its top bar and the client panel, with a link to it where the provider has one.
+   */
+  topic?: ChatTopic;
 };
+
+/** The item or order a marketplace conversation is about. */
+export type ChatTopic = { kind: 'listing' | 'order'; id: string; title: string; url: string | null };
 
 /** A provider's file, as its adapter can fetch it. */
 export type MediaRef = { ref: string; name?: string; contentType?: string; size?: number };
@@ -313,6 +321,12 @@ export type ChannelAdapter = {
     channel: AdapterChannel,
     externalIds: string[],
   ): Promise<Record<string, string>>;
+  /**
+   * What the provider's update lacks and the provider tells when asked (a marketplace chat's listing or order: the
+   * message's `topic`), added after parse and the client names, before ingest. Answers the events (new objects where
+   * changed). Throws when the provider cannot be asked: the caller logs it and goes on with the events as they are.
+   */
+  enrich?(ctx: AdapterContext, channel: AdapterChannel, events: InboundEvent[]): Promise<InboundEvent[]>;
   /** A provider file named by a MediaRef, as a stream; throws a MediaError when it cannot be had. */
   fetchMedia?(ctx: AdapterContext, channel: AdapterChannel, ref: MediaRef): Promise<MediaDownload>;
   /**

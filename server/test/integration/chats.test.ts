@@ -253,6 +253,47 @@ describe('chat operations', () => {
     assert.deepEqual(kinds, ['created', 'assign', 'transfer', 'transfer', 'transfer', 'transfer', 'assign']);
   });
 
+  test('what a conversation is about (a marketplace listing or order) is kept on the chat and follows the latest message', async () => {
+    const org = await createOrganisation(s);
+    const teamId = await makeTeam(org);
+    const ch = await makeChannel(org, teamId);
+    const push = (topic: unknown, text: string) =>
+      s.api.as(ch.inboundKey).post(`/api/channels/${ch.id}/inbound`, {
+        externalMessageId: `t-${text}`,
+        client: { externalId: 'buyer-1', name: 'Buyer' },
+        text,
+        ...(topic === undefined ? {} : { topic }),
+      });
+    const first = await push(
+      { kind: 'listing', id: '2345', title: 'Bicycle <b>', url: 'https://www.avito.ru/items/2345' },
+      'is it available?',
+    );
+    assert.equal(first.status, 200, JSON.stringify(first.body));
+    const chatId = first.body.entity.chatId;
+    const chat = (await org.admin.api.get(`/api/chats/${chatId}`)).body.entity;
+    assert.deepEqual(chat.topic, {
+      kind: 'listing',
+      id: '2345',
+      title: 'Bicycle <b>',
+      url: 'https://www.avito.ru/items/2345',
+    });
+    // A message without one leaves it; the next topic replaces it; a script URL is refused.
+    await push(undefined, 'hello?');
+    assert.equal((await org.admin.api.get(`/api/chats/${chatId}`)).body.entity.topic.id, '2345');
+    await push({ kind: 'order', id: 'A-77' }, 'and my order?');
+    assert.deepEqual((await org.admin.api.get(`/api/chats/${chatId}`)).body.entity.topic, {
+      kind: 'order',
+      id: 'A-77',
+      title: '',
+      url: null,
+    });
+    const bad = await push({ kind: 'order', id: '1', url: 'javascript:alert(1)' }, 'x');
+    assert.equal(bad.status, 400);
+    // Lists carry it too.
+    const list = (await org.admin.api.get('/api/chats?filter=waiting')).body.entity.items;
+    assert.equal(list.find((c: { id: string }) => c.id === chatId)?.topic?.id, 'A-77');
+  });
+
   test('counters follow the caller’s lists', async () => {
     const { org, teamId, op } = await assignedChat({ options: [] });
     await goOnline(op, 'break');

@@ -216,13 +216,20 @@ export async function receiveOwnEvents(
 async function actOnAll(t: Target, parsedEvents: ParsedEvent[]): Promise<Received[]> {
   const { app, row, adapter, channel } = t;
   const parsed = await setAsideUnreadable(app, row, parsedEvents);
-  const events = await withClientNames(
+  const named = await withClientNames(
     app,
     row,
     adapter.clientNames &&
       (async (ids) => (await adapter.clientNames?.(adapterContext(app), channel, ids)) ?? {}),
     parsed,
   );
+  // What the update lacks (a marketplace chat's topic); without it the events go on as they are.
+  const events = adapter.enrich
+    ? await adapter.enrich(adapterContext(app), channel, named).catch((err) => {
+        app.log.warn({ err, channel: row.id }, 'inbound events not enriched');
+        return named;
+      })
+    : named;
   const out: Received[] = [];
   for (const e of events) out.push(await act(t, e));
   if (adapter.afterReceive && events.length)

@@ -251,6 +251,12 @@ async function appendBatch(app: AppContext, items: Item[]): Promise<BatchOutcome
       );
       if (rows.length !== items.length)
         throw new Error(`ingest batch: ${rows.length} rows for ${items.length} messages`);
+      // A marketplace message names what the conversation is about: kept on its chat before the chat is announced.
+      const topics = rows.flatMap((r, i) => {
+        const topic = items[i].msg.topic;
+        return topic && r.chat_id && r.message_id ? [{ chatId: r.chat_id, topic }] : [];
+      });
+      if (topics.length) await Q.setChatTopics(q, topics);
       const opened = [
         ...new Set(rows.filter((r) => r.chat_created && r.chat_id).map((r) => r.chat_id as string)),
       ];

@@ -35,6 +35,7 @@ export const presentChat = (c: ChatRow): ChatDto => ({
     c.last_message_at && c.last_message_text !== null
       ? { text: c.last_message_text, at: new Date(c.last_message_at).toISOString() }
       : null,
+  topic: c.topic ?? null,
   createdAt: new Date(c.created_at).toISOString(),
   updatedAt: new Date(c.updated_at).toISOString(),
 });

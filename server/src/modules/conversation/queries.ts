@@ -1,4 +1,10 @@
-import type { ChannelType, ChatHistoryKind, ChatStatus, OverdueLevel } from '@smartconnect/contracts';
+import type {
+  ChannelType,
+  ChatHistoryKind,
+  ChatStatus,
+  ChatTopicDto,
+  OverdueLevel,
+} from '@smartconnect/contracts';
 import { maybe, one, type Queryable, statement } from '../../db/index.ts';
 import { armTimersFor, deleteTimersFor } from '../../jobs/queries.ts';
 import { DUE } from './due-times.ts';
@@ -43,9 +49,20 @@ export type ChatRow = {
   unanswered_since: Date | null;
   last_message_text: string | null;
   last_message_at: Date | null;
+  /** What a marketplace conversation is about (lists that do not read it leave it out). */
+  topic?: ChatTopicDto | null;
   created_at: Date;
   updated_at: Date;
 };
+
+/** Marketplace conversations' subjects, as their messages name them (a chat keeps the latest). */
+export const setChatTopics = (q: Queryable, items: { chatId: string; topic: ChatTopicDto }[]) =>
+  q.query(
+    `update chats c set topic = t.topic
+       from unnest($1::uuid[], $2::jsonb[]) as t(id, topic)
+      where c.id = t.id and c.topic is distinct from t.topic`,
+    [items.map((i) => i.chatId), items.map((i) => JSON.stringify(i.topic))],
+  );
 
 export const selectChat = `
   select c.id, c.organisation_id, c.channel_id, ch.name as channel_name, ch.type as channel_type,
@@ -58,7 +75,7 @@ export const selectChat = `
            as category_path,
          c.status, c.session_no, c.overdue_level, c.assigned_at,
          c.closed_at, c.last_client_message_at, c.last_operator_message_at, c.unanswered_since,
-         c.last_message_text, c.last_message_at, c.created_at, c.updated_at
+         c.last_message_text, c.last_message_at, c.topic, c.created_at, c.updated_at
     from chats c
     join channels ch on ch.id = c.channel_id
     join teams t on t.id = c.team_id

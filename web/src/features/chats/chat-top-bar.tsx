@@ -13,6 +13,7 @@ import { pathText } from '../categories/api.ts';
 import { takeChat } from './api.ts';
 import { CategoryPicker } from './category-picker.tsx';
 import { ChatRating } from './chat-rating.tsx';
+import { ChatTopic } from './chat-topic.tsx';
 import { CloseDialog } from './close-dialog.tsx';
 import { useChatCommandsTarget } from './shortcuts/use-workspace-keys.ts';
 import { TransferDialog } from './transfer-dialog.tsx';
@@ -123,6 +124,7 @@ export function ChatTopBar({
               )}
             </Text>
           </Group>
+          {chat.topic && <ChatTopic topic={chat.topic} />}
         </div>
       </Group>
       <Group gap="xs" wrap="wrap" style={{ flexShrink: 0, maxWidth: '100%' }}>

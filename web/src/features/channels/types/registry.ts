@@ -18,6 +18,7 @@ import {
   IconWorldWww,
 } from '@tabler/icons-react';
 import { apiChannel } from './api/index.tsx';
+import { avitoChannel } from './avito/index.tsx';
 import { emailChannel } from './email/index.tsx';
 import { facebookChannel } from './facebook/index.tsx';
 import { instagramChannel } from './instagram/index.tsx';
@@ -45,6 +46,7 @@ export const CHANNEL_UIS: Partial<Record<ChannelType, ChannelTypeUi>> = {
   viber: viberBusinessChannel,
   vk: vkChannel,
   sms: smsChannel,
+  avito: avitoChannel,
 };
 
 export const channelUi = (type: string): ChannelTypeUi | undefined => CHANNEL_UIS[type as ChannelType];

@@ -24,6 +24,7 @@ import { clientKeys } from '../../client-profiles/keys.ts';
 import { ProfileCard } from '../../client-profiles/profile-card.tsx';
 import { insertIntoComposer } from '../../knowledge-base/insert-bus.ts';
 import { KbSearch } from '../../knowledge-base/kb-search.tsx';
+import { ChatTopic } from '../chat-topic.tsx';
 import { chatKeys } from '../keys.ts';
 import { renameClient, useClient, useClientChats } from '../list/list-api.ts';
 import { elapsed, useNow } from '../list/use-now.ts';
@@ -169,6 +170,12 @@ export function ClientPanel({ chat }: { chat: ChatDto }) {
         </Section>
         <Divider />
         <Section title={t('workspace.currentRequest')}>
+          {chat.topic && (
+            <Row
+              label={t(`conversation.topicKind.${chat.topic.kind}`)}
+              value={<ChatTopic topic={chat.topic} />}
+            />
+          )}
           <Row label={t('workspace.status')} value={t(`chat.status.${chat.status}`)} />
           <Row
             label={t('workspace.category')}

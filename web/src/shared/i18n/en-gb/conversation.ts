@@ -37,6 +37,8 @@ export const conversation = {
     rated: 'The client rated the service: {{value}} ({{score}} of 5)',
     rule: 'Routed by the rule {{rule}}',
   },
+  topic: { listing: 'Listing {{id}}', order: 'Order {{id}}' },
+  topicKind: { listing: 'Listing', order: 'Order' },
   takeOver: 'Take over',
   clientTyping: 'The client is typing…',
   takenAwayTakeover: '{{name}} took over your chat with {{client}}',

@@ -1,4 +1,21 @@
 export const messengers = {
+  // An Avito account through the Messenger API (type `avito`, issue 35).
+  avito: {
+    intro:
+      'Answer the customers who write to you on Avito about your listings: each Avito chat comes here with the listing it is about.',
+    step1:
+      'Make sure the account has an Avito subscription that includes the Messenger API (goods and jobs: Maximum; services: Extended or Maximum)',
+    step2:
+      'Sign in to the company’s main account (not an employee’s) and open https://www.avito.ru/professionals/api',
+    step3: 'Copy the Client ID and the Client secret shown there',
+    step4: 'Paste them here and save: we check them with Avito and subscribe to the account’s new messages',
+    note: 'Text messages up to 1000 characters and images are sent to Avito; other files go as links. Avito messages cannot be edited.',
+    account: 'Avito account',
+    clientId: 'Client ID',
+    clientIdHint: 'From the API page of the Avito cabinet (client_id)',
+    clientSecret: 'Client secret',
+    keep: 'Leave empty to keep the current one',
+  },
   // An account at an outside SMS mailing service (type `sms`, issue 33): its SMS imported into the clients' histories.
   sms: {
     intro:

@@ -39,6 +39,8 @@ export const conversation: Resources['conversation'] = {
     rated: 'Клиент оценил обслуживание: {{value}} ({{score}} из 5)',
     rule: 'Направлен правилом {{rule}}',
   },
+  topic: { listing: 'Объявление {{id}}', order: 'Заказ {{id}}' },
+  topicKind: { listing: 'Объявление', order: 'Заказ' },
   takeOver: 'Перехватить',
   clientTyping: 'Клиент печатает…',
   takenAwayTakeover: '{{name}} забрал(а) ваш чат с клиентом {{client}}',
