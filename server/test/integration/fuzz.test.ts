@@ -113,6 +113,18 @@ async function ok(res: Promise<{ status: number; body: { entity: unknown } }>, w
 }
 
 /** An API channel with a chat that the admin has taken and answered: ids for the provider routes. */
+/** An SMS import channel (its callback key). */
+async function smsSetup({ org }: Ctx) {
+  const team = await ok(
+    org.admin.api.post('/api/teams', { name: uniq('Fuzz'), description: 'Fuzz' }),
+    'team',
+  );
+  return ok(
+    org.admin.api.post('/api/channels', { type: 'sms', name: uniq('SMS'), teamId: team.id, service: 'smsc' }),
+    'sms channel',
+  );
+}
+
 async function providerSetup({ s, org }: Ctx) {
   const team = await ok(
     org.admin.api.post('/api/teams', { name: uniq('Fuzz'), description: 'Fuzz' }),
@@ -391,6 +403,31 @@ const extraFixtures: Record<string, (ctx: Ctx) => Promise<Target>> = {
       },
       fresh: (body, fuzzed) =>
         fuzzed === 'externalMessageId' ? body : { ...body, externalMessageId: uniq('fuzz') },
+    };
+  },
+  // SMS-system import (issue 33): a service's callback with the channel's key.
+  'POST /api/sms/:id/callback': async (ctx) => {
+    const ch = await smsSetup(ctx);
+    return {
+      path: `/api/sms/${ch.id}/callback`,
+      token: ch.inboundKey,
+      sanitises: true,
+      body: {
+        id: 'sms-1',
+        phone: '+79160000000',
+        text: 'Hello',
+        sentAt: '2026-11-27T10:00:00Z',
+        status: 'delivered',
+      },
+      fresh: (body, fuzzed) => (fuzzed === 'id' ? body : { ...body, id: uniq('sms') }),
+    };
+  },
+  'GET /api/sms/:id/callback': async (ctx) => {
+    const ch = await smsSetup(ctx);
+    return {
+      path: `/api/sms/${ch.id}/callback?id=900&phone=79160000000&status=1&mes=Hello`,
+      token: ch.inboundKey,
+      sanitises: true,
     };
   },
   // A provider's verification GET of the webhook URL (the API channel has none: 404), with a query to fuzz.

@@ -4,6 +4,7 @@ import {
   type SmsCallbackEntry,
   type SmsImportRefusal,
   type SmsService,
+  sanitizeStrings,
   smsCallbackSchema,
 } from '@smartconnect/contracts';
 import type { AppContext } from '../../context.ts';
@@ -126,7 +127,9 @@ export async function receiveCallback(
   const service = (channel.settings.service as SmsService | undefined) ?? 'other';
   const now = app.clock.now();
   const timeZone = await Q.orgTimeZone(app.db, channel.organisation_id);
-  const entries = callbackEntries(input, service, timeZone, now).slice(0, SMS_IMPORT_LIMITS.callbackMax);
+  // Provider text is stored, never refused for its characters: NUL dropped, lone surrogates replaced.
+  const clean = { json: sanitizeStrings(input.json), fields: sanitizeStrings(input.fields) };
+  const entries = callbackEntries(clean, service, timeZone, now).slice(0, SMS_IMPORT_LIMITS.callbackMax);
   const out: SmsCallbackDto = { imported: 0, duplicates: 0, statuses: 0, unknown: 0, refused: [] };
   const items = entries.flatMap((e) => (e.kind === 'sms' ? [e.item] : []));
   if (items.length)

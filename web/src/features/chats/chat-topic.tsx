@@ -19,21 +19,9 @@ export function ChatTopic({ topic, size = 'xs' }: { topic: ChatTopicDto; size?: 
   // The kind and number, then the title when the provider gave one (never a dangling "Listing 1: ").
   const full = topic.title ? `${label}: ${topic.title}` : label;
   return (
-    <Text
-      size={size}
-      truncate
-      style={{ minWidth: 0 }}
-      data-testid="chat-topic"
-      title={full}
-    >
+    <Text size={size} truncate style={{ minWidth: 0 }} data-testid="chat-topic" title={full}>
       {url ? (
-        <Anchor
-          href={url}
-          target="_blank"
-          rel="noopener noreferrer"
-          size={size}
-          aria-label={full}
-        >
+        <Anchor href={url} target="_blank" rel="noopener noreferrer" size={size} aria-label={full}>
           {title} <IconExternalLink size={12} aria-hidden style={{ verticalAlign: 'middle' }} />
         </Anchor>
       ) : (
