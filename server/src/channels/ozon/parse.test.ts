@@ -36,7 +36,7 @@ describe('Ozon parse', () => {
       client: { externalId: CHAT, name: 'Ozon buyer 115568' },
       text: 'Hello, a question about the "protective glass" item',
       attachments: [],
-      topic: { kind: 'order', id: '24219509-0020', title: 'Order 24219509-0020', url: null },
+      topic: { kind: 'order', id: '24219509-0020', title: '', url: null },
     });
   });
 
@@ -59,7 +59,7 @@ describe('Ozon parse', () => {
     assert.deepEqual(e.message.topic, {
       kind: 'listing',
       id: '147451959',
-      title: 'SKU 147451959',
+      title: '',
       url: 'https://www.ozon.ru/product/147451959/',
     });
   });

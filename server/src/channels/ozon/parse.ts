@@ -98,13 +98,14 @@ export function contentOf(data: string[], isImage: boolean): { text: string; med
 export function topicOf(context: HistoryItem['context']): ChatTopic | undefined {
   if (context?.order_number) {
     const id = context.order_number;
-    return { kind: 'order', id, title: `Order ${id}`, url: null };
+    // Ozon names no title for an order: the chat shows its kind and number.
+    return { kind: 'order', id, title: '', url: null };
   }
   if (context?.sku && context.sku !== '0')
     return {
       kind: 'listing',
       id: context.sku,
-      title: `SKU ${context.sku}`,
+      title: '',
       url: `https://www.ozon.ru/product/${encodeURIComponent(context.sku)}/`,
     };
   return undefined;

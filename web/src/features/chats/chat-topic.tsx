@@ -11,11 +11,20 @@ const safeUrl = (url: string | null) => (url && /^https?:\/\//i.test(url) ? url 
  * What a marketplace conversation is about (the Avito listing, the Ozon posting, the Yandex Market order): its
  * kind, title and number, linking to the provider's page when there is one.
  */
-export function ChatTopic({ topic, size = 'xs' }: { topic: ChatTopicDto; size?: 'xs' | 'sm' }) {
+export function ChatTopic({
+  topic,
+  size = 'xs',
+  withKind = true,
+}: {
+  topic: ChatTopicDto;
+  size?: 'xs' | 'sm';
+  /** Without a title, "Order 123"; false where the kind is already said beside it (the client panel's row): "123". */
+  withKind?: boolean;
+}) {
   const { t } = useTranslation();
   const label = t(`conversation.topic.${topic.kind}`, { id: topic.id });
   const url = safeUrl(topic.url);
-  const title = <UserText>{topic.title || label}</UserText>;
+  const title = <UserText>{topic.title || (withKind ? label : topic.id)}</UserText>;
   // The kind and number, then the title when the provider gave one (never a dangling "Listing 1: ").
   const full = topic.title ? `${label}: ${topic.title}` : label;
   return (

@@ -22,6 +22,7 @@ import { avitoChannel } from './avito/index.tsx';
 import { emailChannel } from './email/index.tsx';
 import { facebookChannel } from './facebook/index.tsx';
 import { instagramChannel } from './instagram/index.tsx';
+import { ozonChannel } from './ozon/index.tsx';
 import { siteChatChannel } from './site_chat/index.tsx';
 import { smsChannel } from './sms/index.tsx';
 import { telegramChannel } from './telegram/index.tsx';
@@ -47,6 +48,7 @@ export const CHANNEL_UIS: Partial<Record<ChannelType, ChannelTypeUi>> = {
   vk: vkChannel,
   sms: smsChannel,
   avito: avitoChannel,
+  ozon: ozonChannel,
 };
 
 export const channelUi = (type: string): ChannelTypeUi | undefined => CHANNEL_UIS[type as ChannelType];

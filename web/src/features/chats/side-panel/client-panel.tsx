@@ -173,7 +173,7 @@ export function ClientPanel({ chat }: { chat: ChatDto }) {
           {chat.topic && (
             <Row
               label={t(`conversation.topicKind.${chat.topic.kind}`)}
-              value={<ChatTopic topic={chat.topic} />}
+              value={<ChatTopic topic={chat.topic} withKind={false} />}
             />
           )}
           <Row label={t('workspace.status')} value={t(`chat.status.${chat.status}`)} />

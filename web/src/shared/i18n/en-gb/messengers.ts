@@ -16,6 +16,35 @@ export const messengers = {
     clientSecret: 'Client secret',
     keep: 'Leave empty to keep the current one',
   },
+  // An Ozon seller's buyer chats through the Seller API (type `ozon`, issue 35).
+  ozon: {
+    intro:
+      'Answer the buyers who write to your Ozon store: each Ozon chat comes here with the order it is about.',
+    step1:
+      'Make sure the store has the Premium Plus or Premium Pro subscription: without it Ozon lets nobody answer buyers’ chats through the API',
+    step2:
+      'In the Ozon seller cabinet open Settings → Seller API and create an API key with access to the chats',
+    step3: 'Copy your Client ID and the new API key shown there',
+    step4: 'Paste them here and save: we check them with Ozon and read the chats every 20 seconds',
+    step5:
+      'Optionally, for messages to come at once: paste the push notifications address shown after saving into the cabinet under Settings → Notifications → Push notifications',
+    note: 'Text messages up to 1000 characters, images and documents are sent to Ozon, within Ozon’s time limits for answering. Ozon messages cannot be edited.',
+    clientId: 'Client ID',
+    clientIdHint: 'Your seller number (digits), on the Seller API page of the cabinet',
+    apiKey: 'API key',
+    apiKeyHint: 'The key with access to the chats (Api-Key)',
+    keep: 'Leave empty to keep the current one',
+    pushUrl: 'Push notifications address',
+    keyShownOnce:
+      'The key (key=…) was shown once, when the channel was created. Lost it? Create the channel again. Without push notifications the chats are still read every 20 seconds.',
+    createdTitle: 'Push notifications address of the channel',
+    createdText:
+      'Copy the address now: its key is shown only once. The chats are read every 20 seconds anyway; push notifications bring the messages at once.',
+    pushStep1:
+      'In the Ozon seller cabinet open Settings → Notifications → Push notifications and turn them on',
+    pushStep2: 'Click Connect, paste this address and click Check, then Save',
+    pushStep3: 'Under Connection settings choose the chat notifications (new messages)',
+  },
   // An account at an outside SMS mailing service (type `sms`, issue 33): its SMS imported into the clients' histories.
   sms: {
     intro:
