@@ -171,6 +171,10 @@ describe('SMS import', () => {
     assert.match(await rows.nth(0).innerText(), /0 imported · 1 already · 1 refused/);
     await rows.nth(1).getByRole('button').click();
     await page.waitForURL(`**import=${smsRuImport}`);
+    // The earlier import's own figures, once they replaced the later one's.
+    await page.waitForFunction(
+      () => document.querySelector('[data-testid="sms-import-imported"] dd')?.textContent?.trim() === '1',
+    );
     await page.getByTestId('sms-import-refusal').waitFor();
     assert.equal(await figure(page, 'imported'), '1');
     assertNoErrors(errors);

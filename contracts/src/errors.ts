@@ -96,13 +96,8 @@ const catalogue = {
   articleNotFoundException: [404, 'Article not found'],
   // mailings (issue 33): a started mailing changes only by pause, resume and cancel
   mailingNotFoundException: [404, 'Mailing not found'],
-  mailingStartedException: [409, 'The mailing has started and cannot be changed'],
-  mailingStateException: [409, 'The mailing cannot do that in its current state'],
-  // SMS-system import (issue 33)
-  smsImportNotFoundException: [404, 'Import not found'],
-  smsImportStateException: [409, 'The import cannot do that in its current state'],
-  /** The upload is not a table we read (a CSV or XLSX), or cannot be read to its end; `details.reason` says why. */
-  smsImportFileException: [400, 'The file cannot be read as a CSV or XLSX table'],
+  mailingStartedException: [409, 'The mailing has started'],
+  mailingStateException: [409, 'Not possible in this state'],
   // service rating (§8)
   qualityAssessmentNotFoundException: [404, 'Quality assessment not found'],
   ratingAlreadySentException: [409, 'Rating already sent'],

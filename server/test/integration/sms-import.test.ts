@@ -317,17 +317,17 @@ describe('SMS-system import', { timeout: 60_000 }, () => {
     end.writeUInt32LE(sheet.local.length, 16);
     const started = Date.now();
     const bomb = await reason(Buffer.concat([sheet.local, sheet.central, end]), 'bomb.xlsx');
-    assert.deepEqual(bomb, [400, 'smsImportFileException', 'too_large']);
+    assert.deepEqual(bomb, [400, 'fileUploadException', 'too_large']);
     assert.ok(Date.now() - started < 5_000, 'refused quickly');
     // Binary bytes, and a header with no rows under it.
     assert.deepEqual(await reason(Buffer.from([0, 1, 2, 3, 0, 0, 0xff, 0xfe, 0, 7]), 'x.csv'), [
       400,
-      'smsImportFileException',
+      'fileUploadException',
       'not_a_table',
     ]);
     assert.deepEqual(await reason(Buffer.from('Phone;Text\r\n'), 'header.csv'), [
       400,
-      'smsImportFileException',
+      'fileUploadException',
       'no_rows',
     ]);
     // No file; a channel that is not an SMS one.

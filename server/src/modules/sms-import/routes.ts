@@ -46,7 +46,7 @@ export const smsImportRoutes: ModuleRoutes = (fastify, app) => {
       access,
       response: smsImportDto,
       summary:
-        "Import an SMS service's export (multipart: `channelId` of an `sms` channel, then `file`: CSV in UTF-8, UTF-16 or Windows-1251 with ; , or tab, or XLSX; at most 40 MB and 200,000 rows; optional `mapping`, JSON of the columns). SMS.ru and SMSC.ru exports and headers mapped before start at once (status running); others wait for their columns (status mapping, with a guess in `suggested`). A file that is not a table answers 400 smsImportFileException with details.reason",
+        "Import an SMS service's export (multipart: `channelId` of an `sms` channel, then `file`: CSV in UTF-8, UTF-16 or Windows-1251 with ; , or tab, or XLSX; at most 40 MB and 200,000 rows; optional `mapping`, JSON of the columns). SMS.ru and SMSC.ru exports and headers mapped before start at once (status running); others wait for their columns (status mapping, with a guess in `suggested`). A file that is not a table answers 400 fileUploadException with details.reason",
       tags,
       bodyLimit: 41 * 1024 * 1024,
     },
@@ -76,7 +76,7 @@ export const smsImportRoutes: ModuleRoutes = (fastify, app) => {
       access,
       response: smsImportDto,
       summary:
-        'Choose the columns of an import that waits for them (0-based: phone and text needed; sentAt, status, messageId optional) and start it; the choice is remembered for files with the same header. 409 smsImportStateException once it has started',
+        'Choose the columns of an import that waits for them (0-based: phone and text needed; sentAt, status, messageId optional) and start it; the choice is remembered for files with the same header. 409 mailingStateException once it has started',
       tags,
       params: idParams,
       body: smsImportStartSchema,

@@ -59,7 +59,7 @@ const suggestedOf = (columns: string[]) => {
 
 export async function getImport(app: AppContext, auth: AuthContext, id: string) {
   const row = await Q.findImport(app.db, auth.organisationId, id);
-  if (!row) throw new AppError('smsImportNotFoundException');
+  if (!row) throw new AppError('notFoundException');
   return presentImport(row);
 }
 
@@ -130,7 +130,7 @@ export async function createImport(app: AppContext, auth: AuthContext, req: Fast
   } catch (err) {
     if (err instanceof TableReadError)
       throw new AppError(
-        'smsImportFileException',
+        'fileUploadException',
         { file: M.incorrectValue },
         { reason: err.code, detail: err.message },
       );
@@ -138,7 +138,7 @@ export async function createImport(app: AppContext, auth: AuthContext, req: Fast
   }
   const header = table.rows[0]?.cells.map((c) => cut(c.trim(), 100)) ?? [];
   if (table.rows.length < 2)
-    throw new AppError('smsImportFileException', { file: M.incorrectValue }, { reason: 'no_rows' });
+    throw new AppError('fileUploadException', { file: M.incorrectValue }, { reason: 'no_rows' });
   const signature = headerSignature(header);
   const given = givenMapping(fields.mapping, header.length);
   const remembered = given ? null : await Q.rememberedMapping(app.db, auth.organisationId, signature);
@@ -186,13 +186,13 @@ export async function createImport(app: AppContext, auth: AuthContext, req: Fast
 /** The columns chosen for an import that waits for them: remembered for this header, and the import starts. */
 export async function startImport(app: AppContext, auth: AuthContext, id: string, mapping: SmsImportMapping) {
   const row = await Q.findImport(app.db, auth.organisationId, id);
-  if (!row) throw new AppError('smsImportNotFoundException');
-  if (row.status !== 'mapping') throw new AppError('smsImportStateException');
+  if (!row) throw new AppError('notFoundException');
+  if (row.status !== 'mapping') throw new AppError('mailingStateException');
   if (!completeMapping(mapping, row.columns.length))
     throw new AppError('validationException', { mapping: M.valueIncorrect });
   const now = app.clock.now();
   await app.db.tx(async (q) => {
-    if (!(await Q.startImport(q, id, mapping, now))) throw new AppError('smsImportStateException');
+    if (!(await Q.startImport(q, id, mapping, now))) throw new AppError('mailingStateException');
     await Q.rememberMapping(q, auth.organisationId, row.signature, mapping, now);
     await schedulePoll(q, auth.organisationId, row.channel_id, now, 'import');
   });

@@ -30,7 +30,7 @@ export function UploadPanel({
       if (!isApiError(err)) return setError(translateError('unknownException'));
       const reason = typeof err.details?.reason === 'string' ? err.details.reason : '';
       const text =
-        err.code === 'smsImportFileException' && FILE_REASONS.includes(reason)
+        err.code === 'fileUploadException' && FILE_REASONS.includes(reason)
           ? t(`smsImport.fileErrors.${reason}`, { max: SMS_IMPORT_LIMITS.rowsMax.toLocaleString() })
           : err.code === 'payloadTooLargeException'
             ? t('smsImport.fileErrors.too_large')
