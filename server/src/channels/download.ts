@@ -1,6 +1,12 @@
 import { parse as parseDisposition } from 'content-disposition';
 import type { OutboundStream } from '../lib/outbound.ts';
-import { type AdapterContext, MediaError } from './types.ts';
+import {
+  type AdapterChannel,
+  type AdapterContext,
+  type MediaDownload,
+  MediaError,
+  type MediaRef,
+} from './types.ts';
 
 /**
  * GETs a provider's file as a stream (adapters' fetchMedia): an unreachable provider or a 429/5xx answer may give it
@@ -69,4 +75,24 @@ export function downloadedName(headers: Headers, url: string): string | undefine
   } catch {
     return undefined;
   }
+}
+
+/**
+ * A provider file at a public URL that needs no credentials (VK's storage, Avito's images): streamed with its
+ * content type from the answer's header, else the one the provider named.
+ */
+export async function fetchPublicMedia(
+  ctx: AdapterContext,
+  _channel: AdapterChannel,
+  ref: MediaRef,
+): Promise<MediaDownload> {
+  const res = await downloadMedia(ctx, ref.ref);
+  const type = mediaType(res.headers.get('content-type'));
+  return {
+    stream: res.body,
+    size: res.size ?? ref.size,
+    contentType:
+      type && type !== 'application/octet-stream' ? type : (ref.contentType ?? 'application/octet-stream'),
+    name: ref.name,
+  };
 }

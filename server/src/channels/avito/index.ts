@@ -1,9 +1,10 @@
 import { CHANNEL_TYPE_FIELDS } from '@smartconnect/contracts';
+import { fetchPublicMedia } from '../download.ts';
 import type { ChannelAdapter, ChannelCapabilities } from '../types.ts';
 import { avitoClientNames, avitoEnrich } from './chat.ts';
 import { connectAvito, disconnectAvito, verifyAvito } from './connect.ts';
 import { parseAvito } from './parse.ts';
-import { AVITO_IMAGE_MAX, AVITO_TEXT_LIMIT, fetchAvitoMedia, sendAvito } from './send.ts';
+import { AVITO_IMAGE_MAX, AVITO_TEXT_LIMIT, sendAvito } from './send.ts';
 
 /**
  * What an Avito account's chats can do (docs/providers/avito.md): text up to 1000 characters and images (one per
@@ -35,7 +36,7 @@ export const avitoAdapter: ChannelAdapter = {
   verify: verifyAvito,
   parse: parseAvito,
   send: sendAvito,
-  fetchMedia: fetchAvitoMedia,
+  fetchMedia: fetchPublicMedia,
   clientNames: avitoClientNames,
   enrich: avitoEnrich,
   present: (settings) => ({

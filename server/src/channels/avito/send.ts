@@ -1,14 +1,7 @@
 import { FormData } from 'undici';
-import { downloadMedia, mediaType } from '../download.ts';
+import { mediaType } from '../download.ts';
 import { splitText } from '../telegram/send.ts';
-import type {
-  AdapterChannel,
-  AdapterContext,
-  MediaDownload,
-  MediaRef,
-  OutboundMessage,
-  SendResult,
-} from '../types.ts';
+import type { AdapterChannel, AdapterContext, OutboundMessage, SendResult } from '../types.ts';
 import { type AvitoFailure, callAvito, credsOf } from './api.ts';
 
 /** The longest text of one message (postSendMessage: `maxLength: 1000`). */
@@ -80,21 +73,4 @@ export async function sendAvito(
   }
   await call(`${chat}/read`, { method: 'POST' }).catch(() => null);
   return { ok: true, externalId: first };
-}
-
-/** An inbound image: its URL at Avito's storage (the largest size), no token needed as far as documented. */
-export async function fetchAvitoMedia(
-  ctx: AdapterContext,
-  _channel: AdapterChannel,
-  ref: MediaRef,
-): Promise<MediaDownload> {
-  const res = await downloadMedia(ctx, ref.ref);
-  const type = mediaType(res.headers.get('content-type'));
-  return {
-    stream: res.body,
-    size: res.size ?? ref.size,
-    contentType:
-      type && type !== 'application/octet-stream' ? type : (ref.contentType ?? 'application/octet-stream'),
-    name: ref.name,
-  };
 }

@@ -1,8 +1,8 @@
 import { CHANNEL_TYPE_FIELDS } from '@smartconnect/contracts';
+import { fetchPublicMedia } from '../download.ts';
 import type { ChannelAdapter } from '../types.ts';
 import { vkUserNames } from '../vk_bot/api.ts';
 import { VK_CAPABILITIES } from '../vk_bot/index.ts';
-import { fetchVkMedia } from '../vk_bot/media.ts';
 import { sendVkBot } from '../vk_bot/send.ts';
 import { connectVk } from './connect.ts';
 import { pollVk } from './poll.ts';
@@ -24,7 +24,7 @@ export const vkAdapter: ChannelAdapter = {
   verify: () => false,
   parse: () => [],
   send: sendVkBot,
-  fetchMedia: fetchVkMedia,
+  fetchMedia: fetchPublicMedia,
   clientNames: (ctx, channel, ids) => vkUserNames(ctx, channel.secrets.token ?? '', ids),
   poll: pollVk,
   present: (settings) => ({

@@ -1,8 +1,9 @@
 import { CHANNEL_TYPE_FIELDS } from '@smartconnect/contracts';
+import { fetchPublicMedia } from '../download.ts';
 import type { ChannelAdapter, ChannelCapabilities } from '../types.ts';
 import { vkUserNames } from './api.ts';
 import { connectVkBot, disconnectVkBot, removeVkBot, replaceVkBot, verifyVkBot } from './connect.ts';
-import { fetchVkMedia, VK_MEDIA_MAX } from './media.ts';
+import { VK_MEDIA_MAX } from './media.ts';
 import { vkOauth } from './oauth.ts';
 import { parseVkBot, vkAnswer } from './parse.ts';
 import { sendVkBot, VK_TEXT_LIMIT } from './send.ts';
@@ -36,7 +37,7 @@ export const vkBotAdapter: ChannelAdapter = {
   parse: (_channel, req) => parseVkBot(req),
   answer: vkAnswer,
   send: sendVkBot,
-  fetchMedia: fetchVkMedia,
+  fetchMedia: fetchPublicMedia,
   clientNames: (ctx, channel, ids) => vkUserNames(ctx, channel.secrets.token ?? '', ids),
   present: (settings) => ({
     groupId: settings.groupId ?? null,
