@@ -1,10 +1,12 @@
 import { z } from 'zod';
 import { FIELD_MESSAGES as M } from '../messages.ts';
+import { appleBusinessCreateFields } from './apple-business.ts';
 import { avitoCreateFields } from './avito.ts';
 import { emailCreateFields } from './email.ts';
 import { ozonCreateFields } from './ozon.ts';
 import { SMS_SERVICES } from './sms-import.ts';
 import { siteChatCreateFields } from './widget.ts';
+import { yaMarketCreateFields } from './ya-market.ts';
 
 /** Channel types with an adapter on the server; the messenger channels join in their own issues. */
 export const CHANNEL_TYPES = [
@@ -22,6 +24,8 @@ export const CHANNEL_TYPES = [
   'sms',
   'avito',
   'ozon',
+  'ya_market',
+  'apple_business_chat',
 ] as const;
 export type ChannelType = (typeof CHANNEL_TYPES)[number];
 export const CHANNEL_STATUSES = ['active', 'inactive'] as const;
@@ -291,6 +295,8 @@ export const CHANNEL_TYPE_FIELDS = {
   sms: z.object({ service: z.enum(SMS_SERVICES, M.requiredFields) }),
   avito: avitoCreateFields,
   ozon: ozonCreateFields,
+  ya_market: yaMarketCreateFields,
+  apple_business_chat: appleBusinessCreateFields,
 } as const satisfies Record<ChannelType, z.ZodObject>;
 
 /** A page offered after logging in with Meta (the Instagram business account linked to it, for Instagram). */
@@ -347,6 +353,8 @@ export const channelCreateSchema = z
       createOf('sms'),
       createOf('avito'),
       createOf('ozon'),
+      createOf('ya_market'),
+      createOf('apple_business_chat'),
     ],
     M.valueIncorrect,
   )

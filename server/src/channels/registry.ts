@@ -1,5 +1,6 @@
 import type { ChannelType } from '@smartconnect/contracts';
 import { apiAdapter } from './api/index.ts';
+import { appleBusinessAdapter } from './apple_business_chat/index.ts';
 import { avitoAdapter } from './avito/index.ts';
 import { emailAdapter } from './email/index.ts';
 import { facebookAdapter } from './facebook/index.ts';
@@ -14,6 +15,7 @@ import { viberBotAdapter } from './viber_bot/index.ts';
 import { vkAdapter } from './vk/index.ts';
 import { vkBotAdapter } from './vk_bot/index.ts';
 import { whatsappAdapter } from './whatsapp/index.ts';
+import { yaMarketAdapter } from './ya_market/index.ts';
 
 /** Every channel type's adapter; a new provider adds one line here. */
 const adapters: Record<ChannelType, ChannelAdapter> = {
@@ -31,6 +33,8 @@ const adapters: Record<ChannelType, ChannelAdapter> = {
   sms: smsAdapter,
   avito: avitoAdapter,
   ozon: ozonAdapter,
+  ya_market: yaMarketAdapter,
+  apple_business_chat: appleBusinessAdapter,
 };
 
 export function adapterFor(type: string): ChannelAdapter {
