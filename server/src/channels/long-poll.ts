@@ -21,7 +21,8 @@ export const pause = (ms: number, signal: AbortSignal) =>
 /** Waits after failures (network, 5xx) double from 1 s up to a minute; a success starts over. */
 export const LONG_POLL_BACKOFF_MS = [1_000, 60_000] as const;
 
-const backoffMs = (failures: number) =>
+/** The wait after `failures` failures in a row: 1 s doubling up to a minute. */
+export const backoffMs = (failures: number) =>
   Math.min(LONG_POLL_BACKOFF_MS[0] * 2 ** Math.min(Math.max(failures - 1, 0), 10), LONG_POLL_BACKOFF_MS[1]);
 
 /**
@@ -82,4 +83,18 @@ export function cursorSaver(session: PollSession, everyMs = 1_000) {
       if (pending) await store(pending).catch(() => false);
     },
   };
+}
+
+/**
+ * A polling pass's failed provider call: `refused` the channel's credentials, `retryAfterMs` the wait the provider
+ * asked for. Thrown through the pass and read where it ends (what is not one of these is not the provider's).
+ */
+export class PollFailure extends Error {
+  constructor(
+    message: string,
+    readonly refused = false,
+    readonly retryAfterMs = 0,
+  ) {
+    super(message);
+  }
 }

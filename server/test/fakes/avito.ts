@@ -8,8 +8,11 @@ import { readGraphRequest } from './meta.ts';
  * expire after `expiresIn` seconds or when a test expires them, and are then answered `expiredStatus`, 401 unless a
  * test sets 403 as Avito documents), accounts/self, the v2 chat list and chat by id, v3 messages, v1 send text
  * (1000 characters at most) and image, uploadImages (multipart `uploadfile[]`, answered keyed by the image id),
- * chatRead, v3 webhook subscribe and v1 unsubscribe, errors as `{error:{code,message}}`, 429 with Retry-After when
- * scripted; it records every call and posts webhooks as Avito does (v3 payload).
+ * chatRead, getVoiceFiles (links to the voice files it keeps), v3 webhook subscribe and v1 unsubscribe, errors as
+ * `{error:{code,message}}`, 429 with Retry-After when scripted; it records every call and posts webhooks as Avito
+ * does (v3 payload). Every message made by `payload` is in its chat's history (v3 messages, newest first: the order
+ * is not documented, so our poll must not rely on it) whether or not the webhook is delivered; the chat list
+ * takes chat_types (u2i by default, as documented), limit and offset.
  */
 
 export type AvitoRequest = {
@@ -52,6 +55,10 @@ export type FakeAvito = {
   addChat(customer: { id: number; name: string }, item: { id: number; title: string; url: string }): string;
   /** A file at the fake's image storage; answers its URL. */
   addImage(bytes: Uint8Array, type: string): string;
+  /** A voice file (Opus in MP4) for getVoiceFiles; answers its voice_id. */
+  addVoice(bytes: Uint8Array): string;
+  /** Each chat's messages as getMessagesV3 answers them. */
+  history: Map<string, Record<string, unknown>[]>;
   /** A v3 webhook body of a new message in a chat (`author_id` the customer unless given). */
   payload(
     chatId: string,
@@ -85,6 +92,7 @@ export async function startFakeAvito(): Promise<FakeAvito> {
     uploads: [],
     reads: [],
     chats: new Map(),
+    history: new Map(),
     expireTokens: () => tokens.clear(),
     failNext(pathEnd, fail, times = 1) {
       fails.push({ pathEnd, fail, times });
@@ -124,10 +132,15 @@ export async function startFakeAvito(): Promise<FakeAvito> {
       images.set(id, { bytes: Buffer.from(bytes), type });
       return `${fake.baseUrl}/img/${id}`;
     },
+    addVoice(bytes) {
+      const id = randomBytes(8).toString('hex');
+      images.set(`voice-${id}`, { bytes: Buffer.from(bytes), type: 'audio/mp4' });
+      return id;
+    },
     payload(chatId, type, content, over = {}) {
       const chat = fake.chats.get(chatId);
       const item = (chat?.context as { value?: { id?: number } } | undefined)?.value?.id ?? null;
-      return {
+      const body = {
         id: randomBytes(16).toString('hex'),
         version: 'v3.0.0',
         timestamp: Math.floor(Date.now() / 1000),
@@ -149,6 +162,17 @@ export async function startFakeAvito(): Promise<FakeAvito> {
           },
         },
       };
+      const value = body.payload.value;
+      if (chat) {
+        const { chat_id: _c, user_id: _u, chat_type: _t, item_id: _i, published_at: _p, ...message } = value;
+        const own = String(message.author_id) === String(fake.userId);
+        fake.history.set(chatId, [
+          { ...message, direction: own ? 'out' : 'in', is_read: false },
+          ...(fake.history.get(chatId) ?? []),
+        ]);
+        chat.updated = Math.max(Number(chat.updated) || 0, Number(value.created) || 0);
+      }
+      return body;
     },
     deliver: async (url, body) => {
       const res = await fetch(url, {
@@ -173,6 +197,13 @@ export async function startFakeAvito(): Promise<FakeAvito> {
     const url = new URL(req.url ?? '/', 'http://fake');
     const r: AvitoRequest = await readRequest(req, url);
     fake.requests.push(r);
+    const voice = url.pathname.match(/^\/voice\/(\w+)$/);
+    if (voice) {
+      const file = images.get(`voice-${voice[1]}`);
+      if (!file) return error(res, 404, 'Not found');
+      res.writeHead(200, { 'content-type': file.type, 'content-length': String(file.bytes.length) });
+      return void res.end(file.bytes);
+    }
     const image = url.pathname.match(/^\/img\/(\w+)$/);
     if (image) {
       const f = images.get(image[1] ?? '');
@@ -231,8 +262,23 @@ export async function startFakeAvito(): Promise<FakeAvito> {
     if (!acc) return error(res, 404, 'Not found');
     const [, version, uid, rest = ''] = acc;
     if (uid !== String(fake.userId)) return error(res, 403, 'Forbidden');
-    if (version === 'v2' && rest === 'chats' && r.method === 'GET')
-      return send(res, 200, { chats: [...fake.chats.values()] });
+    if (version === 'v2' && rest === 'chats' && r.method === 'GET') {
+      const types = (r.query.get('chat_types') ?? 'u2i').split(',');
+      const limit = Number(r.query.get('limit') ?? 100);
+      const offset = Number(r.query.get('offset') ?? 0);
+      if (!(limit >= 1 && limit <= 100) || !(offset >= 0 && offset <= 1000))
+        return error(res, 400, 'Validation error');
+      const all = [...fake.chats.values()].filter((c) => types.includes(c.id.split('-')[0] ?? ''));
+      return send(res, 200, { chats: all.slice(offset, offset + limit) });
+    }
+    if (version === 'v1' && rest.startsWith('getVoiceFiles') && r.method === 'GET') {
+      const ids = (r.query.get('voice_ids') ?? '').split(',').filter(Boolean);
+      if (!ids.length) return error(res, 400, 'Validation error');
+      const urls = Object.fromEntries(
+        ids.filter((id) => images.has(`voice-${id}`)).map((id) => [id, `${fake.baseUrl}/voice/${id}`]),
+      );
+      return send(res, 200, { voices_urls: urls });
+    }
     const chatPath = rest.match(/^chats\/([^/]+)(?:\/(.*))?$/);
     if (version === 'v1' && rest === 'uploadImages' && r.method === 'POST') {
       const file = r.files?.['uploadfile[]'];
@@ -249,7 +295,13 @@ export async function startFakeAvito(): Promise<FakeAvito> {
     const chat = fake.chats.get(chatId);
     if (!chat) return error(res, 404, 'Not found');
     if (version === 'v2' && tail === undefined && r.method === 'GET') return send(res, 200, chat);
-    if (version === 'v3' && tail === 'messages/' && r.method === 'GET') return send(res, 200, []);
+    if (version === 'v3' && tail === 'messages/' && r.method === 'GET') {
+      const limit = Number(r.query.get('limit') ?? 100);
+      const offset = Number(r.query.get('offset') ?? 0);
+      if (!(limit >= 1 && limit <= 100) || !(offset >= 0 && offset <= 1000))
+        return error(res, 400, 'Validation error');
+      return send(res, 200, (fake.history.get(chatId) ?? []).slice(offset, offset + limit));
+    }
     if (version === 'v1' && tail === 'messages' && r.method === 'POST') {
       const text = (r.json?.message as { text?: unknown } | undefined)?.text;
       if (r.json?.type !== 'text' || typeof text !== 'string' || !text || text.length > 1000)

@@ -1,10 +1,18 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { AVITO_POLL } from '../../src/channels/avito/poll.ts';
 import { saveFile } from '../../src/modules/files/service.ts';
 import { type FakeAvito, startFakeAvito } from '../fakes/avito.ts';
 import { createOrganisation, startTestServer, type TestOrg, type TestServer } from '../helpers.ts';
 import { chatsOf, messagesOf, replyTo } from '../replies.ts';
 import { goOnline, makeTeam } from './chats-fixtures.ts';
+import { until } from './cluster-fixtures.ts';
+
+/** The start of an MP4 audio file (ftyp M4A), as Avito's voice files are Opus in MP4. */
+const MP4_AUDIO = new Uint8Array([
+  0, 0, 0, 0x18, 0x66, 0x74, 0x79, 0x70, 0x4d, 0x34, 0x41, 0x20, 0, 0, 0, 0, 0x4d, 0x34, 0x41, 0x20, 0x69,
+  0x73, 0x6f, 0x6d, 0, 0, 0, 8, 0x66, 0x72, 0x65, 0x65,
+]);
 
 /** The Avito channel end to end against a fake Avito API that follows docs/providers/avito.md. */
 describe('Avito channel', () => {
@@ -135,14 +143,26 @@ describe('Avito channel', () => {
       image: { sizes: { '1280x960': img, '140x105': `${av.baseUrl}/img/none` } },
     });
     assert.equal(await av.deliver(hook, pic), 200);
-    assert.equal(await av.deliver(hook, av.payload(chatId, 'voice', { voice: { voice_id: 'v1' } })), 200);
+    // A voice message's file is asked for by its voice_id (getVoiceFiles) and kept as ours.
+    const voiceId = av.addVoice(MP4_AUDIO);
+    assert.equal(await av.deliver(hook, av.payload(chatId, 'voice', { voice: { voice_id: voiceId } })), 200);
+    // A voice_id Avito has no file for: the message stays, with a notice.
+    assert.equal(await av.deliver(hook, av.payload(chatId, 'voice', { voice: { voice_id: 'gone' } })), 200);
     const got = await messagesOf(org, chats[0].id);
-    assert.equal(got.length, 3);
+    assert.equal(got.length, 4);
     assert.equal(got[1].attachments.length, 1);
     assert.equal(got[1].attachments[0].contentType, 'image/jpeg');
     const file = await org.admin.api.get(new URL(got[1].attachments[0].url, s.url).pathname);
     assert.equal(file.status, 200);
-    assert.equal(got[2].text, '[Avito: voice]');
+    assert.equal(got[2].attachments.length, 1, JSON.stringify(got[2]));
+    assert.match(got[2].attachments[0].contentType, /^audio\/mp4$/);
+    const voice = await org.admin.api.get(new URL(got[2].attachments[0].url, s.url).pathname);
+    assert.equal(voice.status, 200);
+    assert.ok(
+      av.requests.some((r) => r.path.endsWith('/getVoiceFiles') && r.query.get('voice_ids') === voiceId),
+    );
+    assert.equal(got[3].attachments.length, 0);
+    assert.ok(got[3].text.length > 0, 'a notice instead of the missing file');
   });
 
   test('replies: text and images reach Avito, the chat is marked read; an expired token is renewed once; a 429 is retried later', async () => {
@@ -221,5 +241,65 @@ describe('Avito channel', () => {
     const problems = (await org.admin.api.get('/api/channels/problems')).body.entity.items;
     assert.ok(problems.some((p: { kind: string }) => p.kind === 'token_refused'));
     av.clientSecret = secret;
+  });
+  test('the reconciling poll reads what the webhook missed, once; a 429 waits and loses nothing', async () => {
+    const { org, channelId, hook } = await connect();
+    const pollRow = async () =>
+      (
+        await s.db.query<{ claimed_by: string | null; due_at: Date; cursor: { since?: number } }>(
+          'select claimed_by, due_at, cursor from channel_polls where channel_id = $1',
+          [channelId],
+        )
+      )[0];
+    const passDone = () =>
+      until(async () => {
+        const row = await pollRow();
+        return (row && row.claimed_by === null && row.due_at > s.clock.now() && row) || undefined;
+      }, 'an Avito poll pass to end');
+    const nextPass = async () => {
+      const row = await passDone();
+      s.clock.advance(row.due_at.getTime() - s.clock.now().getTime());
+      return passDone();
+    };
+    // The first pass notes where the account's chats stand and reads nothing of the past.
+    const first = await passDone();
+    assert.equal(typeof first.cursor.since, 'number');
+    assert.ok(first.due_at.getTime() - s.clock.now().getTime() >= AVITO_POLL.intervalMs - 1_000);
+
+    const chatId = av.addChat(
+      { id: 5550101, name: 'Lidia' },
+      { id: 4242, title: 'Sofa', url: 'https://avito.ru/moskva/mebel/sofa_4242' },
+    );
+    const delivered = av.payload(chatId, 'text', { text: 'first, by webhook' });
+    assert.equal(await av.deliver(hook, delivered), 200);
+    // Two more the webhook never brings (Avito documents no retries), one of them ours from the Avito app.
+    av.payload(chatId, 'text', { text: 'second, missed' });
+    av.payload(chatId, 'text', { text: 'typed in the Avito app' }, { author_id: av.userId });
+    av.payload(chatId, 'text', { text: 'third, missed' });
+    await nextPass();
+    const chat = await until(
+      async () => (await chatsOf(org)).find((c: { client: { name: string } }) => c.client.name === 'Lidia'),
+      'the chat',
+    );
+    assert.deepEqual(
+      (await messagesOf(org, chat.id)).map((m: { text: string }) => m.text),
+      ['first, by webhook', 'second, missed', 'third, missed'],
+      'the missed ones in order, the delivered one once, our own account left out',
+    );
+    assert.equal(chat.topic?.title, 'Sofa', 'the listing, from the chat list');
+
+    // Rate limited while listing: the pass waits as long as Avito says, and the next one reads what came meanwhile.
+    av.payload(chatId, 'text', { text: 'after the limit' });
+    av.failNext('/chats', { status: 429, message: 'Too many requests', retryAfter: '90' });
+    const limited = await nextPass();
+    assert.ok(limited.due_at.getTime() - s.clock.now().getTime() >= 89_000, 'waits out Retry-After');
+    await nextPass();
+    await until(
+      async () =>
+        (await messagesOf(org, chat.id)).some((m: { text: string }) => m.text === 'after the limit') ||
+        undefined,
+      'the message after the limit',
+    );
+    assert.equal((await messagesOf(org, chat.id)).length, 4);
   });
 });

@@ -1,5 +1,5 @@
 import type { AdapterChannel, AdapterContext, ChatTopic, InboundEvent } from '../types.ts';
-import { getChat } from './api.ts';
+import { type AvitoChat, getChat } from './api.ts';
 
 /**
  * What a chat's webhook does not carry (docs/providers/avito.md "Payload of a new message"): the customer's name and
@@ -34,7 +34,7 @@ export function knownChat(channelId: string, chatId: string): Known | null {
 
 /** The customer's name and the listing of one chat object (users: the entry that is not our account). */
 export function readChat(
-  chat: import('./api.ts').AvitoChat,
+  chat: AvitoChat,
   ownUserId: string,
 ): { name: string | null; topic: ChatTopic | null } {
   const other = (chat.users ?? []).find((u) => String(u.id ?? '') !== ownUserId && u.name);
@@ -51,15 +51,19 @@ export function readChat(
   return { name: other?.name?.trim() || null, topic };
 }
 
+/** Remembers the name and listing of a chat object read from Avito (one chat, or a page of the chat list). */
+export function rememberChat(channelId: string, chat: AvitoChat, ownUserId: string): Known {
+  const entry = { ...readChat(chat, ownUserId), until: Date.now() + TTL_MS };
+  bounded(CHATS);
+  if (chat.id) CHATS.set(keyOf(channelId, chat.id), entry);
+  return entry;
+}
+
 /** Reads a chat (getChatByIdV2) and remembers its name and listing; null when Avito does not tell. */
 async function readAndRemember(ctx: AdapterContext, channel: AdapterChannel, chatId: string) {
   const got = await getChat(ctx, channel, chatId);
   if (!got.ok) return null;
-  const known = readChat(got.result, String(channel.settings.userId ?? ''));
-  bounded(CHATS);
-  const entry = { ...known, until: Date.now() + TTL_MS };
-  CHATS.set(keyOf(channel.id, chatId), entry);
-  return entry;
+  return rememberChat(channel.id, { ...got.result, id: chatId }, String(channel.settings.userId ?? ''));
 }
 
 /**

@@ -1,9 +1,10 @@
 import { CHANNEL_TYPE_FIELDS } from '@smartconnect/contracts';
-import { fetchPublicMedia } from '../download.ts';
 import type { ChannelAdapter, ChannelCapabilities } from '../types.ts';
 import { avitoClientNames, avitoEnrich } from './chat.ts';
 import { connectAvito, disconnectAvito, verifyAvito } from './connect.ts';
+import { fetchAvitoMedia } from './media.ts';
 import { parseAvito } from './parse.ts';
+import { pollAvito } from './poll.ts';
 import { AVITO_IMAGE_MAX, AVITO_TEXT_LIMIT, sendAvito } from './send.ts';
 
 /**
@@ -24,7 +25,8 @@ export const AVITO_CAPABILITIES: ChannelCapabilities = {
 
 /**
  * The `avito` channel (issue 35): an Avito account through the Messenger API, with client credentials (api.ts), the
- * v3 webhook (connect.ts, parse.ts), the chat's customer and listing (chat.ts), text and images out (send.ts).
+ * v3 webhook (connect.ts, parse.ts) with a reconciling poll for what it misses (poll.ts), the chat's customer and
+ * listing (chat.ts), images and voice files (media.ts), text and images out (send.ts).
  */
 export const avitoAdapter: ChannelAdapter = {
   type: 'avito',
@@ -36,7 +38,8 @@ export const avitoAdapter: ChannelAdapter = {
   verify: verifyAvito,
   parse: parseAvito,
   send: sendAvito,
-  fetchMedia: fetchPublicMedia,
+  fetchMedia: fetchAvitoMedia,
+  poll: pollAvito,
   clientNames: avitoClientNames,
   enrich: avitoEnrich,
   present: (settings) => ({

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { AdapterChannel, RawRequest } from '../types.ts';
 import { readChat } from './chat.ts';
-import { parseAvito } from './parse.ts';
+import { AVITO_VOICE_REF, avitoMessage, parseAvito } from './parse.ts';
 
 // Webhook bodies as docs/providers/avito.md rebuilds them from Avito's catalog ("Payload of a new message (v3)").
 const USER = 94235311;
@@ -104,11 +104,40 @@ test('other content: links, listings, locations, calls as text; the rest as visi
     text({ type: 'call', content: { call: { status: 'missed', target_user_id: USER } } }),
     '[Avito: missed call]',
   );
-  assert.equal(text({ type: 'voice', content: { voice: { voice_id: 'v' } } }), '[Avito: voice]');
+  assert.equal(text({ type: 'voice', content: { voice: null } }), '[Avito: voice]');
   assert.equal(text({ type: 'file', content: {} }), '[Avito: file]');
   assert.equal(text({ type: 'video', content: {} }), '[Avito: video]');
   assert.equal(text({ type: 'deleted', content: null }), '[Avito: message deleted]');
   assert.equal(text({ type: 'text', content: { text: null } }), '[Avito: empty message]');
+});
+
+test('a voice message: its file, by voice_id, asked for when downloaded', () => {
+  const [e] = parseAvito(channel(), req(hook({ type: 'voice', content: { voice: { voice_id: 'a1b2' } } })));
+  assert.equal(e?.kind, 'message');
+  if (e?.kind !== 'message') return;
+  assert.equal(e.message.text, '');
+  assert.deepEqual(e.message.media, [
+    { ref: `${AVITO_VOICE_REF}a1b2`, name: 'voice.mp4', contentType: 'audio/mp4' },
+  ]);
+});
+
+test('a message of the history (the reconciling poll): ours by direction, the customer’s as from the webhook', () => {
+  // getMessagesV3's message object (docs/providers/avito.md "Message object"), with the chat's id added by the poll.
+  const message = {
+    id: 'bdcc5bac2d00345f1cc66fa657813958',
+    author_id: 141906442,
+    created: 1571654040,
+    direction: 'in',
+    type: 'text',
+    content: { text: 'привет!' },
+    is_read: true,
+    read: 1571654100,
+    chat_id: 'u2i-abc',
+  };
+  const [e] = avitoMessage(channel(), message);
+  assert.equal(e?.kind === 'message' && e.message.text, 'привет!');
+  assert.equal(e?.kind === 'message' && e.message.client.externalId, 'u2i-abc');
+  assert.deepEqual(avitoMessage(channel(), { ...message, direction: 'out', author_id: 7 }), []);
 });
 
 test('skipped: our own messages, another account, the empty check; system messages and unknown events ignored', () => {

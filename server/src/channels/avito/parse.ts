@@ -18,12 +18,14 @@ const content = z
     item: z.looseObject({ title: str, price_string: str, item_url: str }).nullish(),
     location: z.looseObject({ lat: num, lon: num, title: str, text: str }).nullish(),
     call: z.looseObject({ status: str }).nullish(),
+    voice: z.looseObject({ voice_id: str }).nullish(),
     flow_id: str,
   })
   .nullish();
 const value = z.looseObject({
   id: providerId,
   chat_id: providerId,
+  direction: str,
   user_id: anyId.nullish(),
   author_id: anyId.nullish(),
   type: z.string(),
@@ -35,6 +37,9 @@ type Value = z.output<typeof value>;
 const envelope = z.looseObject({ id: str, payload: z.looseObject({ type: z.string(), value: z.unknown() }) });
 /** What names a client's message when the rest cannot be read. */
 const messageKey = z.looseObject({ id: providerId, chat_id: providerId });
+
+/** A voice message's media ref: this prefix and Avito's voice_id. */
+export const AVITO_VOICE_REF = 'avito-voice:';
 
 /** The largest `WxH` of an image's sizes. */
 function largest(s: Record<string, string> | null | undefined): string | undefined {
@@ -79,9 +84,15 @@ function contentOf(v: Value): { text: string; media: MediaRef[] } {
     case 'deleted':
       text = '[Avito: message deleted]';
       break;
+    case 'voice': {
+      // The file's link is asked for when it is downloaded (getVoiceFiles; each link lives an hour): media.ts.
+      const id = c.voice?.voice_id;
+      if (id) media.push({ ref: `${AVITO_VOICE_REF}${id}`, name: 'voice.mp4', contentType: 'audio/mp4' });
+      else text = '[Avito: voice]';
+      break;
+    }
     default:
-      // voice (its file needs getVoiceFiles: not fetched yet), appCall, file, video (the API gives `{}`), and types
-      // not documented.
+      // appCall, file, video (the API gives `{}`), and types not documented.
       text = `[Avito: ${v.type || 'message'}]`;
   }
   if (!text && !media.length) text = '[Avito: empty message]';
@@ -89,10 +100,8 @@ function contentOf(v: Value): { text: string; media: MediaRef[] } {
 }
 
 /**
- * One webhook request as events (only `payload.type = "message"` is documented; other types are ignored). Skipped:
- * the subscribe check's empty body, messages of another account, our own account's messages (Avito echoes what we
- * and the account's managers send: brief "Behaviour not covered by the docs", not documented), and Avito's chat-bot
- * messages (`system`). The client is the Avito chat (our choice: `client.externalId` is the chat id, since a reply
+ * One webhook request as events (only `payload.type = "message"` is documented; other types are ignored; the
+ * subscribe check's empty body is answered with nothing stored). The client is the Avito chat (our choice: `client.externalId` is the chat id, since a reply
  * needs it and a chat has one customer; the same person asking about two listings is two clients). The chat's
  * name and listing come from chat.ts.
  */
@@ -104,7 +113,16 @@ export function parseAvito(channel: AdapterChannel, req: RawRequest): ParsedEven
   const env = read(envelope, body);
   if (!env.ok) return [unreadable('Avito', env.reason)];
   if (env.data.payload.type !== 'message') return [{ kind: 'ignored', what: env.data.payload.type }];
-  const raw = env.data.payload.value;
+  return avitoMessage(channel, env.data.payload.value);
+}
+
+/**
+ * One Avito message as an event: the webhook's `payload.value`, or a message of the history read by the
+ * reconciling poll (poll.ts gives it the chat's id). Skipped: messages of another account, our own account's messages
+ * (Avito echoes what we and the account's managers send: brief "Behaviour not covered by the docs", not documented;
+ * the history marks them `direction: out`), and Avito's chat-bot messages (`system`).
+ */
+export function avitoMessage(channel: AdapterChannel, raw: unknown): ParsedEvent[] {
   const full = read(value, raw);
   if (!full.ok) {
     const key = read(messageKey, raw);
@@ -116,6 +134,7 @@ export function parseAvito(channel: AdapterChannel, req: RawRequest): ParsedEven
   const own = String(channel.settings.userId ?? '');
   if (v.user_id != null && own && String(v.user_id) !== own) return [];
   if (v.author_id != null && String(v.author_id) === own) return [];
+  if (v.direction === 'out') return [];
   if (v.type === 'system') return [{ kind: 'ignored', what: 'message:system' }];
   const { text, media } = contentOf(v);
   const known = knownChat(channel.id, v.chat_id);
