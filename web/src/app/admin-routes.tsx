@@ -340,7 +340,16 @@ const adminRoutes: RouteObject = {
         },
         {
           element: <Guard right="AUTHORITY_INTEGRATION" />,
-          children: [soon('extensions', 'preferences.extensions')],
+          children: [
+            {
+              path: 'extensions',
+              handle: { title: 'preferences.extensions' },
+              lazy: screen(
+                () => import('../features/integrations/integrations-page.tsx'),
+                'IntegrationsPage',
+              ),
+            },
+          ],
         },
         {
           path: 'black-list',

@@ -17,6 +17,7 @@ import { errors } from './en-gb/errors.ts';
 import { fields } from './en-gb/fields.ts';
 import { finance } from './en-gb/finance.ts';
 import { firstRun } from './en-gb/firstRun.ts';
+import { integrations } from './en-gb/integrations.ts';
 import { kb } from './en-gb/kb.ts';
 import { landing } from './en-gb/landing.ts';
 import { languages } from './en-gb/languages.ts';
@@ -49,6 +50,7 @@ import { teams } from './en-gb/teams.ts';
 import { templates } from './en-gb/templates.ts';
 import { titles } from './en-gb/titles.ts';
 import { users } from './en-gb/users.ts';
+import { webhooks } from './en-gb/webhooks.ts';
 import { workspace } from './en-gb/workspace.ts';
 
 /**
@@ -86,6 +88,8 @@ export const enGB = {
   routingRules,
   mailings,
   smsImport,
+  integrations,
+  webhooks,
   rights,
   profile,
   a11y,

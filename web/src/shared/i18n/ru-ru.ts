@@ -18,6 +18,7 @@ import { errors } from './ru-ru/errors.ts';
 import { fields } from './ru-ru/fields.ts';
 import { finance } from './ru-ru/finance.ts';
 import { firstRun } from './ru-ru/firstRun.ts';
+import { integrations } from './ru-ru/integrations.ts';
 import { kb } from './ru-ru/kb.ts';
 import { landing } from './ru-ru/landing.ts';
 import { languages } from './ru-ru/languages.ts';
@@ -50,6 +51,7 @@ import { teams } from './ru-ru/teams.ts';
 import { templates } from './ru-ru/templates.ts';
 import { titles } from './ru-ru/titles.ts';
 import { users } from './ru-ru/users.ts';
+import { webhooks } from './ru-ru/webhooks.ts';
 import { workspace } from './ru-ru/workspace.ts';
 
 /** Russian (ru-RU) texts, one file per namespace (ru-ru/<namespace>.ts); the same keys as en-gb. */
@@ -84,6 +86,8 @@ export const ruRU: Resources = {
   routingRules,
   mailings,
   smsImport,
+  integrations,
+  webhooks,
   rights,
   profile,
   a11y,

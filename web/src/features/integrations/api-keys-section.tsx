@@ -1,0 +1,4 @@
+/** The organisation's API keys (issue 34). */
+export function ApiKeysSection() {
+  return null;
+}

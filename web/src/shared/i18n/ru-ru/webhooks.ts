@@ -1,0 +1,4 @@
+/** Preferences → Integrations → event webhooks (issue 34). */
+export const webhooks = {
+  title: 'Вебхуки событий',
+};
