@@ -35,7 +35,7 @@ export type ChannelStatus = (typeof CHANNEL_STATUSES)[number];
 export const WHATSAPP_PROVIDERS = ['cloud', 'bsp'] as const;
 export type WhatsAppProvider = (typeof WHATSAPP_PROVIDERS)[number];
 
-/** The regions of the regional Viber business delivery provider (§3 Regional delivery): one base URL each. */
+/** The regions of Viber business delivery (§3 Regional delivery): Russia through Devino Telecom, Belarus through SMS.by. */
 export const VIBER_REGIONS = ['ru', 'by'] as const;
 export type ViberRegion = (typeof VIBER_REGIONS)[number];
 
@@ -267,10 +267,12 @@ export const CHANNEL_TYPE_FIELDS = {
   instagram: metaLoginFields,
   facebook: metaLoginFields,
   /**
-   * Viber business messages through a regional delivery provider (§3 'Regional delivery: region (Russia,
-   * Belarus)', §5 'provider login and password required; phone and Viber service id'): the provider account's
-   * login and password (HTTP Basic), the Viber service id the provider registered for the business, and the
-   * business's phone. Checked with the provider's account endpoint when saved.
+   * Viber business messages through the region's provider (§3 'Regional delivery: region (Russia, Belarus)', §5
+   * 'provider login and password required; phone and Viber service id'; DECISIONS.md "Regional Viber providers"):
+   * the provider account's login and password (Devino: the cabinet's, HTTP Basic; SMS.by: its API key as the
+   * password), the Viber sender registered at the provider (Devino's sender name, at most 11 characters; SMS.by's
+   * numeric sender id) and the business's phone. Russia only: `smsFallback` sends the text as SMS from `smsSender`
+   * when Viber does not deliver it. Checked with the provider when saved.
    */
   viber: z.object({
     region: z.enum(VIBER_REGIONS, M.requiredFields),
@@ -280,13 +282,20 @@ export const CHANNEL_TYPE_FIELDS = {
       .string(M.requiredFields)
       .trim()
       .min(1, M.requiredFields)
-      .regex(/^[A-Za-z0-9_-]{1,64}$/, M.tokenIncorrect),
+      .regex(/^[A-Za-z0-9][A-Za-z0-9 ._-]{0,63}$/, M.tokenIncorrect),
     phone: z
       .string(M.requiredFields)
       .trim()
       .min(1, M.requiredFields)
       .transform((v) => v.replace(/[\s()-]/g, ''))
       .pipe(z.string().regex(/^\+?\d{10,15}$/, M.phoneIncorrect)),
+    smsFallback: z.boolean(M.valueIncorrect).optional(),
+    /** Devino's `smsSrcAddress`: an SMS sender approved in its cabinet, up to 11 Latin letters or digits. */
+    smsSender: z
+      .string(M.valueIncorrect)
+      .trim()
+      .regex(/^[A-Za-z0-9][A-Za-z0-9 ._-]{0,10}$/, M.valueIncorrect)
+      .optional(),
   }),
   /**
    * SMS sent through an outside SMS service, imported into the clients' histories (issue 33; not a §3 type: nothing

@@ -298,7 +298,7 @@ export type ChannelAdapter = {
    * The request as events, its provider payload checked with a schema and its strings made storable
    * (sanitizeStrings). What a provider's webhook carries that cannot be read is never thrown (a non-2xx answer is
    * retried forever): a notice in the client's dialog, or an `unreadable` event. Throws a validation AppError only
-   * where the sender reads our 4xx as final (the API channel's integrators, the regional Viber provider).
+   * where the sender reads our 4xx as final (the API channel's integrators).
    */
   parse(channel: AdapterChannel, req: RawRequest): ParsedEvent[];
   /** Delivers one of our messages; says whether a failure is worth retrying. */

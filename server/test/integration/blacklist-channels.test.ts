@@ -3,9 +3,9 @@ import { after, before, describe, test } from 'node:test';
 import { ImapFlow } from 'imapflow';
 import { ManualClock } from '../../src/lib/clock.ts';
 import { type Dovecot, dovecotMissing, startDovecot } from '../dovecot.ts';
+import { type FakeDevino, startFakeDevino } from '../fakes/devino.ts';
 import { type FakeMeta, startFakeMeta } from '../fakes/meta.ts';
 import { type FakeViber, startFakeViber } from '../fakes/viber.ts';
-import { type FakeViberBusiness, startFakeViberBusiness } from '../fakes/viber-business.ts';
 import { type FakeVk, startFakeVk } from '../fakes/vk.ts';
 import { type FakeWhatsApp, startFakeWhatsApp } from '../fakes/whatsapp.ts';
 import { createOrganisation, startTestServer, type TestOrg, type TestServer } from '../helpers.ts';
@@ -64,14 +64,14 @@ describe('blacklist on the messenger channels', () => {
   let vb: FakeViber;
   let vk: FakeVk;
   let meta: FakeMeta;
-  let vbb: FakeViberBusiness;
+  let vbb: FakeDevino;
   before(async () => {
     const clock = new ManualClock();
     wa = await startFakeWhatsApp({ now: () => clock.now().getTime() });
     vb = await startFakeViber();
     vk = await startFakeVk();
     meta = await startFakeMeta({ now: () => clock.now().getTime() });
-    vbb = await startFakeViberBusiness();
+    vbb = await startFakeDevino();
     s = await startTestServer({
       clock,
       env: {
@@ -83,7 +83,7 @@ describe('blacklist on the messenger channels', () => {
         META_APP_ID: meta.appId,
         META_APP_SECRET: meta.appSecret,
         META_VERIFY_TOKEN: 'meta-verify-token-1',
-        VIBER_BUSINESS_RU_BASE_URL: vbb.baseUrl,
+        DEVINO_VIBER_API_BASE_URL: vbb.baseUrl,
       },
     });
     vb.reach = (url) => url.replace('http://localhost:3000', s.url);
@@ -155,18 +155,23 @@ describe('blacklist on the messenger channels', () => {
     });
   }
 
-  test('Viber business (regional provider)', async () => {
+  test('Viber business (Devino Telecom, Russia)', async () => {
     const org = await createOrganisation(s);
-    await channel(org, {
+    const teamId = await makeTeam(org, { method: 'manual' });
+    const res = await org.admin.api.post('/api/channels', {
+      name: 'Ch viber',
+      teamId,
       type: 'viber',
       region: 'ru',
       login: vbb.login,
       password: vbb.password,
-      serviceId: vbb.serviceId,
+      serviceId: vbb.subject,
       phone: '+74951234567',
     });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    const url = `${s.url}${res.body.entity.inboundUrl}?key=${res.body.entity.inboundKey}`;
     await blockedFlow(org, async (text) => {
-      assert.equal(await vbb.deliver(vbb.message('79005550022', { text }, 'Troll')), 200);
+      assert.equal(await vbb.reply([vbb.replyItem('79005550022', text)], url), 200);
     });
   });
 });

@@ -3,10 +3,10 @@ import { appendFileSync } from 'node:fs';
 import { Writable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
 import { ManualClock } from '../../src/lib/clock.ts';
+import { type FakeDevino, startFakeDevino } from '../fakes/devino.ts';
 import { type FakeMeta, startFakeMeta } from '../fakes/meta.ts';
 import { type FakeTelegram, startFakeTelegram, type TgUpdate } from '../fakes/telegram.ts';
 import { type FakeViber, startFakeViber } from '../fakes/viber.ts';
-import { type FakeViberBusiness, startFakeViberBusiness } from '../fakes/viber-business.ts';
 import { type FakeVk, startFakeVk } from '../fakes/vk.ts';
 import { type FakeWhatsApp, startFakeWhatsApp } from '../fakes/whatsapp.ts';
 import { type FakeWhatsAppBsp, startFakeWhatsAppBsp } from '../fakes/whatsapp-bsp.ts';
@@ -142,7 +142,7 @@ describe('signed provider payloads of the wrong shape never give a 5xx', () => {
   let vk: FakeVk;
   let meta: FakeMeta;
   let bsp: FakeWhatsAppBsp;
-  let vbb: FakeViberBusiness;
+  let vbb: FakeDevino;
   const log: string[] = [];
   before(async () => {
     const clock = new ManualClock();
@@ -153,7 +153,7 @@ describe('signed provider payloads of the wrong shape never give a 5xx', () => {
       startFakeVk(),
       startFakeMeta({ now: () => clock.now().getTime() }),
       startFakeWhatsAppBsp(),
-      startFakeViberBusiness(),
+      startFakeDevino(),
     ]);
     vk.perSecond = 1_000;
     const logStream = new Writable({
@@ -176,7 +176,7 @@ describe('signed provider payloads of the wrong shape never give a 5xx', () => {
         META_APP_SECRET: meta.appSecret,
         META_VERIFY_TOKEN: 'meta-verify-token-1',
         WHATSAPP_BSP_BASE_URL: bsp.baseUrl,
-        VIBER_BUSINESS_RU_BASE_URL: vbb.baseUrl,
+        DEVINO_VIBER_API_BASE_URL: vbb.baseUrl,
       },
     });
     const reach = (url: string) => url.replace('http://localhost:3000', s.url);
@@ -633,29 +633,29 @@ describe('signed provider payloads of the wrong shape never give a 5xx', () => {
       await run(subject);
     });
 
-  test('Viber business (regional provider)', async () => {
+  test('Viber business (Devino Telecom, Russia)', async () => {
     const org = await createOrganisation(s);
     const ch = await channel(org, {
       type: 'viber',
       region: 'ru',
       login: vbb.login,
       password: vbb.password,
-      serviceId: vbb.serviceId,
+      serviceId: vbb.subject,
       phone: '+7 (495) 123-45-67',
     });
     const phone = '79160001122';
+    const url = `http://localhost:3000${ch.inboundUrl}?key=${ch.inboundKey}`;
+    // Devino posts a JSON array of replies; each fuzzed reply goes as the array's one item.
     const subject: Subject = {
       name: 'viber business',
       org,
       channelId: ch.id,
-      deliver: (body) => vbb.deliver(body as Record<string, unknown>),
+      deliver: (body) => vbb.reply([body as Record<string, unknown>], url),
       kinds: {
-        text: (n) => ({ ...(vbb.message(phone, { text: 'Hello' }, 'Ann Lee') as Payload), id: `in-${n}` }),
-        status: (n) => vbb.status(`out-${n}`, 'failed', 'x') as Payload,
+        text: (n) => ({ ...(vbb.replyItem(phone, 'Hello', '3158611117333282816') as Payload), id: n }),
       },
-      normal: (n, text) => ({ ...(vbb.message(phone, { text }, 'Ann Lee') as Payload), id: `in-${n}` }),
+      normal: (n, text) => ({ ...(vbb.replyItem(phone, text) as Payload), id: n }),
       normalClient: phone,
-      final4xx: true,
     };
     await run(subject);
   });

@@ -3,78 +3,109 @@ import { retryAfterMs } from '../../lib/outbound.ts';
 import type { AdapterChannel, AdapterContext } from '../types.ts';
 
 /**
- * The regional Viber business delivery provider's HTTP API (v1), one installation per region (§3 Regional delivery:
- * Russia, Belarus), the shape the Russian and Belarusian Viber business aggregators share:
- * - every call authenticates with HTTP Basic (the provider account's login and password);
- * - `GET /v1/account`: the account and the Viber services (sender ids) it may use;
- * - `PUT|DELETE /v1/services/{serviceId}/callback {url, secret}`: where the provider posts the service's inbound
- *   messages and delivery reports, each signed `X-Callback-Signature: sha256=<hex HMAC-SHA256(secret, body)>`;
- *   the provider retries a callback answered 5xx (or not at all) and drops one answered 4xx (a callback we cannot
- *   read is answered 400: parse.ts);
- * - `POST /v1/messages {serviceId, phone, text, imageUrl?, externalId}`: one message to a phone; `externalId` is
- *   the client's idempotency key (a repeat answers the first message's id);
- * - errors: `{error: {code, message}}` with 400/401/404/422, 429 with Retry-After, 5xx.
- * Base URLs: VIBER_BUSINESS_RU_BASE_URL and VIBER_BUSINESS_BY_BASE_URL (no default: the installation's contract).
+ * Viber business messages through one real provider per region (docs/providers/viber-regional.md, DECISIONS.md
+ * "Regional Viber providers"):
+ * - Russia: Devino Telecom's Viber HTTP API (§1a, `https://viber.devinotele.com:444`): HTTP Basic with the cabinet's
+ *   login and password, JSON `POST /send` and `POST /status`, inbound replies POSTed by Devino to an address its
+ *   support sets up.
+ * - Belarus: SMS.by's API (§3, `https://app.sms.by/api/v1/<method>`): the API key as the `token` parameter.
+ * The base URLs can be pointed elsewhere (tests: the fakes) with DEVINO_VIBER_API_BASE_URL and SMSBY_API_BASE_URL.
  */
-export const BASE_URL_ENV: Record<ViberRegion, string> = {
-  ru: 'VIBER_BUSINESS_RU_BASE_URL',
-  by: 'VIBER_BUSINESS_BY_BASE_URL',
+export const PROVIDERS: Record<ViberRegion, { env: string; defaultUrl: string }> = {
+  ru: { env: 'DEVINO_VIBER_API_BASE_URL', defaultUrl: 'https://viber.devinotele.com:444' },
+  by: { env: 'SMSBY_API_BASE_URL', defaultUrl: 'https://app.sms.by' },
 };
 
-export const regionBaseUrl = (ctx: AdapterContext, region: string): string | null => {
-  const name = BASE_URL_ENV[region as ViberRegion];
-  const url = name ? ctx.env[name] : undefined;
-  return url ? url.replace(/\/$/, '') : null;
-};
+export const regionOf = (settings: Record<string, unknown>): ViberRegion =>
+  settings.region === 'by' ? 'by' : 'ru';
 
-export type ProviderAnswer<T> =
-  | { ok: true; result: T }
-  | { ok: false; status: number; code: string; message: string; retryAfterMs?: number };
+export const baseUrlOf = (ctx: AdapterContext, region: ViberRegion): string =>
+  (ctx.env[PROVIDERS[region].env] || PROVIDERS[region].defaultUrl).replace(/\/$/, '');
 
-export type Credentials = { region: string; login: string; password: string };
+export type Credentials = { login: string; password: string };
 
 export const credentialsOf = (channel: AdapterChannel): Credentials => ({
-  region: String(channel.settings.region ?? ''),
   login: String(channel.settings.login ?? ''),
   password: channel.secrets.password ?? '',
 });
 
-export const basicAuth = (c: Credentials) =>
-  `Basic ${Buffer.from(`${c.login}:${c.password}`, 'utf8').toString('base64')}`;
+/** A call's answer: the parsed JSON body whatever the HTTP status (both providers put their error codes there). */
+export type ProviderAnswer = {
+  status: number;
+  json: Record<string, unknown>;
+  retryAfterMs?: number;
+};
 
-/** One provider call; network failures (and a region without a configured base URL) throw. */
-export async function callProvider<T>(
+/**
+ * Devino's ids (`providerId`, an inbound `id` and `parentId`) are 64-bit integers written as JSON numbers (§1a
+ * example: 3158611117333282816), past what a JavaScript number holds exactly: they are read as strings.
+ */
+export function parseBigIdJson(text: string): unknown {
+  return JSON.parse(text.replace(/("(?:providerId|parentId|id)"\s*:\s*)(-?\d{16,})/g, '$1"$2"'));
+}
+
+const parsed = (body: Buffer): Record<string, unknown> => {
+  try {
+    const json = body.length ? parseBigIdJson(body.toString('utf8')) : {};
+    // A bare list (how SMS.by answers some lists is not documented) is read as `result`.
+    if (Array.isArray(json)) return { result: json };
+    return json && typeof json === 'object' ? (json as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+};
+
+/** One Devino call (JSON body already written: ids go out as bare numbers). Network failures throw. */
+export async function callDevino(
   ctx: AdapterContext,
   c: Credentials,
-  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
-  path: string,
-  body?: Record<string, unknown>,
-): Promise<ProviderAnswer<T>> {
-  const base = regionBaseUrl(ctx, c.region);
-  if (!base) throw new Error(`no base URL for Viber business region ${c.region}`);
-  const res = await ctx.outbound.fetch(`${base}${path}`, {
-    method,
+  path: '/send' | '/status',
+  body: string,
+  signal?: AbortSignal,
+): Promise<ProviderAnswer> {
+  const res = await ctx.outbound.fetch(`${baseUrlOf(ctx, 'ru')}${path}`, {
+    method: 'POST',
     headers: {
-      authorization: basicAuth(c),
+      authorization: `Basic ${Buffer.from(`${c.login}:${c.password}`, 'utf8').toString('base64')}`,
+      'content-type': 'application/json; charset=utf-8',
       accept: 'application/json',
-      ...(body ? { 'content-type': 'application/json' } : {}),
     },
-    ...(body ? { body: JSON.stringify(body) } : {}),
+    body,
+    ...(signal ? { signal } : {}),
   });
-  let json: Record<string, unknown> = {};
-  try {
-    json = res.body.length ? (JSON.parse(res.body.toString('utf8')) as Record<string, unknown>) : {};
-  } catch {
-    json = {};
-  }
-  if (res.status >= 200 && res.status < 300) return { ok: true, result: json as T };
-  const error = (json.error ?? {}) as { code?: unknown; message?: unknown };
   const wait = retryAfterMs(res.headers.get('retry-after'));
-  return {
-    ok: false,
-    status: res.status,
-    code: typeof error.code === 'string' ? error.code : `http_${res.status}`,
-    message: typeof error.message === 'string' ? error.message : `HTTP ${res.status}`,
-    ...(wait ? { retryAfterMs: wait } : {}),
-  };
+  return { status: res.status, json: parsed(res.body), ...(wait ? { retryAfterMs: wait } : {}) };
 }
+
+/**
+ * One SMS.by call: `GET /api/v1/<method>?token=…` or a form-encoded POST with `token` among the fields, as SMS.by's
+ * own PHP class sends them (§3 S4). Network failures throw.
+ */
+export async function callSmsBy(
+  ctx: AdapterContext,
+  token: string,
+  method: string,
+  params: Record<string, string> = {},
+  verb: 'GET' | 'POST' = 'GET',
+): Promise<ProviderAnswer> {
+  const query = new URLSearchParams({ token, ...params }).toString();
+  const url = `${baseUrlOf(ctx, 'by')}/api/v1/${method}`;
+  const res = await ctx.outbound.fetch(verb === 'GET' ? `${url}?${query}` : url, {
+    method: verb,
+    headers: {
+      accept: 'application/json',
+      ...(verb === 'POST' ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
+    },
+    ...(verb === 'POST' ? { body: query } : {}),
+  });
+  const wait = retryAfterMs(res.headers.get('retry-after'));
+  return { status: res.status, json: parsed(res.body), ...(wait ? { retryAfterMs: wait } : {}) };
+}
+
+/** SMS.by answers an error as `{"error": "…"}` (§3 S3, S4), or an HTTP status 400/404/421/429/500 (S2). */
+export const smsByError = (a: ProviderAnswer): string | null => {
+  if (typeof a.json.error === 'string' && a.json.error) return a.json.error;
+  if (a.json.error && typeof a.json.error === 'object') return JSON.stringify(a.json.error);
+  if (a.status < 200 || a.status >= 300) return `HTTP ${a.status}`;
+  return null;
+};

@@ -1,19 +1,24 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
-import { FIELD_MESSAGES as M } from '@smartconnect/contracts';
+import { timingSafeEqual } from 'node:crypto';
+import { FIELD_MESSAGES as M, type ViberRegion } from '@smartconnect/contracts';
 import { AppError } from '../../http/errors.ts';
-import { randomToken } from '../../lib/crypto.ts';
+import { hashToken, randomToken } from '../../lib/crypto.ts';
 import type { AdapterChannel, AdapterContext, Connected, RawRequest } from '../types.ts';
-import { type Credentials, callProvider, credentialsOf, regionBaseUrl } from './api.ts';
+import { checkDevino } from './devino.ts';
+import { checkSmsBy } from './smsby.ts';
 
-const refusal = (reason: 'unreachable' | 'token' | 'webhook', provider?: string) =>
+const refusal = (reason: 'unreachable' | 'token', provider?: string) =>
   new AppError('channelCreationException', undefined, { reason, ...(provider ? { provider } : {}) });
 
-type Account = { login?: string; services?: { id?: unknown; name?: unknown }[] };
+/** The sender each provider takes: Devino's `subject` (≤ 11 characters), SMS.by's numeric `vibername_id`. */
+const SENDER_RULE: Record<ViberRegion, RegExp> = { ru: /^.{1,11}$/, by: /^\d{1,20}$/ };
 
 /**
- * Checks the provider account (GET /v1/account with HTTP Basic): refused credentials are the password field's
- * 'Password specified incorrectly', a service id the account does not have is 'Incorrect token/ID specified'.
- * The callback secret is ours, generated once and kept across edits.
+ * Checks the account with the region's provider (docs/providers/viber-regional.md): Devino with the cabinet's login
+ * and password (HTTP Basic), SMS.by with its API key typed as the password (`getVibernames`, which also says whether
+ * the Viber sender id belongs to the account). Refused credentials are the password field's 'Password specified
+ * incorrectly', a sender the provider cannot take is 'Incorrect token/ID specified'. The SMS fallback (Devino only:
+ * SMS.by documents none) needs its SMS sender name. Devino posts replies to an address its support sets up: that
+ * address carries a key made here on creation, shown once (`inboundKey`), only its hash kept.
  */
 export async function connectViberBusiness(
   ctx: AdapterContext,
@@ -21,12 +26,11 @@ export async function connectViberBusiness(
   input: Record<string, unknown>,
   current?: AdapterChannel,
 ): Promise<Connected> {
-  const pick = (f: string) =>
-    (input[f] as string | undefined) ?? (current?.settings[f] as string | undefined);
-  const region = pick('region');
-  const login = pick('login');
-  const serviceId = pick('serviceId');
-  const phone = pick('phone');
+  const pick = <T>(f: string) => (input[f] as T | undefined) ?? (current?.settings[f] as T | undefined);
+  const region = pick<ViberRegion>('region');
+  const login = pick<string>('login');
+  const serviceId = pick<string>('serviceId');
+  const phone = pick<string>('phone');
   const password = (input.password as string | undefined) ?? current?.secrets.password;
   const missing = Object.entries({ region, login, password, serviceId, phone }).filter(([, v]) => !v);
   if (missing.length)
@@ -34,64 +38,55 @@ export async function connectViberBusiness(
       'validationException',
       Object.fromEntries(missing.map(([k]) => [k, M.requiredFields])),
     );
-  const creds: Credentials = {
-    region: region as string,
-    login: login as string,
-    password: password as string,
-  };
-  if (!regionBaseUrl(ctx, creds.region)) throw refusal('unreachable');
-  const account = await callProvider<Account>(ctx, creds, 'GET', '/v1/account').catch(() => {
-    throw refusal('unreachable');
-  });
-  if (!account.ok) {
-    if (account.status === 401 || account.status === 403)
-      throw new AppError('validationException', { password: M.passwordIncorrect });
-    throw refusal(account.status === 429 || account.status >= 500 ? 'unreachable' : 'token', account.message);
+  const r = region as ViberRegion;
+  if (!SENDER_RULE[r].test(serviceId as string))
+    throw new AppError('validationException', { serviceId: M.tokenIncorrect });
+  const smsFallback = r === 'ru' && pick<boolean>('smsFallback') === true;
+  const smsSender = pick<string>('smsSender')?.trim() || null;
+  if (smsFallback && !smsSender) throw new AppError('validationException', { smsSender: M.requiredFields });
+
+  let serviceName: string | null = null;
+  if (r === 'ru') {
+    const o = await checkDevino(ctx, { login: login as string, password: password as string }).catch(() => {
+      throw refusal('unreachable');
+    });
+    if (o.kind === 'refused') throw new AppError('validationException', { password: M.passwordIncorrect });
+    if (o.kind !== 'ok') throw refusal('unreachable', o.error);
+  } else {
+    const names = await checkSmsBy(ctx, password as string).catch(() => {
+      throw refusal('unreachable');
+    });
+    if (names === 'unreachable') throw refusal('unreachable');
+    if (!names) throw new AppError('validationException', { password: M.passwordIncorrect });
+    const sender = names.find((n) => n.id === serviceId);
+    if (!sender) throw new AppError('validationException', { serviceId: M.tokenIncorrect });
+    serviceName = sender.name;
   }
-  const service = (account.result.services ?? []).find((s) => String(s.id) === serviceId);
-  if (!service) throw new AppError('validationException', { serviceId: M.tokenIncorrect });
-  return {
-    settings: {
-      region,
-      login,
-      serviceId,
-      phone,
-      serviceName: typeof service.name === 'string' ? service.name : null,
-    },
-    secrets: {
-      password: password as string,
-      callbackSecret: current?.secrets.callbackSecret ?? randomToken(),
-    },
+  const settings = {
+    region: r,
+    login,
+    serviceId,
+    phone,
+    serviceName,
+    smsFallback,
+    smsSender: smsFallback ? smsSender : null,
   };
+  const secrets = { password: password as string };
+  // A channel connected before (or before the real providers) keeps its key; one without gets it on creation only.
+  if (current) return { settings, secrets };
+  const inboundKey = randomToken();
+  return { settings, secrets, shownOnce: { inboundKey }, inboundKeyHash: hashToken(inboundKey) };
 }
 
-const callbackPath = (channel: AdapterChannel) =>
-  `/v1/services/${encodeURIComponent(String(channel.settings.serviceId))}/callback`;
-
-/** Points the service's inbound messages and delivery reports at our webhook, with the secret they are signed by. */
-export async function registerViberBusiness(ctx: AdapterContext, channel: AdapterChannel): Promise<void> {
-  const res = await callProvider(ctx, credentialsOf(channel), 'PUT', callbackPath(channel), {
-    url: `${ctx.publicUrl}/api/webhooks/viber/${channel.id}`,
-    secret: channel.secrets.callbackSecret ?? '',
-    events: ['message', 'status'],
-  }).catch(() => {
-    throw refusal('unreachable');
-  });
-  if (!res.ok) throw refusal('webhook', res.message);
-}
-
-export async function disconnectViberBusiness(ctx: AdapterContext, channel: AdapterChannel): Promise<void> {
-  const res = await callProvider(ctx, credentialsOf(channel), 'DELETE', callbackPath(channel));
-  if (!res.ok && res.status !== 404) throw new Error(`callback removal: ${res.message}`);
-}
-
-/** Every callback carries X-Callback-Signature: `sha256=` and the hex HMAC-SHA256 of the raw body with our secret. */
+/**
+ * Devino's inbound replies (§1a) come to `/api/webhooks/viber/{channelId}?key={inboundKey}`: Devino documents no
+ * signature or header, so the address Devino's support is given carries our key (our choice); the path alone is
+ * refused (401).
+ */
 export function verifyViberBusiness(channel: AdapterChannel, req: RawRequest): boolean {
-  const given = req.headers['x-callback-signature'];
-  const secret = channel.secrets.callbackSecret;
-  if (typeof given !== 'string' || !secret) return false;
-  const expected = `sha256=${createHmac('sha256', secret).update(req.rawBody).digest('hex')}`;
-  const a = Buffer.from(given.trim().toLowerCase());
-  const b = Buffer.from(expected);
-  return a.length === b.length && timingSafeEqual(a, b);
+  const key = req.query.key;
+  if (typeof key !== 'string' || !key || !channel.inboundKeyHash) return false;
+  const given = Buffer.from(hashToken(key));
+  const expected = Buffer.from(channel.inboundKeyHash);
+  return given.length === expected.length && timingSafeEqual(given, expected);
 }

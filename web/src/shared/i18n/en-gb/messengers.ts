@@ -159,24 +159,44 @@ export const messengers = {
   },
   viberBusiness: {
     intro:
-      'Connect Viber business messages through a regional delivery provider: replies to your Viber service arrive in the chat center.',
-    step1: 'Sign a Viber business contract with a delivery provider of your region (Russia or Belarus)',
-    step2: 'Get from the provider the login and password of the API account and the Viber service ID',
-    step3: 'Enter them here with the business phone: we check the account and connect the replies ourselves',
-    note: 'The provider must reach this server over HTTPS at its public address',
+      'Connect Viber business messages through the provider of your region: Devino Telecom for Russia, SMS.by for Belarus.',
+    step1:
+      'Russia: sign a Viber contract with Devino Telecom, ask your manager to enable the Viber HTTP API and to register your Viber sender name. Enter the login and password of your Devino cabinet',
+    step2:
+      'Belarus: in the SMS.by cabinet register a Viber sender name and copy the API key (Settings → API, app.sms.by/user-api/token). Enter your cabinet login, the API key as the password, and the number SMS.by shows for the sender name as the Viber service ID',
+    step3:
+      'Russia: after saving, give Devino support the reply address shown once, so clients’ replies arrive here. Delivery and read statuses are checked every minute',
+    step4:
+      'Belarus: SMS.by’s API documents no replies and no delivery statuses for single Viber messages: your messages go out and stay “Sent”',
+    note: 'Viber has been restricted in Russia since December 2024: many recipients there no longer receive Viber messages. Turn on the SMS fallback so that a message Viber does not deliver goes out as SMS',
+    restriction:
+      'Viber is restricted in Russia since December 2024, so messages may not reach recipients there. With the SMS fallback, Devino sends the text as SMS when Viber does not deliver it. Operators may still filter SMS to subscribers who refused mailings.',
     service: 'Viber service',
     region: 'Region',
-    regionHint: 'Where the delivery provider works',
+    regionHint: 'Russia: Devino Telecom. Belarus: SMS.by',
     regions: { ru: 'Russia', by: 'Belarus' },
     login: 'Provider login',
-    loginHint: 'The login of the provider’s API account',
+    loginHint: 'The login of your cabinet at the provider',
     password: 'Provider password',
-    passwordHint: 'The password of the provider’s API account',
+    passwordHint: 'The password of your Devino cabinet',
+    passwordHintBy: 'The SMS.by API key (app.sms.by/user-api/token)',
     keep: 'Leave empty to keep the saved password',
     serviceId: 'Viber service ID',
-    serviceIdHint: 'The ID the provider registered for your Viber business account',
+    serviceIdHint:
+      'The Viber sender registered at the provider: Devino’s sender name (up to 11 characters) or the SMS.by sender ID (a number)',
     phone: 'Phone',
     phoneHint: 'The business phone number of the Viber account',
+    smsFallback: 'Send as SMS when Viber is not delivered',
+    smsFallbackHint:
+      'Devino sends the text as SMS if Viber has not delivered it within an hour (pictures are not resent)',
+    smsSender: 'SMS sender name',
+    smsSenderHint: 'An SMS sender name approved in your Devino cabinet: up to 11 Latin letters or digits',
+    belarusOutOnly:
+      'SMS.by sends your messages to Viber as text. Its API documents no replies or delivery statuses for single messages, so they stay “Sent”.',
+    createdTitle: 'Viber business connected',
+    createdText:
+      'Send this address to Devino support and ask them to deliver your subscribers’ Viber replies to it. It is shown only once.',
+    replyUrl: 'Reply address for Devino',
   },
   viber: {
     photo: 'Photo',
