@@ -13,6 +13,7 @@ export * from './phone.ts';
 export * from './public-address.ts';
 export * from './realtime.ts';
 export * from './rights.ts';
+export * from './schemas/api-keys.ts';
 export * from './schemas/apple-business.ts';
 export * from './schemas/auth.ts';
 export * from './schemas/auto-replies.ts';

@@ -66,6 +66,7 @@ const envSchema = z.object({
       }
     }, 'must be a comma-separated list of CIDRs, addresses or host names'),
   SESSION_IDLE_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
+  API_KEY_RATE_LIMIT: z.coerce.number().int().min(1).max(1_000_000).default(600),
   METRICS_TOKEN: z.preprocess(
     emptyToUndefined,
     z.string().min(16, 'must be at least 16 characters').optional(),
@@ -115,6 +116,8 @@ export type Config = {
   outboundAllowedNetworks: string;
   /** A session unused this long stops working. */
   sessionIdleDays: number;
+  /** Requests one API key may make per minute (issue 34); more are answered 429 with Retry-After. */
+  apiKeyRateLimit: number;
   /** Bearer token for GET /metrics; without it only this machine (loopback, not proxied) may read them. */
   metricsToken?: string;
   /**
@@ -182,6 +185,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: e.TRUST_PROXY === 'true' ? true : e.TRUST_PROXY === 'false' ? false : e.TRUST_PROXY,
     outboundAllowedNetworks: e.OUTBOUND_ALLOWED_NETWORKS,
     sessionIdleDays: e.SESSION_IDLE_DAYS,
+    apiKeyRateLimit: e.API_KEY_RATE_LIMIT,
     metricsToken: e.METRICS_TOKEN,
     telemetry: { enabled: e.TELEMETRY === 'on', url: e.TELEMETRY_URL, apiKey: e.TELEMETRY_API_KEY },
     paymentProvider: e.PAYMENT_PROVIDER,

@@ -53,6 +53,12 @@ async function channel(org: TestOrg, memberIds: string[] = []) {
   };
   return ok(await org.admin.api.post('/api/channels', body), 'channel') as { id: string; inboundKey: string };
 }
+/** An organisation API key made by its admin. */
+const apiKey = async (org: TestOrg) =>
+  ok(
+    await org.admin.api.post('/api/integrations/api-keys', { name: uniq('Key'), scopes: ['chats:read'] }),
+    'api key',
+  ) as { id: string; key: string };
 /** A routing rule of its own channel (so its conditions are unique in the organisation). */
 const routingRule = async (org: TestOrg) => {
   const body = {
@@ -683,6 +689,18 @@ export const fixtures: Record<string, Fixture> = {
     await s.db.query('update organisations set paid_until = current_date where id = $1', [org.id]);
     return { path: `/api/organisations/${org.id}/extend` };
   },
+  'GET /api/integrations/api-keys': async () => ({ path: '/api/integrations/api-keys' }),
+  'POST /api/integrations/api-keys': async () => ({
+    path: '/api/integrations/api-keys',
+    body: { name: uniq('Key'), scopes: ['chats:read'] },
+  }),
+  'POST /api/integrations/api-keys/:id/rotate': async (org) => ({
+    path: `/api/integrations/api-keys/${(await apiKey(org)).id}/rotate`,
+    body: { overlapHours: 1 },
+  }),
+  'DELETE /api/integrations/api-keys/:id': async (org) => ({
+    path: `/api/integrations/api-keys/${(await apiKey(org)).id}`,
+  }),
   'GET /api/plans': async () => ({ path: '/api/plans' }),
   'POST /api/plans': async () => ({
     path: '/api/plans',

@@ -1,8 +1,9 @@
-import type { PlanOption, Right } from '@smartconnect/contracts';
+import { type ApiScope, ASSIGNABLE_RIGHTS, type PlanOption, type Right } from '@smartconnect/contracts';
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.ts';
 import { maybe } from '../db/index.ts';
 import { hashToken } from '../lib/crypto.ts';
+import { authenticateApiKey, isApiKey } from '../modules/api-keys/authenticate.ts';
 import { touchSession } from '../modules/auth/sessions.ts';
 import { markActive } from '../modules/users/account.ts';
 import { AppError } from './errors.ts';
@@ -14,6 +15,8 @@ export type AuthContext = {
   roleId: string;
   rights: Set<Right>;
   options: Set<PlanOption>;
+  /** The request came with an organisation API key (issue 34): its id and scopes; the routes it may call name one. */
+  apiKey?: { id: string; scopes: ReadonlySet<ApiScope> };
 };
 
 type SessionRow = {
@@ -26,10 +29,31 @@ type SessionRow = {
   last_used_at: Date;
 };
 
-/** Reads the bearer token (or `?token=` for websockets), and answers 401 unless it is a live session of an active user. */
+/**
+ * Reads the bearer token (or `?token=` for websockets), and answers 401 unless it is a live session of an active
+ * user, or an organisation's API key (`Authorization: Bearer sck_…` or `X-Api-Key`; never in the address, which
+ * servers and proxies log).
+ */
 export async function authenticate(app: AppContext, req: FastifyRequest): Promise<AuthContext> {
-  const token = bearerToken(req);
+  const header = req.headers['x-api-key'];
+  const apiKey = typeof header === 'string' && header.trim() ? header.trim() : undefined;
+  const fromHeader = req.headers.authorization?.startsWith('Bearer ');
+  const token = apiKey ?? bearerToken(req);
   if (!token) throw new AppError('unauthorizedException');
+  if (isApiKey(token)) {
+    if (!apiKey && !fromHeader) throw new AppError('unauthorizedException');
+    const key = await authenticateApiKey(app, token, req.ip);
+    return {
+      userId: key.userId,
+      organisationId: key.organisationId,
+      sessionId: `api-key:${key.keyId}`,
+      roleId: '',
+      // A key acts as the organisation: every right a customer role may hold, reaching only its scopes' routes.
+      rights: new Set(ASSIGNABLE_RIGHTS),
+      options: new Set(key.options),
+      apiKey: { id: key.keyId, scopes: key.scopes },
+    };
+  }
   return authenticateToken(app, token);
 }
 

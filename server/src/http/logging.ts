@@ -60,6 +60,8 @@ export function loggerOptions(level: string, stream?: NodeJS.WritableStream): Fa
         'headers.cookie',
         'headers["x-telegram-bot-api-secret-token"]',
         'req.headers["x-telegram-bot-api-secret-token"]',
+        'headers["x-api-key"]',
+        'req.headers["x-api-key"]',
       ],
       censor: REDACTED,
     },

@@ -6,10 +6,11 @@ import { routeRegistry } from './route.ts';
 const toSchema = (s: z.ZodType, io: 'input' | 'output' = 'input') =>
   z.toJSONSchema(s, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as Record<string, unknown>;
 
-function securityOf(access: unknown) {
+function securityOf(access: unknown, scope: string | undefined) {
   if (access === 'public') return [];
   if (access === 'custom') return [{ channelKey: [] }];
-  return [{ bearer: [] }];
+  // A route with a scope also takes an organisation API key, in either header.
+  return scope ? [{ bearer: [] }, { apiKey: [scope] }, { apiKeyHeader: [scope] }] : [{ bearer: [] }];
 }
 
 function describeAccess(access: unknown): string {
@@ -73,9 +74,15 @@ export function buildOpenApi(): Record<string, unknown> {
     paths[path] ??= {};
     paths[path][r.method.toLowerCase()] = {
       summary: r.summary,
-      description: describeAccess(r.access),
+      description: [
+        describeAccess(r.access),
+        r.scope &&
+          `An organisation API key with scope \`${r.scope}\` may call it too (plan option OPTION_API).`,
+      ]
+        .filter(Boolean)
+        .join(' '),
       tags: r.tags,
-      security: securityOf(r.access),
+      security: securityOf(r.access, r.scope),
       parameters,
       // The server reads an omitted body as {}: a body is required only where {} is not a valid one.
       requestBody: r.body
@@ -107,6 +114,19 @@ export function buildOpenApi(): Record<string, unknown> {
       securitySchemes: {
         bearer: { type: 'http', scheme: 'bearer' },
         channelKey: { type: 'http', scheme: 'bearer', description: 'A channel inbound key' },
+        apiKey: {
+          type: 'http',
+          scheme: 'bearer',
+          description:
+            'An organisation API key (`sck_…`, Preferences → Integrations): `Authorization: Bearer sck_…`. It reaches ' +
+            'the routes naming one of its scopes; at most API_KEY_RATE_LIMIT requests a minute (429 with Retry-After).',
+        },
+        apiKeyHeader: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'X-Api-Key',
+          description: 'The same key in X-Api-Key',
+        },
       },
       responses: {
         Error: {

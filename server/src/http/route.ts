@@ -1,4 +1,5 @@
 import {
+  type ApiScope,
   type ErrorCode,
   FIELD_MESSAGES,
   OPTION_REFUSALS,
@@ -9,6 +10,7 @@ import {
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { AppContext } from '../context.ts';
+import { reserve } from '../lib/rate-limit.ts';
 import { type AuthContext, authenticate } from './auth.ts';
 import { AppError, fieldErrors } from './errors.ts';
 
@@ -33,6 +35,12 @@ export type RouteSpec<B, Q, P> = {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   url: string;
   access: Access;
+  /**
+   * The API key scope that reaches this route (issue 34): a request made with an organisation API key is allowed
+   * here only when the key holds it (instead of the right of `access`, which a key holds for the whole
+   * organisation); a route without one refuses keys.
+   */
+  scope?: ApiScope;
   summary: string;
   tags: string[];
   body?: B;
@@ -142,6 +150,25 @@ function recode<T>(codes: RouteSpec<unknown, unknown, unknown>['fieldCodes'], ru
 
 type UserAccess = Exclude<Access, 'public' | 'custom'>;
 
+/**
+ * A request with an organisation API key: the plan must include the API (OPTION_API), the route must name a scope
+ * the key holds, and the key must be within its rate (API_KEY_RATE_LIMIT a minute, shared by every instance).
+ */
+async function admitKey(app: AppContext, spec: RouteSpec<unknown, unknown, unknown>, auth: AuthContext) {
+  const key = auth.apiKey;
+  if (!key) return;
+  if (!auth.options.has('OPTION_API'))
+    throw new AppError('optionUnavailableException', undefined, { option: 'OPTION_API' });
+  if (!spec.scope || !key.scopes.has(spec.scope))
+    throw new AppError('accessDeniedException', undefined, spec.scope ? { scope: spec.scope } : undefined);
+  await reserve(
+    app.db,
+    [`api-key:${key.id}`],
+    { max: app.config.apiKeyRateLimit, windowMs: 60_000 },
+    app.clock.now(),
+  );
+}
+
 /** Registers one signed-in route with the request path of CONVENTIONS.md: authenticate, check right, validate, run, present. */
 export function defineRoute<
   B extends Schema | undefined = undefined,
@@ -189,8 +216,9 @@ function register<B, Q, P>(
       let auth: AuthContext | null = null;
       if (spec.access !== 'public' && spec.access !== 'custom') {
         auth = await authenticate(app, req);
+        if (auth.apiKey) await admitKey(app, spec, auth);
         if (typeof spec.access === 'object') {
-          if ('right' in spec.access && !auth.rights.has(spec.access.right))
+          if ('right' in spec.access && !auth.apiKey && !auth.rights.has(spec.access.right))
             throw new AppError('accessDeniedException');
           if (spec.access.option && !auth.options.has(spec.access.option))
             throw new AppError(

@@ -1,4 +1,5 @@
 import type { ModuleRoutes } from '../http/route.ts';
+import { apiKeyRoutes } from './api-keys/routes.ts';
 import { authRoutes } from './auth/routes.ts';
 import { autoReplyRoutes } from './auto-replies/routes.ts';
 import { billingRoutes } from './billing/routes.ts';
@@ -39,6 +40,7 @@ export const modules: ModuleRoutes[] = [
   metricsRoutes,
   telemetryRoutes,
   authRoutes,
+  apiKeyRoutes,
   userRoutes,
   teamRoutes,
   roleRoutes,

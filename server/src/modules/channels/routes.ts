@@ -45,6 +45,7 @@ export const channelRoutes: ModuleRoutes = (fastify, app) => {
     {
       method: 'GET',
       url: '/api/channels',
+      scope: 'channels:read',
       access: manage,
       response: page(channelDto),
       summary: 'Channels of the organisation',
@@ -61,6 +62,7 @@ export const channelRoutes: ModuleRoutes = (fastify, app) => {
     {
       method: 'GET',
       url: '/api/channels/:id',
+      scope: 'channels:read',
       access: manage,
       response: channelDto,
       summary: 'One channel',
@@ -75,6 +77,7 @@ export const channelRoutes: ModuleRoutes = (fastify, app) => {
     {
       method: 'GET',
       url: '/api/channels/problems',
+      scope: 'channels:read',
       access: manage,
       response: page(channelProblemDto),
       summary:
@@ -107,6 +110,7 @@ export const channelRoutes: ModuleRoutes = (fastify, app) => {
     {
       method: 'POST',
       url: '/api/channels',
+      scope: 'channels:write',
       access: manage,
       response: channelCreatedDto,
       summary:
@@ -122,6 +126,7 @@ export const channelRoutes: ModuleRoutes = (fastify, app) => {
     {
       method: 'PATCH',
       url: '/api/channels/:id',
+      scope: 'channels:write',
       access: manage,
       response: channelDto,
       summary: 'Update a channel (name, team, webhook URL, status active|inactive, overdue thresholds)',
@@ -137,6 +142,7 @@ export const channelRoutes: ModuleRoutes = (fastify, app) => {
     {
       method: 'DELETE',
       url: '/api/channels/:id',
+      scope: 'channels:write',
       access: manage,
       response: idEntity,
       summary: 'Delete a channel',
@@ -200,6 +206,7 @@ function webhookRoutes(fastify: FastifyInstance, app: AppContext) {
     {
       method: 'POST',
       url: '/api/channels/:id/status',
+      scope: 'channels:write',
       access: 'custom',
       response: messageDto,
       summary:

@@ -31,6 +31,7 @@ export const chatRoutes: ModuleRoutes = (fastify, app) => {
     {
       method: 'GET',
       url: '/api/chats',
+      scope: 'chats:read',
       access: 'user',
       response: chatListPageDto,
       summary:
@@ -59,6 +60,7 @@ export const chatRoutes: ModuleRoutes = (fastify, app) => {
     {
       method: 'GET',
       url: '/api/chats/:id',
+      scope: 'chats:read',
       access: 'user',
       response: chatDto,
       summary: 'One chat',
@@ -73,6 +75,7 @@ export const chatRoutes: ModuleRoutes = (fastify, app) => {
     {
       method: 'GET',
       url: '/api/chats/:id/messages',
+      scope: 'chats:read',
       access: 'user',
       response: page(messageDto).extend({
         nextCursor: z
@@ -97,6 +100,7 @@ export const chatRoutes: ModuleRoutes = (fastify, app) => {
     {
       method: 'GET',
       url: '/api/chats/:id/history',
+      scope: 'chats:read',
       access: 'user',
       response: page(chatHistoryDto),
       summary: 'History of a chat: assign, transfer, close, category, reopen, auto-close, redistribution',

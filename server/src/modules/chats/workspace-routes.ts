@@ -150,6 +150,7 @@ export const workspaceRoutes: ModuleRoutes = (fastify, app) => {
     {
       method: 'GET',
       url: '/api/search/messages',
+      scope: 'chats:read',
       access: { option: 'OPTION_EXTENDED_SEARCH' },
       response: z.object({ items: z.array(messageHitDto), nextCursor: z.string().nullable() }),
       summary:
@@ -165,6 +166,7 @@ export const workspaceRoutes: ModuleRoutes = (fastify, app) => {
     {
       method: 'GET',
       url: '/api/search/clients',
+      scope: 'clients:read',
       access: { option: 'OPTION_EXTENDED_SEARCH' },
       response: z.object({ items: z.array(clientHitDto) }),
       summary:
@@ -180,6 +182,7 @@ export const workspaceRoutes: ModuleRoutes = (fastify, app) => {
     {
       method: 'GET',
       url: '/api/clients',
+      scope: 'clients:read',
       access: 'user',
       response: z.union([page(clientLookupDto), clientListPage]),
       summary:
@@ -202,6 +205,7 @@ export const workspaceRoutes: ModuleRoutes = (fastify, app) => {
     {
       method: 'GET',
       url: '/api/clients/:id/chats',
+      scope: 'chats:read',
       access: { option: 'OPTION_PROFILE_SESSION_HISTORY' },
       response: page(chatDto),
       summary:
@@ -217,6 +221,7 @@ export const workspaceRoutes: ModuleRoutes = (fastify, app) => {
     {
       method: 'GET',
       url: '/api/clients/:id/chats/:chatId/messages',
+      scope: 'chats:read',
       access: { option: 'OPTION_PROFILE_SESSION_HISTORY' },
       response: z.object({ chat: chatDto, items: z.array(messageDto), total: z.number().int() }),
       summary:
@@ -235,6 +240,7 @@ export const workspaceRoutes: ModuleRoutes = (fastify, app) => {
     {
       method: 'GET',
       url: '/api/clients/:id/files',
+      scope: 'clients:read',
       access: 'user',
       response: page(clientFileDto),
       summary: "Files of the client's dialogs (theirs and operators'; not internal notes), newest first",

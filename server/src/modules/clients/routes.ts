@@ -33,6 +33,7 @@ export const clientRoutes: ModuleRoutes = (fastify, app) => {
     {
       method: 'GET',
       url: '/api/clients/:id',
+      scope: 'clients:read',
       access: 'user',
       response: clientProfileDto,
       summary:
@@ -48,6 +49,7 @@ export const clientRoutes: ModuleRoutes = (fastify, app) => {
     {
       method: 'PATCH',
       url: '/api/clients/:id',
+      scope: 'clients:write',
       access: { right: 'AUTHORITY_PROFILE_UPDATE' },
       response: clientProfileDto,
       summary:
@@ -64,6 +66,7 @@ export const clientRoutes: ModuleRoutes = (fastify, app) => {
     {
       method: 'POST',
       url: '/api/clients/:id/comments',
+      scope: 'clients:write',
       access: { right: 'AUTHORITY_PROFILE_UPDATE', option: 'OPTION_COMMENT' },
       response: clientProfileDto,
       summary: 'Comment on a client (author: the caller); answers the profile',
@@ -80,6 +83,7 @@ export const clientRoutes: ModuleRoutes = (fastify, app) => {
     {
       method: 'GET',
       url: '/api/client-statuses',
+      scope: 'clients:read',
       access: { option: 'OPTION_PROFILE_STATUS' },
       response: items(clientStatusDto),
       summary: 'Customer statuses of the organisation, by name',
@@ -137,6 +141,7 @@ export const clientRoutes: ModuleRoutes = (fastify, app) => {
     {
       method: 'GET',
       url: '/api/companies',
+      scope: 'clients:read',
       access: { option: 'OPTION_PROFILE' },
       response: items(companyDto),
       summary: "Clients' outer companies, by name (`search`: a name's beginning)",
@@ -151,6 +156,7 @@ export const clientRoutes: ModuleRoutes = (fastify, app) => {
     {
       method: 'POST',
       url: '/api/companies',
+      scope: 'clients:write',
       access: { right: 'AUTHORITY_PROFILE_UPDATE', option: 'OPTION_PROFILE' },
       response: companyDto,
       summary: 'Create an outer company (409 companyAlreadyExistsException for a name taken)',
@@ -165,6 +171,7 @@ export const clientRoutes: ModuleRoutes = (fastify, app) => {
     {
       method: 'PATCH',
       url: '/api/companies/:id',
+      scope: 'clients:write',
       access: { right: 'AUTHORITY_PROFILE_UPDATE', option: 'OPTION_PROFILE' },
       response: companyDto,
       summary: 'Rename an outer company',
@@ -252,6 +259,7 @@ export const clientRoutes: ModuleRoutes = (fastify, app) => {
     {
       method: 'POST',
       url: '/api/clients/merge',
+      scope: 'clients:write',
       access: { right: 'AUTHORITY_PROFILE_UPDATE' },
       response: clientProfileDto,
       summary:

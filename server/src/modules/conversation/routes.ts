@@ -39,6 +39,7 @@ export const conversationRoutes: ModuleRoutes = (fastify, app) => {
     {
       method: 'POST',
       url: '/api/chats/:id/messages',
+      scope: 'chats:write',
       access: 'user',
       response: messageDto,
       summary: 'Send a message to the client, or an internal note with internal: true',
@@ -55,6 +56,7 @@ export const conversationRoutes: ModuleRoutes = (fastify, app) => {
     {
       method: 'POST',
       url: '/api/chats/:id/template-messages',
+      scope: 'chats:write',
       access: 'user',
       response: messageDto,
       summary:
@@ -116,6 +118,7 @@ export const conversationRoutes: ModuleRoutes = (fastify, app) => {
     {
       method: 'POST',
       url: '/api/chats/:id/transfer',
+      scope: 'chats:write',
       access: 'user',
       response: chatDto,
       summary:
@@ -132,6 +135,7 @@ export const conversationRoutes: ModuleRoutes = (fastify, app) => {
     {
       method: 'POST',
       url: '/api/chats/:id/close',
+      scope: 'chats:write',
       access: 'user',
       response: chatDto,
       summary:
@@ -148,6 +152,7 @@ export const conversationRoutes: ModuleRoutes = (fastify, app) => {
     {
       method: 'PUT',
       url: '/api/chats/:id/category',
+      scope: 'chats:write',
       access: { option: 'OPTION_CATEGORY' },
       response: chatDto,
       summary:
@@ -168,6 +173,7 @@ export const conversationRoutes: ModuleRoutes = (fastify, app) => {
     {
       method: 'POST',
       url: '/api/chats',
+      scope: 'chats:write',
       access: 'user',
       response: chatDto,
       summary:

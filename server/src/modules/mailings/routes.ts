@@ -161,6 +161,7 @@ export const mailingRoutes: ModuleRoutes = (fastify, app) => {
     {
       method: 'GET',
       url: '/api/reports/mailings',
+      scope: 'reports:read',
       access: { right: 'AUTHORITY_ALL_STAT', option: 'OPTION_MAILING' },
       response: mailingsReportDto,
       summary:

@@ -52,6 +52,7 @@ export const ratingRoutes: ModuleRoutes = (fastify, app) => {
     {
       method: 'GET',
       url: '/api/chats/:id/ratings',
+      scope: 'chats:read',
       access: 'user',
       response: z.array(chatRatingDto),
       summary: "A chat's service ratings, one per rated session, newest first (who may read the chat)",
@@ -83,6 +84,7 @@ export const ratingRoutes: ModuleRoutes = (fastify, app) => {
     {
       method: 'POST',
       url: '/api/chats/:id/rating-request',
+      scope: 'chats:write',
       access: { option: 'OPTION_QUALITY_ASSESSMENT' },
       response: chatRatingStateDto,
       summary:

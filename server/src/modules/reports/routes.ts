@@ -26,6 +26,7 @@ export const reportRoutes: ModuleRoutes = (fastify, app) => {
     {
       method: 'GET',
       url: '/api/reports/dialogs',
+      scope: 'reports:read',
       access: STAT,
       response: dialogsReportDto,
       summary: `Dialogs report: new, closed, transferred, first response and handling time (avg, median, p90), ratings 1-5, messages in/out; totals and a series by day or hour. ${REFUSALS}`,
@@ -55,6 +56,7 @@ export const reportRoutes: ModuleRoutes = (fastify, app) => {
     {
       method: 'GET',
       url: '/api/reports/summary',
+      scope: 'reports:read',
       access: STAT,
       response: summaryReportDto,
       summary: `Summary report: a row per channel (dialogs, accepted and missed messages) and per operator (online and break time, dialogs closed, accepted and missed messages). ${REFUSALS}`,
@@ -69,6 +71,7 @@ export const reportRoutes: ModuleRoutes = (fastify, app) => {
     {
       method: 'GET',
       url: '/api/reports/summary/export',
+      scope: 'reports:read',
       access: STAT,
       raw: true,
       rawFile: ['text/csv', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'],
@@ -102,6 +105,7 @@ export const reportRoutes: ModuleRoutes = (fastify, app) => {
       {
         method: 'GET',
         url: `/api/reports/${by}`,
+        scope: 'reports:read',
         access: STAT,
         response: groupedReportDto,
         summary: `${by[0].toUpperCase()}${by.slice(1)} report: the Dialogs figures (new, closed, transferred, first response and handling time median/p90, ratings 1-5) per ${by.slice(0, -1)}. ${REFUSALS}`,
@@ -116,6 +120,7 @@ export const reportRoutes: ModuleRoutes = (fastify, app) => {
     {
       method: 'GET',
       url: '/api/reports/time',
+      scope: 'reports:read',
       access: STAT,
       response: timeReportDto,
       summary: `Working time: each operator's In work (online) / Break / offline intervals inside the period, cut at now, with the seconds of each. ${REFUSALS}`,
@@ -130,6 +135,7 @@ export const reportRoutes: ModuleRoutes = (fastify, app) => {
     {
       method: 'GET',
       url: '/api/reports/categories',
+      scope: 'reports:read',
       access: STAT,
       response: categoriesReportDto,
       summary: `Inquiry categories: requests closed per channel and category (channelId filters; includeWithoutCategory=true adds the requests closed without one). ${REFUSALS}`,

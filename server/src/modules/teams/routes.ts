@@ -23,6 +23,7 @@ export const teamRoutes: ModuleRoutes = (fastify, app) => {
     {
       method: 'GET',
       url: '/api/teams',
+      scope: 'users:read',
       access: 'user',
       response: page(teamDto),
       summary: 'List teams (search by name)',
@@ -40,6 +41,7 @@ export const teamRoutes: ModuleRoutes = (fastify, app) => {
     {
       method: 'GET',
       url: '/api/teams/:id',
+      scope: 'users:read',
       access: 'user',
       response: teamDto,
       summary: 'One team',

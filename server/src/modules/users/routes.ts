@@ -25,6 +25,7 @@ export const userRoutes: ModuleRoutes = (fastify, app) => {
     {
       method: 'GET',
       url: '/api/users',
+      scope: 'users:read',
       access: 'user',
       response: page(userDto),
       summary: 'List users (search by name, filter by team)',
@@ -49,6 +50,7 @@ export const userRoutes: ModuleRoutes = (fastify, app) => {
     {
       method: 'GET',
       url: '/api/users/:id',
+      scope: 'users:read',
       access: 'user',
       response: userDto,
       summary: 'One user',
