@@ -159,6 +159,8 @@ export const channelRoutes: ModuleRoutes = (fastify, app) => {
     raw.removeAllContentTypeParsers();
     raw.addContentTypeParser('application/json', { parseAs: 'buffer' }, (req, body: Buffer, done) => {
       rawBodies.set(req, body);
+      // A gzip-compressed body (Apple Messages for Business compresses every request) is left to its adapter.
+      if (body[0] === 0x1f && body[1] === 0x8b) return done(null, undefined);
       try {
         done(null, body.length ? JSON.parse(body.toString('utf8')) : undefined);
       } catch (err) {

@@ -18,6 +18,7 @@ import {
   IconWorldWww,
 } from '@tabler/icons-react';
 import { apiChannel } from './api/index.tsx';
+import { appleBusinessChannel } from './apple_business_chat/index.tsx';
 import { avitoChannel } from './avito/index.tsx';
 import { emailChannel } from './email/index.tsx';
 import { facebookChannel } from './facebook/index.tsx';
@@ -49,6 +50,7 @@ export const CHANNEL_UIS: Partial<Record<ChannelType, ChannelTypeUi>> = {
   sms: smsChannel,
   avito: avitoChannel,
   ozon: ozonChannel,
+  apple_business_chat: appleBusinessChannel,
 };
 
 export const channelUi = (type: string): ChannelTypeUi | undefined => CHANNEL_UIS[type as ChannelType];

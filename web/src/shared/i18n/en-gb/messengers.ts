@@ -16,6 +16,32 @@ export const messengers = {
     clientSecret: 'Client secret',
     keep: 'Leave empty to keep the current one',
   },
+  // Apple Messages for Business through a messaging service provider (type `apple_business_chat`, issue 35).
+  appleBusiness: {
+    intro:
+      'Answer the customers who write to your business from Messages on their iPhone, iPad or Mac: each conversation comes here.',
+    step1:
+      'Sign in to Apple Business Register (https://register.apple.com) with your company’s Apple Account and create a Messages for Business account; Apple reviews it before it goes live',
+    step2:
+      'Choose your messaging service provider (MSP) in the account and get from the provider its MSP ID and the API secret (Base64) Apple issued to it',
+    step3:
+      'Copy the Business ID shown on the account page in Apple Business Register (the identifier of your business in Messages)',
+    step4:
+      'Paste the Business ID, MSP ID and secret here and save: we check them with Apple’s messaging gateway',
+    step5:
+      'Give the webhook address shown after saving to your provider (or enter it in Apple Business Register as the provider’s webhook URL), then send a test message with the account’s test link',
+    note: 'Customers’ names are not shared by Apple. Text, files (sent encrypted) and bot buttons (as a list picker) are sent; messages cannot be edited or deleted, and you can answer only customers who wrote first.',
+    businessId: 'Business ID',
+    businessIdHint: 'From the account page in Apple Business Register',
+    mspId: 'MSP ID',
+    mspIdHint: 'Your messaging service provider’s identifier',
+    secret: 'API secret',
+    secretHint: 'The provider’s API secret, Base64-encoded',
+    keep: 'Leave empty to keep the current one',
+    webhookUrl: 'Webhook address for your provider',
+    webhookHint:
+      'Apple sends the customers’ messages here, signed with your secret: give it to your provider or enter it in Apple Business Register.',
+  },
   // An Ozon seller's buyer chats through the Seller API (type `ozon`, issue 35).
   ozon: {
     intro:
