@@ -1,3 +1,4 @@
+import { type MarketplaceAnswer, parseLossless } from '../marketplace.ts';
 import type { AdapterContext } from '../types.ts';
 
 /**
@@ -20,31 +21,15 @@ export const credentialsOf = (channel: {
   apiKey: channel.secrets.apiKey ?? '',
 });
 
-/**
- * What a call answers, in our terms: `refused` for 401/403 (a bad key, or a key without the rights or the Premium
- * subscription a method needs: Ozon does not tell them apart, §1), `retryable` for 429 and 5xx (§7: back off, never
- * retry other 4xx), `retryAfterMs` for 429 (Ozon documents no Retry-After: its header when present, else a second).
- */
-export type OzonAnswer<T> =
-  | { ok: true; result: T }
-  | {
-      ok: false;
-      status: number;
-      message: string;
-      refused: boolean;
-      retryable: boolean;
-      retryAfterMs?: number;
-    };
+/** What a call answers (marketplace.ts): 401/403 are refused (a bad key, or a key without the rights or the Premium
+ * subscription a method needs: Ozon does not tell them apart, §1), 429 and 5xx retryable (§7). */
+export type OzonAnswer<T> = MarketplaceAnswer<T>;
 
 /** Ozon's default wait after a 429 when it names none: its documented limit is per second (§7, unofficial). */
 export const OZON_RATE_WAIT_MS = 1_000;
 
-/**
- * 64-bit ids (message ids around 3e18) are written as JSON strings in Ozon's examples, but typed as integers (§3):
- * a bare integer of 16 digits or more is quoted before parsing, so none is rounded by JSON.parse.
- */
-export const parseLossless = (text: string): unknown =>
-  JSON.parse(text.replace(/("[a-z_]*id"\s*:\s*)(-?\d{16,})(?=\s*[,}\]])/g, '$1"$2"'));
+// Message ids around 3e18 are typed as integers (§3): read losslessly (marketplace.ts).
+export { parseLossless };
 
 /** One Seller API method. Network failures (and refused addresses) throw. */
 export async function callOzon<T>(

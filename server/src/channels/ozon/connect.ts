@@ -1,12 +1,11 @@
 import { FIELD_MESSAGES as M } from '@smartconnect/contracts';
 import { AppError } from '../../http/errors.ts';
 import { hashToken, randomToken } from '../../lib/crypto.ts';
+import { creationRefusal } from '../marketplace.ts';
 import type { AdapterChannel, AdapterContext, Connected } from '../types.ts';
 import { callOzon } from './api.ts';
 
-/** The provider said no, or could not be asked (§8 'channel creation error'), as the other adapters say it. */
-const refusal = (reason: 'unreachable' | 'token', provider?: string) =>
-  new AppError('channelCreationException', undefined, { reason, ...(provider ? { provider } : {}) });
+const refusal = creationRefusal;
 
 /**
  * Checks the seller's Client-Id and Api-Key with the cheapest documented chat call (docs/providers/ozon.md §1:

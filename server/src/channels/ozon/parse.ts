@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { idOrder, isAfter } from '../marketplace.ts';
 import type { ChatTopic, InboundMessage, MediaRef, ParsedEvent } from '../types.ts';
 import { ID_MAX, read, storable, unreadable, unreadableMessage } from '../unreadable.ts';
 
@@ -37,16 +38,8 @@ export const senderOf = (type: string) =>
 export const isBuyerChat = (chatType: unknown) =>
   typeof chatType === 'string' && ['buyer_seller', 'buyer_seller_select'].includes(chatType.toLowerCase());
 
-/** A message id as a number, for ordering (ids are 64-bit: BigInt); null when not a decimal id. */
-export const idOrder = (id: string): bigint | null => (/^\d{1,20}$/.test(id) ? BigInt(id) : null);
-
-/** True when message id `a` comes after `b` (ids grow over time; non-numeric ids compare as never after). */
-export const isAfter = (a: string, b: string | undefined) => {
-  if (b === undefined) return true;
-  const x = idOrder(a);
-  const y = idOrder(b);
-  return x !== null && y !== null && x > y;
-};
+// Ids compare as 64-bit numbers (marketplace.ts).
+export { idOrder, isAfter };
 
 const LINK = /!?\[([^\]]*)\]\((https?:\/\/[^\s)]+)\)/g;
 const BARE_URL = /^https?:\/\/\S+$/;

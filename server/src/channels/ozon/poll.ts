@@ -1,6 +1,7 @@
-import { LONG_POLL_BACKOFF_MS, REFUSED_AGAIN_MS } from '../long-poll.ts';
+import { backoffMs, REFUSED_AGAIN_MS } from '../long-poll.ts';
+import { PollFailure as Failure, must } from '../marketplace.ts';
 import type { AdapterChannel, AdapterContext, ParsedEvent, PollSession } from '../types.ts';
-import { callOzon, credentialsOf, type OzonAnswer } from './api.ts';
+import { callOzon, credentialsOf } from './api.ts';
 import { historyEvent, idOrder, isAfter, isBuyerChat } from './parse.ts';
 
 /** docs/providers/ozon.md §8: how the chats are read. */
@@ -32,27 +33,9 @@ type Chat = { chatId: string; lastId: string; unread: number };
 /** The poll's cursor: the last message id read of each chat, and the failures in a row (for the backoff). */
 type Cursor = { chats?: Record<string, string>; failures?: number };
 
-const backoffMs = (failures: number) =>
-  Math.min(LONG_POLL_BACKOFF_MS[0] * 2 ** Math.min(Math.max(failures - 1, 0), 10), LONG_POLL_BACKOFF_MS[1]);
-
 const idOfItem = (m: unknown) => {
   const id = (m as { message_id?: unknown } | null)?.message_id;
   return typeof id === 'string' || typeof id === 'number' ? String(id) : '';
-};
-
-/** A failed call, or a network failure, as one value. */
-class Failure extends Error {
-  constructor(
-    message: string,
-    readonly refused = false,
-    readonly retryAfterMs = 0,
-  ) {
-    super(message);
-  }
-}
-const must = <T>(a: OzonAnswer<T>): T => {
-  if (a.ok) return a.result;
-  throw new Failure(a.message, a.refused, a.retryAfterMs ?? 0);
 };
 
 /**

@@ -1,5 +1,4 @@
-import { timingSafeEqual } from 'node:crypto';
-import { hashToken } from '../../lib/crypto.ts';
+import { PUSH_SERVICE, verifyInboundKey } from '../marketplace.ts';
 import type { AdapterChannel, RawRequest } from '../types.ts';
 
 /**
@@ -9,16 +8,11 @@ import type { AdapterChannel, RawRequest } from '../types.ts';
  * address itself carries a key we make at connect (shown once as `inboundKey`, only its hash kept): our choice.
  * Whether Ozon keeps a query string on the URL is not documented; the path alone is refused (401).
  */
-export function verifyOzon(channel: AdapterChannel, req: RawRequest): boolean {
-  const key = req.query.key;
-  if (req.endpoint !== undefined || typeof key !== 'string' || !key || !channel.inboundKeyHash) return false;
-  const given = Buffer.from(hashToken(key));
-  const expected = Buffer.from(channel.inboundKeyHash);
-  return given.length === expected.length && timingSafeEqual(given, expected);
-}
+export const verifyOzon = (channel: AdapterChannel, req: RawRequest): boolean =>
+  verifyInboundKey(channel, req);
 
 /** Our name and version in the answer to Ozon's check request (§6.3). */
-export const OZON_PUSH_SERVICE = { name: 'SmartConnect', version: '1.0.0' } as const;
+export const OZON_PUSH_SERVICE = PUSH_SERVICE;
 
 /**
  * The answer Ozon reads (§6.3): the check request (`TYPE_PING`, on connecting the URL and now and then) gets our

@@ -1,7 +1,8 @@
 import { nameForType } from '../download.ts';
+import { sendFailure } from '../marketplace.ts';
 import { splitText } from '../telegram/send.ts';
 import type { AdapterChannel, AdapterContext, OutboundMessage, SendResult } from '../types.ts';
-import { callOzon, credentialsOf, type OzonAnswer } from './api.ts';
+import { callOzon, credentialsOf } from './api.ts';
 
 /** `/v1/chat/send/message` takes plain text of 1 to 1000 characters (docs/providers/ozon.md §4.1). */
 export const OZON_TEXT_LIMIT = 1_000;
@@ -12,16 +13,8 @@ export const OZON_TEXT_LIMIT = 1_000;
  */
 export const OZON_FILE_MAX = 10 * 1024 * 1024;
 
-/** A failed call in our terms: 401/403 the channel's key (or its subscription, §1), 429 waits, 5xx retries. */
-function failure(a: Extract<OzonAnswer<unknown>, { ok: false }>): SendResult {
-  if (a.refused) return { ok: false, retryable: false, error: a.message, tokenRefused: true };
-  return {
-    ok: false,
-    retryable: a.retryable,
-    error: a.message,
-    ...(a.retryAfterMs ? { retryAfterMs: a.retryAfterMs } : {}),
-  };
-}
+/** A failed call in our terms (marketplace.ts): 401/403 the channel's key (or its subscription, §1). */
+const failure = sendFailure;
 
 /**
  * One of our messages into the buyer's chat (the client's externalId is the Ozon chat_id): each attachment from our

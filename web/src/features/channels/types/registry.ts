@@ -33,6 +33,7 @@ import { viberBotChannel } from './viber_bot/index.tsx';
 import { vkChannel } from './vk/index.tsx';
 import { vkBotChannel } from './vk_bot/index.tsx';
 import { whatsappChannel } from './whatsapp/index.tsx';
+import { yaMarketChannel } from './ya_market/index.tsx';
 
 /** Every channel type the web app can create and edit: one line per type (the server's registry has the same). */
 export const CHANNEL_UIS: Partial<Record<ChannelType, ChannelTypeUi>> = {
@@ -48,9 +49,10 @@ export const CHANNEL_UIS: Partial<Record<ChannelType, ChannelTypeUi>> = {
   viber: viberBusinessChannel,
   vk: vkChannel,
   sms: smsChannel,
+  apple_business_chat: appleBusinessChannel,
   avito: avitoChannel,
   ozon: ozonChannel,
-  apple_business_chat: appleBusinessChannel,
+  ya_market: yaMarketChannel,
 };
 
 export const channelUi = (type: string): ChannelTypeUi | undefined => CHANNEL_UIS[type as ChannelType];

@@ -71,6 +71,37 @@ export const messengers = {
     pushStep2: 'Click Connect, paste this address and click Check, then Save',
     pushStep3: 'Under Connection settings choose the chat notifications (new messages)',
   },
+  // A Yandex Market cabinet's buyer chats through the Partner API (type `ya_market`, issue 35).
+  ya_market: {
+    intro:
+      'Answer the buyers who write to your Yandex Market store: each Market chat comes here with the order it is about.',
+    step1:
+      'Sign in to the Yandex Market seller cabinet as the cabinet owner or manager, click the account icon and open Settings → API and modules → Authorisation tokens',
+    step2: 'Create a token with the “Customer communication” access (communication) and copy the new Api-Key',
+    step3:
+      'Find the cabinet’s business ID (a number, not a store’s campaign number): it is the number after business/ in the cabinet’s address (partner.market.yandex.ru/business/…)',
+    step4: 'Paste them here and save: we check them with Yandex Market and read the chats every 30 seconds',
+    step5:
+      'Optionally, for messages to come at once: set up API notifications in the cabinet with the address shown after saving',
+    note: 'Text messages up to 4096 characters and files up to 5 MB are sent to Yandex Market. Market messages cannot be edited, and Market has no read marks.',
+    businessId: 'Business ID',
+    businessIdHint: 'The cabinet’s number (digits), from its address after business/',
+    apiKey: 'Api-Key token',
+    apiKeyHint: 'The token with the Customer communication access',
+    keep: 'Leave empty to keep the current one',
+    pushUrl: 'API notifications address',
+    keyShownOnce:
+      'The key (key=…) was shown once, when the channel was created. Lost it? Create the channel again. Without notifications the chats are still read every 30 seconds.',
+    createdTitle: 'API notifications address of the channel',
+    createdText:
+      'Copy the address now: its key is shown only once. The chats are read every 30 seconds anyway; API notifications bring the messages at once. Market sends them only to an https address with a certificate from a recognised authority.',
+    pushStep1:
+      'In the seller cabinet open Settings → API and modules → the API notifications tab and click Connect notifications',
+    pushStep2:
+      'Name the connection and choose the cabinet level: chat notifications come only for the whole cabinet',
+    pushStep3:
+      'Choose the chat events (new chat, new message), paste this address and click Connect: it works within about two minutes',
+  },
   // An account at an outside SMS mailing service (type `sms`, issue 33): its SMS imported into the clients' histories.
   sms: {
     intro:
