@@ -65,8 +65,8 @@ describe('channel pages', () => {
     // A type without an adapter is a disabled card, not a form.
     await page.getByTestId('channel-types').getByText('Mobile app').waitFor();
     assert.equal(await page.getByRole('button', { name: 'Connect Mobile app' }).count(), 0);
-    // Types without an adapter yet (chat page, voice, mobile app).
-    assert.ok((await page.getByText('Coming soon').count()) >= 3);
+    // Types without an adapter yet (voice, mobile app).
+    assert.ok((await page.getByText('Coming soon').count()) >= 2);
     await screenshot(page, 'channels-available');
 
     const dialog = await openGuide(page, 'API');

@@ -23,6 +23,7 @@ export * from './schemas/buttons.ts';
 export * from './schemas/categories.ts';
 export * from './schemas/channels.ts';
 export * from './schemas/chat-bots.ts';
+export * from './schemas/chat-page.ts';
 export * from './schemas/chats.ts';
 export * from './schemas/client-profiles.ts';
 export * from './schemas/clients.ts';

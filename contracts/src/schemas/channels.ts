@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { FIELD_MESSAGES as M } from '../messages.ts';
 import { appleBusinessCreateFields } from './apple-business.ts';
 import { avitoCreateFields } from './avito.ts';
+import { chatPageCreateFields } from './chat-page.ts';
 import { emailCreateFields } from './email.ts';
 import { ozonCreateFields } from './ozon.ts';
 import { SMS_SERVICES } from './sms-import.ts';
@@ -26,6 +27,7 @@ export const CHANNEL_TYPES = [
   'ozon',
   'ya_market',
   'apple_business_chat',
+  'chat_page',
 ] as const;
 export type ChannelType = (typeof CHANNEL_TYPES)[number];
 export const CHANNEL_STATUSES = ['active', 'inactive'] as const;
@@ -306,6 +308,7 @@ export const CHANNEL_TYPE_FIELDS = {
   ozon: ozonCreateFields,
   ya_market: yaMarketCreateFields,
   apple_business_chat: appleBusinessCreateFields,
+  chat_page: chatPageCreateFields,
 } as const satisfies Record<ChannelType, z.ZodObject>;
 
 /** A page offered after logging in with Meta (the Instagram business account linked to it, for Instagram). */
@@ -364,6 +367,7 @@ export const channelCreateSchema = z
       createOf('ozon'),
       createOf('ya_market'),
       createOf('apple_business_chat'),
+      createOf('chat_page'),
     ],
     M.valueIncorrect,
   )

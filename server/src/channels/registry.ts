@@ -2,6 +2,7 @@ import type { ChannelType } from '@smartconnect/contracts';
 import { apiAdapter } from './api/index.ts';
 import { appleBusinessAdapter } from './apple_business_chat/index.ts';
 import { avitoAdapter } from './avito/index.ts';
+import { chatPageAdapter } from './chat_page/index.ts';
 import { emailAdapter } from './email/index.ts';
 import { facebookAdapter } from './facebook/index.ts';
 import { instagramAdapter } from './instagram/index.ts';
@@ -35,6 +36,7 @@ const adapters: Record<ChannelType, ChannelAdapter> = {
   ozon: ozonAdapter,
   ya_market: yaMarketAdapter,
   apple_business_chat: appleBusinessAdapter,
+  chat_page: chatPageAdapter,
 };
 
 export function adapterFor(type: string): ChannelAdapter {

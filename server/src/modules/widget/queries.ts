@@ -136,3 +136,13 @@ export const supportUserName = async (q: Queryable, userId: string) =>
       [userId],
     )
   )?.label ?? null;
+
+/** A live chat page by its address's slug, with its organisation's status and language. */
+export const findChatPage = (q: Queryable, slug: string) =>
+  maybe<Pick<WidgetChannelRow, 'id' | 'status' | 'org_status' | 'org_language' | 'settings'>>(
+    q,
+    `select ch.id, ch.status, ch.settings, o.status as org_status, o.language as org_language
+       from channels ch join organisations o on o.id = ch.organisation_id
+      where ch.type = 'chat_page' and ch.deleted_at is null and ch.settings->>'slug' = $1`,
+    [slug],
+  );

@@ -20,6 +20,7 @@ import { AppError } from '../../http/errors.ts';
 import { definePublicRoute, type ModuleRoutes } from '../../http/route.ts';
 import { onePlugPoint, pluggedOf } from '../../plug-points.ts';
 import { acceptWidgetSocket, drainWidgetHub, type WidgetFrame } from './gateway.ts';
+import { chatPageRoutes } from './page.ts';
 import * as Q from './queries.ts';
 import {
   configOf,
@@ -74,6 +75,7 @@ function crossOrigin(fastify: FastifyInstance) {
 
 /** The site-chat widget's protocol: config, identity, history, send, read marks, files, and its own websocket. */
 export const widgetRoutes: ModuleRoutes = (root, app) => {
+  chatPageRoutes(root, app);
   // Like the staff sockets (realtime/routes.ts): on HTTP close the widgets are told to reconnect elsewhere.
   root.addHook('preClose', async () => drainWidgetHub(app));
   root.register(async (fastify) => {

@@ -20,6 +20,7 @@ import {
 import { apiChannel } from './api/index.tsx';
 import { appleBusinessChannel } from './apple_business_chat/index.tsx';
 import { avitoChannel } from './avito/index.tsx';
+import { chatPageChannel } from './chat_page/index.tsx';
 import { emailChannel } from './email/index.tsx';
 import { facebookChannel } from './facebook/index.tsx';
 import { instagramChannel } from './instagram/index.tsx';
@@ -50,6 +51,7 @@ export const CHANNEL_UIS: Partial<Record<ChannelType, ChannelTypeUi>> = {
   vk: vkChannel,
   sms: smsChannel,
   apple_business_chat: appleBusinessChannel,
+  chat_page: chatPageChannel,
   avito: avitoChannel,
   ozon: ozonChannel,
   ya_market: yaMarketChannel,

@@ -35,4 +35,20 @@ export const siteChat = {
     unavailable: 'The support chat is not available now',
   },
   display: { closed: 'Closed', open: 'Open', initial: 'Initial (with teaser)' },
+  page: {
+    intro:
+      'A chat page of its own at a link you share: in an e-mail signature, on social networks, on a flyer as a QR code.',
+    step1: 'Name the page and choose the team that answers its visitors',
+    step2:
+      'Choose its address (or leave it empty for one to be made), the title, the logo and the welcome message',
+    step3: 'Save, then share the link or print its QR code',
+    note: 'Visitors need no account and nothing to install; the page works on phones from 320 px wide',
+    slug: 'Page address',
+    slugHint: '{{prefix}} followed by this: lower-case letters, digits and hyphens, 3 to 64 characters',
+    link: 'Link to the chat page',
+    qr: 'QR code of the chat page link',
+    qrHint: 'Print it or put it on a slide: a phone camera opens the chat.',
+    open: 'Open the page',
+    createdTitle: 'Chat page created',
+  },
 };
