@@ -1,12 +1,15 @@
 import { timingSafeEqual } from 'node:crypto';
 import { AppError } from '../http/errors.ts';
 import { hashToken } from '../lib/crypto.ts';
-import { downloadedName, downloadMedia, mediaType } from './download.ts';
+import { downloadedName, downloadMedia, mediaType, nameForType } from './download.ts';
+import { PollFailure } from './long-poll.ts';
+import { splitText } from './telegram/send.ts';
 import type {
   AdapterChannel,
   AdapterContext,
   MediaDownload,
   MediaRef,
+  OutboundMessage,
   RawRequest,
   SendResult,
 } from './types.ts';
@@ -56,16 +59,7 @@ export const byIdOrder = (a: string, b: string) => {
   return x < y ? -1 : x > y ? 1 : 0;
 };
 
-/** A failed call, or a network failure, as one value, thrown out of a poll pass. */
-export class PollFailure extends Error {
-  constructor(
-    message: string,
-    readonly refused = false,
-    readonly retryAfterMs = 0,
-  ) {
-    super(message);
-  }
-}
+export { PollFailure } from './long-poll.ts';
 
 /** The answer's result, or its failure thrown. */
 export const must = <T>(a: MarketplaceAnswer<T>): T => {
@@ -82,6 +76,49 @@ export function sendFailure(a: Extract<MarketplaceAnswer<unknown>, { ok: false }
     error: a.message,
     ...(a.retryAfterMs ? { retryAfterMs: a.retryAfterMs } : {}),
   };
+}
+
+/** One of our stored files as a marketplace takes it. */
+export type OutboundFile = { data: Buffer; type: string; name: string };
+
+/**
+ * One of our messages into a buyer's chat, the same way at each marketplace: each attachment from our storage sent
+ * as a file (refused past `fileMax`), one elsewhere as its link in the text, then the text split past `textLimit`
+ * (plain text). Stops at the first refusal (`sendFailure`); a network failure is retried.
+ */
+export async function sendToMarketplace(
+  ctx: AdapterContext,
+  channel: AdapterChannel,
+  m: OutboundMessage,
+  limits: { fileMax: number; textLimit: number },
+  call: {
+    file(f: OutboundFile): Promise<MarketplaceAnswer<unknown>>;
+    text(part: string): Promise<MarketplaceAnswer<unknown>>;
+  },
+): Promise<SendResult> {
+  let text = m.text;
+  try {
+    for (const a of m.attachments) {
+      const stored = await ctx.readFile(channel.organisationId, a.url);
+      if (!stored) {
+        text = [text, a.url].filter((t) => t.trim()).join('\n');
+        continue;
+      }
+      if (stored.data.length > limits.fileMax)
+        return { ok: false, retryable: false, error: `a file over ${limits.fileMax} bytes` };
+      const type = a.contentType ?? stored.contentType;
+      const name = a.name ?? stored.name ?? nameForType('file', type) ?? 'file.bin';
+      const res = await call.file({ data: stored.data, type, name });
+      if (!res.ok) return sendFailure(res);
+    }
+    for (const part of text.trim() ? splitText(text, limits.textLimit) : []) {
+      const res = await call.text(part);
+      if (!res.ok) return sendFailure(res);
+    }
+  } catch (err) {
+    return { ok: false, retryable: true, error: (err as Error).message };
+  }
+  return { ok: true };
 }
 
 /** The provider said no, or could not be asked (§8 'channel creation error'), as the other adapters say it. */

@@ -1,6 +1,4 @@
-import { nameForType } from '../download.ts';
-import { sendFailure } from '../marketplace.ts';
-import { splitText } from '../telegram/send.ts';
+import { sendToMarketplace } from '../marketplace.ts';
 import type { AdapterChannel, AdapterContext, OutboundMessage, SendResult } from '../types.ts';
 import { callOzon, credentialsOf } from './api.ts';
 
@@ -12,9 +10,6 @@ export const OZON_TEXT_LIMIT = 1_000;
  * 10 MB is our choice, and keeps the JSON body (a third larger) moderate.
  */
 export const OZON_FILE_MAX = 10 * 1024 * 1024;
-
-/** A failed call in our terms (marketplace.ts): 401/403 the channel's key (or its subscription, §1). */
-const failure = sendFailure;
 
 /**
  * One of our messages into the buyer's chat (the client's externalId is the Ozon chat_id): each attachment from our
@@ -32,34 +27,23 @@ export async function sendOzon(
     return { ok: false, retryable: false, error: 'Ozon chats cannot edit a sent message' };
   const creds = credentialsOf(channel);
   const chatId = m.client.externalId;
-  let text = m.text;
-  try {
-    for (const a of m.attachments) {
-      const stored = await ctx.readFile(channel.organisationId, a.url);
-      if (!stored) {
-        text = [text, a.url].filter((t) => t.trim()).join('\n');
-        continue;
-      }
-      if (stored.data.length > OZON_FILE_MAX)
-        return { ok: false, retryable: false, error: `a file over ${OZON_FILE_MAX} bytes` };
-      const type = a.contentType ?? stored.contentType;
-      const name = a.name ?? stored.name ?? nameForType('file', type) ?? 'file.bin';
-      const res = await callOzon(ctx, creds, '/v1/chat/send/file', {
-        chat_id: chatId,
-        name,
-        base64_content: stored.data.toString('base64'),
-      });
-      if (!res.ok) return failure(res);
-    }
-    for (const part of text.trim() ? splitText(text, OZON_TEXT_LIMIT) : []) {
-      const res = await callOzon(ctx, creds, '/v1/chat/send/message', { chat_id: chatId, text: part });
-      if (!res.ok) return failure(res);
-    }
-  } catch (err) {
-    return { ok: false, retryable: true, error: (err as Error).message };
-  }
-  await markRead(ctx, channel, chatId).catch(() => undefined);
-  return { ok: true };
+  const sent = await sendToMarketplace(
+    ctx,
+    channel,
+    m,
+    { fileMax: OZON_FILE_MAX, textLimit: OZON_TEXT_LIMIT },
+    {
+      file: (f) =>
+        callOzon(ctx, creds, '/v1/chat/send/file', {
+          chat_id: chatId,
+          name: f.name,
+          base64_content: f.data.toString('base64'),
+        }),
+      text: (part) => callOzon(ctx, creds, '/v1/chat/send/message', { chat_id: chatId, text: part }),
+    },
+  );
+  if (sent.ok) await markRead(ctx, channel, chatId).catch(() => undefined);
+  return sent;
 }
 
 /** Marks the chat read up to its newest message (/v2/chat/read marks that one and every earlier one, §5). */

@@ -1,7 +1,5 @@
 import { FormData } from 'undici';
-import { nameForType } from '../download.ts';
-import { sendFailure } from '../marketplace.ts';
-import { splitText } from '../telegram/send.ts';
+import { sendToMarketplace } from '../marketplace.ts';
 import type { AdapterChannel, AdapterContext, OutboundMessage, SendResult } from '../types.ts';
 import { callYaMarket, credentialsOf } from './api.ts';
 
@@ -26,40 +24,20 @@ export async function sendYaMarket(
   if (m.event === 'message.updated')
     return { ok: false, retryable: false, error: 'Yandex Market chats cannot edit a sent message' };
   const creds = credentialsOf(channel);
-  const chatId = m.client.externalId;
-  let text = m.text;
-  try {
-    for (const a of m.attachments) {
-      const stored = await ctx.readFile(channel.organisationId, a.url);
-      if (!stored) {
-        text = [text, a.url].filter((t) => t.trim()).join('\n');
-        continue;
-      }
-      if (stored.data.length > YA_MARKET_FILE_MAX)
-        return { ok: false, retryable: false, error: `a file over ${YA_MARKET_FILE_MAX} bytes` };
-      const type = a.contentType ?? stored.contentType;
-      const name = a.name ?? stored.name ?? nameForType('file', type) ?? 'file.bin';
-      const form = new FormData();
-      form.append('file', new Blob([new Uint8Array(stored.data)], { type }), name);
-      const res = await callYaMarket(ctx, creds, {
-        method: 'POST',
-        path: '/chats/file/send',
-        query: { chatId },
-        body: form,
-      });
-      if (!res.ok) return sendFailure(res);
-    }
-    for (const part of text.trim() ? splitText(text, YA_MARKET_TEXT_LIMIT) : []) {
-      const res = await callYaMarket(ctx, creds, {
-        method: 'POST',
-        path: '/chats/message',
-        query: { chatId },
-        body: { message: part },
-      });
-      if (!res.ok) return sendFailure(res);
-    }
-  } catch (err) {
-    return { ok: false, retryable: true, error: (err as Error).message };
-  }
-  return { ok: true };
+  const query = { chatId: m.client.externalId };
+  return sendToMarketplace(
+    ctx,
+    channel,
+    m,
+    { fileMax: YA_MARKET_FILE_MAX, textLimit: YA_MARKET_TEXT_LIMIT },
+    {
+      file: (f) => {
+        const form = new FormData();
+        form.append('file', new Blob([new Uint8Array(f.data)], { type: f.type }), f.name);
+        return callYaMarket(ctx, creds, { method: 'POST', path: '/chats/file/send', query, body: form });
+      },
+      text: (part) =>
+        callYaMarket(ctx, creds, { method: 'POST', path: '/chats/message', query, body: { message: part } }),
+    },
+  );
 }

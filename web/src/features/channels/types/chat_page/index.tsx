@@ -1,8 +1,9 @@
-import { Anchor, Button, Group, Modal, Stack, Text, Textarea, TextInput } from '@mantine/core';
+import { Anchor, Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
 import type { ChannelDto } from '@smartconnect/contracts';
 import { IconExternalLink, IconWorldWww } from '@tabler/icons-react';
 import { useTranslation } from '../../../../shared/i18n/index.ts';
 import { Copyable } from '../../channel-key-modal.tsx';
+import { WidgetTexts } from '../site_chat/index.tsx';
 import type { ChannelTypeUi, OwnFieldsProps, OwnValues } from '../types.ts';
 import { QrCode } from './qr-code.tsx';
 
@@ -52,25 +53,12 @@ function ChatPageFields({ values, errors, onChange, disabled, channel }: OwnFiel
         onChange={(e) => onChange('slug', e.currentTarget.value)}
         data-testid="chat-page-slug"
       />
-      {TEXT_FIELDS.map((f) => (
-        <TextInput
-          key={f}
-          label={t(`siteChat.fields.${f}`)}
-          disabled={disabled}
-          placeholder={f === 'logo' ? 'https://example.com/logo.png' : undefined}
-          value={values[f] ?? ''}
-          error={errors[f]}
-          onChange={(e) => onChange(f, e.currentTarget.value)}
-        />
-      ))}
-      <Textarea
-        label={t('siteChat.fields.welcomeMessage')}
+      <WidgetTexts
+        names={TEXT_FIELDS}
+        values={values}
+        errors={errors}
+        onChange={onChange}
         disabled={disabled}
-        autosize
-        minRows={2}
-        value={values.welcomeMessage ?? ''}
-        error={errors.welcomeMessage}
-        onChange={(e) => onChange('welcomeMessage', e.currentTarget.value)}
       />
     </Stack>
   );

@@ -7,12 +7,20 @@ import { WidgetSnippet } from './snippet.tsx';
 
 const TEXT_FIELDS = ['title', 'subtitle', 'initialTitle', 'logo'] as const;
 
-function SiteChatFields({ values, errors, onChange, disabled, channel }: OwnFieldsProps) {
+/**
+ * The widget's text settings (site chat and chat page): the named one-line texts, then the welcome message.
+ */
+export function WidgetTexts({
+  names,
+  values,
+  errors,
+  onChange,
+  disabled,
+}: Pick<OwnFieldsProps, 'values' | 'errors' | 'onChange' | 'disabled'> & { names: readonly string[] }) {
   const { t } = useTranslation();
   return (
-    <Stack gap="sm">
-      {channel && <WidgetSnippet channelId={channel.id} />}
-      {TEXT_FIELDS.map((f) => (
+    <>
+      {names.map((f) => (
         <TextInput
           key={f}
           label={t(`siteChat.fields.${f}`)}
@@ -31,6 +39,22 @@ function SiteChatFields({ values, errors, onChange, disabled, channel }: OwnFiel
         value={values.welcomeMessage ?? ''}
         error={errors.welcomeMessage}
         onChange={(e) => onChange('welcomeMessage', e.currentTarget.value)}
+      />
+    </>
+  );
+}
+
+function SiteChatFields({ values, errors, onChange, disabled, channel }: OwnFieldsProps) {
+  const { t } = useTranslation();
+  return (
+    <Stack gap="sm">
+      {channel && <WidgetSnippet channelId={channel.id} />}
+      <WidgetTexts
+        names={TEXT_FIELDS}
+        values={values}
+        errors={errors}
+        onChange={onChange}
+        disabled={disabled}
       />
       <Select
         label={t('siteChat.fields.display')}
