@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { findChatPage } from './queries.ts';
 
-const escape = (s: string) =>
+const escapeHtml = (s: string) =>
   s.replace(
     /[&<>"']/g,
     (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c,
@@ -35,7 +35,7 @@ function page(lang: 'eng' | 'rus', title: string, body: string): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex">
-<title>${escape(title)}</title>
+<title>${escapeHtml(title)}</title>
 <style>
 html,body{margin:0;height:100%;background:#f1f3f5;font-family:system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;color:#1a1b1e}
 main{box-sizing:border-box;max-width:760px;height:100%;margin:0 auto;padding:12px;display:flex;flex-direction:column}
@@ -81,7 +81,7 @@ export function chatPageRoutes(fastify: FastifyInstance, app: AppContext): void 
       page(
         lang,
         title,
-        `<h1 style="position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)">${escape(title)}</h1>` +
+        `<h1 style="position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)">${escapeHtml(title)}</h1>` +
           `<div id="chat"></div><script src="/widget.js" data-channel="${found.id}" data-inline="#chat" async></script>`,
       ),
     );

@@ -30,7 +30,8 @@ export const integrations = {
   statuses: { active: 'Active', expiring: 'Being replaced', expired: 'Expired', revoked: 'Revoked' },
   keyShownTitle: 'Copy your API key',
   keyShownText: 'This is the only time the key is shown. Store it in your system’s secret settings now.',
-  keyUsage: 'Send it in the Authorization header as “Bearer” and the key, or in the X-Api-Key header. Never put it in a link.',
+  keyUsage:
+    'Send it in the Authorization header as “Bearer” and the key, or in the X-Api-Key header. Never put it in a link.',
   done: 'I have copied it',
   rotate: 'Rotate',
   rotateLabel: 'Rotate {{name}}',
