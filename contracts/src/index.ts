@@ -46,6 +46,7 @@ export * from './schemas/sms-import.ts';
 export * from './schemas/teams.ts';
 export * from './schemas/templates.ts';
 export * from './schemas/users.ts';
+export * from './schemas/webhooks.ts';
 export * from './schemas/widget.ts';
 export * from './schemas/ya-market.ts';
 export * from './telemetry.ts';

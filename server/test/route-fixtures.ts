@@ -256,6 +256,16 @@ async function settledPayment(org: TestOrg, s: TestServer) {
   );
   return { paymentId: p.id, documentId: d.id };
 }
+/** An event webhook endpoint (issue 34) at a closed local port, and one of its deliveries (a failed test event). */
+async function webhookEndpoint(org: TestOrg) {
+  const body = { url: 'http://127.0.0.1:9/hook', description: 'Fixture', eventTypes: ['chat.created'] };
+  return ok(await org.admin.api.post('/api/integrations/webhooks', body), 'webhook endpoint').id as string;
+}
+async function webhookDelivery(org: TestOrg) {
+  const id = await webhookEndpoint(org);
+  const delivery = ok(await org.admin.api.post(`/api/integrations/webhooks/${id}/test`), 'webhook test');
+  return { id, deliveryId: delivery.id as string };
+}
 
 export const fixtures: Record<string, Fixture> = {
   // observability (issue 20)
@@ -518,6 +528,35 @@ export const fixtures: Record<string, Fixture> = {
     path: `/api/sms-imports/${await smsImport(org)}/start`,
     body: { mapping: { phone: 0, text: 1 } },
   }),
+  // event webhooks (issue 34)
+  'GET /api/integrations/webhooks': async () => ({ path: '/api/integrations/webhooks' }),
+  'POST /api/integrations/webhooks': async () => ({
+    path: '/api/integrations/webhooks',
+    body: { url: 'http://127.0.0.1:9/hook', eventTypes: ['chat.created', 'message.created'] },
+  }),
+  'GET /api/integrations/webhooks/:id': async (org) => ({
+    path: `/api/integrations/webhooks/${await webhookEndpoint(org)}`,
+  }),
+  'PATCH /api/integrations/webhooks/:id': async (org) => ({
+    path: `/api/integrations/webhooks/${await webhookEndpoint(org)}`,
+    body: { description: 'Changed', enabled: false },
+  }),
+  'DELETE /api/integrations/webhooks/:id': async (org) => ({
+    path: `/api/integrations/webhooks/${await webhookEndpoint(org)}`,
+  }),
+  'POST /api/integrations/webhooks/:id/rotate-secret': async (org) => ({
+    path: `/api/integrations/webhooks/${await webhookEndpoint(org)}/rotate-secret`,
+  }),
+  'POST /api/integrations/webhooks/:id/test': async (org) => ({
+    path: `/api/integrations/webhooks/${await webhookEndpoint(org)}/test`,
+  }),
+  'GET /api/integrations/webhooks/:id/deliveries': async (org) => ({
+    path: `/api/integrations/webhooks/${await webhookEndpoint(org)}/deliveries?limit=10`,
+  }),
+  'POST /api/integrations/webhooks/:id/deliveries/:deliveryId/redeliver': async (org) => {
+    const { id, deliveryId } = await webhookDelivery(org);
+    return { path: `/api/integrations/webhooks/${id}/deliveries/${deliveryId}/redeliver` };
+  },
   // knowledge base (issue 36)
   'GET /api/kb/categories': async () => ({ path: '/api/kb/categories' }),
   'POST /api/kb/categories': async (org) => ({

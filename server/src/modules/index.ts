@@ -30,6 +30,7 @@ import { supportRoutes } from './support/routes.ts';
 import { teamRoutes } from './teams/routes.ts';
 import { templateRoutes } from './templates/routes.ts';
 import { userRoutes } from './users/routes.ts';
+import { webhookRoutes } from './webhooks/routes.ts';
 import { widgetRoutes } from './widget/routes.ts';
 
 export type { ModuleRoutes } from '../http/route.ts';
@@ -68,4 +69,5 @@ export const modules: ModuleRoutes[] = [
   billingRoutes,
   mailingRoutes,
   smsImportRoutes,
+  webhookRoutes,
 ];

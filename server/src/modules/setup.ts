@@ -13,6 +13,7 @@ import { registerReports } from './reports/register.ts';
 import { registerRoutingRules } from './routing-rules/register.ts';
 import { registerSmsImport } from './sms-import/register.ts';
 import { registerTeams } from './teams/register.ts';
+import { registerWebhooks } from './webhooks/register.ts';
 import { registerWidget } from './widget/register.ts';
 
 /**
@@ -38,6 +39,7 @@ const setups: (() => void)[] = [
   registerWidget,
   registerMailings,
   registerSmsImport,
+  registerWebhooks,
 ];
 
 let done = false;
