@@ -1,6 +1,8 @@
-import { ERRORS } from '@smartconnect/contracts';
+import { ERRORS, WEBHOOK_EVENT_TYPES, WEBHOOK_HEADERS, WEBHOOK_TEST_EVENT } from '@smartconnect/contracts';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { registerApiDocs } from './api-docs.ts';
+import { exampleOf } from './openapi-examples.ts';
 import { routeRegistry } from './route.ts';
 
 const toSchema = (s: z.ZodType, io: 'input' | 'output' = 'input') =>
@@ -35,17 +37,15 @@ function successContent(r: (typeof routeRegistry)[number]) {
       ? { 'application/json': { schema: toSchema(r.response, 'output') } }
       : { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } };
   }
+  const entity = r.response ? toSchema(r.response, 'output') : { type: 'null' };
   return {
     'application/json': {
       schema: {
         type: 'object',
         required: ['code', 'entity', 'error'],
-        properties: {
-          code: { const: 'ok' },
-          entity: r.response ? toSchema(r.response, 'output') : { type: 'null' },
-          error: { type: 'null' },
-        },
+        properties: { code: { const: 'ok' }, entity, error: { type: 'null' } },
       },
+      example: { code: 'ok', entity: exampleOf(entity), error: null },
     },
   };
 }
@@ -88,7 +88,9 @@ export function buildOpenApi(): Record<string, unknown> {
       requestBody: r.body
         ? {
             required: !r.body.safeParse({}).success,
-            content: { 'application/json': { schema: toSchema(r.body) } },
+            content: {
+              'application/json': { schema: toSchema(r.body), example: exampleOf(toSchema(r.body)) },
+            },
           }
         : undefined,
       responses: {
@@ -110,6 +112,20 @@ export function buildOpenApi(): Record<string, unknown> {
           .join('\n'),
     },
     servers: [{ url: '/' }],
+    // What event webhooks deliver (README "Event webhooks"): shown on /api/docs.
+    'x-webhook-events': {
+      types: [...WEBHOOK_EVENT_TYPES, WEBHOOK_TEST_EVENT],
+      headers: WEBHOOK_HEADERS,
+      body: {
+        id: 'the event id, the same on every attempt: dedupe by it',
+        type: WEBHOOK_EVENT_TYPES[0],
+        createdAt: '2026-11-28T09:30:00.000Z',
+        organisationId: '0192f1c4-7c1e-7a3b-9d2e-5f6a7b8c9d0e',
+        data: 'the chat or message as GET /api/chats/{id} and GET /api/chats/{id}/messages answer them',
+      },
+      signature:
+        'HMAC-SHA256 of "<t>.<raw body>" with the endpoint secret, hex, in SmartConnect-Signature t=…,v1=…',
+    },
     components: {
       securitySchemes: {
         bearer: { type: 'http', scheme: 'bearer' },
@@ -158,34 +174,11 @@ export function buildOpenApi(): Record<string, unknown> {
   };
 }
 
-const docsPage = `<!doctype html><html><head><meta charset="utf-8"><title>SmartConnect API</title>
-<meta name="viewport" content="width=device-width,initial-scale=1">
-<style>body{font-family:system-ui,sans-serif;margin:0;color:#1a1b1e}header{background:#1c7ed6;color:#fff;padding:16px 24px}
-main{max-width:1100px;margin:0 auto;padding:16px 24px}section{border:1px solid #dee2e6;border-radius:8px;margin:10px 0;padding:10px 14px}
-.m{display:inline-block;min-width:64px;font-weight:700;font-family:monospace}.GET{color:#2f9e44}.POST{color:#1c7ed6}.PATCH,.PUT{color:#f08c00}.DELETE{color:#e03131}
-code,pre{font-family:ui-monospace,monospace;font-size:12px}pre{background:#f8f9fa;padding:8px;overflow:auto;max-height:300px}
-small{color:#495057}table{border-collapse:collapse}td,th{border:1px solid #dee2e6;padding:2px 6px;font-size:13px}</style></head>
-<body><header><h1 style="margin:0;font-size:20px">SmartConnect API reference</h1><small style="color:#e7f5ff">OpenAPI 3.1: <a style="color:#fff" href="/api/openapi.json">/api/openapi.json</a></small></header>
-<main id="root">Loading…</main><script src="/api/docs/app.js"></script></body></html>`;
-
-// External, not inline: the Content-Security-Policy allows scripts from this origin only.
-const docsScript = `fetch('/api/openapi.json').then(r=>r.json()).then(doc=>{const root=document.getElementById('root');root.textContent='';
-const esc=s=>String(s).replace(/[&<>]/g,c=>({'&':'&amp;','<':'&lt;','>':'&gt;'}[c]));
-for(const [path,ops] of Object.entries(doc.paths)){for(const [m,op] of Object.entries(ops)){const s=document.createElement('section');
-s.innerHTML='<div><span class="m '+m.toUpperCase()+'">'+m.toUpperCase()+'</span> <code>'+esc(path)+'</code> — '+esc(op.summary||'')+'</div><small>'+esc(op.description||'')+'</small>'+
-(op.requestBody?'<details><summary>Body</summary><pre>'+esc(JSON.stringify(op.requestBody.content['application/json'].schema,null,2))+'</pre></details>':'')+
-(op.parameters&&op.parameters.length?'<details><summary>Parameters</summary><pre>'+esc(JSON.stringify(op.parameters,null,2))+'</pre></details>':'')+
-(op.responses&&op.responses['200']&&op.responses['200'].content?'<details><summary>Answer</summary><pre>'+esc(JSON.stringify(op.responses['200'].content[Object.keys(op.responses['200'].content)[0]].schema,null,2))+'</pre></details>':'');root.appendChild(s);}}});
-`;
-
 export function registerOpenApi(fastify: FastifyInstance): void {
   let cached: Record<string, unknown> | undefined;
   fastify.get('/api/openapi.json', async () => {
     cached ??= buildOpenApi();
     return cached;
   });
-  fastify.get('/api/docs', async (_req, reply) => reply.type('text/html').send(docsPage));
-  fastify.get('/api/docs/app.js', async (_req, reply) =>
-    reply.type('text/javascript; charset=utf-8').send(docsScript),
-  );
+  registerApiDocs(fastify);
 }

@@ -26,7 +26,7 @@ describe('authorization', () => {
     const declared = new Set(routeRegistry.map((r) => `${r.method} ${r.url}`));
     // Pages, the API description, and the websocket upgrade (which authenticates its ?token= itself).
     const known =
-      /^(HEAD|GET) (\/api\/openapi\.json|\/api\/docs|\/api\/docs\/app\.js|\/api\/realtime|\/\*|\/)$/;
+      /^(HEAD|GET) (\/api\/openapi\.json|\/api\/docs|\/api\/docs\/app\.js|\/api\/docs\/quickstart\.sh|\/api\/realtime|\/\*|\/)$/;
     const undeclared: string[] = [];
     for (const r of collectRoutes(s)) {
       // Outside /api/ are the web app's files, served as they are.
