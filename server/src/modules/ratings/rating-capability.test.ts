@@ -6,9 +6,10 @@ import { adapterFor, typesWith } from '../../channels/registry.ts';
 
 const MODULES = new URL('..', import.meta.url).pathname;
 
-test('the site widget is the one channel type with the visitorWidget capability (rating buttons, visitor ids)', () => {
-  assert.deepEqual(typesWith('visitorWidget'), ['site_chat']);
+test('the site widget and the chat page built on it are the channel types with the visitorWidget capability', () => {
+  assert.deepEqual(typesWith('visitorWidget'), ['site_chat', 'chat_page']);
   assert.equal(adapterFor('site_chat').capabilities.visitorWidget, true);
+  assert.equal(adapterFor('chat_page').capabilities.visitorWidget, true);
   assert.equal(adapterFor('telegram').capabilities.visitorWidget, undefined);
 });
 
