@@ -98,3 +98,28 @@ export class PollFailure extends Error {
     super(message);
   }
 }
+
+/**
+ * The end of a polling pass that threw (Ozon, Yandex Market, Avito): a refused key is the channel's problem, tried
+ * again 5 minutes later; a provider failure is its 'unreachable' problem (opened only once it lasts), the failures
+ * in a row are stored with `saveFailures` and the next pass waits the longer of the provider's Retry-After and the
+ * backoff. Anything else (receive() failing: the channel was deactivated meanwhile) is not the provider's and is
+ * thrown on for the job runner to retry. Answers when to poll again.
+ */
+export async function afterFailedPass(
+  session: PollSession,
+  err: unknown,
+  failures: number,
+  saveFailures: (failures: number) => Promise<unknown>,
+): Promise<{ againInMs: number }> {
+  if (session.signal.aborted) return { againInMs: 0 };
+  if (!(err instanceof PollFailure)) throw err;
+  if (err.refused) {
+    await session.problem('token_refused', err.message);
+    return { againInMs: REFUSED_AGAIN_MS };
+  }
+  await session.problem('unreachable', err.message);
+  const n = failures + 1;
+  await saveFailures(n).catch(() => false);
+  return { againInMs: Math.max(err.retryAfterMs, backoffMs(n)) };
+}

@@ -1,4 +1,4 @@
-import { backoffMs, PollFailure, REFUSED_AGAIN_MS } from '../long-poll.ts';
+import { afterFailedPass, PollFailure } from '../long-poll.ts';
 import type { AdapterChannel, AdapterContext, ParsedEvent, PollSession } from '../types.ts';
 import { type AvitoChat, callAvito, credsOf } from './api.ts';
 import { rememberChat } from './chat.ts';
@@ -98,16 +98,6 @@ export async function pollAvito(
     const saved = await session.saveCursor({ since: newest, failures: 0 });
     return { againInMs: saved ? AVITO_POLL.intervalMs : 0 };
   } catch (err) {
-    if (session.signal.aborted) return { againInMs: 0 };
-    // receive() failing (the channel was deactivated meanwhile) is not Avito's: the job runner retries.
-    if (!(err instanceof PollFailure)) throw err;
-    if (err.refused) {
-      await session.problem('token_refused', err.message);
-      return { againInMs: REFUSED_AGAIN_MS };
-    }
-    await session.problem('unreachable', err.message);
-    const n = failures + 1;
-    await session.saveCursor({ ...cursor, failures: n }).catch(() => false);
-    return { againInMs: Math.max(err.retryAfterMs, backoffMs(n)) };
+    return afterFailedPass(session, err, failures, (n) => session.saveCursor({ ...cursor, failures: n }));
   }
 }

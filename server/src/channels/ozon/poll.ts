@@ -1,4 +1,4 @@
-import { backoffMs, REFUSED_AGAIN_MS } from '../long-poll.ts';
+import { afterFailedPass } from '../long-poll.ts';
 import { PollFailure as Failure, must } from '../marketplace.ts';
 import type { AdapterChannel, AdapterContext, ParsedEvent, PollSession } from '../types.ts';
 import { callOzon, credentialsOf } from './api.ts';
@@ -119,18 +119,9 @@ export async function pollOzon(
     if (dirty && !(await save())) return { againInMs: 0 };
     return { againInMs: OZON_POLL.intervalMs };
   } catch (err) {
-    if (session.signal.aborted) return { againInMs: 0 };
-    const f = err instanceof Failure ? err : new Failure((err as Error).message);
-    if (f.refused) {
-      await session.problem('token_refused', f.message);
-      return { againInMs: REFUSED_AGAIN_MS };
-    }
-    // receive() failing (the channel was deactivated meanwhile) is not the provider's: the job runner retries.
-    if (!(err instanceof Failure)) throw err;
-    await session.problem('unreachable', f.message);
-    const n = failures + 1;
-    if (stored) await save({ failures: n }).catch(() => false);
-    return { againInMs: Math.max(f.retryAfterMs, backoffMs(n)) };
+    return afterFailedPass(session, err, failures, (n) =>
+      stored ? save({ failures: n }) : Promise.resolve(),
+    );
   }
 }
 
