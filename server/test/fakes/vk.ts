@@ -58,7 +58,8 @@ export type FakeVk = {
   }[];
   /** The community's Bots Long Poll API (vk-longpoll.ts). */
   longPoll: VkLongPoll;
-  failNext(method: string, code: number, message: string, times?: number): void;
+  /** The next `times` calls of `method` fail with `code`; `then` runs as the last of them is answered. */
+  failNext(method: string, code: number, message: string, times?: number, then?: () => void): void;
   addMedia(bytes: Uint8Array, contentType: string): string;
   /** A large file made up as it is downloaded (never held whole); its URL. */
   addGeneratedMedia(file: GeneratedFile): string;
@@ -75,7 +76,7 @@ export async function startFakeVk(): Promise<FakeVk> {
   const token = `vk1.a.${randomBytes(40).toString('hex')}`;
   const media = new Map<string, { bytes: Buffer; type: string }>();
   const generatedFiles = new Map<string, GeneratedFile>();
-  const fails: { method: string; code: number; message: string; times: number }[] = [];
+  const fails: { method: string; code: number; message: string; times: number; then?: () => void }[] = [];
   const byRandom = new Map<string, number>();
   const pending = new Map<string, { kind: 'photo' | 'doc'; bytes: Buffer; name: string; type: string }>();
   let nextId = 100;
@@ -102,8 +103,8 @@ export async function startFakeVk(): Promise<FakeVk> {
     deny: false,
     callbackServers: [],
     longPoll: createVkLongPoll(() => fake.groupId),
-    failNext(method, code, message, times = 1) {
-      fails.push({ method, code, message, times });
+    failNext(method, code, message, times = 1, then) {
+      fails.push({ method, code, message, times, then });
     },
     addMedia(bytes, type) {
       const id = randomBytes(8).toString('hex');
@@ -327,7 +328,10 @@ export async function startFakeVk(): Promise<FakeVk> {
     if (++inWindow > fake.perSecond) return error(res, 6, 'Too many requests per second', params);
     const fail = fails.find((f) => f.method === method);
     if (fail) {
-      if (--fail.times <= 0) fails.splice(fails.indexOf(fail), 1);
+      if (--fail.times <= 0) {
+        fails.splice(fails.indexOf(fail), 1);
+        fail.then?.();
+      }
       return error(res, fail.code, fail.message, params);
     }
     const group = { id: fake.groupId, name: 'Shop VK', screen_name: 'shopvk', is_closed: 0, type: 'group' };
