@@ -4,6 +4,7 @@ import './zod-config.ts';
 export * from './bot-engine.ts';
 export * from './bot-intents.ts';
 export * from './chat-bot-structure.ts';
+export * from './error-messages.ts';
 export * from './errors.ts';
 export * from './landing-rules.ts';
 export * from './limits.ts';

@@ -1,4 +1,4 @@
-import { ERRORS, type ErrorCode } from '@smartconnect/contracts/constants';
+import { ERROR_STATUS, type ErrorCode } from '@smartconnect/contracts/constants';
 import { getToken, leaveToLogin } from '../storage.ts';
 import { reportConnectionLost, reportConnectionRestored } from './connection.ts';
 import { ApiError } from './errors.ts';
@@ -41,7 +41,7 @@ type Failure = { code?: unknown; fields?: unknown; details?: unknown };
 function readFailure(status: number, body: unknown): ApiError {
   const error = (body && typeof body === 'object' && 'error' in body ? body.error : null) as Failure | null;
   const code =
-    error && typeof error.code === 'string' && error.code in ERRORS
+    error && typeof error.code === 'string' && error.code in ERROR_STATUS
       ? (error.code as ErrorCode)
       : codeOfStatus(status);
   const raw = error && typeof error.fields === 'object' && error.fields ? error.fields : null;
