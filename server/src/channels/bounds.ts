@@ -154,6 +154,7 @@ export function boundEvent(type: ChannelType, e: InboundEvent): InboundEvent {
       };
     }
     case 'opt_out':
+    case 'typing':
       return { ...e, client: { externalId: boundId(sanitizeStrings(e.client.externalId), b.externalId) } };
     case 'moved':
       return {

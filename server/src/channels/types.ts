@@ -87,7 +87,12 @@ export type InboundEvent =
    * The client's address at the provider changed (WhatsApp: a new phone number): their contact follows it, so the
    * next messages from the new address land in the same client and replies go there.
    */
-  | { kind: 'moved'; client: { externalId: string }; newExternalId: string };
+  | { kind: 'moved'; client: { externalId: string }; newExternalId: string }
+  /**
+   * The client is writing (`active`) or stopped: who sees their open chat is told, as the site widget's visitor's
+   * typing is (a signal, nothing stored). Apple Messages for Business sends typing_start / typing_end.
+   */
+  | { kind: 'typing'; client: { externalId: string }; active: boolean };
 
 /**
  * What an adapter's parse answers: the request's events, and a part it could not read that names no client to tell
@@ -309,6 +314,11 @@ export type ChannelAdapter = {
    * our usual answer.
    */
   answer?(channel: AdapterChannel, req: RawRequest): Record<string, unknown> | string | null;
+  /**
+   * An operator is writing a reply in the client's open chat (the web app says so at most every 3 s while they type):
+   * the provider shows the client, where it can. Best effort: a failure is logged, never retried.
+   */
+  typing?(ctx: AdapterContext, channel: AdapterChannel, client: { externalId: string }): Promise<void>;
   /** After the request's events are committed (best effort): e.g. telling the provider a button press was seen. */
   afterReceive?(ctx: AdapterContext, channel: AdapterChannel, events: InboundEvent[]): Promise<void>;
   /**

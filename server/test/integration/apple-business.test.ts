@@ -6,6 +6,7 @@ import { type FakeAppleBusiness, startFakeAppleBusiness } from '../fakes/apple-b
 import { createOrganisation, startTestServer, type TestOrg, type TestServer } from '../helpers.ts';
 import { chatsOf, messagesOf, replyTo } from '../replies.ts';
 import { makeTeam } from './chats-fixtures.ts';
+import { RealtimeClient } from './realtime-client.ts';
 
 /** Apple Messages for Business end to end against a fake MSP gateway that follows docs/providers/apple-business.md. */
 describe('Apple Messages for Business channel', () => {
@@ -80,7 +81,7 @@ describe('Apple Messages for Business channel', () => {
     assert.equal(other.body.error.fields.businessId, 'Token not from current bot');
   });
 
-  test('inbound: signed gzip messages are stored once; a bad JWT or business is 401; a malformed body 400; typing ignored; close a notice', async () => {
+  test('inbound: signed gzip messages are stored once; a bad JWT or business is 401; a malformed body 400; typing a signal; close a notice', async () => {
     const { org, hook } = await connect();
     const customer = 'urn:mbid:AQAAY2hlbnRlc3QtY3VzdG9tZXI';
     const hello = ap.text(customer, 'Hello, is my order ready?');
@@ -108,8 +109,26 @@ describe('Apple Messages for Business channel', () => {
       await ap.deliver(hook, { id: 'x1', type: 'text', body: 'no sender' }, { headers: { 'source-id': '' } }),
       400,
     );
-    // Typing and unknown types are acknowledged and store nothing.
-    assert.equal(await ap.deliver(hook, ap.event(customer, 'typing_start')), 200);
+    // The client typing is a signal to who sees the chat; typing and unknown types store nothing.
+    const watching = await RealtimeClient.connect(s.url, org.admin.token);
+    try {
+      assert.equal(await ap.deliver(hook, ap.event(customer, 'typing_start')), 200);
+      await watching.waitFor((f) => f.some((x) => x.type === 'chat.typing'));
+      assert.deepEqual(watching.frames.find((f) => f.type === 'chat.typing')?.payload, {
+        chatId: chats[0].id,
+        by: 'client',
+      });
+    } finally {
+      watching.close();
+    }
+    // An operator writing a reply: the client's device shows it (a typing_start message to the gateway).
+    const typed = await org.admin.api.post(`/api/chats/${chats[0].id}/typing`);
+    assert.equal(typed.status, 200, JSON.stringify(typed.body));
+    for (let i = 0; i < 100 && !ap.sent.some((m) => m.body.type === 'typing_start'); i++)
+      await new Promise((r) => setTimeout(r, 50));
+    const typing = ap.sent.find((m) => m.body.type === 'typing_start');
+    assert.equal(typing?.body.destinationId, customer, 'typing_start sent to the client');
+    assert.equal(typing?.body.body, undefined, 'no text');
     assert.equal(await ap.deliver(hook, ap.event(customer, 'typing_end')), 200);
     assert.equal(await ap.deliver(hook, ap.event(customer, 'someFutureType')), 200);
     assert.equal((await messagesOf(org, chats[0].id)).length, 1);

@@ -3,7 +3,7 @@ import type { ChannelAdapter, ChannelCapabilities } from '../types.ts';
 import { connectApple, disconnectApple, verifyApple } from './connect.ts';
 import { APPLE_MEDIA_MAX, fetchAppleMedia } from './media.ts';
 import { parseApple } from './parse.ts';
-import { APPLE_TEXT_LIMIT, sendApple } from './send.ts';
+import { APPLE_TEXT_LIMIT, sendApple, typingApple } from './send.ts';
 
 /**
  * What a Messages for Business conversation can do (docs/providers/apple-business.md): text, files of any kind
@@ -35,6 +35,7 @@ export const appleBusinessAdapter: ChannelAdapter = {
   verify: verifyApple,
   parse: (_channel, req) => parseApple(req),
   send: sendApple,
+  typing: typingApple,
   fetchMedia: fetchAppleMedia,
   present: (settings) => ({ businessId: settings.businessId ?? null, mspId: settings.mspId ?? null }),
 };

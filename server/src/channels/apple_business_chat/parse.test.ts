@@ -142,12 +142,14 @@ test('other interactive replies are shown by their title; a large one by referen
   assert.equal(b?.kind === 'message' ? b.message.text : '', '[Apple: interactive reply too large to show]');
 });
 
-test('typing and unknown types are ignored; close is a visible notice under its id', () => {
-  assert.deepEqual(parseApple(apple(message({ type: 'typing_start' }))), [
-    { kind: 'ignored', what: 'typing_start' },
+test('typing is the client’s typing signal, unknown types are ignored; close is a visible notice under its id', () => {
+  const client = { externalId: 'urn:mbid:AQAAY2hlbnRlc3Q' };
+  const from = { sourceId: client.externalId };
+  assert.deepEqual(parseApple(apple(message({ type: 'typing_start', ...from }))), [
+    { kind: 'typing', client, active: true },
   ]);
-  assert.deepEqual(parseApple(apple(message({ type: 'typing_end' }))), [
-    { kind: 'ignored', what: 'typing_end' },
+  assert.deepEqual(parseApple(apple(message({ type: 'typing_end', ...from }))), [
+    { kind: 'typing', client, active: false },
   ]);
   assert.deepEqual(parseApple(apple(message({ type: 'richLink' }))), [{ kind: 'ignored', what: 'richLink' }]);
   const [c] = parseApple(apple(message({ type: 'close' })));

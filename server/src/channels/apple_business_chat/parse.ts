@@ -102,7 +102,8 @@ const clientOf = (id: string) => ({ externalId: id, name: `Apple client ${id.sli
 /**
  * One request from Apple as events. A text message (its files fetched and decrypted through fetchMedia), a list
  * picker reply (a postback: the selected item's identifier is our button's payload), `close` (the client closed the
- * conversation: our pipeline has no client-side end, so it is a visible notice), typing and unknown types ignored.
+ * conversation: our pipeline has no client-side end, so it is a visible notice), typing as the client's typing signal,
+ * unknown types ignored.
  * The envelope unreadable (no id, type or sender, not gzip or JSON) is a 400 and stores nothing; a readable message
  * whose content is not is a notice in the client's dialog.
  */
@@ -151,8 +152,7 @@ export function parseApple(req: RawRequest): ParsedEvent[] {
       ];
     case 'typing_start':
     case 'typing_end':
-      // Our pipeline shows no client typing for provider channels.
-      return [{ kind: 'ignored', what: type }];
+      return [{ kind: 'typing', client: { externalId: client.externalId }, active: type === 'typing_start' }];
     default:
       return [{ kind: 'ignored', what: type }];
   }

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { mediaType } from '../download.ts';
 import { splitText } from '../telegram/send.ts';
 import type { AdapterChannel, AdapterContext, OutboundMessage, SendResult } from '../types.ts';
@@ -160,4 +160,22 @@ export async function sendApple(
   } catch (err) {
     return { ok: false, retryable: true, error: (err as Error).message };
   }
+}
+
+/**
+ * An operator is writing: a `typing_start` message to the client (Apple's samples send it with no body; the
+ * indicator ends by itself or with our next message). Best effort: a refusal is thrown for the caller to log.
+ */
+export async function typingApple(
+  ctx: AdapterContext,
+  channel: AdapterChannel,
+  client: { externalId: string },
+): Promise<void> {
+  const creds = credsOf(channel);
+  const id = randomUUID();
+  const sent = await callApple(ctx, creds, '/message', {
+    headers: { id, 'destination-id': client.externalId },
+    json: { id, sourceId: creds.businessId, destinationId: client.externalId, v: 1, type: 'typing_start' },
+  });
+  if (!sent.ok) throw new Error(`Apple typing_start: ${sent.status} ${sent.message}`);
 }

@@ -13,11 +13,13 @@ import {
 } from '../../channels/types.ts';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../http/errors.ts';
+import { clientTyping } from '../chats/typing.ts';
 import { recordProviderStatus } from '../conversation/delivery-status.ts';
 import {
   editInbound,
   inboundKnown,
   moveContact,
+  openChatOfContact,
   optOut,
   pressedLabel,
 } from '../conversation/inbound-events.ts';
@@ -178,6 +180,12 @@ async function act(t: Target, event: InboundEvent): Promise<Received> {
     case 'moved':
       await moveContact(app, row, e.client.externalId, e.newExternalId);
       return { event: e.kind, result: null };
+    case 'typing': {
+      // A signal for who sees the open chat (the operators' typing line fades by itself: an end needs no signal).
+      const chatId = e.active ? await openChatOfContact(app, row, e.client.externalId) : undefined;
+      if (chatId) await clientTyping(app, row.organisation_id, chatId);
+      return { event: e.kind, result: null };
+    }
   }
 }
 

@@ -2,6 +2,7 @@ import type { ChatTypingPayload } from '@smartconnect/contracts';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../http/errors.ts';
 import type { UserActor } from '../../lib/actor.ts';
+import { typingToProvider } from '../channels/typing.ts';
 import { assertCanAct, assertVisible, chatAudience, viewOf } from '../conversation/policy.ts';
 import { type ChatRow, findChat } from '../conversation/readers.ts';
 
@@ -24,7 +25,10 @@ export async function signalTyping(
   });
 }
 
-/** The chat's operator (or AUTHORITY_ALL_CHATS) is writing a reply: the client and colleagues see it. */
+/**
+ * The chat's operator (or AUTHORITY_ALL_CHATS) is writing a reply: colleagues see it, and the client too where the
+ * channel shows typing (the site widget by its socket, a provider by its adapter's `typing`).
+ */
 export async function operatorTyping(app: AppContext, actor: UserActor, chatId: string): Promise<void> {
   const view = await viewOf(app.db, actor);
   const chat = await findChat(app.db, actor.organisationId, chatId);
@@ -33,6 +37,9 @@ export async function operatorTyping(app: AppContext, actor: UserActor, chatId: 
   assertCanAct(view, chat);
   const name = chat.operator_id === actor.userId ? (chat.operator_name ?? undefined) : undefined;
   await signalTyping(app, chat, { by: 'operator', userId: actor.userId, name });
+  void typingToProvider(app, chat).catch((err) =>
+    app.log.warn({ err, chat: chat.id }, 'typing not shown at the provider'),
+  );
 }
 
 /** A client is writing in their open chat (the widget says so): the operators who see the chat are told. */

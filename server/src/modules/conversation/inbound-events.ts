@@ -62,6 +62,20 @@ export async function moveContact(
   await moveContactAddress(app.db, channel.id, externalId, newExternalId);
 }
 
+/** The client's open chat through this channel, if any (at most one: chats' unique open (channel, contact)). */
+export async function openChatOfContact(
+  app: AppContext,
+  channel: Channel,
+  externalId: string,
+): Promise<string | undefined> {
+  const [row] = await app.db.query<{ id: string }>(
+    `select c.id from chats c join contacts ct on ct.id = c.contact_id
+      where c.organisation_id = $1 and c.channel_id = $2 and ct.external_id = $3 and c.status <> 'closed'`,
+    [channel.organisation_id, channel.id, externalId],
+  );
+  return row?.id;
+}
+
 /** The label of our button with this payload in the client's newest message that has one (a press told only by payload). */
 export async function pressedLabel(
   app: AppContext,
