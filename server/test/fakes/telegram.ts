@@ -391,6 +391,16 @@ export async function startFakeTelegram(
       const { file_id, file_unique_id, file_size, file_path } = file;
       return { result: { file_id, file_unique_id, file_size, file_path } };
     },
+    // https://core.telegram.org/bots/api#sendchataction: the chat, then one of the documented actions.
+    sendChatAction: (req) => {
+      chatOf(req);
+      const action = str(req, 'action');
+      const actions =
+        'typing upload_photo record_video upload_video record_voice upload_voice upload_document';
+      if (!action || ![...actions.split(' '), 'choose_sticker', 'find_location'].includes(action))
+        throw bad('wrong parameter action in request', `sendChatAction with action ${action}`);
+      return { result: true };
+    },
     // chat_id is checked before the content, as Telegram does
     sendMessage: (req) => {
       const chat = chatOf(req);

@@ -218,6 +218,14 @@ describe('Telegram channel', () => {
       assert.equal(await statusOf(id), want);
     };
 
+    // The operator writing a reply: the client sees "typing…" (sendChatAction).
+    assert.equal((await org.admin.api.post(`/api/chats/${chatId}/typing`)).status, 200);
+    for (let i = 0; i < 100 && !tg.expect.calls('sendChatAction').length; i++)
+      await new Promise((r) => setTimeout(r, 30));
+    const [action] = tg.expect.calls('sendChatAction');
+    assert.equal(String(action?.params.chat_id), '901');
+    assert.equal(action?.params.action, 'typing');
+
     let before = tg.expect.calls('sendMessage').length;
     const short = await send({ text: 'Your order shipped' });
     await waitStatus(short, 'sent');

@@ -4,7 +4,7 @@ import { answerCallbacks, connectTelegram, disconnectTelegram, verifyTelegram } 
 import { fetchTelegramMedia, TELEGRAM_DOWNLOAD_MAX } from './media.ts';
 import { parseTelegram } from './parse.ts';
 import { pollTelegram } from './poll.ts';
-import { sendTelegram, TELEGRAM_TEXT_LIMIT } from './send.ts';
+import { sendTelegram, TELEGRAM_TEXT_LIMIT, typingTelegram } from './send.ts';
 
 /**
  * Telegram through the Bot API: a bot's private chats are customer dialogs. Its updates come by webhook, or by
@@ -29,6 +29,7 @@ export const telegramAdapter: ChannelAdapter = {
   verify: verifyTelegram,
   parse: (_channel, req) => parseTelegram(req),
   send: sendTelegram,
+  typing: typingTelegram,
   fetchMedia: fetchTelegramMedia,
   mediaMaxBytes: TELEGRAM_DOWNLOAD_MAX,
   afterReceive: answerCallbacks,

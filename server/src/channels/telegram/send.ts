@@ -134,3 +134,19 @@ export async function sendTelegram(
     return { ok: false, retryable: true, error: (err as Error).message };
   }
 }
+
+/**
+ * An operator is writing: sendChatAction `typing` (Telegram shows it for 5 seconds or until our next message; the
+ * web app repeats it every 3 s while the operator types). Best effort: a refusal is thrown for the caller to log.
+ */
+export async function typingTelegram(
+  ctx: AdapterContext,
+  channel: AdapterChannel,
+  client: { externalId: string },
+): Promise<void> {
+  const res = await callBot<boolean>(ctx, channel.secrets.token ?? '', 'sendChatAction', {
+    chat_id: client.externalId,
+    action: 'typing',
+  });
+  if (!res.ok) throw new Error(`Telegram sendChatAction: ${res.status} ${res.description}`);
+}

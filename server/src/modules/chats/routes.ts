@@ -139,7 +139,7 @@ export const chatRoutes: ModuleRoutes = (fastify, app) => {
       access: 'user',
       response: okDto,
       summary:
-        "The caller is writing a reply in the chat (its operator, or AUTHORITY_ALL_CHATS): a 'chat.typing' signal to who sees the chat and to a site chat visitor; not stored. Send it at most every 3 s while typing",
+        "The caller is writing a reply in the chat (its operator, or AUTHORITY_ALL_CHATS): a 'chat.typing' signal to who sees the chat and to the client where the channel shows typing (a site chat visitor, Telegram, Apple Messages for Business); not stored. Send it at most every 3 s while typing",
       tags,
       params: idParams,
     },
