@@ -411,6 +411,19 @@ export async function startFakeVk(): Promise<FakeVk> {
         return json(res, { response: fake.longPoll.server(fake.baseUrl) });
       case 'groups.getTokenPermissions':
         return json(res, { response: { mask: fake.mask, permissions: [] } });
+      case 'messages.setActivity': {
+        const peer = Number(params.peer_id ?? params.user_id);
+        if (!peer || !['typing', 'audiomessage'].includes(params.type ?? ''))
+          return error(
+            res,
+            100,
+            'One of the parameters specified was missing or invalid: peer_id or type',
+            params,
+          );
+        if (!fake.allowed.has(peer))
+          return error(res, 901, "Can't send messages for users without permission", params);
+        return json(res, { response: 1 });
+      }
       case 'messages.send': {
         const peer = Number(params.peer_id ?? params.user_id);
         if (!peer)

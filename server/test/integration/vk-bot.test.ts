@@ -257,6 +257,14 @@ describe('VK community bot channel', () => {
     assert.equal((await vk.deliver(hook, vk.messageNew(888, { text: 'Hi' }))).text, 'ok');
     const chatId = (await chatsOf(org))[0].id;
     const { byId, waitStatus, send, sendRateLimited, botWrites } = await replyTo(s, org, chatId);
+    // The operator writing a reply: the client sees "typing…" (messages.setActivity).
+    assert.equal((await org.admin.api.post(`/api/chats/${chatId}/typing`)).status, 200);
+    for (let i = 0; i < 100 && !vk.calls.some((c) => c.method === 'messages.setActivity'); i++)
+      await new Promise((r) => setTimeout(r, 30));
+    const activity = vk.calls.find((c) => c.method === 'messages.setActivity');
+    assert.equal(activity?.params.peer_id, '888');
+    assert.equal(activity?.params.type, 'typing');
+    assert.equal(activity?.params.group_id, String(vk.groupId));
     const text = await send({ text: 'Hello from the shop' });
     await waitStatus(text, 'sent');
     const sent = vk.sent.at(-1);

@@ -3,7 +3,7 @@ import { fetchPublicMedia } from '../download.ts';
 import type { ChannelAdapter } from '../types.ts';
 import { vkUserNames } from '../vk_bot/api.ts';
 import { VK_CAPABILITIES } from '../vk_bot/index.ts';
-import { sendVkBot } from '../vk_bot/send.ts';
+import { sendVkBot, typingVk } from '../vk_bot/send.ts';
 import { connectVk } from './connect.ts';
 import { pollVk } from './poll.ts';
 
@@ -24,6 +24,7 @@ export const vkAdapter: ChannelAdapter = {
   verify: () => false,
   parse: () => [],
   send: sendVkBot,
+  typing: typingVk,
   fetchMedia: fetchPublicMedia,
   clientNames: (ctx, channel, ids) => vkUserNames(ctx, channel.secrets.token ?? '', ids),
   poll: pollVk,

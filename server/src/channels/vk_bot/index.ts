@@ -6,7 +6,7 @@ import { connectVkBot, disconnectVkBot, removeVkBot, replaceVkBot, verifyVkBot }
 import { VK_MEDIA_MAX } from './media.ts';
 import { vkOauth } from './oauth.ts';
 import { parseVkBot, vkAnswer } from './parse.ts';
-import { sendVkBot, VK_TEXT_LIMIT } from './send.ts';
+import { sendVkBot, typingVk, VK_TEXT_LIMIT } from './send.ts';
 
 /** What a VK community's dialogs can do, either way they arrive (Callback API here, Long Poll in `vk`). */
 export const VK_CAPABILITIES: ChannelCapabilities = {
@@ -37,6 +37,7 @@ export const vkBotAdapter: ChannelAdapter = {
   parse: (_channel, req) => parseVkBot(req),
   answer: vkAnswer,
   send: sendVkBot,
+  typing: typingVk,
   fetchMedia: fetchPublicMedia,
   clientNames: (ctx, channel, ids) => vkUserNames(ctx, channel.secrets.token ?? '', ids),
   present: (settings) => ({

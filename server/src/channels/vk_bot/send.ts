@@ -155,3 +155,21 @@ export async function sendVkBot(
     return { ok: false, retryable: true, error: (err as Error).message };
   }
 }
+
+/**
+ * An operator is writing: messages.setActivity `typing` (https://dev.vk.com/ru/method/messages.setActivity; VK shows
+ * it for about 10 seconds or until our next message). Best effort: a refusal is thrown for the caller to log.
+ */
+export async function typingVk(
+  ctx: AdapterContext,
+  channel: AdapterChannel,
+  client: { externalId: string },
+): Promise<void> {
+  const groupId = channel.settings.groupId;
+  const res = await callVk<number>(ctx, channel.secrets.token ?? '', 'messages.setActivity', {
+    peer_id: client.externalId,
+    type: 'typing',
+    group_id: typeof groupId === 'string' || typeof groupId === 'number' ? groupId : undefined,
+  });
+  if (!res.ok) throw new Error(`VK messages.setActivity: ${res.code} ${res.message}`);
+}
