@@ -7,6 +7,7 @@ import { createOrganisation, startTestServer, type TestOrg, type TestServer } fr
 import { chatsOf, messagesOf, replyTo } from '../replies.ts';
 import { goOnline, makeTeam } from './chats-fixtures.ts';
 import { until } from './cluster-fixtures.ts';
+import { pollPasses } from './poll-fixtures.ts';
 
 /** The start of an MP4 audio file (ftyp M4A), as Avito's voice files are Opus in MP4. */
 const MP4_AUDIO = new Uint8Array([
@@ -244,23 +245,9 @@ describe('Avito channel', () => {
   });
   test('the reconciling poll reads what the webhook missed, once; a 429 waits and loses nothing', async () => {
     const { org, channelId, hook } = await connect();
-    const pollRow = async () =>
-      (
-        await s.db.query<{ claimed_by: string | null; due_at: Date; cursor: { since?: number } }>(
-          'select claimed_by, due_at, cursor from channel_polls where channel_id = $1',
-          [channelId],
-        )
-      )[0];
-    const passDone = () =>
-      until(async () => {
-        const row = await pollRow();
-        return (row && row.claimed_by === null && row.due_at > s.clock.now() && row) || undefined;
-      }, 'an Avito poll pass to end');
-    const nextPass = async () => {
-      const row = await passDone();
-      s.clock.advance(row.due_at.getTime() - s.clock.now().getTime());
-      return passDone();
-    };
+    const polls = pollPasses<{ since?: number }>(() => s);
+    const passDone = () => polls.passDone(channelId);
+    const nextPass = () => polls.nextPass(channelId);
     // The first pass notes where the account's chats stand and reads nothing of the past.
     const first = await passDone();
     assert.equal(typeof first.cursor.since, 'number');

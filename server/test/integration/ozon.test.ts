@@ -7,6 +7,7 @@ import { createOrganisation, startTestServer, type TestOrg, type TestServer } fr
 import { chatsOf, messagesOf, replyTo } from '../replies.ts';
 import { makeTeam } from './chats-fixtures.ts';
 import { until } from './cluster-fixtures.ts';
+import { pollPasses } from './poll-fixtures.ts';
 
 /**
  * An Ozon seller's buyer chats (type `ozon`, issue 35): the job runner polls the fake Seller API (chat list with
@@ -47,29 +48,7 @@ describe('Ozon channel', () => {
     cleanup.push(setup);
     return setup;
   }
-  const pollRow = async (channelId: string) =>
-    (
-      await s.db.query<{
-        claimed_by: string | null;
-        due_at: Date;
-        cursor: { chats?: Record<string, string> };
-      }>('select claimed_by, due_at, cursor from channel_polls where channel_id = $1', [channelId])
-    )[0];
-  /** Waits until the channel's poll pass has ended and the row is due again later. */
-  const passDone = (channelId: string) =>
-    until(async () => {
-      const row = await pollRow(channelId);
-      return (
-        (row && row.claimed_by === null && row.due_at.getTime() > s.clock.now().getTime() && row) || undefined
-      );
-    }, 'a poll pass to end');
-  /** Moves the clock to the channel's next pass and waits for it. */
-  const nextPass = async (channelId: string) => {
-    const row = await passDone(channelId);
-    // Due now: the job runner claims it within a second; the pass ends due later than now again.
-    s.clock.advance(row.due_at.getTime() - s.clock.now().getTime());
-    return passDone(channelId);
-  };
+  const { pollRow, passDone, nextPass } = pollPasses<{ chats?: Record<string, string> }>(() => s);
   const chatWith = (org: TestOrg, name: string) =>
     until(
       async () => (await chatsOf(org)).find((c: { client: { name: string } }) => c.client.name === name),

@@ -8,6 +8,7 @@ import { createOrganisation, startTestServer, type TestOrg, type TestServer } fr
 import { chatsOf, messagesOf, replyTo } from '../replies.ts';
 import { makeTeam } from './chats-fixtures.ts';
 import { until } from './cluster-fixtures.ts';
+import { pollPasses } from './poll-fixtures.ts';
 
 /**
  * A Yandex Market cabinet's buyer chats (type `ya_market`, issue 35): the job runner polls the fake Partner API (chat
@@ -52,26 +53,9 @@ describe('Yandex Market channel', () => {
     cleanup.push(setup);
     return setup;
   }
-  const pollRow = async (channelId: string) =>
-    (
-      await s.db.query<{
-        claimed_by: string | null;
-        due_at: Date;
-        cursor: { chats?: Record<string, { last?: string; at?: string }> };
-      }>('select claimed_by, due_at, cursor from channel_polls where channel_id = $1', [channelId])
-    )[0];
-  const passDone = (channelId: string) =>
-    until(async () => {
-      const row = await pollRow(channelId);
-      return (
-        (row && row.claimed_by === null && row.due_at.getTime() > s.clock.now().getTime() && row) || undefined
-      );
-    }, 'a poll pass to end');
-  const nextPass = async (channelId: string) => {
-    const row = await passDone(channelId);
-    s.clock.advance(row.due_at.getTime() - s.clock.now().getTime());
-    return passDone(channelId);
-  };
+  const { pollRow, passDone, nextPass } = pollPasses<{
+    chats?: Record<string, { last?: string; at?: string }>;
+  }>(() => s);
   const chatWith = (org: TestOrg, name: string) =>
     until(
       async () => (await chatsOf(org)).find((c: { client: { name: string } }) => c.client.name === name),
