@@ -79,7 +79,15 @@ function run(cmd, cmdArgs, cwd = root) {
 
 const COMMON = ['contracts/src', 'contracts/package.json', 'package-lock.json', 'tsconfig.base.json'];
 const PARTS = {
-  widget: ['widget/src', 'widget/build.mjs', 'widget/package.json', 'widget/tsconfig.json', ...COMMON],
+  widget: [
+    'widget/src',
+    'widget/build.mjs',
+    'widget/package.json',
+    'widget/tsconfig.json',
+    'sdk/src',
+    'sdk/package.json',
+    ...COMMON,
+  ],
   web: [
     'web/src',
     'web/public',

@@ -20,7 +20,7 @@ function find(dir, pattern, out = []) {
 }
 
 const suites = {
-  unit: ['contracts', 'server', 'web/src', 'widget'].flatMap((d) => {
+  unit: ['contracts', 'server', 'web/src', 'widget', 'sdk'].flatMap((d) => {
     try {
       return find(join(root, d), /\.test\.tsx?$/);
     } catch {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, mock, test } from 'node:test';
 import { REALTIME_CLOSE, RECONNECT_JITTER_MS } from '@smartconnect/contracts/constants';
-import { Live, WidgetApi } from './api.ts';
+import { ChatApi, Live } from './api.ts';
 
 /** A websocket that records itself and lets the test close it with a code. */
 class FakeSocket {
@@ -37,7 +37,7 @@ afterEach(() => {
 });
 
 function live() {
-  const api = new WidgetApi('http://site.test', 'ch1');
+  const api = new ChatApi('http://site.test', 'ch1');
   (api as unknown as { history: () => Promise<unknown> }).history = async () => ({ items: [] });
   const l = new Live(
     api,

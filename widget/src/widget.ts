@@ -1,5 +1,5 @@
 import type { WidgetConfigDto, WidgetMessageDto } from '@smartconnect/contracts';
-import { CallError, Live, type Profile, type Rating, WidgetApi } from './api.ts';
+import { CallError, ChatApi, Live, type Profile, type Rating } from './api.ts';
 import { beep, h, ICONS, icon, randomId } from './dom.ts';
 import { pageLanguage, type Texts, textsFor } from './i18n.ts';
 import { STYLES } from './styles.ts';
@@ -19,7 +19,7 @@ type Shown = WidgetMessageDto & { pending?: boolean; failed?: boolean; clientMes
 export class Widget {
   readonly host: HTMLElement;
   private readonly root: ShadowRoot;
-  private readonly api: WidgetApi;
+  private readonly api: ChatApi;
   private t: Texts = textsFor(pageLanguage());
   private config: WidgetConfigDto | null = null;
   private messages = new Map<string, Shown>();
@@ -53,7 +53,7 @@ export class Widget {
   private timer: ReturnType<typeof setInterval> | undefined;
 
   constructor(private readonly opts: WidgetOptions) {
-    this.api = new WidgetApi(opts.base, opts.channelId);
+    this.api = new ChatApi(opts.base, opts.channelId);
     this.storeKey = `sc-widget:${opts.channelId}`;
     this.host = document.createElement('smartconnect-chat');
     if (opts.inline) this.host.setAttribute('data-inline', '');
@@ -471,7 +471,7 @@ export class Widget {
       for (const f of files) {
         const max = this.config?.limits.fileMaxBytes ?? 5e6;
         if (f.size > max) throw new Error(this.t.fileTooBig(Math.round(max / 1048576)));
-        keys.push((await this.api.upload(f)).key);
+        keys.push((await this.api.upload(f, f.name)).key);
       }
       const sent = await this.api.send({
         clientMessageId,
