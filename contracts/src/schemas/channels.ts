@@ -4,6 +4,7 @@ import { appleBusinessCreateFields } from './apple-business.ts';
 import { avitoCreateFields } from './avito.ts';
 import { chatPageCreateFields } from './chat-page.ts';
 import { emailCreateFields } from './email.ts';
+import { mobileAppCreateFields } from './mobile-app.ts';
 import { ozonCreateFields } from './ozon.ts';
 import { SMS_SERVICES } from './sms-import.ts';
 import { siteChatCreateFields } from './widget.ts';
@@ -28,6 +29,7 @@ export const CHANNEL_TYPES = [
   'ya_market',
   'apple_business_chat',
   'chat_page',
+  'mobile_app',
 ] as const;
 export type ChannelType = (typeof CHANNEL_TYPES)[number];
 export const CHANNEL_STATUSES = ['active', 'inactive'] as const;
@@ -309,6 +311,7 @@ export const CHANNEL_TYPE_FIELDS = {
   ya_market: yaMarketCreateFields,
   apple_business_chat: appleBusinessCreateFields,
   chat_page: chatPageCreateFields,
+  mobile_app: mobileAppCreateFields,
 } as const satisfies Record<ChannelType, z.ZodObject>;
 
 /** A page offered after logging in with Meta (the Instagram business account linked to it, for Instagram). */
@@ -368,6 +371,7 @@ export const channelCreateSchema = z
       createOf('ya_market'),
       createOf('apple_business_chat'),
       createOf('chat_page'),
+      createOf('mobile_app'),
     ],
     M.valueIncorrect,
   )
@@ -482,7 +486,12 @@ export type ChannelDto = {
 };
 
 /** Answer of channel creation: the only time keys we generated are shown (the API channel's inbound key and webhook secret). */
-export type ChannelCreatedDto = ChannelDto & { inboundKey?: string; webhookSecret?: string };
+export type ChannelCreatedDto = ChannelDto & {
+  inboundKey?: string;
+  webhookSecret?: string;
+  /** A mobile app channel's identity secret: answered at creation and when rotated, never again. */
+  identitySecret?: string;
+};
 
 /** Path of `POST /api/webhooks/{type}/{channelId}`: a provider's webhook for one channel. */
 export const webhookParams = z.object({

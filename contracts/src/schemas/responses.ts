@@ -162,6 +162,10 @@ export const channelCreatedDto = channelDto.extend({
     .string()
     .optional()
     .describe('API channel, shown only here: signs the outbound webhook requests'),
+  identitySecret: z
+    .string()
+    .optional()
+    .describe("Mobile app channel, shown only at creation and rotation: signs the app users' identities"),
 });
 export const webhookResultDto = z.object({
   events: z

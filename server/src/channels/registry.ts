@@ -6,6 +6,7 @@ import { chatPageAdapter } from './chat_page/index.ts';
 import { emailAdapter } from './email/index.ts';
 import { facebookAdapter } from './facebook/index.ts';
 import { instagramAdapter } from './instagram/index.ts';
+import { mobileAppAdapter } from './mobile_app/index.ts';
 import { ozonAdapter } from './ozon/index.ts';
 import { siteChatAdapter } from './site_chat/index.ts';
 import { smsAdapter } from './sms/index.ts';
@@ -37,6 +38,7 @@ const adapters: Record<ChannelType, ChannelAdapter> = {
   ya_market: yaMarketAdapter,
   apple_business_chat: appleBusinessAdapter,
   chat_page: chatPageAdapter,
+  mobile_app: mobileAppAdapter,
 };
 
 export function adapterFor(type: string): ChannelAdapter {

@@ -128,13 +128,17 @@ export const channelRoutes: ModuleRoutes = (fastify, app) => {
       url: '/api/channels/:id',
       scope: 'channels:write',
       access: manage,
-      response: channelDto,
-      summary: 'Update a channel (name, team, webhook URL, status active|inactive, overdue thresholds)',
+      response: channelCreatedDto,
+      summary:
+        'Update a channel (name, team, webhook URL, status active|inactive, overdue thresholds); a key made anew (a rotated identity secret) is answered only this once',
       tags,
       params: idParams,
       body: channelUpdateSchema,
     },
-    async ({ auth, params, body }) => presentChannel(await updateChannel(app, auth, params.id, body)),
+    async ({ auth, params, body }) => {
+      const { shownOnce, ...row } = await updateChannel(app, auth, params.id, body);
+      return { ...presentChannel(row), ...shownOnce };
+    },
   );
   defineRoute(
     fastify,

@@ -287,7 +287,8 @@ export async function updateChannel(
       cacheOf(app).delete(id);
       throw err;
     });
-  return updated;
+  // Keys the adapter made anew (a rotated secret) are answered this once, as on creation.
+  return { ...updated, shownOnce: connected?.shownOnce };
 }
 
 /**

@@ -24,6 +24,7 @@ import { chatPageChannel } from './chat_page/index.tsx';
 import { emailChannel } from './email/index.tsx';
 import { facebookChannel } from './facebook/index.tsx';
 import { instagramChannel } from './instagram/index.tsx';
+import { mobileAppChannel } from './mobile_app/index.tsx';
 import { ozonChannel } from './ozon/index.tsx';
 import { siteChatChannel } from './site_chat/index.tsx';
 import { smsChannel } from './sms/index.tsx';
@@ -52,6 +53,7 @@ export const CHANNEL_UIS: Partial<Record<ChannelType, ChannelTypeUi>> = {
   sms: smsChannel,
   apple_business_chat: appleBusinessChannel,
   chat_page: chatPageChannel,
+  mobile_app: mobileAppChannel,
   avito: avitoChannel,
   ozon: ozonChannel,
   ya_market: yaMarketChannel,

@@ -112,6 +112,39 @@ export const channels = {
       note: 'A webhook needs this server reachable over HTTPS at its public address (PUBLIC_URL). Without one (a laptop, an office network behind a firewall), choose polling.',
     },
   },
+  mobileApp: {
+    intro:
+      'Connect your own iOS or Android app with our SDK: app users write from the app, operators’ replies reach them as push notifications.',
+    step1:
+      'Create the channel and copy its identity secret into your backend (never into the app): it signs your users’ ids (HMAC-SHA256 of the user id), so no one can write as another user.',
+    step2:
+      'Android: in the Firebase console, Project settings → Service accounts, generate a private key and paste the JSON file.',
+    step3:
+      'iOS: in Apple Developer → Keys, create a key with Apple Push Notifications service (APNs); paste the .p8 file with its key ID, your team ID and the app’s bundle ID.',
+    note: 'Both push services are optional and checked when you save; without them replies reach only an open app.',
+    fcm: 'Android: Firebase Cloud Messaging',
+    fcmServiceAccount: 'Service account key (JSON)',
+    fcmHint: 'The JSON file of a Firebase service account; we check it with Google when saving.',
+    fcmConnected: 'Connected to the Firebase project {{project}}',
+    apns: 'iOS: Apple Push Notification service',
+    apnsKey: 'APNs authentication key (.p8)',
+    apnsKeyHint: 'The contents of the AuthKey_XXXXXXXXXX.p8 file.',
+    apnsKeyId: 'Key ID',
+    apnsTeamId: 'Team ID',
+    apnsBundleId: 'Bundle ID',
+    apnsEnvironment: 'APNs server',
+    production: 'Production',
+    sandbox: 'Sandbox (development builds)',
+    keep: 'Leave empty to keep the current key.',
+    identitySecret: 'Identity secret',
+    identityOnce:
+      'Copy the identity secret now: it is shown only this once. Keep it in your backend, never in the app.',
+    identityEnd: 'In use: the secret ending in …{{end}}',
+    rotate: 'Make a new identity secret',
+    rotateConfirm:
+      'The current secret stops working at once: your backend must sign with the new one. Continue?',
+    saved: 'I have saved the secret',
+  },
   keyTitle: 'Channel keys',
   keyOnce: 'Copy the inbound key and the webhook secret now: they are shown only this once.',
   inboundKey: 'Inbound key',
