@@ -65,6 +65,8 @@ export default defineConfig({
         navigateFallbackDenylist: [/^\/api\//, /^\/widget/, /^\/landing/],
         globPatterns: ['**/*.{js,css,html,svg,png,woff2}'],
         cleanupOutdatedCaches: true,
+        // Web push (issue 34): the 'push' and 'notificationclick' handlers, a static file of web/public.
+        importScripts: ['/push-sw.js'],
       },
     }),
   ],

@@ -124,6 +124,8 @@ export const ERROR_MESSAGES: Record<ErrorCode, string> = {
   paymentNotFoundException: 'Payment not found',
   documentNotFoundException: 'Document not found',
   organizationSuspendedException: 'organisation suspended for non-payment',
+  pushSubscriptionMissingException: 'push subscription missing',
+  pushSendFailureException: 'push send failure',
 };
 
 /** Status and text of every code. */

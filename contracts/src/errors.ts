@@ -148,6 +148,10 @@ export const ERROR_STATUS = {
   documentNotFoundException: 404,
   /** Not in the spec: the organisation's paid days ran out and the day's charge could not be taken (issue 19). */
   organizationSuspendedException: 403,
+  /** §8 generic: this user has no web push subscription to send to (issue 34). */
+  pushSubscriptionMissingException: 404,
+  /** §8 generic: the push service refused or did not answer. */
+  pushSendFailureException: 502,
 } as const satisfies Record<string, number>;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -1,5 +1,6 @@
 import { MONITORING_COLUMNS, MONITORING_VIEWS, PLAN_OPTIONS } from '@smartconnect/contracts';
 import { type FakeMeta, startFakeMeta } from './fakes/meta.ts';
+import { type FakePushService, startFakePushService } from './fakes/web-push-service.ts';
 import { type FakeYooKassa, startFakeYooKassa } from './fakes/yookassa.ts';
 import type { Call, TestOrg, TestServer } from './helpers.ts';
 
@@ -267,7 +268,35 @@ async function webhookDelivery(org: TestOrg) {
   return { id, deliveryId: delivery.id as string };
 }
 
+let pushFake: Promise<FakePushService> | undefined;
+/** A browser of the caller subscribed to web push at a fake push service that takes every notification. */
+async function pushSubscription(org: TestOrg) {
+  pushFake ??= startFakePushService({ unref: true });
+  const b = (await pushFake).subscription();
+  const body = { endpoint: b.endpoint, keys: b.keys };
+  return ok(await org.admin.api.post('/api/push/subscriptions', body), 'push subscription').id as string;
+}
+
 export const fixtures: Record<string, Fixture> = {
+  // web push for operators (issue 34): the caller's own browsers and choices
+  'GET /api/push/key': async () => ({ path: '/api/push/key' }),
+  'GET /api/push/settings': async () => ({ path: '/api/push/settings' }),
+  'PUT /api/push/settings': async () => ({
+    path: '/api/push/settings',
+    body: { newChats: true, newMessages: false },
+  }),
+  'POST /api/push/subscriptions': async () => {
+    pushFake ??= startFakePushService({ unref: true });
+    const b = (await pushFake).subscription();
+    return { path: '/api/push/subscriptions', body: { endpoint: b.endpoint, keys: b.keys } };
+  },
+  'DELETE /api/push/subscriptions/:id': async (org) => ({
+    path: `/api/push/subscriptions/${await pushSubscription(org)}`,
+  }),
+  'POST /api/push/test': async (org) => {
+    await pushSubscription(org);
+    return { path: '/api/push/test' };
+  },
   // observability (issue 20)
   'GET /api/telemetry/vitals': async () => ({ path: '/api/telemetry/vitals' }),
   // landing requests (issue 19)

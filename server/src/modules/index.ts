@@ -20,6 +20,7 @@ import { metricsRoutes } from './observability/metrics-route.ts';
 import { telemetryRoutes } from './observability/routes.ts';
 import { organisationRoutes } from './organisations/routes.ts';
 import { presenceRoutes } from './presence/routes.ts';
+import { pushRoutes } from './push/routes.ts';
 import { ratingRoutes } from './ratings/routes.ts';
 import { reportRoutes } from './reports/routes.ts';
 import { roleRoutes } from './roles/routes.ts';
@@ -70,4 +71,5 @@ export const modules: ModuleRoutes[] = [
   mailingRoutes,
   smsImportRoutes,
   webhookRoutes,
+  pushRoutes,
 ];

@@ -8,6 +8,7 @@ import { registerConversation } from './conversation/register.ts';
 import { registerMailings } from './mailings/register.ts';
 import { registerMonitoring } from './monitoring/register.ts';
 import { registerPresence } from './presence/register.ts';
+import { registerPush } from './push/register.ts';
 import { registerRatings } from './ratings/register.ts';
 import { registerReports } from './reports/register.ts';
 import { registerRoutingRules } from './routing-rules/register.ts';
@@ -40,6 +41,7 @@ const setups: (() => void)[] = [
   registerMailings,
   registerSmsImport,
   registerWebhooks,
+  registerPush,
 ];
 
 let done = false;

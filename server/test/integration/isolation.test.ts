@@ -101,6 +101,8 @@ describe('tenant isolation', () => {
         'login_throttle',
         'organisations',
         'plans',
+        // The installation's VAPID key pair for web push, one for every organisation (issue 34).
+        'push_vapid',
         'rate_limits',
         'realtime_state',
         'report_cursors',

@@ -93,6 +93,10 @@ const adminRoutes: RouteObject = {
           path: 'authentication',
           lazy: screen(() => import('../features/profile/authentication-tab.tsx'), 'AuthenticationTab'),
         },
+        {
+          path: 'notifications',
+          lazy: screen(() => import('../features/push/push-settings-tab.tsx'), 'PushSettingsTab'),
+        },
       ],
     },
     {

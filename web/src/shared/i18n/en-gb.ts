@@ -33,6 +33,7 @@ import { pages } from './en-gb/pages.ts';
 import { planOptions } from './en-gb/planOptions.ts';
 import { preferences } from './en-gb/preferences.ts';
 import { profile } from './en-gb/profile.ts';
+import { push } from './en-gb/push.ts';
 import { rating } from './en-gb/rating.ts';
 import { reports } from './en-gb/reports.ts';
 import { requestCategories } from './en-gb/requestCategories.ts';
@@ -92,6 +93,7 @@ export const enGB = {
   webhooks,
   rights,
   profile,
+  push,
   a11y,
   attention,
   shortcuts,

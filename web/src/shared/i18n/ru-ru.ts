@@ -34,6 +34,7 @@ import { pages } from './ru-ru/pages.ts';
 import { planOptions } from './ru-ru/planOptions.ts';
 import { preferences } from './ru-ru/preferences.ts';
 import { profile } from './ru-ru/profile.ts';
+import { push } from './ru-ru/push.ts';
 import { rating } from './ru-ru/rating.ts';
 import { reports } from './ru-ru/reports.ts';
 import { requestCategories } from './ru-ru/requestCategories.ts';
@@ -90,6 +91,7 @@ export const ruRU: Resources = {
   webhooks,
   rights,
   profile,
+  push,
   a11y,
   attention,
   shortcuts,

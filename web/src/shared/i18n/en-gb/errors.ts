@@ -121,4 +121,6 @@ export const errors = {
   paymentNotFoundException: 'Payment not found',
   documentNotFoundException: 'Document not found',
   organizationSuspendedException: 'The organisation is suspended for non-payment',
+  pushSubscriptionMissingException: 'Push notifications are not turned on in this browser',
+  pushSendFailureException: 'The push notification could not be sent',
 };

@@ -123,4 +123,6 @@ export const errors: Resources['errors'] = {
   paymentNotFoundException: 'Платёж не найден',
   documentNotFoundException: 'Документ не найден',
   organizationSuspendedException: 'Организация приостановлена за неуплату',
+  pushSubscriptionMissingException: 'Push-уведомления не включены в этом браузере',
+  pushSendFailureException: 'Не удалось отправить push-уведомление',
 };

@@ -1,0 +1,32 @@
+export const push = {
+  tab: 'Notifications',
+  title: 'Push notifications',
+  intro:
+    'When you have no SmartConnect tab open, this browser can still tell you of a new chat or a client’s message. Clicking the notification opens the chat.',
+  unsupported: 'This browser cannot receive push notifications (install the app or use a current browser).',
+  denied:
+    'Notifications are blocked for this site. Allow them in the browser’s site settings, then try again.',
+  subscribeFailed:
+    'This browser could not subscribe to push notifications. Try again later or in another browser.',
+  onHere: 'On in this browser',
+  offHere: 'Off in this browser',
+  turnOn: 'Turn on in this browser',
+  turnOff: 'Turn off in this browser',
+  turnedOn: 'Push notifications are on in this browser',
+  turnedOff: 'Push notifications are off in this browser',
+  whatTitle: 'What to push',
+  newChats: 'New chats',
+  newChatsHint: 'A chat given to you or waiting in your team’s queue',
+  newMessages: 'New messages',
+  newMessagesHint: 'A client’s message in a chat you handle',
+  saved: 'Saved',
+  test: 'Send a test notification',
+  testSent: 'Test notification sent',
+  devicesTitle: 'Subscribed browsers',
+  devicesEmpty: 'No browser is subscribed yet.',
+  thisBrowser: 'This browser',
+  unknownBrowser: 'Unknown browser',
+  since: 'Subscribed {{date}}',
+  remove: 'Remove',
+  removed: 'Browser removed',
+};
