@@ -17,6 +17,22 @@ export const REALTIME_EVENT_TYPES = [
 export type RealtimeEventType = (typeof REALTIME_EVENT_TYPES)[number];
 
 /**
+ * Events the log keeps for the event webhooks only (issue 34): written with their change, always with an empty
+ * audience, so no socket receives them, and only for an organisation that has a webhook endpoint subscribed to the
+ * type; they are not part of the websocket protocol.
+ */
+export const LOG_ONLY_EVENT_TYPES = [
+  'client.created',
+  'client.updated',
+  'client.merged',
+  'rating.created',
+  'mailing.finished',
+] as const;
+export type LogOnlyEventType = (typeof LOG_ONLY_EVENT_TYPES)[number];
+/** Every type of the events log: what sockets receive, and what only the log keeps. */
+export type LoggedEventType = RealtimeEventType | LogOnlyEventType;
+
+/**
  * Signals: passing states that are not stored and never replayed (a resume does not bring them back). Their frames
  * carry an empty `id`, so they do not move the client's cursor.
  */

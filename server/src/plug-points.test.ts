@@ -37,8 +37,17 @@ test('after boot every plug point of the conversation has its value', () => {
       widgetExtras: given['siteChat.widgetExtras'],
       ratingPush: given['ratings.push'],
       userTeams: given['realtime.userTeams'],
+      logOnlyReaders: given['realtime.logOnlyReaders'],
     },
-    { closeSteps: 2, handOverSteps: 1, botTransfer: 1, widgetExtras: 1, ratingPush: 1, userTeams: 1 },
+    {
+      closeSteps: 2,
+      handOverSteps: 1,
+      botTransfer: 1,
+      widgetExtras: 1,
+      ratingPush: 1,
+      userTeams: 1,
+      logOnlyReaders: 1,
+    },
   );
 });
 

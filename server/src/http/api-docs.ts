@@ -2,8 +2,9 @@ import type { FastifyInstance } from 'fastify';
 
 /**
  * The API reference at /api/docs (issue 34): a quick start, then the routes an organisation API key may call
- * (grouped by area, each with its scope, a curl example and an example answer), then every other route. Built in
- * the browser from /api/openapi.json; the script is a file of ours (the CSP allows no inline script).
+ * (grouped by area, each with its scope, a curl example and an example answer), then every other route, then the
+ * event webhooks (the envelope, and each event type with when it is sent, an example body and its data's schema).
+ * Built in the browser from /api/openapi.json; the script is a file of ours (the CSP allows no inline script).
  */
 
 /**
@@ -72,7 +73,10 @@ add('<h2 id="'+id+'">'+esc(title)+'</h2>'+tags.map(t=>'<h3>'+esc(t)+'</h3>'+list
 group('Routes for API keys','api-key-routes',ops.filter(o=>scopeOf(o.op)));
 group('Other routes (the web app, providers, public pages)','other-routes',ops.filter(o=>!scopeOf(o.op)));
 const webhooks=doc['x-webhook-events'];
-if(webhooks)add('<h2 id="events">Event webhooks</h2><pre>'+esc(JSON.stringify(webhooks,null,2))+'</pre>');
+if(webhooks){const {events,...envelope}=webhooks;
+add('<h2 id="events">Event webhooks</h2><pre>'+esc(JSON.stringify(envelope,null,2))+'</pre>'+Object.entries(events||{}).map(([type,e])=>'<section class="op" id="event-'+esc(type)+'"><div><code>'+esc(type)+'</code> — '+esc(e.description)+'</div>'+
+'<details><summary>Example body</summary><pre>'+esc(JSON.stringify(e.example,null,2))+'</pre></details>'+
+'<details><summary>Data schema</summary><pre>'+esc(JSON.stringify(e.data,null,2))+'</pre></details></section>').join(''));}
 })();
 `;
 

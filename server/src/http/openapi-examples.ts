@@ -25,9 +25,11 @@ function byFormat(format: unknown, name: string): string {
     default:
       return /id$/i.test(name)
         ? '0192f1c4-7c1e-7a3b-9d2e-5f6a7b8c9d0e'
-        : /name/i.test(name)
-          ? 'Ann Lee'
-          : 'text';
+        : /url$/i.test(name)
+          ? 'https://example.com/'
+          : /name/i.test(name)
+            ? 'Ann Lee'
+            : 'text';
   }
 }
 
@@ -55,13 +57,20 @@ export function exampleOf(schema: unknown, name = '', depth = 0): unknown {
         ...keys.filter((k) => required.has(k)),
         ...keys.filter((k) => !required.has(k)).slice(0, OPTIONAL_SHOWN),
       ];
-      return Object.fromEntries(shown.map((k) => [k, exampleOf(props[k], k, depth + 1)]));
+      // A record with known keys (zod's record of an enum): every required key, valued as additionalProperties.
+      const more =
+        typeof s.additionalProperties === 'object' ? [...required].filter((k) => !(k in props)) : [];
+      return Object.fromEntries([
+        ...shown.map((k) => [k, exampleOf(props[k], k, depth + 1)]),
+        ...more.map((k) => [k, exampleOf(s.additionalProperties, k, depth + 1)]),
+      ]);
     }
     case 'array':
       return s.items ? [exampleOf(s.items, name, depth + 1)] : [];
     case 'integer':
     case 'number':
-      return typeof s.minimum === 'number' ? s.minimum : 1;
+      // A plain integer's minimum is the safest integer's (zod's .int()): not an example anyone would send.
+      return typeof s.minimum === 'number' && s.minimum > Number.MIN_SAFE_INTEGER ? s.minimum : 1;
     case 'boolean':
       return true;
     case 'null':
@@ -71,4 +80,18 @@ export function exampleOf(schema: unknown, name = '', depth = 0): unknown {
     default:
       return null;
   }
+}
+
+/**
+ * An example body of an event webhook (the API reference shows one per event type): the envelope, with an example
+ * of the type's `data` made from its JSON Schema.
+ */
+export function webhookExampleOf(type: string, dataSchema: unknown) {
+  return {
+    id: '1024',
+    type,
+    createdAt: '2026-11-28T09:30:00.000Z',
+    organisationId: '0192f1c4-7c1e-7a3b-9d2e-5f6a7b8c9d0e',
+    data: exampleOf(dataSchema, 'data'),
+  };
 }

@@ -1,8 +1,14 @@
-import { ERRORS, WEBHOOK_EVENT_TYPES, WEBHOOK_HEADERS, WEBHOOK_TEST_EVENT } from '@smartconnect/contracts';
+import {
+  ERRORS,
+  WEBHOOK_EVENT_DATA,
+  WEBHOOK_EVENT_TYPES,
+  WEBHOOK_HEADERS,
+  WEBHOOK_TEST_EVENT,
+} from '@smartconnect/contracts';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { registerApiDocs } from './api-docs.ts';
-import { exampleOf } from './openapi-examples.ts';
+import { exampleOf, webhookExampleOf } from './openapi-examples.ts';
 import { routeRegistry } from './route.ts';
 
 const toSchema = (s: z.ZodType, io: 'input' | 'output' = 'input') =>
@@ -121,10 +127,24 @@ export function buildOpenApi(): Record<string, unknown> {
         type: WEBHOOK_EVENT_TYPES[0],
         createdAt: '2026-11-28T09:30:00.000Z',
         organisationId: '0192f1c4-7c1e-7a3b-9d2e-5f6a7b8c9d0e',
-        data: 'the chat or message as GET /api/chats/{id} and GET /api/chats/{id}/messages answer them',
+        data: "the event's object, as the REST API presents it: see events.<type>.data",
       },
       signature:
         'HMAC-SHA256 of "<t>.<raw body>" with the endpoint secret, hex, in SmartConnect-Signature t=…,v1=…',
+      // Each type: when it is sent, the JSON Schema of its `data`, and an example body.
+      events: Object.fromEntries(
+        WEBHOOK_EVENT_TYPES.map((type) => {
+          const data = toSchema(WEBHOOK_EVENT_DATA[type].schema, 'output');
+          return [
+            type,
+            {
+              description: WEBHOOK_EVENT_DATA[type].description,
+              data,
+              example: webhookExampleOf(type, data),
+            },
+          ];
+        }),
+      ),
     },
     components: {
       securitySchemes: {

@@ -1,9 +1,9 @@
-import type { Audience, RealtimeEventType, RealtimeSignalType } from '@smartconnect/contracts';
+import type { Audience, LoggedEventType, RealtimeSignalType } from '@smartconnect/contracts';
 
 export type StoredEvent = {
   id: string;
   organisationId: string;
-  type: RealtimeEventType;
+  type: LoggedEventType;
   payload: unknown;
   audience: Audience;
   createdAt: string;

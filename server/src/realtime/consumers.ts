@@ -1,10 +1,10 @@
-import type { RealtimeEventType } from '@smartconnect/contracts';
+import type { LoggedEventType } from '@smartconnect/contracts';
 import type { AppContext } from '../context.ts';
 import type { StoredEvent } from './bus.ts';
 
 export type EventConsumer = (app: AppContext, event: StoredEvent) => Promise<void> | void;
 
-const consumers = new Map<RealtimeEventType, Set<EventConsumer>>();
+const consumers = new Map<LoggedEventType, Set<EventConsumer>>();
 
 /**
  * Registers a consumer of one event type; modules register theirs at boot (modules/setup.ts).
@@ -17,7 +17,7 @@ const consumers = new Map<RealtimeEventType, Set<EventConsumer>>();
  *
  * Registering the same function twice registers it once. Answers a function that removes it.
  */
-export function onEvent(type: RealtimeEventType, consumer: EventConsumer): () => void {
+export function onEvent(type: LoggedEventType, consumer: EventConsumer): () => void {
   const set = consumers.get(type) ?? new Set();
   consumers.set(type, set);
   set.add(consumer);

@@ -1,4 +1,4 @@
-import type { Audience, RealtimeEventType } from '@smartconnect/contracts';
+import type { Audience, LoggedEventType } from '@smartconnect/contracts';
 import type { AppContext } from '../context.ts';
 import type { Queryable, TxOptions } from '../db/index.ts';
 import type { StoredEvent } from './bus.ts';
@@ -7,7 +7,7 @@ import { insertEvents, type NewEvent } from './queries.ts';
 
 export type Emit = (
   organisationId: string,
-  type: RealtimeEventType,
+  type: LoggedEventType,
   payload: unknown,
   audience: Audience,
 ) => Promise<void>;

@@ -1,11 +1,11 @@
-import type { Audience, RealtimeEventType } from '@smartconnect/contracts';
+import type { Audience, LoggedEventType } from '@smartconnect/contracts';
 import { maybe, one, type Queryable, statement } from '../db/index.ts';
 import type { StoredEvent } from './bus.ts';
 
 type EventRow = {
   id: string;
   organisation_id: string;
-  type: RealtimeEventType;
+  type: LoggedEventType;
   payload: unknown;
   audience: Audience;
   created_at: Date | string;
@@ -24,7 +24,7 @@ const toEvent = (r: EventRow): StoredEvent => ({
 
 export type NewEvent = {
   organisationId: string;
-  type: RealtimeEventType;
+  type: LoggedEventType;
   payloadJson: string;
   audience: Audience;
 };
@@ -74,7 +74,11 @@ export async function eventsBetween(q: Queryable, after: number, upTo: number | 
   return rows.map(toEvent);
 }
 
-/** One organisation's events with ids in (after, upTo], in id order: what a resuming socket missed. */
+/**
+ * One organisation's events with ids in (after, upTo], in id order: what a resuming socket missed. Events with an
+ * empty audience reach no socket (the log-only ones of event webhooks): left out, so they never count towards a
+ * replay's limit.
+ */
 export async function organisationEventsBetween(
   q: Queryable,
   organisationId: string,
@@ -83,7 +87,9 @@ export async function organisationEventsBetween(
   limit: number,
 ) {
   const rows = await q.query<EventRow>(
-    `select ${EVENT_COLUMNS} from events where organisation_id = $1 and id > $2 and id <= $3 order by id limit $4`,
+    `select ${EVENT_COLUMNS} from events
+      where organisation_id = $1 and id > $2 and id <= $3 and audience <> '{}'::jsonb
+      order by id limit $4`,
     [organisationId, after, upTo, limit],
   );
   return rows.map(toEvent);

@@ -1,7 +1,5 @@
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -10,6 +8,7 @@ import { PLAN_OPTIONS, type WebhookDeliveryDto, type WebhookEndpointDto } from '
 import { insertEvents } from '../../src/realtime/queries.ts';
 import { createOrganisation, startTestServer, type TestOrg, type TestServer } from '../helpers.ts';
 import { inbound, makeChannel, makeTeam } from './chats-fixtures.ts';
+import { type Received, startReceiver, waitFor } from './webhooks-fixtures.ts';
 
 type Verify = (
   rawBody: string,
@@ -29,59 +28,6 @@ async function readmeSnippet(): Promise<{ verify: Verify; cleanup(): void }> {
   writeFileSync(file, match[1]);
   const mod = (await import(pathToFileURL(file).href)) as { verifyWebhook: Verify };
   return { verify: mod.verifyWebhook, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
-}
-
-type Received = { path: string; headers: IncomingHttpHeaders; body: string };
-
-/** A receiver on this machine: /ok answers 200, /fail 500 (or 200 once `healed`), /slow never in time, /huge 1 MB, /redirect 302. */
-function startReceiver() {
-  const received: Received[] = [];
-  const state = { healed: false };
-  const server: Server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (c) => {
-      body += c;
-    });
-    req.on('end', () => {
-      const path = (req.url ?? '').split('?')[0];
-      received.push({ path, headers: req.headers, body });
-      if (path === '/ok' || (path === '/fail' && state.healed)) return res.writeHead(200).end('ok');
-      if (path === '/fail') return res.writeHead(500).end('no');
-      if (path === '/redirect') return res.writeHead(302, { location: '/ok' }).end();
-      if (path === '/huge') {
-        res.writeHead(200, { 'content-type': 'text/plain' });
-        return res.end('x'.repeat(1024 * 1024));
-      }
-      if (path === '/slow') {
-        const timer = setTimeout(() => res.writeHead(200).end('late'), 15_000);
-        res.on('close', () => clearTimeout(timer));
-        return;
-      }
-      res.writeHead(404).end();
-    });
-  });
-  return {
-    received,
-    state,
-    async start() {
-      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-      return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    },
-    close: () => {
-      server.closeAllConnections();
-      return new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
-}
-
-async function waitFor<T>(check: () => Promise<T | false | undefined>, ms = 20_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await check();
-    if (v) return v;
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 const MIN = 60_000;

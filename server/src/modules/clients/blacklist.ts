@@ -6,6 +6,7 @@ import type { StageRun, StageTx } from '../../jobs/pipeline.ts';
 import type { PipelineJob } from '../../jobs/pipeline-queries.ts';
 import { withEvents } from '../../realtime/emit.ts';
 import { chatClientBlocked, closeOpenChatsOfClient } from '../conversation/close-client-chats.ts';
+import { emitClientEvents } from './events.ts';
 import * as P from './profile-queries.ts';
 import { getClient, getProfile, loadProfile } from './service.ts';
 
@@ -29,6 +30,7 @@ export async function blockClient(app: AppContext, auth: AuthContext, clientId: 
       auth.userId,
     ]);
     await P.insertHistory(q, auth.organisationId, clientId, 'blocked', auth.userId, {});
+    await emitClientEvents(tx, auth.organisationId, 'client.updated', [clientId]);
   });
   return loadProfile(app, auth, base);
 }
@@ -36,7 +38,7 @@ export async function blockClient(app: AppContext, auth: AuthContext, clientId: 
 /** Takes a client off the blacklist: their next message opens a dialog as usual. */
 export async function unblockClient(app: AppContext, auth: AuthContext, clientId: string) {
   await getClient(app, auth, clientId);
-  await app.db.tx(async (q) => {
+  await withEvents(app, async (q, emit) => {
     const row = await P.lockClient(q, auth.organisationId, clientId);
     if (!row) throw new AppError('profileNotFoundException');
     if (!row.blocked_at) return;
@@ -45,6 +47,7 @@ export async function unblockClient(app: AppContext, auth: AuthContext, clientId
       [clientId],
     );
     await P.insertHistory(q, auth.organisationId, clientId, 'unblocked', auth.userId, {});
+    await emitClientEvents({ q, emit }, auth.organisationId, 'client.updated', [clientId]);
   });
   return getProfile(app, auth, clientId);
 }

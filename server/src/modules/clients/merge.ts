@@ -2,6 +2,8 @@ import type { MergePreviewDto, MergeSuggestionDto } from '@smartconnect/contract
 import type { AppContext } from '../../context.ts';
 import type { AuthContext } from '../../http/auth.ts';
 import { AppError } from '../../http/errors.ts';
+import { withEvents } from '../../realtime/emit.ts';
+import { emitClientMerged } from './events.ts';
 import * as M from './merge-queries.ts';
 import * as P from './profile-queries.ts';
 import { getClient, getProfile } from './service.ts';
@@ -41,7 +43,7 @@ export async function mergeClients(app: AppContext, auth: AuthContext, b: MergeI
   const ids = [b.targetId, ...b.sourceIds];
   for (let attempt = 1; ; attempt++) {
     try {
-      await app.db.tx(async (q) => {
+      await withEvents(app, async (q, emit) => {
         await M.lockOpenChats(q, ids);
         const locked = await M.lockClients(q, auth.organisationId, ids);
         if (locked.length !== ids.length) throw new AppError('profileNotFoundException');
@@ -51,6 +53,7 @@ export async function mergeClients(app: AppContext, auth: AuthContext, b: MergeI
           sources: locked.filter((c) => c.id !== b.targetId).map((c) => ({ id: c.id, name: c.name })),
           ...counts,
         });
+        await emitClientMerged({ q, emit }, auth.organisationId, b.targetId, b.sourceIds);
       });
       break;
     } catch (err) {

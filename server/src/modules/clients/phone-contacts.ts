@@ -1,4 +1,6 @@
 import type { Queryable } from '../../db/index.ts';
+import type { Tx } from '../../realtime/emit.ts';
+import { emitClientEvents } from './events.ts';
 
 /**
  * Contacts known by a phone (issue 33: SMS imported from an outside service), written by their owner: the contact
@@ -9,18 +11,24 @@ import type { Queryable } from '../../db/index.ts';
 export type PhoneContact = { phone: string; contactId: string; clientId: string };
 
 export async function contactsByPhone(
-  q: Queryable,
+  tx: Pick<Tx, 'q' | 'emit'>,
   orgId: string,
   channelId: string,
   phones: string[],
 ): Promise<Map<string, PhoneContact>> {
+  const { q } = tx;
   const unique = [...new Set(phones)];
   if (!unique.length) return new Map();
-  const rows = await q.query<{ phone: string; contact_id: string; client_id: string }>(PHONE_CONTACTS, [
+  const rows = await q.query<{ phone: string; contact_id: string; client_id: string; new_client: boolean }>(
+    PHONE_CONTACTS,
+    [orgId, channelId, unique],
+  );
+  await emitClientEvents(
+    tx,
     orgId,
-    channelId,
-    unique,
-  ]);
+    'client.created',
+    rows.filter((r) => r.new_client).map((r) => r.client_id),
+  );
   const found = new Map(
     rows.map((r) => [r.phone, { phone: r.phone, contactId: r.contact_id, clientId: r.client_id }]),
   );
@@ -36,7 +44,7 @@ export async function contactsByPhone(
  * One statement per chunk: the known contacts by id (an index probe each), the missing ones' owners by phone (the
  * profile's phones, then the newest contact of another channel with it), then the new contacts (a concurrent
  * import making the same one loses nothing: ON CONFLICT, and the last part reads it back), their new clients and
- * those clients' profile phones.
+ * those clients' profile phones. The new clients' client.created events are written in the caller's transaction.
  */
 const PHONE_CONTACTS = `
   with i as (
@@ -71,9 +79,9 @@ const PHONE_CONTACTS = `
     select $1, p.client_id, 'phone', p.phone from planned p join new_clients n on n.id = p.client_id
     on conflict (organisation_id, kind, value) do nothing
   )
-  select k.phone, k.id as contact_id, k.client_id from known k
+  select k.phone, k.id as contact_id, k.client_id, false as new_client from known k
   union all
-  select '+' || a.external_id, a.id, a.client_id from added a`;
+  select '+' || a.external_id, a.id, a.client_id, a.client_id in (select id from new_clients) from added a`;
 
 const contactsOfPhones = (q: Queryable, channelId: string, phones: string[]) =>
   q.query<{ phone: string; contact_id: string; client_id: string }>(

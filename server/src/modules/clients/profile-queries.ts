@@ -1,5 +1,6 @@
 import type { ClientStatusColor, ContactKind, SessionStatus } from '@smartconnect/contracts';
 import { maybe, type Queryable } from '../../db/index.ts';
+import { type ClientRow, CONTACTS_COLUMN } from './queries.ts';
 
 type RefRow = { id: string; name: string };
 export type ProfileRow = {
@@ -27,11 +28,12 @@ export type ProfileRow = {
   created_at: Date;
 };
 
-/** Everything of a client's profile in one query (comments only when `comments`). */
-export const findProfile = (q: Queryable, orgId: string, id: string, comments: boolean) =>
-  maybe<ProfileRow>(
-    q,
-    `select cl.id, cl.name, cl.personal_manager_id, cl.tags, cl.fields, cl.spam, cl.session_status, cl.blocked_at,
+/**
+ * The profile's columns of `clients cl`; `comments` and `history` are SQL booleans: false leaves the list empty
+ * without reading it.
+ */
+const profileColumns = (comments: string, history: string) =>
+  `cl.id, cl.name, cl.personal_manager_id, cl.tags, cl.fields, cl.spam, cl.session_status, cl.blocked_at,
             cl.created_at, cl.advertising_opted_out_at,
             (select json_build_object('id', u.id, 'name', u.name) from users u where u.id = cl.personal_manager_id)
               as manager,
@@ -42,22 +44,40 @@ export const findProfile = (q: Queryable, orgId: string, id: string, comments: b
                        where l.client_id = cl.id), '[]'::json) as companies,
             coalesce((select json_agg(json_build_object('kind', d.kind, 'value', d.value) order by d.kind desc, d.created_at, d.value)
                         from client_contacts d where d.client_id = cl.id), '[]'::json) as details,
-            case when $3 then coalesce((
+            case when ${comments} then coalesce((
               select json_agg(json_build_object('id', c.id, 'text', c.text, 'created_at', c.created_at,
                                                 'author', case when u.id is null then null
                                                                else json_build_object('id', u.id, 'name', u.name) end)
                               order by c.created_at desc, c.id desc)
                 from client_comments c left join users u on u.id = c.author_id where c.client_id = cl.id), '[]'::json)
             else '[]'::json end as comments,
-            coalesce((select json_agg(json_build_object('id', h.id, 'kind', h.kind, 'data', h.data,
-                                                        'created_at', h.created_at,
-                                                        'actor', case when u.id is null then null
-                                                                      else json_build_object('id', u.id, 'name', u.name) end)
-                                      order by h.created_at desc, h.id desc)
-                        from client_history h left join users u on u.id = h.actor_id
-                       where h.client_id = cl.id), '[]'::json) as history
-       from clients cl where cl.id = $1 and cl.organisation_id = $2`,
+            case when ${history} then coalesce((
+              select json_agg(json_build_object('id', h.id, 'kind', h.kind, 'data', h.data,
+                                                'created_at', h.created_at,
+                                                'actor', case when u.id is null then null
+                                                              else json_build_object('id', u.id, 'name', u.name) end)
+                              order by h.created_at desc, h.id desc)
+                from client_history h left join users u on u.id = h.actor_id
+               where h.client_id = cl.id), '[]'::json)
+            else '[]'::json end as history`;
+
+/** Everything of a client's profile in one query (comments only when `comments`). */
+export const findProfile = (q: Queryable, orgId: string, id: string, comments: boolean) =>
+  maybe<ProfileRow>(
+    q,
+    `select ${profileColumns('$3', 'true')} from clients cl where cl.id = $1 and cl.organisation_id = $2`,
     [id, orgId, comments],
+  );
+
+/**
+ * The clients' profiles and contacts without comments and history, in the order of `ids` (any organisation's: the
+ * caller's transaction made or changed them): what client events carry.
+ */
+export const eventProfiles = (q: Queryable, ids: string[]) =>
+  q.query<ProfileRow & ClientRow>(
+    `select cl.organisation_id, ${CONTACTS_COLUMN}, ${profileColumns('false', 'false')}
+       from clients cl where cl.id = any($1::uuid[]) order by array_position($1::uuid[], cl.id)`,
+    [ids],
   );
 
 export type ProfilePatch = {

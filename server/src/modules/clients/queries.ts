@@ -9,15 +9,17 @@ export type ClientRow = {
   contacts: ClientDto['contacts'];
 };
 
+/** A client's channel contacts as ClientRow.contacts, of `clients cl`. */
+export const CONTACTS_COLUMN = `coalesce((select json_agg(json_build_object('channelId', ct.channel_id,
+                                                        'externalId', ct.external_id, 'name', ct.name,
+                                                        'username', ct.username, 'email', ct.email, 'phone', ct.phone)
+                                      order by ct.created_at)
+                        from contacts ct where ct.client_id = cl.id), '[]'::json) as contacts`;
+
 export const findClient = (q: Queryable, orgId: string, id: string) =>
   maybe<ClientRow>(
     q,
-    `select cl.id, cl.organisation_id, cl.name, cl.personal_manager_id,
-            coalesce((select json_agg(json_build_object('channelId', ct.channel_id, 'externalId', ct.external_id,
-                                                        'name', ct.name, 'username', ct.username,
-                                                        'email', ct.email, 'phone', ct.phone)
-                                      order by ct.created_at)
-                        from contacts ct where ct.client_id = cl.id), '[]'::json) as contacts
+    `select cl.id, cl.organisation_id, cl.name, cl.personal_manager_id, ${CONTACTS_COLUMN}
        from clients cl where cl.id = $1 and cl.organisation_id = $2`,
     [id, orgId],
   );
@@ -43,27 +45,30 @@ export const seesClient = async (q: Queryable, clientId: string, userId: string)
 /**
  * The details a client gave of themselves on their contact of a channel (a widget visitor's introduction): a new
  * name renames the contact, and the client too unless an operator renamed it (the same rule as a provider's new
- * name); empty values are left as they were. False when there is no such contact (the client has not written yet).
+ * name); empty values are left as they were. Answers the contact's client and whether anything changed; undefined
+ * when there is no such contact (the client has not written yet).
  */
 export async function setContactDetails(
   q: Queryable,
   channelId: string,
   externalId: string,
   d: { name?: string; email?: string; phone?: string },
-): Promise<boolean> {
-  const rows = await q.query<{ client_id: string }>(
-    `with old as (select id, client_id, name from contacts where channel_id = $1 and external_id = $2),
+): Promise<{ organisation_id: string; client_id: string; changed: boolean } | undefined> {
+  return maybe<{ organisation_id: string; client_id: string; changed: boolean }>(
+    q,
+    `with old as (select id, client_id, name, email, phone from contacts where channel_id = $1 and external_id = $2),
           upd as (
             update contacts ct set name = coalesce($3, ct.name), email = coalesce($4, ct.email),
                    phone = coalesce($5, ct.phone)
-              from old where ct.id = old.id returning ct.client_id, ct.name, old.name as old_name),
+              from old where ct.id = old.id
+              returning ct.organisation_id, ct.client_id, ct.name, old.name as old_name,
+                        (ct.name, ct.email, ct.phone) is distinct from (old.name, old.email, old.phone) as changed),
           cl as (
             update clients c set name = upd.name, updated_at = now()
               from upd where c.id = upd.client_id and c.name = upd.old_name and upd.name <> upd.old_name)
-     select client_id from upd`,
+     select organisation_id, client_id, changed from upd`,
     [channelId, externalId, d.name || null, d.email || null, d.phone || null],
   );
-  return rows.length > 0;
 }
 
 /** The client blocked us or unsubscribed on this channel: replies will not reach them. */
@@ -119,8 +124,9 @@ export const renamedContactsCte = (names: string) =>
 
 /**
  * The client takes a new provider name (an operator's rename stays until the provider's name changes);
- * `renamed`: the CTE of renamedContactsCte.
+ * `renamed`: the CTE of renamedContactsCte. Answers the renamed clients' id (for their client.updated event).
  */
 export const renamedClientsCte = (renamed: string) =>
   `update clients c set name = ${renamed}.name, updated_at = now() from ${renamed}
-        where c.id = ${renamed}.client_id and ${renamed}.renamed and c.name <> ${renamed}.name`;
+        where c.id = ${renamed}.client_id and ${renamed}.renamed and c.name <> ${renamed}.name
+        returning c.id`;

@@ -1,30 +1,21 @@
 import {
-  CLIENT_STATUS_COLORS,
-  type ClientDto,
   type ClientListPage,
   type ClientProfileDto,
   type ClientProfileUpdate,
-  type ClientStatusColor,
   normaliseEmail,
   normalisePhone,
 } from '@smartconnect/contracts';
 import type { AppContext } from '../../context.ts';
 import type { AuthContext } from '../../http/auth.ts';
 import { AppError } from '../../http/errors.ts';
+import { withEvents } from '../../realtime/emit.ts';
 import { userInOrg } from '../users/readers.ts';
+import { emitClientEvents } from './events.ts';
+import { presentProfile, presentStatusRef } from './presenter.ts';
 import * as P from './profile-queries.ts';
 import * as Q from './queries.ts';
 
-export const presentClient = (c: Q.ClientRow): ClientDto => ({
-  id: c.id,
-  name: c.name,
-  personalManagerId: c.personal_manager_id,
-  contacts: c.contacts,
-});
-
 const iso = (d: Date | string) => new Date(d).toISOString();
-export const presentStatusRef = (s: { id: string; name: string; color: ClientStatusColor } | null) =>
-  s && { id: s.id, name: s.name, color: s.color, hex: CLIENT_STATUS_COLORS[s.color] };
 
 /** A client the caller may see: with AUTHORITY_ALL_CHATS any of the organisation, else one of their chats'. */
 export async function getClient(app: AppContext, auth: AuthContext, id: string) {
@@ -46,37 +37,9 @@ export async function loadProfile(
   auth: AuthContext,
   base: Q.ClientRow,
 ): Promise<ClientProfileDto> {
-  const id = base.id;
-  const p = await P.findProfile(app.db, auth.organisationId, id, auth.options.has('OPTION_COMMENT'));
+  const p = await P.findProfile(app.db, auth.organisationId, base.id, auth.options.has('OPTION_COMMENT'));
   if (!p) throw new AppError('profileNotFoundException');
-  return {
-    ...presentClient(base),
-    tags: p.tags,
-    fields: p.fields,
-    status: presentStatusRef(p.status),
-    companies: p.companies,
-    manager: p.manager,
-    spam: p.spam,
-    advertisingOptedOutAt: p.advertising_opted_out_at && iso(p.advertising_opted_out_at),
-    sessionStatus: p.session_status,
-    details: p.details,
-    blocked: p.blocked_at !== null,
-    blockedAt: p.blocked_at && iso(p.blocked_at),
-    comments: p.comments.map((c) => ({
-      id: c.id,
-      text: c.text,
-      author: c.author,
-      createdAt: iso(c.created_at),
-    })),
-    history: p.history.map((h) => ({
-      id: h.id,
-      kind: h.kind,
-      actor: h.actor,
-      data: h.data,
-      createdAt: iso(h.created_at),
-    })),
-    createdAt: iso(p.created_at),
-  };
+  return presentProfile(base, p);
 }
 
 const dupe = (values: string[]) => {
@@ -118,7 +81,7 @@ export async function updateProfile(
   ];
   const org = auth.organisationId;
   try {
-    await app.db.tx(async (q) => {
+    await withEvents(app, async (q, emit) => {
       if (!(await P.lockClient(q, org, id))) throw new AppError('profileNotFoundException');
       if (managerId && !(await userInOrg(q, org, managerId)))
         throw new AppError('validationException', { managerId: 'Value specified incorrectly' });
@@ -143,6 +106,8 @@ export async function updateProfile(
         sessionStatus: input.sessionStatus,
         advertisingOptOut: input.advertisingOptOut,
       });
+      if (Object.values(input).some((v) => v !== undefined))
+        await emitClientEvents({ q, emit }, org, 'client.updated', [id]);
     });
   } catch (err) {
     // A concurrent writer took the phone or e-mail between the check and the insert.
@@ -207,4 +172,10 @@ export const setContactDetails = (
   channelId: string,
   externalId: string,
   details: { name?: string; email?: string; phone?: string },
-): Promise<boolean> => Q.setContactDetails(app.db, channelId, externalId, details);
+): Promise<boolean> =>
+  withEvents(app, async (q, emit) => {
+    const contact = await Q.setContactDetails(q, channelId, externalId, details);
+    if (contact?.changed)
+      await emitClientEvents({ q, emit }, contact.organisation_id, 'client.updated', [contact.client_id]);
+    return !!contact;
+  });

@@ -54,6 +54,10 @@ export type BatchAppendRow = {
   chat_status: ChatStatus | null;
   operator_id: string | null;
   team_id: string | null;
+  /** The message's client; made by this statement (a new contact's), or renamed by it (the provider's new name). */
+  client_id: string | null;
+  client_created: boolean;
+  client_renamed: boolean;
 };
 
 /**
@@ -61,7 +65,8 @@ export type BatchAppendRow = {
  * open or not. Per message, in input order:
  * - dedupe: a message already stored (channel, provider id) changes nothing and answers duplicate;
  * - the client: its contact and client are created when first seen (named after the provider's name, else its
- *   id); a known contact takes the provider's current name and handle, and its client a changed name;
+ *   id); a known contact takes the provider's current name and handle, and its client a changed name (the rows say
+ *   which clients were made or renamed, for their events);
  * - the chat: the contact's open chat, locked (in id order; one closed meanwhile drops out and its messages miss),
  *   or a new session in the channel's team queue (session number, history 'created' or 'reopen'), carrying all of
  *   the batch's messages of that client;
@@ -254,7 +259,9 @@ const INGEST_BATCH = statement(
             (s.pipeline or s.chat_created) and not s.blocked as queued, coalesce(s.blocked, false) as blocked,
             case when s.chat_created then 'waiting' else u.status end as chat_status,
             case when s.chat_created then null else u.operator_id end as operator_id,
-            case when s.chat_created then s.team_id else u.team_id end as team_id
+            case when s.chat_created then s.team_id else u.team_id end as team_id,
+            s.client_id, coalesce(s.new_contact, false) as client_created,
+            coalesce(s.client_id in (select id from cl), false) as client_renamed
        from x
        left join s on s.ord = x.ord
        left join u on u.id = s.chat_id

@@ -1,10 +1,13 @@
 import { sanitizeStrings } from '@smartconnect/contracts';
 import type { InboundMessage } from '../../channels/types.ts';
 import { type AppContext, stateSlot } from '../../context.ts';
+import type { Queryable } from '../../db/index.ts';
 import { runJobsNow } from '../../jobs/pipeline.ts';
 import { metricsOf } from '../../lib/metrics.ts';
 import type { StoredEvent } from '../../realtime/bus.ts';
 import { commitWithEvents, publishCommitted } from '../../realtime/emit.ts';
+import { logOnlyReaders, writeLogOnly } from '../../realtime/log-only.ts';
+import { clientEventData } from '../clients/events.ts';
 import { type BatchOutcome, type BatchStore, IngestBatcher, MicroStamps } from './ingest-batcher.ts';
 import { chatEvents } from './lifecycle.ts';
 import { chatAudience } from './policy.ts';
@@ -218,9 +221,37 @@ const storedInbound = (item: Item, id: string, chatId: string): Q.MessageRow => 
 });
 
 /**
+ * The clients the batch's statement made (client.created) or renamed (client.updated) whose organisation reads those
+ * events (realtime/log-only.ts), as their events present them: nothing is read when nobody does.
+ */
+async function madeOrRenamed(q: Queryable, items: Item[], rows: Q.BatchAppendRow[]) {
+  const pick = (flag: 'client_created' | 'client_renamed') =>
+    rows.flatMap((r, i) =>
+      r.client_id && r[flag] ? [{ clientId: r.client_id, orgId: items[i].channel.organisation_id }] : [],
+    );
+  const made = pick('client_created');
+  const renamed = pick('client_renamed');
+  if (!made.length && !renamed.length) return new Map();
+  const wanted = async (list: typeof made, type: 'client.created' | 'client.updated') => {
+    const readers = await logOnlyReaders(
+      q,
+      type,
+      list.map((c) => c.orgId),
+    );
+    return list.filter((c) => readers.has(c.orgId)).map((c) => c.clientId);
+  };
+  return clientEventData(q, [
+    ...(await wanted(made, 'client.created')),
+    ...(await wanted(renamed, 'client.updated')),
+  ]);
+}
+
+/**
  * A batch in ONE transaction: the ingest statement (queries.ingestBatch), the chats it opened read back, and the
  * events, built here with the conversation module's own presenters and audiences (chat.created and counters.changed
- * for a new chat, then message.created per message). Answers what each message became, with its events.
+ * for a new chat, then message.created per message; before them client.created for a client the statement made, or
+ * client.updated for one it renamed: the clients module's, for webhooks only). Answers what each message became,
+ * with its events.
  */
 async function appendBatch(app: AppContext, items: Item[]): Promise<BatchOutcome<Stored, StoredEvent>[]> {
   const { result: rows, emitted } = await commitWithEvents(
@@ -261,7 +292,15 @@ async function appendBatch(app: AppContext, items: Item[]): Promise<BatchOutcome
         ...new Set(rows.filter((r) => r.chat_created && r.chat_id).map((r) => r.chat_id as string)),
       ];
       const chats = new Map((opened.length ? await Q.findChats(q, opened) : []).map((c) => [c.id, c]));
+      const clients = await madeOrRenamed(q, items, rows);
       for (const [i, row] of rows.entries()) {
+        const client = row.client_id ? clients.get(row.client_id) : undefined;
+        if (client && row.client_id) {
+          // Its first message announces it, once.
+          clients.delete(row.client_id);
+          const type = row.client_created ? 'client.created' : 'client.updated';
+          await writeLogOnly(emit, client.organisationId, type, client.data);
+        }
         // A blacklisted client's message is stored on their profile only: no operator hears of it.
         if (row.blocked || !row.message_id || !row.chat_id || !row.chat_status || !row.team_id) continue;
         const orgId = items[i].channel.organisation_id;

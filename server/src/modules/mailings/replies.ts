@@ -80,7 +80,7 @@ async function optOutInDialog(tx: StageTx, job: PipelineJob) {
 /** Marks the client opted out of advertising and confirms it once (a second word changes nothing, says nothing). */
 async function confirmOptOut(tx: StageTx, job: PipelineJob, clientId: string) {
   const actor = { kind: 'system', organisationId: job.organisation_id } as const;
-  if (!(await optOutOfAdvertising(tx.q, job.organisation_id, clientId, tx.now))) return;
+  if (!(await optOutOfAdvertising(tx, job.organisation_id, clientId))) return;
   const [org] = await tx.q.query<{ language: 'eng' | 'rus' }>(
     'select language from organisations where id = $1',
     [job.organisation_id],

@@ -13,6 +13,7 @@ import { providerDailyLimit } from '../channels/service.ts';
 import { writeMailingMessages } from '../conversation/mailing-messages.ts';
 import * as Q from './queries.ts';
 import { effectiveDailyLimit, effectiveRate, inWindow, msUntilWindow, windowOf } from './rates.ts';
+import { finishIfDone } from './service.ts';
 
 export const SENDER = {
   /** Recipients written per transaction (at most one second's worth at the mailing's rate). */
@@ -188,7 +189,7 @@ export const mailingSender: Poller = async (app: AppContext, run: PollRun) => {
     const ids = await writeChunk(app, ready, size);
     if (daily) daily.used += ids.length;
     if (!ids.length) {
-      await Q.finishIfDone(app.db, ready.id, app.clock.now());
+      await withEvents(app, (q, emit) => finishIfDone(app, { q, emit }, ready.organisation_id, ready.id));
       continue;
     }
     nextSlot = await deliverPaced(app, ids, rate, nextSlot, run.signal);

@@ -17,6 +17,8 @@ import type { Queryable } from '../../db/index.ts';
 import type { AuthContext } from '../../http/auth.ts';
 import { AppError } from '../../http/errors.ts';
 import { schedulePoll } from '../../jobs/polls.ts';
+import { type Tx, withEvents } from '../../realtime/emit.ts';
+import { emitLogOnly } from '../../realtime/log-only.ts';
 import { forgetInboundChannels, getChannel } from '../channels/service.ts';
 import { audienceSql, notFoundSql } from './audience.ts';
 import * as Q from './queries.ts';
@@ -32,6 +34,8 @@ const presentWindow = (row: Q.MailingRow) => {
   return w ? { from: hhmm(w.from), to: hhmm(w.to) } : null;
 };
 const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
+
+type EventTx = Pick<Tx, 'q' | 'emit'>;
 
 /** The channel a mailing is sent through: live, of the organisation, and able to write first (or in a session window). */
 async function mailingChannel(
@@ -93,11 +97,11 @@ export const figuresOf = (s: Q.StatsRow | undefined): MailingFiguresDto => ({
 /** Mailings as the API shows them, with their figures: three statements whatever the number of mailings. */
 async function presentAll(app: AppContext, q: Queryable, rows: Q.MailingRow[]): Promise<MailingDto[]> {
   const ids = rows.map((r) => r.id);
-  const [stats, skips, failures] = await Promise.all([
-    Q.mailingStats(q, ids),
-    Q.skippedBy(q, ids),
-    Q.failureReasons(q, ids),
-  ]);
+  // Side by side on the pool; one after another on a transaction's one connection (mailing.finished's).
+  const [stats, skips, failures] =
+    q === app.db
+      ? await Promise.all([Q.mailingStats(q, ids), Q.skippedBy(q, ids), Q.failureReasons(q, ids)])
+      : [await Q.mailingStats(q, ids), await Q.skippedBy(q, ids), await Q.failureReasons(q, ids)];
   const statsOf = new Map(stats.map((s) => [s.mailing_id, s]));
   const now = app.clock.now();
   return rows.map((row) => {
@@ -205,10 +209,34 @@ export async function deleteMailing(app: AppContext, auth: AuthContext, id: stri
 }
 
 /**
+ * mailing.finished (a log-only event, for webhooks), in the transaction that ended the mailing's run (finished or
+ * cancelled): the mailing as the API shows it, with its figures at that moment.
+ */
+async function emitFinished(app: AppContext, tx: EventTx, orgId: string, id: string): Promise<void> {
+  await emitLogOnly(tx, orgId, 'mailing.finished', async () => {
+    const [mailing] = await presentAll(app, tx.q, [await found(tx.q, orgId, id)]);
+    return mailing;
+  });
+}
+
+/** Finishes a sending mailing with nobody left pending, with its event; answers whether it did. */
+export async function finishIfDone(
+  app: AppContext,
+  tx: EventTx,
+  orgId: string,
+  id: string,
+): Promise<boolean> {
+  if (!(await Q.finishIfDone(tx.q, id, app.clock.now()))) return false;
+  await emitFinished(app, tx, orgId, id);
+  return true;
+}
+
+/**
  * Plans a mailing's recipients now (the audience as it is at this moment: each pending or skipped with the reason)
  * and hands it to its channel's sender; a mailing with nobody to send to is finished at once.
  */
-export async function beginSending(app: AppContext, q: Queryable, row: Q.MailingRow): Promise<void> {
+export async function beginSending(app: AppContext, tx: EventTx, row: Q.MailingRow): Promise<void> {
+  const { q } = tx;
   const now = app.clock.now();
   const { caps } = await mailingChannel(app, row.organisation_id, row.channel_id, row.template !== null, q);
   const audience = audienceSql(row.audience, {
@@ -222,18 +250,18 @@ export async function beginSending(app: AppContext, q: Queryable, row: Q.Mailing
   await Q.planRecipients(q, row.id, row.organisation_id, audience);
   await Q.setStatus(q, row.id, 'sending', now, { started: true });
   await needRepliesSeen(q, row.organisation_id);
-  if (!(await Q.finishIfDone(q, row.id, now)))
+  if (!(await finishIfDone(app, tx, row.organisation_id, row.id)))
     await schedulePoll(q, row.organisation_id, row.channel_id, now, 'mailing');
 }
 
 /** Starts a draft: at its scheduled time when that is still ahead ('scheduled'), else now ('sending'). */
 export async function startMailing(app: AppContext, auth: AuthContext, id: string) {
-  await app.db.tx(async (q) => {
+  await withEvents(app, async (q, emit) => {
     const row = await found(q, auth.organisationId, id, true);
     if (row.status !== 'draft') throw new AppError('mailingStateException');
     if (row.scheduled_at && new Date(row.scheduled_at).getTime() > app.clock.now().getTime())
       await Q.setStatus(q, id, 'scheduled', app.clock.now());
-    else await beginSending(app, q, row);
+    else await beginSending(app, { q, emit }, row);
   });
   // A started mailing makes every client message pass the pipeline (needRepliesSeen): seen here at once.
   forgetInboundChannels(app);
@@ -251,7 +279,7 @@ export async function pauseMailing(app: AppContext, auth: AuthContext, id: strin
 
 /** Resumes a paused mailing where it stopped (one never started is planned now); its channel must be live again. */
 export async function resumeMailing(app: AppContext, auth: AuthContext, id: string) {
-  await app.db.tx(async (q) => {
+  await withEvents(app, async (q, emit) => {
     const row = await found(q, auth.organisationId, id, true);
     if (row.status !== 'paused') throw new AppError('mailingStateException');
     const { channel } = await mailingChannel(
@@ -264,24 +292,28 @@ export async function resumeMailing(app: AppContext, auth: AuthContext, id: stri
     if (channel.status !== 'active') throw new AppError('deactivatedChannelException');
     const now = app.clock.now();
     if (!row.started_at) {
-      await beginSending(app, q, row);
+      await beginSending(app, { q, emit }, row);
       return;
     }
     await Q.setStatus(q, id, 'sending', now);
-    if (!(await Q.finishIfDone(q, id, now)))
+    if (!(await finishIfDone(app, { q, emit }, row.organisation_id, id)))
       await schedulePoll(q, row.organisation_id, row.channel_id, now, 'mailing');
   });
   forgetInboundChannels(app);
   return getMailing(app, auth, id);
 }
 
-/** Cancels a mailing not yet finished: nobody still pending is sent to; what was sent stays sent. */
+/**
+ * Cancels a mailing not yet finished: nobody still pending is sent to; what was sent stays sent. Its run has ended:
+ * mailing.finished (status 'cancelled').
+ */
 export async function cancelMailing(app: AppContext, auth: AuthContext, id: string) {
-  await app.db.tx(async (q) => {
+  await withEvents(app, async (q, emit) => {
     const row = await found(q, auth.organisationId, id, true);
     if (row.status === 'finished' || row.status === 'cancelled' || row.status === 'draft')
       throw new AppError('mailingStateException');
     await Q.setStatus(q, id, 'cancelled', app.clock.now(), { finished: true });
+    await emitFinished(app, { q, emit }, auth.organisationId, id);
   });
   return getMailing(app, auth, id);
 }
@@ -319,10 +351,10 @@ export async function countAudience(
 export async function startDueMailings(app: AppContext): Promise<void> {
   const now = app.clock.now();
   await Q.pauseOnInactiveChannels(app.db, now);
-  await app.db.tx(async (q) => {
+  await withEvents(app, async (q, emit) => {
     for (const due of await Q.dueScheduled(q, now, 20)) {
       const row = await Q.findMailing(q, due.organisation_id, due.id);
-      if (row) await beginSending(app, q, row);
+      if (row) await beginSending(app, { q, emit }, row);
     }
   });
   forgetInboundChannels(app);

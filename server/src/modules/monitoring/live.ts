@@ -1,10 +1,10 @@
 import {
+  type LoggedEventType,
   MONITORING_PUSH_MS,
   type MonitoringPush,
   type MonitoringRow,
   type MonitoringView,
   monitoringViewParams,
-  type RealtimeEventType,
 } from '@smartconnect/contracts';
 import { type AppContext, stateSlot } from '../../context.ts';
 import type { StoredEvent } from '../../realtime/bus.ts';
@@ -13,7 +13,7 @@ import * as Q from './queries.ts';
 import { inScope, type MonitorScope, viewRows } from './service.ts';
 
 /** Events that move a figure of the tables: chats created, taken, transferred, closed, queued; presence. */
-const TRIGGERS = new Set<RealtimeEventType>([
+const TRIGGERS = new Set<LoggedEventType>([
   'chat.created',
   'chat.updated',
   'chat.assigned',

@@ -3,6 +3,7 @@ import {
   type LinkActionDto,
   RATING_LINK_DAYS,
   ratingValueOf,
+  type WebhookRatingDto,
 } from '@smartconnect/contracts';
 import { adapterFor } from '../../channels/registry.ts';
 import type { AppContext } from '../../context.ts';
@@ -11,6 +12,7 @@ import { AppError } from '../../http/errors.ts';
 import { type Actor, actorUserId } from '../../lib/actor.ts';
 import { onePlugPoint, pluggedOf } from '../../plug-points.ts';
 import { withEvents } from '../../realtime/emit.ts';
+import { emitLogOnly } from '../../realtime/log-only.ts';
 import { ratingReplyText } from '../auto-replies/service.ts';
 import { actOnOpenChat, recordChatEvent, type Say } from '../conversation/chat-action.ts';
 import type { Tx } from '../conversation/lifecycle.ts';
@@ -119,6 +121,15 @@ const present = (r: Q.RatingRequestRow): LinkActionDto => ({
   value: r.score ? ratingValueOf(r.score) : null,
 });
 
+/** A chat session's rating as the chat shows it (and its rating.created event, with the chat's id). */
+const presentRating = (r: Q.RatingRequestRow): ChatRatingDto => ({
+  score: r.score,
+  value: r.score ? ratingValueOf(r.score) : null,
+  requestedAt: new Date(r.created_at).toISOString(),
+  ratedAt: r.rated_at ? new Date(r.rated_at).toISOString() : null,
+  sessionNo: r.session_no,
+});
+
 /** A link as the rating page sees it; 404 when unknown or expired. */
 export async function linkAction(app: AppContext, uuid: string): Promise<LinkActionDto> {
   const r = await Q.findRequest(app.db, uuid);
@@ -128,8 +139,8 @@ export async function linkAction(app: AppContext, uuid: string): Promise<LinkAct
 }
 
 /**
- * Records the client's choice on its chat session, and in the chat's history: once (409 'Rating already sent');
- * 404 when unknown or expired.
+ * Records the client's choice on its chat session, and in the chat's history, with its rating.created event (for
+ * webhooks only): once (409 'Rating already sent'); 404 when unknown or expired.
  */
 export async function rate(app: AppContext, uuid: string, score: number): Promise<LinkActionDto> {
   const now = app.clock.now();
@@ -144,6 +155,12 @@ export async function rate(app: AppContext, uuid: string, score: number): Promis
       { q, emit, now },
       { id: done.chat_id, organisation_id: done.organisation_id },
       { kind: 'rated', actorId: null, score },
+    );
+    await emitLogOnly(
+      { q, emit },
+      done.organisation_id,
+      'rating.created',
+      (): WebhookRatingDto => ({ chatId: done.chat_id, ...presentRating(done) }),
     );
     return present(done);
   });
@@ -177,13 +194,7 @@ export async function chatRatings(
   organisationId: string,
   chatId: string,
 ): Promise<ChatRatingDto[]> {
-  return (await Q.chatRatings(app.db, organisationId, chatId)).map((r) => ({
-    score: r.score,
-    value: r.score ? ratingValueOf(r.score) : null,
-    requestedAt: new Date(r.created_at).toISOString(),
-    ratedAt: r.rated_at ? new Date(r.rated_at).toISOString() : null,
-    sessionNo: r.session_no,
-  }));
+  return (await Q.chatRatings(app.db, organisationId, chatId)).map(presentRating);
 }
 
 export const assessmentOn = async (app: AppContext, channelId: string) => {

@@ -9,6 +9,7 @@ import {
 } from '@smartconnect/contracts';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../http/errors.ts';
+import { withEvents } from '../../realtime/emit.ts';
 import { recordProviderStatus } from '../conversation/delivery-status.ts';
 import { readPhone, readStatus, readTime, type SmsItem, type SmsStatus, serviceId } from './formats.ts';
 import * as Q from './queries.ts';
@@ -133,9 +134,9 @@ export async function receiveCallback(
   const out: SmsCallbackDto = { imported: 0, duplicates: 0, statuses: 0, unknown: 0, refused: [] };
   const items = entries.flatMap((e) => (e.kind === 'sms' ? [e.item] : []));
   if (items.length)
-    await app.db.tx(async (q) => {
+    await withEvents(app, async (q, emit) => {
       const target = { orgId: channel.organisation_id, channelId: channel.id, teamId: channel.team_id };
-      out.imported = await storeSms(q, target, items, now);
+      out.imported = await storeSms({ q, emit }, target, items, now);
       out.duplicates = items.length - out.imported;
     });
   for (const e of entries) {

@@ -2,6 +2,7 @@ import { SMS_IMPORT_LIMITS, type SmsImportRefusal } from '@smartconnect/contract
 import type { AppContext } from '../../context.ts';
 import type { Poller, PollRun } from '../../jobs/polls.ts';
 import { readTable, TableReadError, type TableRow } from '../../lib/table-read.ts';
+import { withEvents } from '../../realtime/emit.ts';
 import { readRow, type SmsItem } from './formats.ts';
 import * as Q from './queries.ts';
 import { storeSms } from './store.ts';
@@ -34,9 +35,9 @@ async function importChunk(app: AppContext, imp: Q.RunningImport, rows: TableRow
       items.push(read);
     }
   }
-  await app.db.tx(async (q) => {
+  await withEvents(app, async (q, emit) => {
     const target = { orgId: imp.organisation_id, channelId: imp.channel_id, teamId: imp.team_id };
-    const imported = await storeSms(q, target, items, now);
+    const imported = await storeSms({ q, emit }, target, items, now);
     const counted = await Q.recordChunk(q, {
       id: imp.id,
       from,

@@ -1,19 +1,20 @@
-import type { Queryable } from '../../db/index.ts';
+import type { Tx } from '../../realtime/emit.ts';
 import { contactsByPhone } from '../clients/phone-contacts.ts';
 import { storedImportIds, writeImportedMessages } from '../conversation/imported-messages.ts';
 import type { SmsItem } from './formats.ts';
 
 /**
  * SMS stored in the clients' histories, in the caller's transaction (a file's chunk, a callback's entries): each
- * phone's contact of the channel found or made (and its client), then the SMS written, those already stored skipped.
+ * phone's contact of the channel found or made (and its client, with its client.created event), then the SMS written, those already stored skipped.
  * Answers how many were stored.
  */
 export async function storeSms(
-  q: Queryable,
+  tx: Pick<Tx, 'q' | 'emit'>,
   channel: { orgId: string; channelId: string; teamId: string },
   items: SmsItem[],
   now: Date,
 ): Promise<number> {
+  const { q } = tx;
   // Already stored ones (a file imported again) need no contact: only the new are looked at further.
   const stored = await storedImportIds(
     q,
@@ -23,7 +24,7 @@ export async function storeSms(
   const fresh = items.filter((i) => !stored.has(i.externalId));
   if (!fresh.length) return 0;
   const contacts = await contactsByPhone(
-    q,
+    tx,
     channel.orgId,
     channel.channelId,
     fresh.map((i) => i.phone),

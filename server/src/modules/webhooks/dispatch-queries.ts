@@ -1,13 +1,22 @@
+import type { LoggedEventType, WebhookEventType } from '@smartconnect/contracts';
 import { maybe, type Queryable, statement } from '../../db/index.ts';
 
-/** The internal event types (realtime.ts) that are public webhook events, with their public names. */
-export const PUBLIC_NAMES: Readonly<Record<string, string>> = {
+/**
+ * The internal event types (contracts realtime.ts: sockets' and log-only ones) that are public webhook events, with
+ * their public names.
+ */
+export const PUBLIC_NAMES: Readonly<Partial<Record<LoggedEventType, WebhookEventType>>> = {
   'chat.created': 'chat.created',
   'chat.assigned': 'chat.assigned',
   'chat.transferred': 'chat.transferred',
   'chat.closed': 'chat.closed',
   'message.created': 'message.created',
   'message.status': 'message.status_changed',
+  'client.created': 'client.created',
+  'client.updated': 'client.updated',
+  'client.merged': 'client.merged',
+  'rating.created': 'rating.created',
+  'mailing.finished': 'mailing.finished',
 };
 
 const NAME_PAIRS = Object.entries(PUBLIC_NAMES)
@@ -79,4 +88,19 @@ export async function fanOut(q: Queryable, ids: number[], now: Date, retryUntil:
   if (!ids.length) return 0;
   const rows = await q.query(FAN_OUT, [ids, now, retryUntil]);
   return rows.length;
+}
+
+const SUBSCRIBED = statement(
+  'webhook_subscribed_organisations',
+  `select distinct organisation_id from webhook_endpoints
+    where organisation_id = any($1::uuid[]) and enabled and $2 = any(event_types)`,
+);
+/** The organisations among these with an enabled endpoint subscribed to the public type. */
+export async function subscribedOrganisations(
+  q: Queryable,
+  organisationIds: string[],
+  type: WebhookEventType,
+): Promise<Set<string>> {
+  const rows = await q.query<{ organisation_id: string }>(SUBSCRIBED, [organisationIds, type]);
+  return new Set(rows.map((r) => r.organisation_id));
 }

@@ -1,7 +1,7 @@
 /** Preferences → Integrations → event webhooks (issue 34). */
 export const webhooks = {
   title: 'Event webhooks',
-  subtitle: 'Your systems get a signed POST when chats and messages change.',
+  subtitle: 'Your systems get a signed POST when chats, messages, clients, ratings and mailings change.',
   add: 'Add endpoint',
   loading: 'Loading endpoints…',
   empty: 'No endpoints yet',
@@ -53,6 +53,11 @@ export const webhooks = {
     chat_closed: 'Chat closed',
     message_created: 'Message created',
     message_status_changed: 'Message status changed',
+    client_created: 'Client created',
+    client_updated: 'Client profile changed',
+    client_merged: 'Clients merged',
+    rating_created: 'Chat rated',
+    mailing_finished: 'Mailing finished',
     ping: 'Test event',
   },
   deliveries: {

@@ -1,7 +1,8 @@
 /** Preferences → Integrations → event webhooks (issue 34). */
 export const webhooks = {
   title: 'Вебхуки событий',
-  subtitle: 'Ваши системы получают подписанный POST-запрос, когда меняются чаты и сообщения.',
+  subtitle:
+    'Ваши системы получают подписанный POST-запрос, когда меняются чаты, сообщения, клиенты, оценки и рассылки.',
   add: 'Добавить адрес',
   loading: 'Загружаем адреса…',
   empty: 'Адресов пока нет',
@@ -55,6 +56,11 @@ export const webhooks = {
     chat_closed: 'Чат закрыт',
     message_created: 'Новое сообщение',
     message_status_changed: 'Статус сообщения изменён',
+    client_created: 'Клиент создан',
+    client_updated: 'Профиль клиента изменён',
+    client_merged: 'Клиенты объединены',
+    rating_created: 'Чат оценён',
+    mailing_finished: 'Рассылка завершена',
     ping: 'Тестовое событие',
   },
   deliveries: {
