@@ -63,10 +63,11 @@ describe('channel pages', () => {
     // Demo starts with its website chat, ready to try.
     await page.getByText('Website chat').first().waitFor();
     // A type without an adapter is a disabled card, not a form.
-    await page.getByTestId('channel-types').getByText('Mobile app').waitFor();
-    assert.equal(await page.getByRole('button', { name: 'Connect Mobile app' }).count(), 0);
-    // Types without an adapter yet (voice, mobile app).
-    assert.ok((await page.getByText('Coming soon').count()) >= 2);
+    await page.getByTestId('channel-types').getByText('VOIP').waitFor();
+    assert.equal(await page.getByRole('button', { name: 'Connect VOIP' }).count(), 0);
+    // The type without an adapter yet (voice).
+    assert.ok((await page.getByText('Coming soon').count()) >= 1);
+    assert.equal(await page.getByRole('button', { name: 'Connect Mobile app' }).count(), 1);
     await screenshot(page, 'channels-available');
 
     const dialog = await openGuide(page, 'API');
