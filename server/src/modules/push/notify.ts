@@ -3,7 +3,6 @@ import type { AppContext } from '../../context.ts';
 import { stateSlot } from '../../context.ts';
 import { createSemaphore, type Semaphore } from '../../lib/semaphore.ts';
 import type { StoredEvent } from '../../realtime/bus.ts';
-import { hasLiveSockets } from '../../realtime/queries.ts';
 import { findChat } from '../conversation/readers.ts';
 import * as Q from './queries.ts';
 import { pushCounter, sendPush } from './send.ts';
@@ -83,8 +82,9 @@ async function deliver(app: AppContext, n: Notice): Promise<void> {
   const subs = await Q.subscriptionsFor(app.db, n.orgId, n.kind, n.userIds, n.teamIds);
   const byUser = new Map<string, typeof subs>();
   for (const s of subs) byUser.set(s.user_id, [...(byUser.get(s.user_id) ?? []), s]);
-  for (const [userId, list] of byUser) {
-    if (await hasLiveSockets(app.db, userId)) {
+  for (const list of byUser.values()) {
+    // Read with the subscriptions (one statement for every recipient): a socket open on any instance.
+    if (list[0].live) {
       pushCounter(app).inc({ result: 'open_tab' });
       continue;
     }

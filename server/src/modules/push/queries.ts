@@ -141,7 +141,7 @@ export async function saveSettings(
 
 /**
  * The subscriptions to notify of something of `kind` for these users and the members of these teams: active
- * users of the organisation who want that kind pushed.
+ * users of the organisation who want that kind pushed, each with `live`: a socket of theirs open on any instance.
  */
 export const subscriptionsFor = (
   q: Queryable,
@@ -150,8 +150,10 @@ export const subscriptionsFor = (
   userIds: string[],
   teamIds: string[],
 ) =>
-  q.query<SubscriptionRow & { language: string }>(
-    `select s.*, u.language from push_subscriptions s
+  q.query<SubscriptionRow & { language: string; live: boolean }>(
+    `select s.*, u.language,
+            exists (select 1 from realtime_presence rp where rp.user_id = s.user_id) as live
+       from push_subscriptions s
        join users u on u.id = s.user_id and u.organisation_id = s.organisation_id and u.active
        left join push_settings ps on ps.user_id = s.user_id and ps.organisation_id = s.organisation_id
       where s.organisation_id = $1
